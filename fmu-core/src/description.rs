@@ -1,0 +1,254 @@
+//! `modelDescription.xml` and the GUID, generated from a model's variable declarations.
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use quick_xml::escape::escape;
+
+use crate::catalog::Catalog;
+use crate::model::Model;
+use crate::units;
+use crate::variable::{Causality, Kind, Variability};
+
+/// Name of the tool in `generationTool` and in our vendor annotation.
+pub const TOOL_NAME: &str = "rotorcraft-fmi";
+
+/// Log categories our FMUs declare (and accept in `fmi2SetDebugLogging`).
+pub const LOG_CATEGORIES: &[(&str, &str)] = &[
+    ("logEvents", "Initialization, steps and state changes"),
+    ("logStatusWarning", "Calls that return fmi2Warning"),
+    ("logStatusError", "Calls that return fmi2Error, with the reason"),
+    ("logStatusFatal", "Calls that return fmi2Fatal"),
+];
+
+#[derive(Clone)]
+struct Generated {
+    catalog: Arc<Catalog>,
+    xml: Arc<str>,
+    guid: Arc<str>,
+}
+
+/// Generated descriptions, one per model type in this process.
+fn cache() -> &'static Mutex<HashMap<TypeId, Generated>> {
+    static CACHE: OnceLock<Mutex<HashMap<TypeId, Generated>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+fn generated<M: Model>() -> Generated {
+    let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
+    let entry = map.entry(TypeId::of::<M>()).or_insert_with(|| {
+        let catalog = Catalog::new(M::variables())
+            .unwrap_or_else(|e| panic!("model {}: invalid variable declarations: {e}", M::INFO.model_identifier));
+        let body = render::<M>(&catalog, "@GUID@");
+        let guid = guid_of(&body);
+        let xml = body.replace("@GUID@", &guid);
+        Generated { catalog: Arc::new(catalog), xml: Arc::from(xml), guid: Arc::from(guid) }
+    });
+    entry.clone()
+}
+
+/// The checked variable table of model `M` (built once per process).
+pub fn catalog<M: Model>() -> Arc<Catalog> {
+    generated::<M>().catalog
+}
+
+/// The `modelDescription.xml` of model `M`.
+pub fn model_description<M: Model>() -> Arc<str> {
+    generated::<M>().xml
+}
+
+/// The GUID of model `M`: a hash of its model description, so any change of the interface
+/// changes it.
+pub fn guid<M: Model>() -> Arc<str> {
+    generated::<M>().guid
+}
+
+/// 128-bit FNV-1a of the text, formatted as a braced UUID.
+fn guid_of(text: &str) -> String {
+    let mut h: u128 = 0x6c62272e07bb014262b821756295c58d;
+    for b in text.bytes() {
+        h ^= u128::from(b);
+        h = h.wrapping_mul(0x0000000001000000000000000000013B);
+    }
+    let hex = format!("{h:032x}");
+    format!("{{{}-{}-{}-{}-{}}}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+}
+
+/// Shortest text that reads back as the same `f64`.
+fn real(v: f64) -> String {
+    format!("{v:?}")
+}
+
+fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
+    let info = M::INFO;
+    let mut x = String::new();
+    let e = |s: &str| escape(s).into_owned();
+    x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        x,
+        "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"{}\" guid=\"{guid}\" description=\"{}\" \
+         generationTool=\"{TOOL_NAME} {}\" variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">",
+        e(info.model_name),
+        e(info.description),
+        env!("CARGO_PKG_VERSION"),
+    );
+    let _ = writeln!(
+        x,
+        "  <CoSimulation modelIdentifier=\"{}\" canHandleVariableCommunicationStepSize=\"true\" \
+         canInterpolateInputs=\"true\" maxOutputDerivativeOrder=\"1\" canGetAndSetFMUstate=\"true\" \
+         canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"true\"/>",
+        e(info.model_identifier)
+    );
+    // Units, in first-use order.
+    let mut used: Vec<&str> = Vec::new();
+    for v in &catalog.variables {
+        if let Kind::Real { unit, .. } = v.kind
+            && !unit.is_empty()
+            && !used.contains(&unit)
+        {
+            used.push(unit);
+        }
+    }
+    if !used.is_empty() {
+        x.push_str("  <UnitDefinitions>\n");
+        for u in used {
+            let b = units::base_unit(u).expect("units are checked by the catalog");
+            let mut attrs = String::new();
+            for (name, exp) in [("kg", b.kg), ("m", b.m), ("s", b.s), ("rad", b.rad)] {
+                if exp != 0 {
+                    let _ = write!(attrs, " {name}=\"{exp}\"");
+                }
+            }
+            let _ = writeln!(x, "    <Unit name=\"{}\"><BaseUnit{attrs}/></Unit>", e(u));
+        }
+        x.push_str("  </UnitDefinitions>\n");
+    }
+    x.push_str("  <LogCategories>\n");
+    for (name, description) in LOG_CATEGORIES {
+        let _ = writeln!(x, "    <Category name=\"{name}\" description=\"{}\"/>", e(description));
+    }
+    x.push_str("  </LogCategories>\n");
+    let _ = writeln!(
+        x,
+        "  <DefaultExperiment startTime=\"0.0\" stopTime=\"{}\" stepSize=\"{}\"/>",
+        real(info.default_stop_time),
+        real(info.default_step_size)
+    );
+    let _ = writeln!(
+        x,
+        "  <VendorAnnotations>\n    <Tool name=\"{TOOL_NAME}\">\n      \
+         <Coupling getAfterSet=\"true\" description=\"Outputs are recomputed whenever inputs change, \
+         so fmi2GetReal after fmi2SetReal between steps returns consistent outputs (Newton coupling).\"/>\n    \
+         </Tool>\n  </VendorAnnotations>"
+    );
+    x.push_str("  <ModelVariables>\n");
+    for (i, v) in catalog.variables.iter().enumerate() {
+        let causality = match v.causality {
+            Causality::Parameter => "parameter",
+            Causality::Input => "input",
+            Causality::Output => "output",
+        };
+        let variability = match v.variability {
+            Variability::Fixed => "fixed",
+            Variability::Tunable => "tunable",
+            Variability::Discrete => "discrete",
+            Variability::Continuous => "continuous",
+        };
+        let initial = if v.causality == Causality::Parameter { " initial=\"exact\"" } else { "" };
+        let _ = writeln!(
+            x,
+            "    <!-- index {} -->\n    <ScalarVariable name=\"{}\" valueReference=\"{}\" causality=\"{causality}\" \
+             variability=\"{variability}\"{initial} description=\"{}\">",
+            i + 1,
+            e(&v.name),
+            v.vr,
+            e(&v.description)
+        );
+        let has_start = v.causality != Causality::Output;
+        match v.kind {
+            Kind::Real { unit, start } => {
+                let unit = if unit.is_empty() { String::new() } else { format!(" unit=\"{}\"", e(unit)) };
+                let start = if has_start { format!(" start=\"{}\"", real(start)) } else { String::new() };
+                let _ = writeln!(x, "      <Real{unit}{start}/>");
+            }
+            Kind::Integer { start, min, max } => {
+                let _ = writeln!(x, "      <Integer min=\"{min}\" max=\"{max}\" start=\"{start}\"/>");
+            }
+            Kind::Boolean { start } => {
+                let _ = writeln!(x, "      <Boolean start=\"{start}\"/>");
+            }
+        }
+        x.push_str("    </ScalarVariable>\n");
+    }
+    x.push_str("  </ModelVariables>\n  <ModelStructure>\n");
+    let output_indices: Vec<usize> = catalog
+        .variables
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.causality == Causality::Output)
+        .map(|(i, _)| i + 1)
+        .collect();
+    let input_indices: Vec<usize> = catalog
+        .variables
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.causality == Causality::Input)
+        .map(|(i, _)| i + 1)
+        .collect();
+    if !output_indices.is_empty() {
+        x.push_str("    <Outputs>\n");
+        for (k, index) in output_indices.iter().enumerate() {
+            let deps: Vec<String> = catalog.feedthrough[k].iter().map(|&p| input_indices[p].to_string()).collect();
+            let _ = writeln!(x, "      <Unknown index=\"{index}\" dependencies=\"{}\"/>", deps.join(" "));
+        }
+        x.push_str("    </Outputs>\n    <InitialUnknowns>\n");
+        for index in &output_indices {
+            let _ = writeln!(x, "      <Unknown index=\"{index}\"/>");
+        }
+        x.push_str("    </InitialUnknowns>\n");
+    }
+    x.push_str("  </ModelStructure>\n</fmiModelDescription>\n");
+    x
+}
+
+/// `documentation/index.html`: the variables of model `M` with unit, causality and meaning.
+pub fn documentation_html<M: Model>() -> String {
+    let catalog = catalog::<M>();
+    let info = M::INFO;
+    let e = |s: &str| escape(s).into_owned();
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{0}</title>\
+         <style>body{{font-family:sans-serif}}td,th{{padding:2px 8px;text-align:left}}tr:nth-child(even){{background:#f3f3f3}}</style>\
+         </head><body>\n<h1>{0}</h1>\n<p>{1}</p>\n<p>FMI 2.0 Co-Simulation, generated by {TOOL_NAME} {2}. \
+         SI units; body axes FRD, inertial axes NED; angles in rad.</p>\n",
+        e(info.model_name),
+        e(info.description),
+        env!("CARGO_PKG_VERSION")
+    );
+    h.push_str("<table>\n<tr><th>name</th><th>causality</th><th>type</th><th>unit</th><th>start</th><th>description</th></tr>\n");
+    for v in &catalog.variables {
+        let causality = match v.causality {
+            Causality::Parameter => "parameter",
+            Causality::Input => "input",
+            Causality::Output => "output",
+        };
+        let (ty, unit, start) = match v.kind {
+            Kind::Real { unit, start } => ("Real", unit, if v.causality == Causality::Output { String::new() } else { real(start) }),
+            Kind::Integer { start, .. } => ("Integer", "", start.to_string()),
+            Kind::Boolean { start } => ("Boolean", "", start.to_string()),
+        };
+        let _ = writeln!(
+            h,
+            "<tr><td><code>{}</code></td><td>{causality}</td><td>{ty}</td><td>{}</td><td>{start}</td><td>{}</td></tr>",
+            e(&v.name),
+            e(unit),
+            e(&v.description)
+        );
+    }
+    h.push_str("</table>\n</body></html>\n");
+    h
+}

@@ -1,0 +1,998 @@
+//! One FMU instance behind a safe API: the FMI 2.0 Co-Simulation state machine, variable
+//! storage, lazy output evaluation, the integrator, directional derivatives and FMU state.
+//!
+//! The C boundary ([`crate::abi`]) only converts pointers to slices and calls these methods, so
+//! tests and in-process harnesses exercise exactly the code an importer does.
+
+use std::sync::Arc;
+
+use num_dual::Dual64;
+
+use crate::catalog::{Catalog, Slot};
+use crate::description;
+use crate::model::{Model, Parameters};
+use crate::ode::Dopri5;
+use crate::status::{FmiError, FmiResult, Status};
+use crate::variable::{Causality, Variability};
+
+/// Lifecycle states of a co-simulation slave (FMI 2.0 section 4.2.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum SlaveState {
+    /// After `fmi2Instantiate` or `fmi2Reset`.
+    Instantiated = 0,
+    /// Between `fmi2EnterInitializationMode` and `fmi2ExitInitializationMode`.
+    InitializationMode = 1,
+    /// Ready to step (`slaveInitialized`, last step complete).
+    StepComplete = 2,
+    /// The last `fmi2DoStep` returned `fmi2Discard`.
+    StepFailed = 3,
+    /// After `fmi2Terminate`.
+    Terminated = 4,
+    /// After a call returned `fmi2Error`: only getters, `fmi2SetFMUstate`, reset and free.
+    Error = 5,
+}
+
+impl SlaveState {
+    fn from_u8(v: u8) -> Option<Self> {
+        use SlaveState::*;
+        [Instantiated, InitializationMode, StepComplete, StepFailed, Terminated, Error].get(usize::from(v)).copied()
+    }
+
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// Set of states in which a function may be called.
+#[derive(Clone, Copy)]
+struct Allowed(u8);
+
+const fn allowed(states: &[SlaveState]) -> Allowed {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < states.len() {
+        mask |= states[i].bit();
+        i += 1;
+    }
+    Allowed(mask)
+}
+
+use SlaveState as S;
+const SETUP: Allowed = allowed(&[S::Instantiated]);
+const INIT: Allowed = allowed(&[S::InitializationMode]);
+const TERMINATE: Allowed = allowed(&[S::StepComplete, S::StepFailed]);
+const GET: Allowed = allowed(&[S::InitializationMode, S::StepComplete, S::StepFailed, S::Terminated, S::Error]);
+const SET: Allowed = allowed(&[S::Instantiated, S::InitializationMode, S::StepComplete]);
+const FMU_STATE: Allowed =
+    allowed(&[S::Instantiated, S::InitializationMode, S::StepComplete, S::StepFailed, S::Terminated, S::Error]);
+const OUTPUT_DERIVATIVES: Allowed = allowed(&[S::StepComplete, S::StepFailed, S::Terminated, S::Error]);
+const STEP: Allowed = allowed(&[S::StepComplete]);
+const STATUS: Allowed = allowed(&[S::StepComplete, S::StepFailed, S::Terminated]);
+const NONE: Allowed = Allowed(0);
+
+/// Receives log messages: status, category, message.
+pub type Logger = Box<dyn FnMut(Status, &str, &str)>;
+
+/// Everything that defines where an instance is: saved by `fmi2GetFMUstate`, restored by
+/// `fmi2SetFMUstate`, and (de)serialised byte for byte.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FmuState {
+    state: SlaveState,
+    time: f64,
+    start_time: f64,
+    stop_time: Option<f64>,
+    h_internal: f64,
+    reals: Vec<f64>,
+    integers: Vec<i32>,
+    booleans: Vec<bool>,
+    x: Vec<f64>,
+    input_derivatives: Vec<f64>,
+}
+
+const SERIAL_MAGIC: &[u8; 8] = b"RFMUSTv1";
+
+/// An FMI 2.0 Co-Simulation instance of model `M`.
+pub struct Instance<M: Model> {
+    name: String,
+    catalog: Arc<Catalog>,
+    logger: Logger,
+    debug_logging: bool,
+    s: FmuState,
+    model: Option<M>,
+    /// Parameters changed since the model was configured.
+    params_dirty: bool,
+    /// Inputs or state changed since the outputs were computed.
+    outputs_dirty: bool,
+    // Preallocated work buffers.
+    u: Vec<f64>,
+    u_interp: Vec<f64>,
+    y: Vec<f64>,
+    dx: Vec<f64>,
+    x_before_step: Vec<f64>,
+    ode: Dopri5,
+    x_dual: Vec<Dual64>,
+    u_dual: Vec<Dual64>,
+    y_dual: Vec<Dual64>,
+}
+
+struct ParamView<'a> {
+    catalog: &'a Catalog,
+    reals: &'a [f64],
+    integers: &'a [i32],
+    booleans: &'a [bool],
+}
+
+impl Parameters for ParamView<'_> {
+    fn real(&self, vr: u32) -> f64 {
+        match self.catalog.index_of(vr).map(|i| self.catalog.slots[i]) {
+            Some(Slot::Real(s)) => self.reals[s],
+            _ => panic!("model asked for real value reference {vr}, which it does not declare"),
+        }
+    }
+    fn integer(&self, vr: u32) -> i32 {
+        match self.catalog.index_of(vr).map(|i| self.catalog.slots[i]) {
+            Some(Slot::Integer(s)) => self.integers[s],
+            _ => panic!("model asked for integer value reference {vr}, which it does not declare"),
+        }
+    }
+    fn boolean(&self, vr: u32) -> bool {
+        match self.catalog.index_of(vr).map(|i| self.catalog.slots[i]) {
+            Some(Slot::Boolean(s)) => self.booleans[s],
+            _ => panic!("model asked for boolean value reference {vr}, which it does not declare"),
+        }
+    }
+}
+
+fn err(status: Status, function: &'static str, message: impl Into<String>) -> FmiError {
+    FmiError { status, function, message: message.into() }
+}
+
+fn error(function: &'static str, message: impl Into<String>) -> FmiError {
+    err(Status::Error, function, message)
+}
+
+impl<M: Model> Instance<M> {
+    /// A new instance in state `Instantiated` whose messages go to `logger`.
+    pub fn with_logger(name: &str, logger: Logger) -> Self {
+        let catalog = description::catalog::<M>();
+        let n_u = catalog.input_slots.len();
+        let n_y = catalog.output_slots.len();
+        let s = FmuState {
+            state: SlaveState::Instantiated,
+            time: 0.0,
+            start_time: 0.0,
+            stop_time: None,
+            h_internal: 0.0,
+            reals: catalog.real_start.clone(),
+            integers: catalog.integer_start.clone(),
+            booleans: catalog.boolean_start.clone(),
+            x: Vec::new(),
+            input_derivatives: vec![0.0; n_u],
+        };
+        Instance {
+            name: name.to_string(),
+            catalog,
+            logger,
+            debug_logging: false,
+            s,
+            model: None,
+            params_dirty: true,
+            outputs_dirty: true,
+            u: vec![0.0; n_u],
+            u_interp: vec![0.0; n_u],
+            y: vec![0.0; n_y],
+            dx: Vec::new(),
+            x_before_step: Vec::new(),
+            ode: Dopri5::new(0),
+            x_dual: Vec::new(),
+            u_dual: vec![Dual64::from(0.0); n_u],
+            y_dual: vec![Dual64::from(0.0); n_y],
+        }
+    }
+
+    /// A new instance that prints errors and warnings to standard error.
+    pub fn new(name: &str) -> Self {
+        let owner = name.to_string();
+        Self::with_logger(
+            name,
+            Box::new(move |status, category, message| {
+                if status != Status::Ok {
+                    eprintln!("[{owner}] {status:?} {category}: {message}");
+                }
+            }),
+        )
+    }
+
+    /// Checks the GUID an importer passed to `fmi2Instantiate` against this model's.
+    pub fn check_guid(guid: &str) -> Result<(), String> {
+        let ours = description::guid::<M>();
+        if guid == &*ours {
+            Ok(())
+        } else {
+            Err(format!(
+                "GUID '{guid}' does not match this binary's '{ours}': the modelDescription.xml belongs to another build of {}",
+                M::INFO.model_identifier
+            ))
+        }
+    }
+
+    /// The instance name given at instantiation.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Current lifecycle state.
+    pub fn slave_state(&self) -> SlaveState {
+        self.s.state
+    }
+
+    /// Current simulation time, s.
+    pub fn time(&self) -> f64 {
+        self.s.time
+    }
+
+    /// The checked variable table.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// Value reference of a variable by name.
+    pub fn vr(&self, name: &str) -> Option<u32> {
+        self.catalog.vr_of(name)
+    }
+
+    /// Writes a message through the logger.
+    pub fn log(&mut self, status: Status, message: &str) {
+        if status != Status::Ok || self.debug_logging {
+            (self.logger)(status, status.category(), message);
+        }
+    }
+
+    /// Runs `body` if the current state allows `function`; an error is logged and moves the
+    /// instance to `Error` (a `Discard` to `StepFailed`).
+    fn guarded<T>(
+        &mut self,
+        function: &'static str,
+        allowed: Allowed,
+        body: impl FnOnce(&mut Self) -> FmiResult<T>,
+    ) -> FmiResult<T> {
+        let result = if allowed.0 & self.s.state.bit() == 0 {
+            Err(error(function, format!("illegal call sequence: not allowed in state {:?}", self.s.state)))
+        } else {
+            body(self)
+        };
+        if let Err(e) = &result {
+            self.fail(e);
+        }
+        result
+    }
+
+    /// Logs a failure and moves to the state FMI prescribes for its status.
+    pub fn fail(&mut self, e: &FmiError) {
+        (self.logger)(e.status, e.status.category(), &e.to_string());
+        match e.status {
+            Status::Discard => self.s.state = SlaveState::StepFailed,
+            Status::Error | Status::Fatal => self.s.state = SlaveState::Error,
+            _ => {}
+        }
+    }
+
+    /// `fmi2SetDebugLogging`: `categories` empty means all.
+    pub fn set_debug_logging(&mut self, on: bool, categories: &[&str]) -> FmiResult<()> {
+        for c in categories {
+            if !description::LOG_CATEGORIES.iter().any(|(name, _)| name == c) {
+                let e = error("fmi2SetDebugLogging", format!("unknown log category '{c}'"));
+                self.fail(&e);
+                return Err(e);
+            }
+        }
+        self.debug_logging = on;
+        Ok(())
+    }
+
+    /// `fmi2SetupExperiment`. The tolerance is ignored: each model has its own parameter.
+    pub fn setup_experiment(&mut self, start_time: f64, stop_time: Option<f64>) -> FmiResult<()> {
+        self.guarded("fmi2SetupExperiment", SETUP, |me| {
+            if !start_time.is_finite() {
+                return Err(error("fmi2SetupExperiment", format!("start time {start_time} is not finite")));
+            }
+            if let Some(stop) = stop_time
+                && (stop.is_nan() || stop < start_time)
+            {
+                return Err(error(
+                    "fmi2SetupExperiment",
+                    format!("stop time {stop} is before start time {start_time}"),
+                ));
+            }
+            me.s.start_time = start_time;
+            me.s.time = start_time;
+            me.s.stop_time = stop_time;
+            Ok(())
+        })
+    }
+
+    /// `fmi2EnterInitializationMode`: configures the model from its parameters.
+    pub fn enter_initialization_mode(&mut self) -> FmiResult<()> {
+        self.guarded("fmi2EnterInitializationMode", SETUP, |me| {
+            me.s.state = SlaveState::InitializationMode;
+            me.ensure_configured("fmi2EnterInitializationMode")?;
+            me.log(Status::Ok, "entered initialization mode");
+            Ok(())
+        })
+    }
+
+    /// `fmi2ExitInitializationMode`.
+    pub fn exit_initialization_mode(&mut self) -> FmiResult<()> {
+        self.guarded("fmi2ExitInitializationMode", INIT, |me| {
+            me.ensure_configured("fmi2ExitInitializationMode")?;
+            me.s.state = SlaveState::StepComplete;
+            me.log(Status::Ok, "initialized");
+            Ok(())
+        })
+    }
+
+    /// `fmi2Terminate`.
+    pub fn terminate(&mut self) -> FmiResult<()> {
+        self.guarded("fmi2Terminate", TERMINATE, |me| {
+            me.s.state = SlaveState::Terminated;
+            Ok(())
+        })
+    }
+
+    /// `fmi2Reset`: back to `Instantiated` with start values.
+    pub fn reset(&mut self) {
+        let catalog = self.catalog.clone();
+        self.s = FmuState {
+            state: SlaveState::Instantiated,
+            time: 0.0,
+            start_time: 0.0,
+            stop_time: None,
+            h_internal: 0.0,
+            reals: catalog.real_start.clone(),
+            integers: catalog.integer_start.clone(),
+            booleans: catalog.boolean_start.clone(),
+            x: Vec::new(),
+            input_derivatives: vec![0.0; catalog.input_slots.len()],
+        };
+        self.model = None;
+        self.params_dirty = true;
+        self.outputs_dirty = true;
+        self.log(Status::Ok, "reset");
+    }
+
+    /// Configures the model from the parameters if they changed, and (before stepping starts)
+    /// sets the initial state from them.
+    fn ensure_configured(&mut self, function: &'static str) -> FmiResult<()> {
+        if !self.params_dirty && self.model.is_some() {
+            return Ok(());
+        }
+        let view = ParamView {
+            catalog: &self.catalog,
+            reals: &self.s.reals,
+            integers: &self.s.integers,
+            booleans: &self.s.booleans,
+        };
+        let model = M::configure(&view).map_err(|m| error(function, format!("invalid parameters: {m}")))?;
+        let n = model.n_states();
+        if self.s.state == SlaveState::InitializationMode || self.s.x.len() != n {
+            self.s.x.resize(n, 0.0);
+            model.initial_state(&mut self.s.x);
+        }
+        self.dx.resize(n, 0.0);
+        self.x_before_step.resize(n, 0.0);
+        self.x_dual.resize(n, Dual64::from(0.0));
+        if self.ode.dim() != n {
+            self.ode = Dopri5::new(n);
+        }
+        self.model = Some(model);
+        self.params_dirty = false;
+        self.outputs_dirty = true;
+        Ok(())
+    }
+
+    fn slot(&self, function: &'static str, vr: u32) -> FmiResult<(usize, Slot)> {
+        let i = self.catalog.index_of(vr).ok_or_else(|| error(function, format!("unknown value reference {vr}")))?;
+        Ok((i, self.catalog.slots[i]))
+    }
+
+    /// Checks that variable `i` may be set in the current state.
+    fn check_settable(&self, function: &'static str, i: usize) -> FmiResult<()> {
+        let v = &self.catalog.variables[i];
+        let ok = match (v.causality, v.variability, self.s.state) {
+            (Causality::Output, _, _) => false,
+            (Causality::Input, _, _) => true,
+            (Causality::Parameter, _, S::Instantiated | S::InitializationMode) => true,
+            (Causality::Parameter, Variability::Tunable, S::StepComplete) => true,
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(error(
+                function,
+                format!(
+                    "variable '{}' ({:?}, {:?}) cannot be set in state {:?}",
+                    v.name, v.causality, v.variability, self.s.state
+                ),
+            ))
+        }
+    }
+
+    fn mark_set(&mut self, i: usize) {
+        if self.catalog.variables[i].causality == Causality::Parameter {
+            self.params_dirty = true;
+        }
+        self.outputs_dirty = true;
+    }
+
+    fn check_lengths(function: &'static str, vrs: usize, values: usize) -> FmiResult<()> {
+        if vrs == values { Ok(()) } else { Err(error(function, format!("{vrs} value references but {values} values"))) }
+    }
+
+    /// `fmi2SetReal`. All values are checked before any is written.
+    pub fn set_real(&mut self, vrs: &[u32], values: &[f64]) -> FmiResult<()> {
+        const F: &str = "fmi2SetReal";
+        self.guarded(F, SET, |me| {
+            Self::check_lengths(F, vrs.len(), values.len())?;
+            for (&vr, &v) in vrs.iter().zip(values) {
+                let (i, slot) = me.slot(F, vr)?;
+                let name = &me.catalog.variables[i].name;
+                if !matches!(slot, Slot::Real(_)) {
+                    return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Real")));
+                }
+                if !v.is_finite() {
+                    return Err(error(F, format!("value {v} for '{name}' is not finite")));
+                }
+                me.check_settable(F, i)?;
+            }
+            for (&vr, &v) in vrs.iter().zip(values) {
+                let (i, slot) = me.slot(F, vr)?;
+                if let Slot::Real(s) = slot
+                    && me.s.reals[s] != v
+                {
+                    me.s.reals[s] = v;
+                    me.mark_set(i);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// `fmi2SetInteger`. Values outside the declared range are refused.
+    pub fn set_integer(&mut self, vrs: &[u32], values: &[i32]) -> FmiResult<()> {
+        const F: &str = "fmi2SetInteger";
+        self.guarded(F, SET, |me| {
+            Self::check_lengths(F, vrs.len(), values.len())?;
+            for (&vr, &v) in vrs.iter().zip(values) {
+                let (i, slot) = me.slot(F, vr)?;
+                let name = &me.catalog.variables[i].name;
+                let Slot::Integer(s) = slot else {
+                    return Err(error(F, format!("variable '{name}' (value reference {vr}) is not an Integer")));
+                };
+                let (min, max) = me.catalog.integer_range[s];
+                if v < min || v > max {
+                    return Err(error(F, format!("value {v} for '{name}' is outside [{min}, {max}]")));
+                }
+                me.check_settable(F, i)?;
+            }
+            for (&vr, &v) in vrs.iter().zip(values) {
+                let (i, slot) = me.slot(F, vr)?;
+                if let Slot::Integer(s) = slot
+                    && me.s.integers[s] != v
+                {
+                    me.s.integers[s] = v;
+                    me.mark_set(i);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// `fmi2SetBoolean`.
+    pub fn set_boolean(&mut self, vrs: &[u32], values: &[bool]) -> FmiResult<()> {
+        const F: &str = "fmi2SetBoolean";
+        self.guarded(F, SET, |me| {
+            Self::check_lengths(F, vrs.len(), values.len())?;
+            for &vr in vrs {
+                let (i, slot) = me.slot(F, vr)?;
+                if !matches!(slot, Slot::Boolean(_)) {
+                    let name = &me.catalog.variables[i].name;
+                    return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Boolean")));
+                }
+                me.check_settable(F, i)?;
+            }
+            for (&vr, &v) in vrs.iter().zip(values) {
+                let (i, slot) = me.slot(F, vr)?;
+                if let Slot::Boolean(s) = slot
+                    && me.s.booleans[s] != v
+                {
+                    me.s.booleans[s] = v;
+                    me.mark_set(i);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// `fmi2SetString`: our models have no string variables, so any value reference is unknown.
+    pub fn set_string(&mut self, vrs: &[u32]) -> FmiResult<()> {
+        const F: &str = "fmi2SetString";
+        self.guarded(F, SET, |me| match vrs.first() {
+            None => Ok(()),
+            Some(&vr) => Err(me.not_a_string(F, vr)),
+        })
+    }
+
+    /// `fmi2GetString`: as [`Instance::set_string`].
+    pub fn get_string(&mut self, vrs: &[u32]) -> FmiResult<()> {
+        const F: &str = "fmi2GetString";
+        self.guarded(F, GET, |me| match vrs.first() {
+            None => Ok(()),
+            Some(&vr) => Err(me.not_a_string(F, vr)),
+        })
+    }
+
+    fn not_a_string(&self, function: &'static str, vr: u32) -> FmiError {
+        match self.catalog.variable(vr) {
+            Some(v) => error(function, format!("variable '{}' (value reference {vr}) is not a String", v.name)),
+            None => error(function, format!("unknown value reference {vr}")),
+        }
+    }
+
+    /// Inputs in effect at time `t`: the set values extrapolated with their derivatives from
+    /// the current communication point.
+    fn fill_inputs(&mut self) {
+        for (k, &s) in self.catalog.input_slots.iter().enumerate() {
+            self.u[k] = self.s.reals[s];
+        }
+    }
+
+    /// Recomputes the outputs if inputs, parameters or state changed.
+    fn refresh_outputs(&mut self, function: &'static str) -> FmiResult<()> {
+        self.ensure_configured(function)?;
+        if !self.outputs_dirty {
+            return Ok(());
+        }
+        self.fill_inputs();
+        let model = self.model.as_ref().expect("configured above");
+        model.outputs(self.s.time, &self.s.x, &self.u, &mut self.y);
+        for (k, &s) in self.catalog.output_slots.iter().enumerate() {
+            if !self.y[k].is_finite() {
+                let name = &self.catalog.variables[self.index_of_real_slot(s)].name;
+                return Err(error(function, format!("output '{name}' is {} at t = {} s", self.y[k], self.s.time)));
+            }
+            self.s.reals[s] = self.y[k];
+        }
+        self.outputs_dirty = false;
+        Ok(())
+    }
+
+    fn index_of_real_slot(&self, s: usize) -> usize {
+        self.catalog.slots.iter().position(|&x| x == Slot::Real(s)).unwrap_or(0)
+    }
+
+    /// `fmi2GetReal`: outputs are computed from the current state and inputs.
+    pub fn get_real(&mut self, vrs: &[u32], values: &mut [f64]) -> FmiResult<()> {
+        const F: &str = "fmi2GetReal";
+        self.guarded(F, GET, |me| {
+            Self::check_lengths(F, vrs.len(), values.len())?;
+            let mut need_outputs = false;
+            for &vr in vrs {
+                let (i, slot) = me.slot(F, vr)?;
+                if !matches!(slot, Slot::Real(_)) {
+                    let name = &me.catalog.variables[i].name;
+                    return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Real")));
+                }
+                need_outputs |= me.catalog.variables[i].causality == Causality::Output;
+            }
+            if need_outputs && me.s.state != S::Error {
+                me.refresh_outputs(F)?;
+            }
+            for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
+                if let (_, Slot::Real(s)) = me.slot(F, vr)? {
+                    *out = me.s.reals[s];
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// `fmi2GetInteger`.
+    pub fn get_integer(&mut self, vrs: &[u32], values: &mut [i32]) -> FmiResult<()> {
+        const F: &str = "fmi2GetInteger";
+        self.guarded(F, GET, |me| {
+            Self::check_lengths(F, vrs.len(), values.len())?;
+            for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
+                match me.slot(F, vr)? {
+                    (_, Slot::Integer(s)) => *out = me.s.integers[s],
+                    (i, _) => {
+                        let name = &me.catalog.variables[i].name;
+                        return Err(error(F, format!("variable '{name}' (value reference {vr}) is not an Integer")));
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// `fmi2GetBoolean`.
+    pub fn get_boolean(&mut self, vrs: &[u32], values: &mut [bool]) -> FmiResult<()> {
+        const F: &str = "fmi2GetBoolean";
+        self.guarded(F, GET, |me| {
+            Self::check_lengths(F, vrs.len(), values.len())?;
+            for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
+                match me.slot(F, vr)? {
+                    (_, Slot::Boolean(s)) => *out = me.s.booleans[s],
+                    (i, _) => {
+                        let name = &me.catalog.variables[i].name;
+                        return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Boolean")));
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Position in `u` of a known and in `y` of an unknown, checked.
+    fn io_positions(&self, function: &'static str, unknowns: &[u32], knowns: &[u32]) -> FmiResult<()> {
+        for &vr in knowns {
+            match self.slot(function, vr)? {
+                (_, Slot::Real(s)) if self.catalog.input_pos[s].is_some() => {}
+                (i, _) => {
+                    return Err(error(
+                        function,
+                        format!(
+                            "known '{}' is not a real input (co-simulation knowns are inputs)",
+                            self.catalog.variables[i].name
+                        ),
+                    ));
+                }
+            }
+        }
+        for &vr in unknowns {
+            match self.slot(function, vr)? {
+                (_, Slot::Real(s)) if self.catalog.output_pos[s].is_some() => {}
+                (i, _) => {
+                    return Err(error(
+                        function,
+                        format!("unknown '{}' is not a real output", self.catalog.variables[i].name),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn real_slot(&self, vr: u32) -> usize {
+        match self.catalog.index_of(vr).map(|i| self.catalog.slots[i]) {
+            Some(Slot::Real(s)) => s,
+            _ => unreachable!("checked by io_positions"),
+        }
+    }
+
+    /// `fmi2GetDirectionalDerivative`: `dv_unknown = (d outputs / d inputs) dv_known`, exact by
+    /// forward-mode automatic differentiation of the model's output equations.
+    pub fn get_directional_derivative(
+        &mut self,
+        unknowns: &[u32],
+        knowns: &[u32],
+        dv_known: &[f64],
+        dv_unknown: &mut [f64],
+    ) -> FmiResult<()> {
+        const F: &str = "fmi2GetDirectionalDerivative";
+        self.guarded(F, GET, |me| {
+            Self::check_lengths(F, knowns.len(), dv_known.len())?;
+            Self::check_lengths(F, unknowns.len(), dv_unknown.len())?;
+            me.io_positions(F, unknowns, knowns)?;
+            me.ensure_configured(F)?;
+            me.fill_inputs();
+            for (d, &u) in me.u_dual.iter_mut().zip(&me.u) {
+                *d = Dual64::from(u);
+            }
+            for (&vr, &dv) in knowns.iter().zip(dv_known) {
+                let p = me.catalog.input_pos[me.real_slot(vr)].expect("checked");
+                me.u_dual[p].eps += dv;
+            }
+            for (d, &x) in me.x_dual.iter_mut().zip(&me.s.x) {
+                *d = Dual64::from(x);
+            }
+            let model = me.model.as_ref().expect("configured above");
+            model.outputs(Dual64::from(me.s.time), &me.x_dual, &me.u_dual, &mut me.y_dual);
+            for (&vr, out) in unknowns.iter().zip(dv_unknown.iter_mut()) {
+                let p = me.catalog.output_pos[me.real_slot(vr)].expect("checked");
+                *out = me.y_dual[p].eps;
+            }
+            Ok(())
+        })
+    }
+
+    /// `fmi2SetRealInputDerivatives`: first-order derivatives, used to extrapolate the inputs
+    /// linearly over the next communication step.
+    pub fn set_real_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> FmiResult<()> {
+        const F: &str = "fmi2SetRealInputDerivatives";
+        self.guarded(F, SET, |me| {
+            Self::check_lengths(F, vrs.len(), values.len())?;
+            Self::check_lengths(F, vrs.len(), orders.len())?;
+            me.io_positions(F, &[], vrs)?;
+            for (&order, &v) in orders.iter().zip(values) {
+                if order != 1 {
+                    return Err(error(F, format!("derivative order {order} is not supported (only 1)")));
+                }
+                if !v.is_finite() {
+                    return Err(error(F, format!("derivative value {v} is not finite")));
+                }
+            }
+            for (&vr, &v) in vrs.iter().zip(values) {
+                let p = me.catalog.input_pos[me.real_slot(vr)].expect("checked");
+                me.s.input_derivatives[p] = v;
+            }
+            Ok(())
+        })
+    }
+
+    /// `fmi2GetRealOutputDerivatives`: first time derivatives of outputs, exact by AD along
+    /// `(1, x', u')`.
+    pub fn get_real_output_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &mut [f64]) -> FmiResult<()> {
+        const F: &str = "fmi2GetRealOutputDerivatives";
+        self.guarded(F, OUTPUT_DERIVATIVES, |me| {
+            Self::check_lengths(F, vrs.len(), values.len())?;
+            Self::check_lengths(F, vrs.len(), orders.len())?;
+            me.io_positions(F, vrs, &[])?;
+            if let Some(&o) = orders.iter().find(|&&o| o != 1) {
+                return Err(error(F, format!("derivative order {o} is not supported (maxOutputDerivativeOrder is 1)")));
+            }
+            me.ensure_configured(F)?;
+            me.fill_inputs();
+            let model = me.model.as_ref().expect("configured above");
+            model.derivatives(me.s.time, &me.s.x, &me.u, &mut me.dx);
+            for (k, d) in me.u_dual.iter_mut().enumerate() {
+                *d = Dual64::new(me.u[k], me.s.input_derivatives[k]);
+            }
+            for (k, d) in me.x_dual.iter_mut().enumerate() {
+                *d = Dual64::new(me.s.x[k], me.dx[k]);
+            }
+            model.outputs(Dual64::new(me.s.time, 1.0), &me.x_dual, &me.u_dual, &mut me.y_dual);
+            for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
+                let p = me.catalog.output_pos[me.real_slot(vr)].expect("checked");
+                *out = me.y_dual[p].eps;
+            }
+            Ok(())
+        })
+    }
+
+    /// `fmi2DoStep`: integrates from `t` to `t + h` with the inputs held (or extrapolated with
+    /// their derivatives). On integrator failure the state is left at `t` and `Discard` is
+    /// returned.
+    pub fn do_step(&mut self, t: f64, h: f64) -> FmiResult<()> {
+        const F: &str = "fmi2DoStep";
+        self.guarded(F, STEP, |me| {
+            if !(h > 0.0 && h.is_finite()) {
+                return Err(error(F, format!("communication step size {h} must be positive and finite")));
+            }
+            let tolerance = 1e-9 * me.s.time.abs().max(h).max(1.0);
+            if !t.is_finite() || (t - me.s.time).abs() > tolerance {
+                return Err(error(F, format!("communication point {t} s does not match the FMU time {} s", me.s.time)));
+            }
+            if let Some(stop) = me.s.stop_time
+                && t + h > stop + tolerance
+            {
+                return Err(error(F, format!("step to {} s passes the stop time {stop} s", t + h)));
+            }
+            me.ensure_configured(F)?;
+            me.fill_inputs();
+            me.x_before_step.copy_from_slice(&me.s.x);
+            let model = me.model.as_ref().expect("configured above");
+            let (rtol, atol) = model.tolerances();
+            let (u, du, u_interp) = (&me.u, &me.s.input_derivatives, &mut me.u_interp);
+            let result = me.ode.integrate(
+                |tau, x, dx| {
+                    for k in 0..u.len() {
+                        u_interp[k] = u[k] + du[k] * (tau - t);
+                    }
+                    model.derivatives(tau, x, u_interp, dx);
+                },
+                |x| model.project_state(x),
+                t,
+                t + h,
+                &mut me.s.x,
+                &mut me.s.h_internal,
+                rtol,
+                atol,
+            );
+            if let Err(e) = result {
+                me.s.x.copy_from_slice(&me.x_before_step);
+                me.outputs_dirty = true;
+                return Err(err(Status::Discard, F, format!("step from {t} s with h = {h} s failed: {e}")));
+            }
+            // Extrapolated inputs now hold their end-of-step values.
+            for (k, &s) in me.catalog.input_slots.iter().enumerate() {
+                me.s.reals[s] += me.s.input_derivatives[k] * h;
+                me.s.input_derivatives[k] = 0.0;
+            }
+            me.s.time = t + h;
+            me.outputs_dirty = true;
+            Ok(())
+        })
+    }
+
+    /// `fmi2CancelStep`: our steps are synchronous, so there is never a step to cancel.
+    pub fn cancel_step(&mut self) -> FmiResult<()> {
+        self.guarded("fmi2CancelStep", NONE, |_| Ok(()))
+    }
+
+    /// `fmi2GetRealStatus(fmi2LastSuccessfulTime)`.
+    pub fn last_successful_time(&mut self) -> FmiResult<f64> {
+        self.guarded("fmi2GetRealStatus", STATUS, |me| Ok(me.s.time))
+    }
+
+    /// `fmi2GetBooleanStatus(fmi2Terminated)`: the slave never asks to terminate early.
+    pub fn terminated_status(&mut self) -> FmiResult<bool> {
+        self.guarded("fmi2GetBooleanStatus", STATUS, |_| Ok(false))
+    }
+
+    /// `fmi2GetStatus`, `fmi2GetIntegerStatus`, `fmi2GetStringStatus` and the other status
+    /// kinds: they concern asynchronous steps, which our FMUs do not make.
+    pub fn unsupported_status(&mut self, function: &'static str, kind: i32) -> FmiResult<()> {
+        self.guarded(function, STATUS, |_| {
+            Err(error(function, format!("status kind {kind} is not available: steps are synchronous, never pending")))
+        })
+    }
+
+    /// `fmi2GetFMUstate`: a copy of everything that determines the continuation.
+    pub fn get_fmu_state(&mut self) -> FmiResult<FmuState> {
+        self.guarded("fmi2GetFMUstate", FMU_STATE, |me| Ok(me.s.clone()))
+    }
+
+    /// `fmi2GetFMUstate` into an existing state object (no allocation when sizes match).
+    pub fn get_fmu_state_into(&mut self, target: &mut FmuState) -> FmiResult<()> {
+        self.guarded("fmi2GetFMUstate", FMU_STATE, |me| {
+            target.clone_from(&me.s);
+            Ok(())
+        })
+    }
+
+    /// `fmi2SetFMUstate`: continues bit-identically from a state of this model.
+    pub fn set_fmu_state(&mut self, state: &FmuState) -> FmiResult<()> {
+        const F: &str = "fmi2SetFMUstate";
+        self.guarded(F, FMU_STATE, |me| {
+            me.check_shape(F, state)?;
+            me.s.clone_from(state);
+            me.params_dirty = true;
+            me.outputs_dirty = true;
+            if me.s.state != S::Instantiated {
+                me.ensure_configured(F)?;
+            } else {
+                me.model = None;
+            }
+            Ok(())
+        })
+    }
+
+    fn check_shape(&self, function: &'static str, st: &FmuState) -> FmiResult<()> {
+        let c = &self.catalog;
+        if st.reals.len() != c.real_start.len()
+            || st.integers.len() != c.integer_start.len()
+            || st.booleans.len() != c.boolean_start.len()
+            || st.input_derivatives.len() != c.input_slots.len()
+        {
+            return Err(error(function, "FMU state belongs to a different model"));
+        }
+        Ok(())
+    }
+
+    /// `fmi2SerializeFMUstate`: a self-describing byte string (magic, GUID, then the values,
+    /// little-endian).
+    pub fn serialize_fmu_state(&mut self, state: &FmuState) -> FmiResult<Vec<u8>> {
+        self.guarded("fmi2SerializeFMUstate", FMU_STATE, |_| Ok(serialize::<M>(state)))
+    }
+
+    /// `fmi2DeSerializeFMUstate`: checks the magic, GUID and sizes.
+    pub fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> FmiResult<FmuState> {
+        const F: &str = "fmi2DeSerializeFMUstate";
+        self.guarded(F, FMU_STATE, |me| {
+            let st = deserialize::<M>(bytes).map_err(|m| error(F, m))?;
+            me.check_shape(F, &st)?;
+            Ok(st)
+        })
+    }
+
+    /// Continuous state vector (for tests and in-process harnesses).
+    pub fn continuous_state(&self) -> &[f64] {
+        &self.s.x
+    }
+}
+
+/// Serialized size of a state.
+fn serialize<M: Model>(st: &FmuState) -> Vec<u8> {
+    let guid = description::guid::<M>();
+    let mut b = Vec::with_capacity(64 + guid.len() + 8 * (st.reals.len() + st.x.len() + st.input_derivatives.len()));
+    b.extend_from_slice(SERIAL_MAGIC);
+    b.extend_from_slice(&(guid.len() as u32).to_le_bytes());
+    b.extend_from_slice(guid.as_bytes());
+    b.push(st.state as u8);
+    for v in [st.time, st.start_time, st.stop_time.unwrap_or(f64::NAN), st.h_internal] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    for list in [&st.reals, &st.x, &st.input_derivatives] {
+        b.extend_from_slice(&(list.len() as u32).to_le_bytes());
+        for v in list.iter() {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    b.extend_from_slice(&(st.integers.len() as u32).to_le_bytes());
+    for v in &st.integers {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    b.extend_from_slice(&(st.booleans.len() as u32).to_le_bytes());
+    b.extend(st.booleans.iter().map(|&v| u8::from(v)));
+    b
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        if self.0.len() < n {
+            return Err("serialized FMU state is truncated".into());
+        }
+        let (head, tail) = self.0.split_at(n);
+        self.0 = tail;
+        Ok(head)
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    }
+    fn f64(&mut self) -> Result<f64, String> {
+        Ok(f64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn len(&mut self, item: usize) -> Result<usize, String> {
+        let n = self.u32()? as usize;
+        if n.saturating_mul(item) > self.0.len() {
+            return Err("serialized FMU state is truncated".into());
+        }
+        Ok(n)
+    }
+    fn f64s(&mut self) -> Result<Vec<f64>, String> {
+        let n = self.len(8)?;
+        (0..n).map(|_| self.f64()).collect()
+    }
+}
+
+fn deserialize<M: Model>(bytes: &[u8]) -> Result<FmuState, String> {
+    let mut r = Reader(bytes);
+    if r.take(8)? != SERIAL_MAGIC {
+        return Err("not a serialized FMU state of ours (bad magic)".into());
+    }
+    let n = r.len(1)?;
+    let guid = r.take(n)?;
+    if guid != description::guid::<M>().as_bytes() {
+        return Err(format!("serialized FMU state belongs to another model (GUID {})", String::from_utf8_lossy(guid)));
+    }
+    let state = SlaveState::from_u8(r.take(1)?[0]).ok_or("serialized FMU state has an invalid slave state")?;
+    let (time, start_time, stop, h_internal) = (r.f64()?, r.f64()?, r.f64()?, r.f64()?);
+    let reals = r.f64s()?;
+    let x = r.f64s()?;
+    let input_derivatives = r.f64s()?;
+    let n = r.len(4)?;
+    let integers = (0..n)
+        .map(|_| Ok(i32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes"))))
+        .collect::<Result<Vec<_>, String>>()?;
+    let n = r.len(1)?;
+    let booleans = r.take(n)?.iter().map(|&b| b != 0).collect();
+    if !r.0.is_empty() {
+        return Err("serialized FMU state has trailing bytes".into());
+    }
+    Ok(FmuState {
+        state,
+        time,
+        start_time,
+        stop_time: (!stop.is_nan()).then_some(stop),
+        h_internal,
+        reals,
+        integers,
+        booleans,
+        x,
+        input_derivatives,
+    })
+}

@@ -1,0 +1,73 @@
+//! The safe model trait that every FMU crate implements.
+//!
+//! A model is `x' = f(t, x, u)`, `y = g(t, x, u)` with parameters `p`. The FMI layer owns the
+//! values of all variables, the continuous state `x`, the clock and the integrator; the model owns
+//! only data derived from its parameters. Inputs `u` are the model's real inputs in declaration
+//! order, outputs `y` its real outputs in declaration order.
+
+use num_dual::DualNum;
+
+use crate::variable::Variable;
+
+/// Scalar type the output equations are written over: `f64` for values, `num_dual::Dual64` for
+/// exact directional derivatives.
+pub trait Scalar: DualNum<Primitive = f64> + Copy {}
+impl<T: DualNum<Primitive = f64> + Copy> Scalar for T {}
+
+/// Static facts about a model that end up in `modelDescription.xml`.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelInfo {
+    /// `modelName` attribute.
+    pub model_name: &'static str,
+    /// `modelIdentifier`: the shared library is `binaries/linux64/<modelIdentifier>.so`.
+    pub model_identifier: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    /// `DefaultExperiment` stop time, s.
+    pub default_stop_time: f64,
+    /// `DefaultExperiment` communication step size, s.
+    pub default_step_size: f64,
+}
+
+/// Read access to the current parameter values, by value reference.
+pub trait Parameters {
+    /// A real variable's value. Panics on an unknown value reference: a model bug, caught at the
+    /// C boundary.
+    fn real(&self, vr: u32) -> f64;
+    /// An integer variable's value.
+    fn integer(&self, vr: u32) -> i32;
+    /// A boolean variable's value.
+    fn boolean(&self, vr: u32) -> bool;
+}
+
+/// A model that `fmu-core` can export as an FMI 2.0 Co-Simulation FMU.
+pub trait Model: Sized + 'static {
+    /// Static description.
+    const INFO: ModelInfo;
+
+    /// Every variable of the model, each declared once. Value references must be unique.
+    fn variables() -> Vec<Variable>;
+
+    /// Builds the model's working data from the parameter values. An `Err` names the bad
+    /// parameter and is reported to the importer.
+    fn configure(params: &dyn Parameters) -> Result<Self, String>;
+
+    /// Number of continuous states.
+    fn n_states(&self) -> usize;
+
+    /// Writes the initial state (from the parameters used in [`Model::configure`]).
+    fn initial_state(&self, x: &mut [f64]);
+
+    /// State derivative `x' = f(t, x, u)`.
+    fn derivatives(&self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]);
+
+    /// Outputs `y = g(t, x, u)`, generic so that the same code gives exact derivatives.
+    fn outputs<D: Scalar>(&self, t: D, x: &[D], u: &[D], y: &mut [D]);
+
+    /// Relative and absolute tolerance of the error-controlled integrator inside `fmi2DoStep`.
+    fn tolerances(&self) -> (f64, f64);
+
+    /// Projects the state back onto its manifold after each accepted integrator step (for
+    /// example, renormalises a quaternion). Default: nothing.
+    fn project_state(&self, _x: &mut [f64]) {}
+}

@@ -1,0 +1,231 @@
+//! Dormand-Prince 5(4) with embedded error control: the integrator inside `fmi2DoStep`.
+//!
+//! All work buffers are allocated once in [`Dopri5::new`]; [`Dopri5::integrate`] does not
+//! allocate.
+
+/// Why an integration could not reach its end time.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OdeError {
+    /// The state or its derivative became NaN or infinite.
+    #[error("state became non-finite at t = {t} s")]
+    NonFinite {
+        /// Time of the failing stage, s.
+        t: f64,
+    },
+    /// The step size fell below the resolution of the time axis.
+    #[error("step size underflow at t = {t} s (h = {h:e} s): the problem is too stiff or singular")]
+    StepUnderflow {
+        /// Time at which the step collapsed, s.
+        t: f64,
+        /// Last attempted step, s.
+        h: f64,
+    },
+    /// More than the allowed number of steps for one call.
+    #[error("more than {0} integrator steps in one communication step")]
+    TooManySteps(usize),
+}
+
+// Dormand-Prince coefficients (Hairer, Norsett, Wanner, "Solving ODEs I", table 5.2).
+const C2: f64 = 1.0 / 5.0;
+const C3: f64 = 3.0 / 10.0;
+const C4: f64 = 4.0 / 5.0;
+const C5: f64 = 8.0 / 9.0;
+const A21: f64 = 1.0 / 5.0;
+const A31: f64 = 3.0 / 40.0;
+const A32: f64 = 9.0 / 40.0;
+const A41: f64 = 44.0 / 45.0;
+const A42: f64 = -56.0 / 15.0;
+const A43: f64 = 32.0 / 9.0;
+const A51: f64 = 19372.0 / 6561.0;
+const A52: f64 = -25360.0 / 2187.0;
+const A53: f64 = 64448.0 / 6561.0;
+const A54: f64 = -212.0 / 729.0;
+const A61: f64 = 9017.0 / 3168.0;
+const A62: f64 = -355.0 / 33.0;
+const A63: f64 = 46732.0 / 5247.0;
+const A64: f64 = 49.0 / 176.0;
+const A65: f64 = -5103.0 / 18656.0;
+const A71: f64 = 35.0 / 384.0;
+const A73: f64 = 500.0 / 1113.0;
+const A74: f64 = 125.0 / 192.0;
+const A75: f64 = -2187.0 / 6784.0;
+const A76: f64 = 11.0 / 84.0;
+// Error coefficients: 5th-order minus embedded 4th-order weights.
+const E1: f64 = 71.0 / 57600.0;
+const E3: f64 = -71.0 / 16695.0;
+const E4: f64 = 71.0 / 1920.0;
+const E5: f64 = -17253.0 / 339200.0;
+const E6: f64 = 22.0 / 525.0;
+const E7: f64 = -1.0 / 40.0;
+
+/// Maximum number of accepted plus rejected steps in one [`Dopri5::integrate`] call.
+pub const MAX_STEPS: usize = 100_000;
+
+/// Dormand-Prince 5(4) integrator with preallocated stages.
+#[derive(Debug, Clone)]
+pub struct Dopri5 {
+    k: [Vec<f64>; 7],
+    x_stage: Vec<f64>,
+    x_new: Vec<f64>,
+}
+
+impl Dopri5 {
+    /// Buffers for a state of dimension `n`.
+    pub fn new(n: usize) -> Self {
+        Dopri5 { k: std::array::from_fn(|_| vec![0.0; n]), x_stage: vec![0.0; n], x_new: vec![0.0; n] }
+    }
+
+    /// State dimension the buffers were made for.
+    pub fn dim(&self) -> usize {
+        self.x_new.len()
+    }
+
+    /// Integrates `x' = f(t, x)` from `t0` to `t1`, updating `x` in place.
+    ///
+    /// `h_try` is the step size to try first and is updated with the proposal for the next call
+    /// (it is part of the FMU state so that a restored state continues bit-identically).
+    /// `project` is applied to every accepted state.
+    #[allow(clippy::too_many_arguments)]
+    pub fn integrate(
+        &mut self,
+        mut f: impl FnMut(f64, &[f64], &mut [f64]),
+        mut project: impl FnMut(&mut [f64]),
+        t0: f64,
+        t1: f64,
+        x: &mut [f64],
+        h_try: &mut f64,
+        rtol: f64,
+        atol: f64,
+    ) -> Result<(), OdeError> {
+        let n = x.len();
+        if n == 0 || t1 <= t0 {
+            return Ok(());
+        }
+        let span = t1 - t0;
+        let mut t = t0;
+        let mut h = if *h_try > 0.0 && h_try.is_finite() { h_try.min(span) } else { span.min(1e-3) };
+        let [k1, k2, k3, k4, k5, k6, k7] = &mut self.k;
+        f(t, x, k1);
+        if k1.iter().any(|v| !v.is_finite()) {
+            return Err(OdeError::NonFinite { t });
+        }
+        for _ in 0..MAX_STEPS {
+            let remaining = t1 - t;
+            // Finish exactly at t1; avoid a sliver of a last step.
+            let last = h >= remaining * (1.0 - 1e-12);
+            let h_natural = h;
+            if last {
+                h = remaining;
+            }
+            if h <= 1e-14 * t.abs().max(span) {
+                return Err(OdeError::StepUnderflow { t, h });
+            }
+            let xs = &mut self.x_stage;
+            for i in 0..n {
+                xs[i] = x[i] + h * A21 * k1[i];
+            }
+            f(t + C2 * h, xs, k2);
+            for i in 0..n {
+                xs[i] = x[i] + h * (A31 * k1[i] + A32 * k2[i]);
+            }
+            f(t + C3 * h, xs, k3);
+            for i in 0..n {
+                xs[i] = x[i] + h * (A41 * k1[i] + A42 * k2[i] + A43 * k3[i]);
+            }
+            f(t + C4 * h, xs, k4);
+            for i in 0..n {
+                xs[i] = x[i] + h * (A51 * k1[i] + A52 * k2[i] + A53 * k3[i] + A54 * k4[i]);
+            }
+            f(t + C5 * h, xs, k5);
+            for i in 0..n {
+                xs[i] = x[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] + A65 * k5[i]);
+            }
+            f(t + h, xs, k6);
+            let xn = &mut self.x_new;
+            for i in 0..n {
+                xn[i] = x[i] + h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
+            }
+            f(t + h, xn, k7);
+            let mut err2 = 0.0;
+            for i in 0..n {
+                let e = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] + E7 * k7[i]);
+                let scale = atol + rtol * x[i].abs().max(xn[i].abs());
+                err2 += (e / scale) * (e / scale);
+            }
+            let err = (err2 / n as f64).sqrt();
+            if !err.is_finite() {
+                // Non-finite stages: retry smaller before giving up.
+                h *= 0.25;
+                continue;
+            }
+            let factor = if err == 0.0 { 5.0 } else { (0.9 * err.powf(-0.2)).clamp(0.2, 5.0) };
+            if err <= 1.0 {
+                t = if last { t1 } else { t + h };
+                x.copy_from_slice(xn);
+                project(x);
+                if last {
+                    // Do not let a short final step shrink the next communication step's start.
+                    *h_try = if h_natural > h { h_natural } else { h * factor };
+                    return Ok(());
+                }
+                // Derivative at the accepted state (after projection, so no FSAL reuse).
+                f(t, x, k1);
+                if k1.iter().any(|v| !v.is_finite()) {
+                    return Err(OdeError::NonFinite { t });
+                }
+                h *= factor;
+                *h_try = h;
+            } else {
+                h *= factor.min(1.0);
+            }
+        }
+        Err(OdeError::TooManySteps(MAX_STEPS))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Harmonic oscillator against its closed form; the error scales with the tolerance.
+    #[test]
+    fn harmonic_oscillator_matches_closed_form_and_tolerance() {
+        let mut errors = Vec::new();
+        for rtol in [1e-6, 1e-9] {
+            let mut ode = Dopri5::new(2);
+            let mut x = [1.0, 0.0];
+            let mut h = 0.0;
+            let omega = 3.0_f64;
+            let mut t = 0.0;
+            for _ in 0..100 {
+                ode.integrate(
+                    |_, x, dx| {
+                        dx[0] = x[1];
+                        dx[1] = -omega * omega * x[0];
+                    },
+                    |_| {},
+                    t,
+                    t + 0.1,
+                    &mut x,
+                    &mut h,
+                    rtol,
+                    rtol,
+                )
+                .unwrap();
+                t += 0.1;
+            }
+            errors.push((x[0] - (omega * t).cos()).abs());
+        }
+        assert!(errors[0] < 1e-4, "{errors:?}");
+        assert!(errors[1] < errors[0] / 100.0, "{errors:?}");
+    }
+
+    #[test]
+    fn non_finite_derivative_is_an_error() {
+        let mut ode = Dopri5::new(1);
+        let mut x = [1.0];
+        let mut h = 0.0;
+        let r = ode.integrate(|_, _, dx| dx[0] = f64::NAN, |_| {}, 0.0, 1.0, &mut x, &mut h, 1e-6, 1e-6);
+        assert!(matches!(r, Err(OdeError::NonFinite { .. })));
+    }
+}

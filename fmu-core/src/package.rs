@@ -1,0 +1,44 @@
+//! Writes the `.fmu` archive: `modelDescription.xml`, `binaries/linux64/<id>.so` and optional
+//! documentation.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::Path;
+
+use zip::write::SimpleFileOptions;
+
+/// Platform folder of the binary inside the archive.
+pub const PLATFORM: &str = "linux64";
+
+/// Writes `out` as an FMI 2.0 `.fmu` with the given model description and shared library.
+/// `documentation` entries are `(file name, contents)` placed under `documentation/`.
+pub fn write_fmu(
+    out: &Path,
+    model_description: &str,
+    model_identifier: &str,
+    shared_library: &Path,
+    documentation: &[(&str, &str)],
+) -> io::Result<()> {
+    let binary = std::fs::read(shared_library)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", shared_library.display())))?;
+    let tmp = out.with_extension("fmu.partial");
+    let file = File::create(&tmp)?;
+    let mut zip = zip::ZipWriter::new(file);
+    let options = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("modelDescription.xml", options)?;
+    zip.write_all(model_description.as_bytes())?;
+    zip.add_directory("binaries/", options)?;
+    zip.add_directory(format!("binaries/{PLATFORM}/"), options)?;
+    zip.start_file(format!("binaries/{PLATFORM}/{model_identifier}.so"), options.unix_permissions(0o755))?;
+    zip.write_all(&binary)?;
+    if !documentation.is_empty() {
+        zip.add_directory("documentation/", options)?;
+        for (name, text) in documentation {
+            zip.start_file(format!("documentation/{name}"), options)?;
+            zip.write_all(text.as_bytes())?;
+        }
+    }
+    zip.finish()?;
+    // Only a complete archive appears under the final name.
+    std::fs::rename(&tmp, out)
+}

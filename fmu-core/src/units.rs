@@ -1,0 +1,46 @@
+//! SI units used by our variables, with their base-unit exponents for `UnitDefinitions`.
+
+/// Exponents of (kg, m, s, rad) for one unit symbol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BaseUnit {
+    /// Exponent of kilogram.
+    pub kg: i32,
+    /// Exponent of metre.
+    pub m: i32,
+    /// Exponent of second.
+    pub s: i32,
+    /// Exponent of radian.
+    pub rad: i32,
+}
+
+const fn unit(kg: i32, m: i32, s: i32, rad: i32) -> BaseUnit {
+    BaseUnit { kg, m, s, rad }
+}
+
+/// Every unit symbol a model may use, with its SI base-unit exponents.
+pub const UNITS: &[(&str, BaseUnit)] = &[
+    ("s", unit(0, 0, 1, 0)),
+    ("m", unit(0, 1, 0, 0)),
+    ("m2", unit(0, 2, 0, 0)),
+    ("kg", unit(1, 0, 0, 0)),
+    ("kg.m", unit(1, 1, 0, 0)),
+    ("kg.m2", unit(1, 2, 0, 0)),
+    ("kg/m3", unit(1, -3, 0, 0)),
+    ("m/s", unit(0, 1, -1, 0)),
+    ("m/s2", unit(0, 1, -2, 0)),
+    ("N", unit(1, 1, -2, 0)),
+    ("N.m", unit(1, 2, -2, 0)),
+    ("N.m/rad", unit(1, 2, -2, -1)),
+    ("N.m.s/rad", unit(1, 2, -1, -1)),
+    ("J", unit(1, 2, -2, 0)),
+    ("W", unit(1, 2, -3, 0)),
+    ("rad", unit(0, 0, 0, 1)),
+    ("rad/s", unit(0, 0, -1, 1)),
+    ("rad/s2", unit(0, 0, -2, 1)),
+    ("1/rad", unit(0, 0, 0, -1)),
+];
+
+/// Looks up a unit symbol.
+pub fn base_unit(symbol: &str) -> Option<BaseUnit> {
+    UNITS.iter().find(|(s, _)| *s == symbol).map(|(_, u)| *u)
+}
