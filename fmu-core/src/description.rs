@@ -237,7 +237,9 @@ pub fn documentation_html<M: Model>() -> String {
             Causality::Output => "output",
         };
         let (ty, unit, start) = match v.kind {
-            Kind::Real { unit, start } => ("Real", unit, if v.causality == Causality::Output { String::new() } else { real(start) }),
+            Kind::Real { unit, start } => {
+                ("Real", unit, if v.causality == Causality::Output { String::new() } else { real(start) })
+            }
             Kind::Integer { start, .. } => ("Integer", "", start.to_string()),
             Kind::Boolean { start } => ("Boolean", "", start.to_string()),
         };

@@ -426,6 +426,32 @@ impl<M: Model> Instance<M> {
         self.outputs_dirty = true;
     }
 
+    /// Parameter values before a setter that changes tunable parameters between steps.
+    fn snapshot_if_tunable(&self, vrs: &[u32]) -> Option<(Vec<f64>, Vec<i32>, Vec<bool>)> {
+        let touches_parameter =
+            vrs.iter().any(|&vr| self.catalog.variable(vr).is_some_and(|v| v.causality == Causality::Parameter));
+        (self.s.state == S::StepComplete && touches_parameter)
+            .then(|| (self.s.reals.clone(), self.s.integers.clone(), self.s.booleans.clone()))
+    }
+
+    /// Tunable parameters set between steps take effect, and are checked by the model, at once;
+    /// values the model refuses are rolled back and reported by the setter itself.
+    fn commit_tunable(
+        &mut self,
+        function: &'static str,
+        before: Option<(Vec<f64>, Vec<i32>, Vec<bool>)>,
+    ) -> FmiResult<()> {
+        let Some((reals, integers, booleans)) = before else { return Ok(()) };
+        if let Err(e) = self.ensure_configured(function) {
+            self.s.reals = reals;
+            self.s.integers = integers;
+            self.s.booleans = booleans;
+            self.params_dirty = false;
+            return Err(e);
+        }
+        Ok(())
+    }
+
     fn check_lengths(function: &'static str, vrs: usize, values: usize) -> FmiResult<()> {
         if vrs == values { Ok(()) } else { Err(error(function, format!("{vrs} value references but {values} values"))) }
     }
@@ -446,6 +472,7 @@ impl<M: Model> Instance<M> {
                 }
                 me.check_settable(F, i)?;
             }
+            let before = me.snapshot_if_tunable(vrs);
             for (&vr, &v) in vrs.iter().zip(values) {
                 let (i, slot) = me.slot(F, vr)?;
                 if let Slot::Real(s) = slot
@@ -455,7 +482,7 @@ impl<M: Model> Instance<M> {
                     me.mark_set(i);
                 }
             }
-            Ok(())
+            me.commit_tunable(F, before)
         })
     }
 
@@ -476,6 +503,7 @@ impl<M: Model> Instance<M> {
                 }
                 me.check_settable(F, i)?;
             }
+            let before = me.snapshot_if_tunable(vrs);
             for (&vr, &v) in vrs.iter().zip(values) {
                 let (i, slot) = me.slot(F, vr)?;
                 if let Slot::Integer(s) = slot
@@ -485,7 +513,7 @@ impl<M: Model> Instance<M> {
                     me.mark_set(i);
                 }
             }
-            Ok(())
+            me.commit_tunable(F, before)
         })
     }
 
@@ -502,6 +530,7 @@ impl<M: Model> Instance<M> {
                 }
                 me.check_settable(F, i)?;
             }
+            let before = me.snapshot_if_tunable(vrs);
             for (&vr, &v) in vrs.iter().zip(values) {
                 let (i, slot) = me.slot(F, vr)?;
                 if let Slot::Boolean(s) = slot
@@ -511,7 +540,7 @@ impl<M: Model> Instance<M> {
                     me.mark_set(i);
                 }
             }
-            Ok(())
+            me.commit_tunable(F, before)
         })
     }
 

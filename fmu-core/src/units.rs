@@ -30,6 +30,8 @@ pub const UNITS: &[(&str, BaseUnit)] = &[
     ("m/s2", unit(0, 1, -2, 0)),
     ("N", unit(1, 1, -2, 0)),
     ("N.m", unit(1, 2, -2, 0)),
+    ("N/m", unit(1, 0, -2, 0)),
+    ("N.s/m", unit(1, 0, -1, 0)),
     ("N.m/rad", unit(1, 2, -2, -1)),
     ("N.m.s/rad", unit(1, 2, -1, -1)),
     ("J", unit(1, 2, -2, 0)),

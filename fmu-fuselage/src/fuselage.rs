@@ -1,0 +1,338 @@
+//! The rigid airframe: parameters, validation and the Newton-Euler equations.
+//!
+//! Equations (about the body reference point O, CoM at offset `c` from O, body axes FRD):
+//!
+//! ```text
+//! M6 [v' ; alpha] = [F ; M_O] - [m (w x v + w x (w x c)) ; w x (I_O w) + m c x (w x v)]
+//! M6 = [[m E, -m [c x]], [m [c x], I_O]],   I_O = I_cm + m (|c|^2 E - c c^T)
+//! F   = sum_P F_P + m g_b - 0.5 rho f |v| v,  M_O = sum_P (M_P + r_P x F_P) + c x (m g_b)
+//! g_b = R^T (0, 0, g),  position' = R v,  q' = 0.5 q (x) (0, w)
+//! ```
+//!
+//! `v'` is the rate of the body-axis components of the reference-point velocity and `alpha` the
+//! angular acceleration. A blocked axis of the DOF mask gets zero acceleration; the free axes
+//! solve the reduced system (free rows and columns of `M6`).
+
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
+use fmu_core::variable::Variable;
+use nalgebra::{Matrix3, Matrix6};
+
+use crate::euler::EulerSequence;
+use crate::layout::{Point, u, vr, x, y};
+use crate::vec3::{self, V3, add, cross, dot, lift, mat_vec, mat_vec_f, scale_f, sub};
+
+/// The 6-DOF rigid airframe (`modelIdentifier="Fuselage"`), holding only parameter-derived data.
+#[derive(Debug, Clone)]
+pub struct Fuselage {
+    /// Mass, kg.
+    mass: f64,
+    /// CoM relative to the reference point, body axes, m.
+    cg: [f64; 3],
+    /// Inertia tensor about the reference point O, body axes, kg m^2.
+    inertia_o: [[f64; 3]; 3],
+    /// Inverse of the masked 6x6 mass matrix (blocked rows and columns zero), SI.
+    m6_inv: [[f64; 6]; 6],
+    /// Gravitational acceleration along NED z, m/s^2.
+    g: f64,
+    /// Attachment points relative to O, body axes, m; indexed by [`Point::index`].
+    points: [[f64; 3]; 3],
+    /// Euler sequence of the `euler.*` outputs.
+    sequence: EulerSequence,
+    /// `0.5 rho f`, kg/m.
+    drag_coefficient: f64,
+    /// Initial state.
+    x0: [f64; x::N],
+    /// Integrator tolerance (relative and absolute).
+    tolerance: f64,
+}
+
+/// Rigid-body accelerations at the reference point (body axes).
+struct Accelerations<D> {
+    /// Rate of the body-axis velocity components, m/s^2.
+    v_dot: V3<D>,
+    /// Angular acceleration, rad/s^2.
+    alpha: V3<D>,
+}
+
+fn finite(params: &dyn Parameters, vr: u32, name: &str) -> Result<f64, String> {
+    let v = params.real(vr);
+    if v.is_finite() { Ok(v) } else { Err(format!("parameter '{name}' must be finite (got {v})")) }
+}
+
+fn finite3(params: &dyn Parameters, vr0: u32, names: [&str; 3]) -> Result<[f64; 3], String> {
+    Ok([finite(params, vr0, names[0])?, finite(params, vr0 + 1, names[1])?, finite(params, vr0 + 2, names[2])?])
+}
+
+/// Checks the inertia tensor about the CoM: symmetric positive definite and, when `strict`,
+/// principal moments satisfying the triangle inequality.
+fn check_inertia(i_cm: &Matrix3<f64>, strict: bool) -> Result<(), String> {
+    let names = "I.xx, I.yy, I.zz, I.xy, I.xz, I.yz";
+    let eig = i_cm.symmetric_eigen().eigenvalues;
+    let (lo, hi) = (eig.min(), eig.max());
+    if lo <= 1e-12 * hi.abs().max(f64::MIN_POSITIVE) {
+        return Err(format!(
+            "inertia tensor ({names}) must be positive definite; principal moments are {:.6e}, {:.6e}, {:.6e} kg m^2",
+            eig[0], eig[1], eig[2]
+        ));
+    }
+    if strict {
+        let sum = eig.sum();
+        for k in 0..3 {
+            // Each principal moment at most the sum of the other two (equality: a plane body).
+            if eig[k] > sum - eig[k] + 1e-9 * sum {
+                return Err(format!(
+                    "inertia tensor ({names}) violates the triangle inequality: principal moment {:.6e} exceeds \
+                     the sum of the other two ({:.6e}) kg m^2, which no real body has; set strict_inertia = false \
+                     to accept it anyway",
+                    eig[k],
+                    sum - eig[k]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Fuselage {
+    /// Builds the airframe from parameter values, validating them (errors name the parameter).
+    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, String> {
+        let mass = finite(params, vr::MASS, "mass")?;
+        if mass <= 0.0 {
+            return Err(format!("parameter 'mass' must be > 0 kg (got {mass})"));
+        }
+        let cg = finite3(params, vr::CG, ["cg.x", "cg.y", "cg.z"])?;
+        let mut ii = [0.0; 6];
+        for (k, name) in ["I.xx", "I.yy", "I.zz", "I.xy", "I.xz", "I.yz"].iter().enumerate() {
+            ii[k] = finite(params, vr::INERTIA + k as u32, name)?;
+        }
+        let [ixx, iyy, izz, ixy, ixz, iyz] = ii;
+        let i_cm = Matrix3::new(ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz);
+        check_inertia(&i_cm, params.boolean(vr::STRICT_INERTIA))?;
+        let g = finite(params, vr::G, "g")?;
+        let mut points = [[0.0; 3]; 3];
+        for p in Point::ALL {
+            let n = p.name();
+            points[p.index()] = finite3(
+                params,
+                vr::POINTS + 3 * p.index() as u32,
+                [&format!("{n}.x"), &format!("{n}.y"), &format!("{n}.z")],
+            )?;
+        }
+        let code = params.integer(vr::EULER_SEQUENCE);
+        let sequence = EulerSequence::from_code(code).ok_or_else(|| {
+            format!("parameter 'euler_sequence' must be one of 123, 132, 213, 231, 312, 321 (got {code})")
+        })?;
+        let mask = params.integer(vr::DOF_MASK);
+        if !(0..=63).contains(&mask) {
+            return Err(format!("parameter 'dof_mask' must be in 0..=63 (got {mask})"));
+        }
+        let drag_area = finite(params, vr::DRAG_AREA, "drag_area")?;
+        if drag_area < 0.0 {
+            return Err(format!("parameter 'drag_area' must be >= 0 m^2 (got {drag_area})"));
+        }
+        let rho = finite(params, vr::RHO, "rho")?;
+        if rho < 0.0 {
+            return Err(format!("parameter 'rho' must be >= 0 kg/m^3 (got {rho})"));
+        }
+        let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
+        if !(tolerance > 0.0 && tolerance < 1.0) {
+            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})"));
+        }
+
+        // Inertia about O (parallel-axis theorem) and the coupled 6x6 mass matrix.
+        let c = nalgebra::Vector3::from(cg);
+        let i_o = i_cm + (Matrix3::identity() * c.norm_squared() - c * c.transpose()) * mass;
+        let c_cross = c.cross_matrix();
+        let mut m6 = Matrix6::zeros();
+        m6.fixed_view_mut::<3, 3>(0, 0).copy_from(&(Matrix3::identity() * mass));
+        m6.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-c_cross * mass));
+        m6.fixed_view_mut::<3, 3>(3, 0).copy_from(&(c_cross * mass));
+        m6.fixed_view_mut::<3, 3>(3, 3).copy_from(&i_o);
+        // Reduced system: replace blocked rows/columns by unit rows/columns, invert, zero them.
+        let free = |k: usize| mask & (1 << k) != 0;
+        for k in (0..6).filter(|&k| !free(k)) {
+            m6.row_mut(k).fill(0.0);
+            m6.column_mut(k).fill(0.0);
+            m6[(k, k)] = 1.0;
+        }
+        let mut m6_inv_na =
+            m6.cholesky().ok_or("the 6x6 mass matrix is not positive definite (check mass, cg.*, I.*)")?.inverse();
+        for k in (0..6).filter(|&k| !free(k)) {
+            m6_inv_na.row_mut(k).fill(0.0);
+            m6_inv_na.column_mut(k).fill(0.0);
+        }
+        let mut m6_inv = [[0.0; 6]; 6];
+        let mut inertia_o = [[0.0; 3]; 3];
+        for (r, row) in m6_inv.iter_mut().enumerate() {
+            for (col, e) in row.iter_mut().enumerate() {
+                *e = m6_inv_na[(r, col)];
+            }
+        }
+        for (r, row) in inertia_o.iter_mut().enumerate() {
+            for (col, e) in row.iter_mut().enumerate() {
+                *e = i_o[(r, col)];
+            }
+        }
+
+        let mut x0 = [0.0; x::N];
+        x0[x::POS..x::POS + 3].copy_from_slice(&finite3(params, vr::POS0, ["x0", "y0", "z0"])?);
+        let euler0 = finite3(params, vr::EULER0, ["phi0", "theta0", "psi0"])?;
+        let q0 = EulerSequence::S321.quaternion([euler0[2], euler0[1], euler0[0]]);
+        x0[x::QUAT..x::QUAT + 4].copy_from_slice(&q0);
+        x0[x::VEL..x::VEL + 3].copy_from_slice(&finite3(params, vr::VEL0, ["u0", "v0", "w0"])?);
+        x0[x::RATE..x::RATE + 3].copy_from_slice(&finite3(params, vr::RATE0, ["p0", "q0", "r0"])?);
+
+        Ok(Fuselage {
+            mass,
+            cg,
+            inertia_o,
+            m6_inv,
+            g,
+            points,
+            sequence,
+            drag_coefficient: 0.5 * rho * drag_area,
+            x0,
+            tolerance,
+        })
+    }
+
+    /// Gravity in body axes, m/s^2, from the body-to-inertial matrix: `R^T (0, 0, g)`.
+    fn gravity_body<D: Scalar>(&self, r: &vec3::M3<D>) -> V3<D> {
+        [r[2][0] * self.g, r[2][1] * self.g, r[2][2] * self.g]
+    }
+
+    /// Solves the coupled Newton-Euler equations for the accelerations at the reference point.
+    fn accelerations<D: Scalar>(&self, v: V3<D>, w: V3<D>, g_b: V3<D>, loads: &[D]) -> Accelerations<D> {
+        let m = self.mass;
+        let c: V3<D> = lift(self.cg);
+        // Applied loads: attachment points, gravity at the CoM, drag at the reference point.
+        let weight = scale_f(g_b, m);
+        let mut force = weight;
+        let mut moment = cross(c, weight);
+        for p in Point::ALL {
+            let b = u::point(p);
+            let f = [loads[b + u::FORCE], loads[b + u::FORCE + 1], loads[b + u::FORCE + 2]];
+            let mp = [loads[b + u::MOMENT], loads[b + u::MOMENT + 1], loads[b + u::MOMENT + 2]];
+            force = add(force, f);
+            moment = add(moment, add(mp, cross(lift(self.points[p.index()]), f)));
+        }
+        let speed2 = dot(v, v);
+        // |v| v has zero derivative at v = 0; skip there so sqrt(0) never meets a dual part.
+        if self.drag_coefficient > 0.0 && speed2.re() > 0.0 {
+            force = sub(force, scale_f(vec3::scale(v, speed2.sqrt()), self.drag_coefficient));
+        }
+        // Velocity-dependent (bias) terms.
+        let w_x_v = cross(w, v);
+        let bias_t = scale_f(add(w_x_v, cross(w, cross(w, c))), m);
+        let bias_r = add(cross(w, mat_vec_f(&self.inertia_o, w)), scale_f(cross(c, w_x_v), m));
+        let rhs = {
+            let t = sub(force, bias_t);
+            let r = sub(moment, bias_r);
+            [t[0], t[1], t[2], r[0], r[1], r[2]]
+        };
+        let mut a = [D::from(0.0); 6];
+        for (ai, row) in a.iter_mut().zip(&self.m6_inv) {
+            for (rj, mij) in rhs.iter().zip(row) {
+                *ai += *rj * *mij;
+            }
+        }
+        Accelerations { v_dot: [a[0], a[1], a[2]], alpha: [a[3], a[4], a[5]] }
+    }
+}
+
+/// Reads the 3-vector starting at `i`.
+fn v3<D: Scalar>(s: &[D], i: usize) -> V3<D> {
+    [s[i], s[i + 1], s[i + 2]]
+}
+
+/// Writes a 3-vector starting at `i`.
+fn put3<D: Scalar>(s: &mut [D], i: usize, v: V3<D>) {
+    s[i..i + 3].copy_from_slice(&v);
+}
+
+impl Model for Fuselage {
+    const INFO: ModelInfo = ModelInfo {
+        model_name: "Fuselage",
+        model_identifier: "Fuselage",
+        description: "6-DOF rigid helicopter airframe: coupled Newton-Euler equations about a reference point with \
+                      CoM offset, loads at the hub, tail and ext attachment points, gravity, drag, DOF mask",
+        default_stop_time: 10.0,
+        default_step_size: 0.01,
+    };
+
+    fn variables() -> Vec<Variable> {
+        crate::variables::variables()
+    }
+
+    fn configure(params: &dyn Parameters) -> Result<Self, String> {
+        Self::from_parameters(params)
+    }
+
+    fn n_states(&self) -> usize {
+        x::N
+    }
+
+    fn initial_state(&self, x: &mut [f64]) {
+        x.copy_from_slice(&self.x0);
+    }
+
+    fn derivatives(&self, _t: f64, xs: &[f64], us: &[f64], dx: &mut [f64]) {
+        let q = [xs[x::QUAT], xs[x::QUAT + 1], xs[x::QUAT + 2], xs[x::QUAT + 3]];
+        let r = vec3::dcm(q);
+        let (v, w) = (v3(xs, x::VEL), v3(xs, x::RATE));
+        let acc = self.accelerations(v, w, self.gravity_body(&r), us);
+        put3(dx, x::POS, mat_vec(&r, v));
+        let q_dot = vec3::quat_mul(q, [0.0, w[0], w[1], w[2]]);
+        for k in 0..4 {
+            dx[x::QUAT + k] = 0.5 * q_dot[k];
+        }
+        put3(dx, x::VEL, acc.v_dot);
+        put3(dx, x::RATE, acc.alpha);
+    }
+
+    fn outputs<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], ys: &mut [D]) {
+        let q = vec3::quat_normalize([xs[x::QUAT], xs[x::QUAT + 1], xs[x::QUAT + 2], xs[x::QUAT + 3]]);
+        let r = vec3::dcm(q);
+        let (pos, v, w) = (v3(xs, x::POS), v3(xs, x::VEL), v3(xs, x::RATE));
+        let g_b = self.gravity_body(&r);
+        let acc = self.accelerations(v, w, g_b, us);
+
+        put3(ys, y::POS, pos);
+        put3(ys, y::VEL, v);
+        put3(ys, y::RATE, w);
+        let [psi, theta, phi] = EulerSequence::S321.angles_from_dcm(&r);
+        put3(ys, y::EULER321, [phi, theta, psi]);
+        put3(ys, y::EULER, self.sequence.angles_from_dcm(&r));
+        ys[y::QUAT..y::QUAT + 4].copy_from_slice(&q);
+
+        // Energies: T = 0.5 m v.v + m v.(w x c) + 0.5 w.I_O w; V = -m g z_cm.
+        let c = lift(self.cg);
+        let m = self.mass;
+        let kinetic = dot(v, v) * (0.5 * m) + dot(v, cross(w, c)) * m + dot(w, mat_vec_f(&self.inertia_o, w)) * 0.5;
+        ys[y::KINETIC] = kinetic;
+        let z_cm = pos[2] + mat_vec(&r, c)[2];
+        ys[y::POTENTIAL] = z_cm * (-m * self.g);
+
+        // Attachment-point kinematics (rigid body), body axes except the NED position.
+        let a_o = add(acc.v_dot, cross(w, v));
+        for p in Point::ALL {
+            let rp = lift(self.points[p.index()]);
+            let b = y::point(p);
+            put3(ys, b + y::P_POS, add(pos, mat_vec(&r, rp)));
+            put3(ys, b + y::P_VEL, add(v, cross(w, rp)));
+            put3(ys, b + y::P_OMEGA, w);
+            let a_p = add(a_o, add(cross(acc.alpha, rp), cross(w, cross(w, rp))));
+            put3(ys, b + y::P_ACC, sub(a_p, g_b));
+            put3(ys, b + y::P_ALPHA, acc.alpha);
+        }
+    }
+
+    fn tolerances(&self) -> (f64, f64) {
+        (self.tolerance, self.tolerance)
+    }
+
+    fn project_state(&self, xs: &mut [f64]) {
+        let q = vec3::quat_normalize([xs[x::QUAT], xs[x::QUAT + 1], xs[x::QUAT + 2], xs[x::QUAT + 3]]);
+        xs[x::QUAT..x::QUAT + 4].copy_from_slice(&q);
+    }
+}

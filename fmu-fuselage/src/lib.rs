@@ -1,0 +1,28 @@
+//! The 6-DOF rigid helicopter airframe as an FMI 2.0 Co-Simulation model (`Fuselage`).
+//!
+//! A GUNNS-style single rigid body (seed 003): the reference point O of the body frame carries
+//! the state, the centre of mass may be offset from it, and translation and rotation are solved
+//! as one coupled 6x6 system. Loads come in at the `hub`, `tail` and `ext` attachment points;
+//! the kinematics of those points (including the specific force `acc = a - g`, with direct
+//! feedthrough from the loads) go out.
+//!
+//! Frames and units: SI, angles in rad; inertial frame NED, body frame FRD; quaternion
+//! scalar-first, body-to-inertial. See [`layout`] for the state, input and output indices and
+//! the value-reference scheme, [`euler`] for the Euler-sequence definition and
+//! [`fuselage`] for the equations.
+//!
+//! Not modelled (yet): landing gear, wind (drag uses the airspeed of still air), time-varying
+//! mass properties.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod euler;
+pub mod fuselage;
+pub mod layout;
+pub mod variables;
+pub mod vec3;
+
+pub use euler::EulerSequence;
+pub use fuselage::Fuselage;
+pub use layout::{Point, vr};

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The test command: builds everything, packages the FMUs, sets up the Python environment with
+# the third-party importers (FMPy from PyPI), then runs the Rust and the Python test suites.
+# Works on a fresh machine with the Rust toolchain and Python 3 (with venv) only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo build --release --workspace --all-targets
+./target/release/orchestrator package --out target/fmus
+
+if [ ! -x target/venv/bin/python ]; then
+    python3 -m venv target/venv
+fi
+target/venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+
+export ROTORCRAFT_FMU_DIR="$PWD/target/fmus"
+export ROTORCRAFT_PYTHON="$PWD/target/venv/bin/python"
+cargo test --release --workspace
+target/venv/bin/python -m pytest -q tests/python

@@ -1,0 +1,90 @@
+//! Helpers for the workspace-level tests: where the packaged FMUs and the Python environment
+//! with the third-party importers are (both set up by `scripts/test.sh`).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The workspace root.
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ is inside the workspace").to_path_buf()
+}
+
+/// Directory with the packaged `.fmu` files (`ROTORCRAFT_FMU_DIR`, default `target/fmus`).
+pub fn fmu_dir() -> PathBuf {
+    std::env::var_os("ROTORCRAFT_FMU_DIR").map(PathBuf::from).unwrap_or_else(|| workspace_root().join("target/fmus"))
+}
+
+/// Path of one packaged FMU; panics with the set-up command if it is missing.
+pub fn fmu(identifier: &str) -> PathBuf {
+    let path = fmu_dir().join(format!("{identifier}.fmu"));
+    assert!(path.is_file(), "{} is missing: run `bash scripts/test.sh`, which packages the FMUs", path.display());
+    path
+}
+
+/// The Python interpreter of the test environment (`ROTORCRAFT_PYTHON`, default
+/// `target/venv/bin/python`), which has FMPy installed.
+pub fn python() -> PathBuf {
+    let path = std::env::var_os("ROTORCRAFT_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/venv/bin/python"));
+    assert!(path.is_file(), "{} is missing: run `bash scripts/test.sh`, which creates it with FMPy", path.display());
+    path
+}
+
+/// A CSV file with a quoted header row, as a header and rows of numbers.
+pub struct Table {
+    /// Column names.
+    pub header: Vec<String>,
+    /// Rows of values.
+    pub rows: Vec<Vec<f64>>,
+}
+
+impl Table {
+    /// Reads a CSV written by `simulate_with_fmpy.py`.
+    pub fn read(path: &std::path::Path) -> Table {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let mut lines = text.lines();
+        let header = lines.next().expect("header").split(',').map(|s| s.trim_matches('"').to_string()).collect();
+        let rows = lines.map(|l| l.split(',').map(|v| v.parse().expect("number")).collect()).collect();
+        Table { header, rows }
+    }
+
+    /// Index of a column.
+    pub fn column(&self, name: &str) -> usize {
+        self.header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column '{name}'"))
+    }
+}
+
+/// Runs FMPy on `fmu` with fixed communication step `step` up to `stop`, with start values, and
+/// returns its result table.
+pub fn simulate_with_fmpy(
+    fmu: &std::path::Path,
+    stop: f64,
+    step: f64,
+    start: &[(&str, String)],
+    outputs: &[&str],
+) -> Table {
+    let out = std::env::temp_dir().join(format!(
+        "fmpy-{}-{}.csv",
+        std::process::id(),
+        fmu.file_stem().and_then(|s| s.to_str()).unwrap_or("fmu")
+    ));
+    let mut cmd = Command::new(python());
+    cmd.arg(workspace_root().join("tests/python/simulate_with_fmpy.py")).arg(fmu).arg(&out).args([
+        "--stop",
+        &stop.to_string(),
+        "--step",
+        &step.to_string(),
+    ]);
+    for (name, value) in start {
+        cmd.arg("--start").arg(format!("{name}={value}"));
+    }
+    for name in outputs {
+        cmd.arg("--output").arg(name);
+    }
+    let status = cmd.status().expect("cannot run the Python interpreter");
+    assert!(status.success(), "FMPy simulation failed: {status}");
+    let table = Table::read(&out);
+    let _ = std::fs::remove_file(&out);
+    table
+}
