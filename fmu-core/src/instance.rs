@@ -834,11 +834,9 @@ impl<M: Model> Instance<M> {
                 me.outputs_dirty = true;
                 return Err(err(Status::Discard, F, format!("step from {t} s with h = {h} s failed: {e}")));
             }
-            // Extrapolated inputs now hold their end-of-step values.
-            for (k, &s) in me.catalog.input_slots.iter().enumerate() {
-                me.s.reals[s] += me.s.input_derivatives[k] * h;
-                me.s.input_derivatives[k] = 0.0;
-            }
+            // Input derivatives apply to this step only; the inputs keep the values the importer
+            // set (a master that caches them stays in sync) until it sets new ones.
+            me.s.input_derivatives.iter_mut().for_each(|d| *d = 0.0);
             me.s.time = t + h;
             me.outputs_dirty = true;
             Ok(())

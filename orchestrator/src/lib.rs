@@ -1,5 +1,8 @@
-//! The rotorcraft co-simulation orchestrator as a library: packaging of our FMUs (and, as the
-//! issues land, FMU import, system descriptions, the master algorithm and trim).
+//! The rotorcraft co-simulation orchestrator as a library: FMU import, system descriptions,
+//! the master algorithm, results, and packaging of our own FMUs.
 #![warn(missing_docs)]
 
+pub mod import;
+pub mod master;
 pub mod package;
+pub mod system;

@@ -1,10 +1,16 @@
 //! `orchestrator`: the command-line front end of the rotorcraft co-simulation toolkit.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
 
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-
+use indicatif::{ProgressBar, ProgressStyle};
+use orchestrator::import::{StderrLogger, inspect, read_model_description};
+use orchestrator::master::{FmuCache, Master};
 use orchestrator::package;
+use orchestrator::system::SystemDescription;
 
 /// Rotorcraft flight as coupled FMI 2.0 co-simulation units.
 #[derive(Parser)]
@@ -16,6 +22,26 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run a coupled system described in JSON and write the results as CSV.
+    Run {
+        /// System description (JSON): FMUs, connections, experiment, master options, signals.
+        system: PathBuf,
+        /// Results file (CSV, FMPy-style quoted header, time first).
+        #[arg(long, default_value = "results.csv")]
+        out: PathBuf,
+        /// Also write the run figures (steps, wall time, real-time factor, Newton iterations,
+        /// residuals) as JSON.
+        #[arg(long)]
+        summary_json: Option<PathBuf>,
+        /// Print every FMU message, not only warnings and errors.
+        #[arg(long)]
+        verbose: bool,
+    },
+    /// List an FMU's model description: capabilities, variables, output dependencies.
+    Inspect {
+        /// The `.fmu` file.
+        fmu: PathBuf,
+    },
     /// Write our FMUs (Fuselage.fmu, ...) as standard FMI 2.0 Co-Simulation archives.
     Package {
         /// Output directory; created if missing.
@@ -27,14 +53,55 @@ enum Command {
     },
 }
 
-fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
-    match cli.command {
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Run { system, out, summary_json, verbose } => run(&system, &out, summary_json.as_deref(), verbose),
+        Command::Inspect { fmu } => {
+            // Reads the description only: works without loading the binary.
+            print!("{}", inspect::describe(&read_model_description(&fmu)?));
+            Ok(())
+        }
         Command::Package { out, lib_dir } => {
             for path in package::package_all(&out, lib_dir.as_deref())? {
                 println!("wrote {}", path.display());
             }
+            Ok(())
         }
+    }
+}
+
+fn run(system_path: &Path, out: &Path, summary_json: Option<&Path>, verbose: bool) -> Result<()> {
+    let description = SystemDescription::from_file(system_path)?;
+    let mut fmus = FmuCache::default();
+    let system = description
+        .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
+    let steps = system.experiment.steps() as u64;
+    let logger = Arc::new(StderrLogger::new(verbose));
+    let mut master = Master::new(system, &mut fmus, logger)?;
+
+    let bar = ProgressBar::new(steps);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} steps  t = {msg} s  ETA {eta}",
+        )
+        .expect("valid template"),
+    );
+    let started = Instant::now();
+    let results = master.run(|t| {
+        bar.inc(1);
+        bar.set_message(format!("{t:.4}"));
+    });
+    bar.finish_and_clear();
+    let results = results.with_context(|| format!("run of {} failed", system_path.display()))?;
+    let wall_seconds = started.elapsed().as_secs_f64();
+
+    results.save_csv(out).with_context(|| format!("cannot write {}", out.display()))?;
+    let summary = master.summary(wall_seconds);
+    println!("{}", summary.to_text());
+    println!("results: {} ({} variables)", out.display(), results.names.len());
+    if let Some(path) = summary_json {
+        let text = serde_json::to_string_pretty(&summary.to_json())?;
+        std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
 }

@@ -1,0 +1,89 @@
+//! Overhead of the safe import layer on the stepping path: one communication step of one
+//! `Fuselage.fmu` instance (`fmi2DoStep` + `fmi2GetReal` of 12 outputs), called through the raw
+//! function pointers ("bare") and through `Slave::do_step`/`Slave::get_real` ("slave").
+//!
+//! Needs the packaged FMU: `bash scripts/test.sh` (or `cargo build --release --workspace &&
+//! ./target/release/orchestrator package --out target/fmus`); `ROTORCRAFT_FMU_DIR` overrides the
+//! directory. Run with `cargo bench -p orchestrator --bench step_overhead`.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use orchestrator::import::{Fmu, Slave, StderrLogger, StepResult};
+
+/// Communication step, s.
+const H: f64 = 1e-3;
+
+/// Outputs read after every step.
+const OUTPUTS: [&str; 12] =
+    ["x", "y", "z", "u", "v", "w", "phi", "theta", "psi", "hub.acc.x", "hub.acc.y", "hub.acc.z"];
+
+fn fuselage_fmu() -> PathBuf {
+    let dir = std::env::var_os("ROTORCRAFT_FMU_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fmus"));
+    let path = dir.join("Fuselage.fmu");
+    assert!(path.is_file(), "{} is missing: run `bash scripts/test.sh` first, which packages the FMUs", path.display());
+    path
+}
+
+/// An initialised instance, its output value references, and the communication time.
+fn setup(fmu: &Fmu, name: &str) -> (Slave, Vec<u32>) {
+    let mut slave = fmu.instantiate(name, Arc::new(StderrLogger::default())).expect("instantiate");
+    slave.setup_experiment(None, 0.0, None).unwrap();
+    slave.enter_initialization_mode().unwrap();
+    slave.exit_initialization_mode().unwrap();
+    let md = fmu.model_description();
+    let vrs = OUTPUTS.iter().map(|n| md.variable(n).expect("output").value_reference).collect();
+    (slave, vrs)
+}
+
+fn step_overhead(c: &mut Criterion) {
+    let fmu = Fmu::open(&fuselage_fmu()).expect("open Fuselage.fmu");
+    let mut group = c.benchmark_group("step_overhead");
+
+    {
+        let (slave, vrs) = setup(&fmu, "bare");
+        let functions = *fmu.functions();
+        let component = slave.raw_component();
+        let mut values = [0.0f64; OUTPUTS.len()];
+        let mut t = 0.0;
+        group.bench_function("bare_fn_pointers", |b| {
+            b.iter(|| {
+                // SAFETY: `component` is a live, initialised instance of this FMU (`slave` outlives
+                // the benchmark), `vrs` and `values` both have OUTPUTS.len() elements, and the
+                // calls follow the FMI state machine (step, then get).
+                let (step, get) = unsafe {
+                    (
+                        (functions.do_step)(component, t, H, 1),
+                        (functions.get_real)(component, vrs.as_ptr(), vrs.len(), values.as_mut_ptr()),
+                    )
+                };
+                assert_eq!((step, get), (0, 0));
+                t += H;
+                black_box(&values);
+            })
+        });
+        drop(slave);
+    }
+
+    {
+        let (mut slave, vrs) = setup(&fmu, "slave");
+        let mut values = [0.0f64; OUTPUTS.len()];
+        let mut t = 0.0;
+        group.bench_function("slave_safe_api", |b| {
+            b.iter(|| {
+                assert_eq!(slave.do_step(t, H, true).unwrap(), StepResult::Complete);
+                slave.get_real(&vrs, &mut values).unwrap();
+                t += H;
+                black_box(&values);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, step_overhead);
+criterion_main!(benches);

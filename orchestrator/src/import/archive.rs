@@ -1,0 +1,179 @@
+//! Safe extraction of an `.fmu` (a zip archive) into a fresh temporary directory.
+//!
+//! Every entry name is checked before anything is written: absolute paths, `..` components,
+//! NUL bytes and symbolic links are refused with an error naming the entry, so nothing is ever
+//! written outside the temporary directory. Files are created with `create_new` (never
+//! overwriting, never following a link). Against zip bombs, the entry count and the total number
+//! of bytes actually decompressed are limited; the sizes in the headers are not trusted.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufReader, Read, Write};
+use std::path::{Component, Path, PathBuf};
+
+use super::ImportError;
+
+/// Limits applied while extracting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExtractLimits {
+    /// Maximum total uncompressed bytes of all entries (default 1 GiB).
+    pub max_total_bytes: u64,
+    /// Maximum number of entries (default 100 000).
+    pub max_entries: usize,
+}
+
+impl Default for ExtractLimits {
+    fn default() -> Self {
+        ExtractLimits { max_total_bytes: 1 << 30, max_entries: 100_000 }
+    }
+}
+
+/// An extracted FMU: a temporary directory, removed (with everything in it) on drop.
+#[derive(Debug)]
+pub struct ExtractedFmu {
+    dir: tempfile::TempDir,
+    archive: PathBuf,
+}
+
+impl ExtractedFmu {
+    /// The directory holding the extracted files.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The archive this was extracted from.
+    pub fn archive(&self) -> &Path {
+        &self.archive
+    }
+}
+
+/// Extracts `archive` into a new temporary directory under `TMPDIR` (default `/tmp`).
+pub fn extract(archive: &Path, limits: &ExtractLimits) -> Result<ExtractedFmu, ImportError> {
+    extract_in(archive, &std::env::temp_dir(), limits)
+}
+
+/// Extracts `archive` into a new temporary directory created inside `parent`.
+pub fn extract_in(archive: &Path, parent: &Path, limits: &ExtractLimits) -> Result<ExtractedFmu, ImportError> {
+    let archive_path = archive.to_path_buf();
+    let file = File::open(archive).map_err(|source| ImportError::Io { path: archive_path.clone(), source })?;
+    let mut zip = zip::ZipArchive::new(BufReader::new(file))
+        .map_err(|source| ImportError::NotAZip { path: archive_path.clone(), source })?;
+    if zip.len() > limits.max_entries {
+        return Err(ImportError::TooManyEntries {
+            archive: archive_path,
+            entries: zip.len(),
+            limit: limits.max_entries,
+        });
+    }
+    let dir = tempfile::Builder::new()
+        .prefix("rotorcraft-fmu-")
+        .tempdir_in(parent)
+        .map_err(|source| ImportError::TempDir { archive: archive_path.clone(), source })?;
+
+    let mut total: u64 = 0;
+    for index in 0..zip.len() {
+        let mut entry = zip.by_index(index).map_err(|source| ImportError::Extract {
+            archive: archive_path.clone(),
+            entry: format!("#{index}"),
+            source: io::Error::other(source),
+        })?;
+        let name = String::from_utf8_lossy(entry.name_raw()).into_owned();
+        let unsafe_entry =
+            |reason| ImportError::UnsafeEntry { archive: archive_path.clone(), entry: name.clone(), reason };
+        if entry.is_symlink() {
+            return Err(unsafe_entry("it is a symbolic link"));
+        }
+        let relative = safe_relative_path(&name).map_err(unsafe_entry)?;
+        let extract_error =
+            |source: io::Error| ImportError::Extract { archive: archive_path.clone(), entry: name.clone(), source };
+        if relative.as_os_str().is_empty() {
+            continue; // "./" or similar: the root itself
+        }
+        let target = dir.path().join(&relative);
+        if entry.is_dir() {
+            fs::create_dir_all(&target).map_err(extract_error)?;
+            continue;
+        }
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(extract_error)?;
+        }
+        let mut out = OpenOptions::new().write(true).create_new(true).open(&target).map_err(|e| {
+            if e.kind() == io::ErrorKind::AlreadyExists {
+                extract_error(io::Error::new(e.kind(), "the archive has two entries with this path"))
+            } else {
+                extract_error(e)
+            }
+        })?;
+        let remaining = limits.max_total_bytes - total;
+        // One byte more than allowed is read to detect the overflow.
+        let written = copy(&mut (&mut entry).take(remaining.saturating_add(1)), &mut out).map_err(extract_error)?;
+        if written > remaining {
+            return Err(ImportError::TooLarge { archive: archive_path, entry: name, limit: limits.max_total_bytes });
+        }
+        total += written;
+        out.flush().map_err(extract_error)?;
+    }
+    Ok(ExtractedFmu { dir, archive: archive_path })
+}
+
+/// `io::copy` without its specialisations (so the zip reader's CRC check always runs to the end).
+fn copy(reader: &mut impl Read, writer: &mut impl Write) -> io::Result<u64> {
+    let mut buffer = [0u8; 64 * 1024];
+    let mut written = 0u64;
+    loop {
+        let n = match reader.read(&mut buffer) {
+            Ok(0) => return Ok(written),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        writer.write_all(&buffer[..n])?;
+        written += n as u64;
+    }
+}
+
+/// The relative path an entry name denotes, or why it is refused. Both `/` and `\` separate
+/// components (some Windows tools write `\`); empty and `.` components are skipped.
+pub fn safe_relative_path(name: &str) -> Result<PathBuf, &'static str> {
+    if name.contains('\0') {
+        return Err("its name contains a NUL byte");
+    }
+    let bytes = name.as_bytes();
+    if name.starts_with('/') || name.starts_with('\\') {
+        return Err("it has an absolute path");
+    }
+    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+        return Err("it has an absolute path (drive letter)");
+    }
+    let mut path = PathBuf::new();
+    for part in name.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." => return Err("its path has a '..' component that could escape the extraction directory"),
+            part => path.push(part),
+        }
+    }
+    // Belt and braces: whatever `push` made of it must be plain relative components.
+    if !path.components().all(|c| matches!(c, Component::Normal(_))) {
+        return Err("its path is not a plain relative path");
+    }
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_names() {
+        assert_eq!(safe_relative_path("binaries/linux64/A.so").unwrap(), PathBuf::from("binaries/linux64/A.so"));
+        assert_eq!(safe_relative_path("./a//b/").unwrap(), PathBuf::from("a/b"));
+        assert_eq!(safe_relative_path("binaries\\win64\\A.dll").unwrap(), PathBuf::from("binaries/win64/A.dll"));
+        assert!(safe_relative_path("../evil.txt").is_err());
+        assert!(safe_relative_path("a/../../evil.txt").is_err());
+        assert!(safe_relative_path("a\\..\\evil.txt").is_err());
+        assert!(safe_relative_path("/etc/passwd").is_err());
+        assert!(safe_relative_path("\\evil").is_err());
+        assert!(safe_relative_path("C:/evil").is_err());
+        assert!(safe_relative_path("a\0b").is_err());
+    }
+}

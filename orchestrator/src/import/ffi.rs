@@ -1,0 +1,534 @@
+//! The FMI 2.0 C boundary of the importer: C types, loading the binary of an FMU with
+//! `libloading` and resolving its functions into [`Fmi2Functions`].
+//!
+//! Libraries are opened with `RTLD_NOW | RTLD_LOCAL`: every symbol is bound at load time, so a
+//! binary that needs something the process lacks fails here with the loader's message instead of
+//! aborting the process at its first call, and two FMUs exporting the same `fmi2*` names never see
+//! each other's symbols.
+//!
+//! **FMUs built with PythonFMU** embed CPython but, on Linux, are deliberately not linked against
+//! `libpython`: they expect the host process to provide the `Py*` symbols (FMPy, a Python
+//! process, does). Before loading such a binary the importer therefore loads a CPython shared
+//! library with `RTLD_GLOBAL` (see [`ensure_python_runtime`]), and keeps PythonFMU binaries
+//! resident (`RTLD_NODELETE`) because unloading one finalizes the interpreter that every other
+//! PythonFMU FMU in the process shares.
+
+use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use libloading::os::unix::{Library, RTLD_GLOBAL, RTLD_LOCAL, RTLD_NOW};
+
+use super::model_description::CoSimulation;
+
+/// `RTLD_NODELETE` (glibc and musl): keep the library mapped after `dlclose`.
+const RTLD_NODELETE: c_int = 0x1000;
+
+/// `fmi2Component`
+pub type Fmi2Component = *mut c_void;
+/// `fmi2ComponentEnvironment`
+pub type Fmi2ComponentEnvironment = *mut c_void;
+/// `fmi2FMUstate`
+pub type Fmi2FmuState = *mut c_void;
+/// `fmi2ValueReference`
+pub type Fmi2ValueReference = c_uint;
+/// `fmi2Real`
+pub type Fmi2Real = f64;
+/// `fmi2Integer`
+pub type Fmi2Integer = c_int;
+/// `fmi2Boolean` (`fmi2True` = 1, `fmi2False` = 0)
+pub type Fmi2Boolean = c_int;
+/// `fmi2String`
+pub type Fmi2String = *const c_char;
+/// `fmi2Byte`
+pub type Fmi2Byte = c_char;
+/// `fmi2Status` as returned by the C functions (see [`super::Status`]).
+pub type Fmi2Status = c_int;
+/// `fmi2Type`
+pub type Fmi2Type = c_int;
+/// `fmi2StatusKind`
+pub type Fmi2StatusKind = c_int;
+
+/// `fmi2CoSimulation`
+pub const FMI2_COSIMULATION: Fmi2Type = 1;
+/// `fmi2True`
+pub const FMI2_TRUE: Fmi2Boolean = 1;
+/// `fmi2False`
+pub const FMI2_FALSE: Fmi2Boolean = 0;
+/// `fmi2LastSuccessfulTime` (an `fmi2StatusKind`)
+pub const FMI2_LAST_SUCCESSFUL_TIME: Fmi2StatusKind = 2;
+
+/// `fmi2CallbackLogger`: C-variadic, the message is a `printf` format.
+pub type Fmi2CallbackLogger =
+    unsafe extern "C" fn(Fmi2ComponentEnvironment, Fmi2String, Fmi2Status, Fmi2String, Fmi2String, ...);
+
+/// `fmi2CallbackFunctions`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Fmi2CallbackFunctions {
+    /// `logger`
+    pub logger: Fmi2CallbackLogger,
+    /// `allocateMemory` (`calloc` semantics)
+    pub allocate_memory: unsafe extern "C" fn(usize, usize) -> *mut c_void,
+    /// `freeMemory`
+    pub free_memory: unsafe extern "C" fn(*mut c_void),
+    /// `stepFinished` (null: steps are synchronous)
+    pub step_finished: Option<unsafe extern "C" fn(Fmi2ComponentEnvironment, Fmi2Status)>,
+    /// `componentEnvironment`, handed back to `logger`
+    pub component_environment: Fmi2ComponentEnvironment,
+}
+
+unsafe extern "C" {
+    /// The C shim in `logger.c`: formats the message and forwards it to the Rust sink whose
+    /// pointer is the first field of the struct behind `env`.
+    pub(crate) fn rotorcraft_fmi2_logger(
+        env: Fmi2ComponentEnvironment,
+        instance: Fmi2String,
+        status: Fmi2Status,
+        category: Fmi2String,
+        message: Fmi2String,
+        ...
+    );
+    /// The C library's `calloc`, for `allocateMemory`.
+    pub(crate) fn calloc(count: usize, size: usize) -> *mut c_void;
+    /// The C library's `free`, for `freeMemory`.
+    pub(crate) fn free(ptr: *mut c_void);
+}
+
+/// `fmi2GetTypesPlatform`, `fmi2GetVersion`
+pub type GetTextFn = unsafe extern "C" fn() -> *const c_char;
+/// `fmi2SetDebugLogging`
+pub type SetDebugLoggingFn = unsafe extern "C" fn(Fmi2Component, Fmi2Boolean, usize, *const Fmi2String) -> Fmi2Status;
+/// `fmi2Instantiate`
+pub type InstantiateFn = unsafe extern "C" fn(
+    Fmi2String,
+    Fmi2Type,
+    Fmi2String,
+    Fmi2String,
+    *const Fmi2CallbackFunctions,
+    Fmi2Boolean,
+    Fmi2Boolean,
+) -> Fmi2Component;
+/// `fmi2FreeInstance`
+pub type FreeInstanceFn = unsafe extern "C" fn(Fmi2Component);
+/// `fmi2SetupExperiment`
+pub type SetupExperimentFn =
+    unsafe extern "C" fn(Fmi2Component, Fmi2Boolean, Fmi2Real, Fmi2Real, Fmi2Boolean, Fmi2Real) -> Fmi2Status;
+/// Functions taking only the component (`fmi2EnterInitializationMode`, `fmi2Terminate`, ...)
+pub type ComponentFn = unsafe extern "C" fn(Fmi2Component) -> Fmi2Status;
+/// `fmi2GetReal`
+pub type GetRealFn = unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *mut Fmi2Real) -> Fmi2Status;
+/// `fmi2GetInteger`
+pub type GetIntegerFn =
+    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *mut Fmi2Integer) -> Fmi2Status;
+/// `fmi2GetBoolean`
+pub type GetBooleanFn =
+    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *mut Fmi2Boolean) -> Fmi2Status;
+/// `fmi2GetString`
+pub type GetStringFn =
+    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *mut Fmi2String) -> Fmi2Status;
+/// `fmi2SetReal`
+pub type SetRealFn =
+    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *const Fmi2Real) -> Fmi2Status;
+/// `fmi2SetInteger`
+pub type SetIntegerFn =
+    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *const Fmi2Integer) -> Fmi2Status;
+/// `fmi2SetBoolean`
+pub type SetBooleanFn =
+    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *const Fmi2Boolean) -> Fmi2Status;
+/// `fmi2SetString`
+pub type SetStringFn =
+    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *const Fmi2String) -> Fmi2Status;
+/// `fmi2GetFMUstate`
+pub type GetFmuStateFn = unsafe extern "C" fn(Fmi2Component, *mut Fmi2FmuState) -> Fmi2Status;
+/// `fmi2SetFMUstate`
+pub type SetFmuStateFn = unsafe extern "C" fn(Fmi2Component, Fmi2FmuState) -> Fmi2Status;
+/// `fmi2FreeFMUstate`
+pub type FreeFmuStateFn = unsafe extern "C" fn(Fmi2Component, *mut Fmi2FmuState) -> Fmi2Status;
+/// `fmi2SerializedFMUstateSize`
+pub type SerializedFmuStateSizeFn = unsafe extern "C" fn(Fmi2Component, Fmi2FmuState, *mut usize) -> Fmi2Status;
+/// `fmi2SerializeFMUstate`
+pub type SerializeFmuStateFn = unsafe extern "C" fn(Fmi2Component, Fmi2FmuState, *mut Fmi2Byte, usize) -> Fmi2Status;
+/// `fmi2DeSerializeFMUstate`
+pub type DeserializeFmuStateFn =
+    unsafe extern "C" fn(Fmi2Component, *const Fmi2Byte, usize, *mut Fmi2FmuState) -> Fmi2Status;
+/// `fmi2GetDirectionalDerivative`
+pub type GetDirectionalDerivativeFn = unsafe extern "C" fn(
+    Fmi2Component,
+    *const Fmi2ValueReference,
+    usize,
+    *const Fmi2ValueReference,
+    usize,
+    *const Fmi2Real,
+    *mut Fmi2Real,
+) -> Fmi2Status;
+/// `fmi2SetRealInputDerivatives` / `fmi2GetRealOutputDerivatives` (`*const`/`*mut` values)
+pub type SetRealInputDerivativesFn = unsafe extern "C" fn(
+    Fmi2Component,
+    *const Fmi2ValueReference,
+    usize,
+    *const Fmi2Integer,
+    *const Fmi2Real,
+) -> Fmi2Status;
+/// `fmi2GetRealOutputDerivatives`
+pub type GetRealOutputDerivativesFn = unsafe extern "C" fn(
+    Fmi2Component,
+    *const Fmi2ValueReference,
+    usize,
+    *const Fmi2Integer,
+    *mut Fmi2Real,
+) -> Fmi2Status;
+/// `fmi2DoStep`
+pub type DoStepFn = unsafe extern "C" fn(Fmi2Component, Fmi2Real, Fmi2Real, Fmi2Boolean) -> Fmi2Status;
+/// `fmi2GetRealStatus`
+pub type GetRealStatusFn = unsafe extern "C" fn(Fmi2Component, Fmi2StatusKind, *mut Fmi2Real) -> Fmi2Status;
+
+/// The FMI 2.0 Co-Simulation functions of one loaded binary.
+///
+/// The required functions are plain pointers; the optional ones are `Some` exactly when the
+/// model description declares the capability (and then the binary must export them), so an FMU
+/// is never called through a function it says it does not support.
+///
+/// The pointers are valid only while the [`super::Fmu`] (or one of its
+/// [`super::Slave`]s) that produced this table is alive.
+#[derive(Clone, Copy)]
+pub struct Fmi2Functions {
+    /// `fmi2GetTypesPlatform`
+    pub get_types_platform: GetTextFn,
+    /// `fmi2GetVersion`
+    pub get_version: GetTextFn,
+    /// `fmi2SetDebugLogging`
+    pub set_debug_logging: SetDebugLoggingFn,
+    /// `fmi2Instantiate`
+    pub instantiate: InstantiateFn,
+    /// `fmi2FreeInstance`
+    pub free_instance: FreeInstanceFn,
+    /// `fmi2SetupExperiment`
+    pub setup_experiment: SetupExperimentFn,
+    /// `fmi2EnterInitializationMode`
+    pub enter_initialization_mode: ComponentFn,
+    /// `fmi2ExitInitializationMode`
+    pub exit_initialization_mode: ComponentFn,
+    /// `fmi2Terminate`
+    pub terminate: ComponentFn,
+    /// `fmi2Reset`
+    pub reset: ComponentFn,
+    /// `fmi2GetReal`
+    pub get_real: GetRealFn,
+    /// `fmi2GetInteger`
+    pub get_integer: GetIntegerFn,
+    /// `fmi2GetBoolean`
+    pub get_boolean: GetBooleanFn,
+    /// `fmi2GetString`
+    pub get_string: GetStringFn,
+    /// `fmi2SetReal`
+    pub set_real: SetRealFn,
+    /// `fmi2SetInteger`
+    pub set_integer: SetIntegerFn,
+    /// `fmi2SetBoolean`
+    pub set_boolean: SetBooleanFn,
+    /// `fmi2SetString`
+    pub set_string: SetStringFn,
+    /// `fmi2DoStep`
+    pub do_step: DoStepFn,
+    /// `fmi2GetFMUstate` (`canGetAndSetFMUstate`)
+    pub get_fmu_state: Option<GetFmuStateFn>,
+    /// `fmi2SetFMUstate` (`canGetAndSetFMUstate`)
+    pub set_fmu_state: Option<SetFmuStateFn>,
+    /// `fmi2FreeFMUstate` (`canGetAndSetFMUstate`)
+    pub free_fmu_state: Option<FreeFmuStateFn>,
+    /// `fmi2SerializedFMUstateSize` (`canSerializeFMUstate`)
+    pub serialized_fmu_state_size: Option<SerializedFmuStateSizeFn>,
+    /// `fmi2SerializeFMUstate` (`canSerializeFMUstate`)
+    pub serialize_fmu_state: Option<SerializeFmuStateFn>,
+    /// `fmi2DeSerializeFMUstate` (`canSerializeFMUstate`)
+    pub deserialize_fmu_state: Option<DeserializeFmuStateFn>,
+    /// `fmi2GetDirectionalDerivative` (`providesDirectionalDerivative`)
+    pub get_directional_derivative: Option<GetDirectionalDerivativeFn>,
+    /// `fmi2SetRealInputDerivatives` (`canInterpolateInputs`)
+    pub set_real_input_derivatives: Option<SetRealInputDerivativesFn>,
+    /// `fmi2GetRealOutputDerivatives` (`maxOutputDerivativeOrder` >= 1)
+    pub get_real_output_derivatives: Option<GetRealOutputDerivativesFn>,
+    /// `fmi2CancelStep` (if exported; only meaningful for asynchronous steps)
+    pub cancel_step: Option<ComponentFn>,
+    /// `fmi2GetRealStatus` (if exported; used for `fmi2LastSuccessfulTime`)
+    pub get_real_status: Option<GetRealStatusFn>,
+}
+
+/// Why a binary could not be loaded or resolved (turned into an `ImportError` by the caller,
+/// which knows the archive).
+#[derive(Debug)]
+pub(crate) enum LoadError {
+    /// `dlopen` failed.
+    Open(String),
+    /// A required symbol is missing.
+    Symbol(&'static str),
+    /// A symbol required by a declared capability is missing.
+    Capability { symbol: &'static str, flag: &'static str },
+    /// PythonFMU binary, but no usable Python shared library.
+    Python(String),
+    /// `fmi2GetVersion`/`fmi2GetTypesPlatform` disagree with FMI 2.0.
+    Mismatch { function: &'static str, reported: String, expected: &'static str },
+}
+
+/// A loaded FMU binary and its function table.
+pub(crate) struct Binary {
+    /// Keeps the code mapped; dropped (dlclose) after every instance is freed.
+    _library: Library,
+    /// The resolved functions.
+    pub(crate) functions: Fmi2Functions,
+    /// Loaded as a PythonFMU binary (CPython provided, kept resident).
+    pub(crate) python: bool,
+}
+
+impl Binary {
+    /// Loads `path` and resolves the FMI 2.0 CS functions according to `capabilities`.
+    /// `python` selects the PythonFMU treatment (libpython preloaded, binary kept resident).
+    pub(crate) fn load(path: &Path, capabilities: &CoSimulation, python: bool) -> Result<Binary, LoadError> {
+        if python {
+            ensure_python_runtime().map_err(LoadError::Python)?;
+        }
+        let flags = RTLD_NOW | RTLD_LOCAL | if python { RTLD_NODELETE } else { 0 };
+        // SAFETY: loading runs the library's initialisers. This is what importing an FMU means:
+        // the importer trusts the FMU's code as much as any FMI importer does (the archive was
+        // extracted safely; its code is not sandboxed). RTLD_LOCAL keeps its symbols private.
+        let library = match unsafe { Library::open(Some(path), flags) } {
+            Ok(library) => library,
+            Err(e) => {
+                let message = error_chain(&e);
+                // A PythonFMU binary not recognised from its generationTool: retry once with
+                // the Python runtime in place.
+                if !python && looks_like_missing_python(&message) {
+                    ensure_python_runtime().map_err(|p| LoadError::Open(format!("{message}; {p}")))?;
+                    return Binary::load(path, capabilities, true);
+                }
+                return Err(LoadError::Open(message));
+            }
+        };
+        let functions = resolve(&library, capabilities)?;
+        check_text(functions.get_version, "fmi2GetVersion", "2.0")?;
+        check_text(functions.get_types_platform, "fmi2GetTypesPlatform", "default")?;
+        Ok(Binary { _library: library, functions, python })
+    }
+}
+
+/// An error with its sources (libloading puts the loader's text in the source).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// Whether a `dlopen` error is the signature of a PythonFMU binary without libpython.
+fn looks_like_missing_python(message: &str) -> bool {
+    message.contains("undefined symbol: Py") || message.contains("undefined symbol: _Py")
+}
+
+/// Calls a function returning a C string and compares the text.
+fn check_text(f: GetTextFn, function: &'static str, expected: &'static str) -> Result<(), LoadError> {
+    // SAFETY: `f` was resolved from the loaded library with the FMI 2.0 signature
+    // `const char* f(void)`; it takes no arguments and may be called at any time.
+    let ptr = unsafe { f() };
+    let reported = if ptr.is_null() {
+        "(null)".to_string()
+    } else {
+        // SAFETY: non-null; FMI 2.0 returns a static NUL-terminated string.
+        unsafe { CStr::from_ptr(ptr) }.to_string_lossy().into_owned()
+    };
+    if reported == expected { Ok(()) } else { Err(LoadError::Mismatch { function, reported, expected }) }
+}
+
+/// Looks up `name` and copies the function pointer out.
+///
+/// # Safety
+/// `T` must be the `unsafe extern "C" fn` type of the C function `name` per FMI 2.0.
+unsafe fn symbol<T: Copy>(library: &Library, name: &'static str) -> Option<T> {
+    // SAFETY: the caller guarantees `T` is the symbol's true type; the pointer is copied out and
+    // used only while `library` is alive (`Binary` owns both).
+    unsafe { library.get::<T>(name).ok().map(|s| *s) }
+}
+
+/// Resolves the table: required functions must exist; optional ones are resolved (and then
+/// required) when their capability flag is set.
+fn resolve(library: &Library, cs: &CoSimulation) -> Result<Fmi2Functions, LoadError> {
+    macro_rules! required {
+        ($name:literal) => {
+            // SAFETY: the field's type is the FMI 2.0 signature of `$name`.
+            unsafe { symbol(library, $name) }.ok_or(LoadError::Symbol($name))?
+        };
+    }
+    macro_rules! capability {
+        ($flag_value:expr, $flag:literal, $name:literal) => {
+            if $flag_value {
+                // SAFETY: the field's type is the FMI 2.0 signature of `$name`.
+                Some(unsafe { symbol(library, $name) }.ok_or(LoadError::Capability { symbol: $name, flag: $flag })?)
+            } else {
+                None
+            }
+        };
+    }
+    Ok(Fmi2Functions {
+        get_types_platform: required!("fmi2GetTypesPlatform"),
+        get_version: required!("fmi2GetVersion"),
+        set_debug_logging: required!("fmi2SetDebugLogging"),
+        instantiate: required!("fmi2Instantiate"),
+        free_instance: required!("fmi2FreeInstance"),
+        setup_experiment: required!("fmi2SetupExperiment"),
+        enter_initialization_mode: required!("fmi2EnterInitializationMode"),
+        exit_initialization_mode: required!("fmi2ExitInitializationMode"),
+        terminate: required!("fmi2Terminate"),
+        reset: required!("fmi2Reset"),
+        get_real: required!("fmi2GetReal"),
+        get_integer: required!("fmi2GetInteger"),
+        get_boolean: required!("fmi2GetBoolean"),
+        get_string: required!("fmi2GetString"),
+        set_real: required!("fmi2SetReal"),
+        set_integer: required!("fmi2SetInteger"),
+        set_boolean: required!("fmi2SetBoolean"),
+        set_string: required!("fmi2SetString"),
+        do_step: required!("fmi2DoStep"),
+        get_fmu_state: capability!(cs.can_get_and_set_fmu_state, "canGetAndSetFMUstate", "fmi2GetFMUstate"),
+        set_fmu_state: capability!(cs.can_get_and_set_fmu_state, "canGetAndSetFMUstate", "fmi2SetFMUstate"),
+        free_fmu_state: capability!(cs.can_get_and_set_fmu_state, "canGetAndSetFMUstate", "fmi2FreeFMUstate"),
+        serialized_fmu_state_size: capability!(
+            cs.can_serialize_fmu_state,
+            "canSerializeFMUstate",
+            "fmi2SerializedFMUstateSize"
+        ),
+        serialize_fmu_state: capability!(cs.can_serialize_fmu_state, "canSerializeFMUstate", "fmi2SerializeFMUstate"),
+        deserialize_fmu_state: capability!(
+            cs.can_serialize_fmu_state,
+            "canSerializeFMUstate",
+            "fmi2DeSerializeFMUstate"
+        ),
+        get_directional_derivative: capability!(
+            cs.provides_directional_derivative,
+            "providesDirectionalDerivative",
+            "fmi2GetDirectionalDerivative"
+        ),
+        set_real_input_derivatives: capability!(
+            cs.can_interpolate_inputs,
+            "canInterpolateInputs",
+            "fmi2SetRealInputDerivatives"
+        ),
+        get_real_output_derivatives: capability!(
+            cs.max_output_derivative_order >= 1,
+            "maxOutputDerivativeOrder",
+            "fmi2GetRealOutputDerivatives"
+        ),
+        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
+        cancel_step: unsafe { symbol(library, "fmi2CancelStep") },
+        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
+        get_real_status: unsafe { symbol(library, "fmi2GetRealStatus") },
+    })
+}
+
+/// The CPython shared library loaded for PythonFMU binaries (once per process), or why none
+/// could be loaded.
+static PYTHON_RUNTIME: OnceLock<Result<String, String>> = OnceLock::new();
+
+/// Makes the CPython C API available to PythonFMU binaries: loads a `libpython3.X.so` with
+/// `RTLD_GLOBAL` once per process and keeps it loaded. Returns what was loaded.
+///
+/// Where it looks, in order:
+/// 1. `ROTORCRAFT_LIBPYTHON`: path (or soname) of the library to use; nothing else is tried.
+/// 2. The process already has the C API (e.g. the orchestrator runs inside Python): nothing to do.
+/// 3. The library of the interpreter `ROTORCRAFT_PYTHON`, then of `python3` on `PATH` (asked with
+///    `sysconfig`), so a virtual environment's base interpreter is used: normally the Python
+///    that built the FMU.
+/// 4. `libpython3.so` and `libpython3.<minor>.so.1.0` (newest first) on the loader's path.
+///
+/// The FMU's own Python code runs with that interpreter's standard library; the FMU puts its
+/// `resources/` folder (its script and the `pythonfmu` package) first on `sys.path`. Packages
+/// beyond those (numpy, ...) must be importable by that interpreter, e.g. through `PYTHONPATH`.
+pub fn ensure_python_runtime() -> Result<String, String> {
+    PYTHON_RUNTIME.get_or_init(find_and_load_python).clone()
+}
+
+fn find_and_load_python() -> Result<String, String> {
+    if let Some(explicit) = std::env::var_os("ROTORCRAFT_LIBPYTHON") {
+        let explicit = PathBuf::from(explicit);
+        return load_global(&explicit)
+            .map(|()| explicit.display().to_string())
+            .map_err(|e| format!("cannot load ROTORCRAFT_LIBPYTHON={}: {e}", explicit.display()));
+    }
+    // SAFETY: dlopen(NULL) returns the handle of the main program; no initialiser runs.
+    let this = unsafe { Library::open(None::<&Path>, RTLD_NOW) };
+    if let Ok(this) = this {
+        // SAFETY: only the presence of the symbol is tested; it is never called here.
+        let present = unsafe { this.get::<unsafe extern "C" fn() -> c_int>("Py_IsInitialized") }.is_ok();
+        if present {
+            return Ok("the Python C API already in the process".to_string());
+        }
+    }
+    let mut tried = Vec::new();
+    let interpreters =
+        std::env::var_os("ROTORCRAFT_PYTHON").map(PathBuf::from).into_iter().chain([PathBuf::from("python3")]);
+    for interpreter in interpreters {
+        match python_library_of(&interpreter) {
+            Ok(candidates) => {
+                for candidate in candidates {
+                    match load_global(&candidate) {
+                        Ok(()) => return Ok(candidate.display().to_string()),
+                        Err(e) => tried.push(format!("{}: {e}", candidate.display())),
+                    }
+                }
+            }
+            Err(e) => tried.push(format!("{}: {e}", interpreter.display())),
+        }
+    }
+    let sonames = std::iter::once("libpython3.so".to_string())
+        .chain((6..=20).rev().map(|minor| format!("libpython3.{minor}.so.1.0")));
+    for soname in sonames {
+        let path = PathBuf::from(&soname);
+        if load_global(&path).is_ok() {
+            return Ok(soname);
+        }
+    }
+    tried.push("libpython3.so, libpython3.X.so.1.0: not on the loader's path".to_string());
+    Err(format!(
+        "no CPython shared library could be loaded (set ROTORCRAFT_LIBPYTHON to a libpython3.X.so); tried: {}",
+        tried.join("; ")
+    ))
+}
+
+/// Asks `interpreter` where its shared library is. Returns candidate paths.
+fn python_library_of(interpreter: &Path) -> Result<Vec<PathBuf>, String> {
+    const SCRIPT: &str = "import os, sysconfig\n\
+        v = sysconfig.get_config_var\n\
+        d = v('LIBDIR') or ''\n\
+        for n in (v('LDLIBRARY'), v('INSTSONAME')):\n    \
+            if n and '.so' in n: print(os.path.join(d, n))\n";
+    let output = Command::new(interpreter)
+        .args(["-I", "-c", SCRIPT])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run it: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("sysconfig query failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
+    }
+    let candidates: Vec<PathBuf> =
+        String::from_utf8_lossy(&output.stdout).lines().map(PathBuf::from).filter(|p| p.is_file()).collect();
+    if candidates.is_empty() {
+        Err("this Python has no shared library (built without --enable-shared)".to_string())
+    } else {
+        Ok(candidates)
+    }
+}
+
+/// `dlopen(path, RTLD_NOW | RTLD_GLOBAL)`, kept loaded for the rest of the process.
+fn load_global(path: &Path) -> Result<(), String> {
+    // SAFETY: loading CPython runs its (side-effect free) initialisers only; the interpreter
+    // itself is initialised later by the PythonFMU binary. RTLD_GLOBAL is the point: the Py*
+    // symbols become visible to binaries loaded afterwards.
+    let library = unsafe { Library::open(Some(path), RTLD_NOW | RTLD_GLOBAL) }.map_err(|e| error_chain(&e))?;
+    // Never unloaded: PythonFMU binaries (kept resident) refer to it until the process exits.
+    std::mem::forget(library);
+    Ok(())
+}

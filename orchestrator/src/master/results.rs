@@ -1,0 +1,130 @@
+//! Recorded trajectories, their CSV form (FMPy-style quoted header, time first) and the run
+//! summary.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+/// Recorded values at every communication point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Results {
+    /// Column names, `instance.variable`.
+    pub names: Vec<String>,
+    /// Communication points, s.
+    pub time: Vec<f64>,
+    /// Row-major values, `time.len() x names.len()`.
+    pub values: Vec<f64>,
+}
+
+impl Results {
+    /// Empty results with room for `rows` rows.
+    pub fn new(names: Vec<String>, rows: usize) -> Self {
+        let width = names.len();
+        Results { names, time: Vec::with_capacity(rows), values: Vec::with_capacity(rows * width) }
+    }
+
+    /// Appends one row.
+    pub fn push(&mut self, t: f64, row: &[f64]) {
+        self.time.push(t);
+        self.values.extend_from_slice(row);
+    }
+
+    /// The column of a variable, if recorded.
+    pub fn column(&self, name: &str) -> Option<Vec<f64>> {
+        let c = self.names.iter().position(|n| n == name)?;
+        let w = self.names.len();
+        Some((0..self.time.len()).map(|r| self.values[r * w + c]).collect())
+    }
+
+    /// Writes CSV: `"time","inst.var",...` then one row per communication point, each number
+    /// printed so that it reads back exactly.
+    pub fn write_csv(&self, out: &mut impl Write) -> io::Result<()> {
+        write!(out, "\"time\"")?;
+        for n in &self.names {
+            write!(out, ",\"{}\"", n.replace('"', "\"\""))?;
+        }
+        writeln!(out)?;
+        let w = self.names.len();
+        for (r, t) in self.time.iter().enumerate() {
+            write!(out, "{t:?}")?;
+            for v in &self.values[r * w..(r + 1) * w] {
+                write!(out, ",{v:?}")?;
+            }
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the CSV to a file.
+    pub fn save_csv(&self, path: &Path) -> io::Result<()> {
+        let mut f = io::BufWriter::new(std::fs::File::create(path)?);
+        self.write_csv(&mut f)?;
+        f.flush()
+    }
+}
+
+/// The figures of a run, printed at the end and written by `--summary-json`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSummary {
+    /// Macro steps taken.
+    pub steps: usize,
+    /// Communication points solved (more than `steps` when steps were retried smaller).
+    pub communication_points: usize,
+    /// Simulated interval, s.
+    pub simulated_seconds: f64,
+    /// Wall-clock time of initialization and stepping, s.
+    pub wall_seconds: f64,
+    /// Newton iterations per communication point: mean.
+    pub newton_iterations_mean: f64,
+    /// Newton iterations per communication point: maximum.
+    pub newton_iterations_max: usize,
+    /// Largest final residual of any loop (max-norm).
+    pub max_residual: f64,
+    /// Steps rolled back and retried.
+    pub rollbacks: usize,
+    /// Algebraic loops found, as their member variables.
+    pub loops: Vec<Vec<String>>,
+    /// Warnings.
+    pub warnings: Vec<String>,
+}
+
+impl RunSummary {
+    /// Simulated seconds per wall-clock second.
+    pub fn real_time_factor(&self) -> f64 {
+        if self.wall_seconds > 0.0 { self.simulated_seconds / self.wall_seconds } else { f64::INFINITY }
+    }
+
+    /// As JSON.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "steps": self.steps,
+            "communication_points": self.communication_points,
+            "simulated_seconds": self.simulated_seconds,
+            "wall_seconds": self.wall_seconds,
+            "real_time_factor": self.real_time_factor(),
+            "newton_iterations": { "mean": self.newton_iterations_mean, "max": self.newton_iterations_max },
+            "max_residual": self.max_residual,
+            "rollbacks": self.rollbacks,
+            "loops": self.loops,
+            "warnings": self.warnings,
+        })
+    }
+
+    /// Human-readable lines.
+    pub fn to_text(&self) -> String {
+        format!(
+            "steps: {} ({} communication points, {} rollbacks)\n\
+             simulated: {:.6} s in {:.3} s wall, real-time factor {:.1}\n\
+             algebraic loops: {}; Newton iterations per point: mean {:.2}, max {}; max residual {:.3e}",
+            self.steps,
+            self.communication_points,
+            self.rollbacks,
+            self.simulated_seconds,
+            self.wall_seconds,
+            self.real_time_factor(),
+            self.loops.len(),
+            self.newton_iterations_mean,
+            self.newton_iterations_max,
+            self.max_residual,
+        )
+    }
+}

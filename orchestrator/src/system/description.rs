@@ -1,0 +1,438 @@
+//! Stage 1: the JSON system description as written, parsed with serde and checked on its own
+//! (names, references, numbers), before any FMU is looked at.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+
+use super::error::SystemError;
+use super::json_path::{offset_of, path_at};
+use super::names::{Reference, closest, did_you_mean, is_instance_name};
+
+/// A system description as written in JSON (see the [module documentation](super) for the
+/// format). Built by [`SystemDescription::from_file`] or [`SystemDescription::from_str`], which
+/// also check everything that can be checked without the FMUs; [`SystemDescription::resolve`]
+/// checks the rest against the model descriptions.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SystemDescription {
+    /// Directory that relative paths (FMUs, CSV tables) are resolved against: the JSON file's
+    /// directory.
+    #[serde(skip)]
+    pub base_dir: PathBuf,
+    /// `fmus`: instance name and FMU, in document order.
+    #[serde(deserialize_with = "ordered_map")]
+    pub fmus: Vec<(String, FmuSpec)>,
+    /// `connections` (default: none).
+    #[serde(default)]
+    pub connections: Vec<ConnectionSpec>,
+    /// `experiment`.
+    pub experiment: Experiment,
+    /// `master` (default: all defaults).
+    #[serde(default)]
+    pub master: MasterSpec,
+    /// `inputs`: external signals on unconnected inputs (default: none).
+    #[serde(default)]
+    pub inputs: Vec<InputSpec>,
+    /// `outputs`: variables to record; `None` records every output of every instance.
+    #[serde(default)]
+    pub outputs: Option<Vec<String>>,
+}
+
+/// One entry of `fmus`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FmuSpec {
+    /// `path` of the `.fmu`, relative to the JSON file's directory (or absolute).
+    pub path: PathBuf,
+    /// `parameters`: name and value, in document order (default: none).
+    #[serde(default, deserialize_with = "ordered_map")]
+    pub parameters: Vec<(String, ParameterSpec)>,
+}
+
+/// A parameter value as written: a JSON number or boolean. Its FMI type is decided against the
+/// variable in [`SystemDescription::resolve`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ParameterSpec {
+    /// A JSON number.
+    Number(f64),
+    /// A JSON boolean.
+    Boolean(bool),
+}
+
+/// One entry of `connections`: `{"from": "a.y", "to": "b.u"}` or `"a.y -> b.u"`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectionSpec {
+    /// Output reference or pattern, `instance.variable` (at most one `*` in the variable part).
+    pub from: String,
+    /// Input reference or pattern; its `*` stands for the text the `from` `*` matched.
+    pub to: String,
+}
+
+impl ConnectionSpec {
+    /// Parses the string form `"from -> to"`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let Some((from, to)) = text.split_once("->") else {
+            return Err(format!("'{text}' is not a connection \"instance.output -> instance.input\""));
+        };
+        let (from, to) = (from.trim(), to.trim());
+        if from.is_empty() || to.is_empty() || to.contains("->") {
+            return Err(format!("'{text}' is not a connection \"instance.output -> instance.input\""));
+        }
+        Ok(Self { from: from.to_string(), to: to.to_string() })
+    }
+}
+
+/// `experiment`: the simulated interval and the communication step.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Experiment {
+    /// `start` time, s (default 0).
+    #[serde(default)]
+    pub start: f64,
+    /// `stop` time, s (> start).
+    pub stop: f64,
+    /// Communication `step`, s (> 0).
+    pub step: f64,
+}
+
+impl Experiment {
+    /// Number of communication steps from start to stop; the last one is shortened to end
+    /// exactly at `stop` when `step` does not divide the interval.
+    pub fn steps(&self) -> usize {
+        ((self.stop - self.start) / self.step - 1e-9).ceil().max(0.0) as usize
+    }
+}
+
+/// `master.algorithm`: how the coupled FMUs are iterated at a communication point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algorithm {
+    /// `"newton"` (default): Newton on the algebraic loops with directional-derivative Jacobians.
+    #[default]
+    Newton,
+    /// `"jacobi"`: all FMUs step with the inputs of the last communication point.
+    Jacobi,
+    /// `"gauss-seidel"`: FMUs step in order, each with the newest outputs of the others.
+    GaussSeidel,
+}
+
+/// `master` as written; defaults filled in, `min_step` still optional.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MasterSpec {
+    /// `algorithm` (default `"newton"`).
+    #[serde(default)]
+    pub algorithm: Algorithm,
+    /// `tolerance` of the coupling residual (default 1e-10).
+    #[serde(default = "default_tolerance")]
+    pub tolerance: f64,
+    /// `max_iterations` per communication point (default 20).
+    #[serde(default = "default_max_iterations")]
+    pub max_iterations: u32,
+    /// `extrapolate_inputs`: pass input derivatives to FMUs that can interpolate inputs
+    /// (default false).
+    #[serde(default)]
+    pub extrapolate_inputs: bool,
+    /// `min_step`: smallest step when retrying a failed step (default `experiment.step / 64`).
+    #[serde(default)]
+    pub min_step: Option<f64>,
+}
+
+fn default_tolerance() -> f64 {
+    1e-10
+}
+
+fn default_max_iterations() -> u32 {
+    20
+}
+
+impl Default for MasterSpec {
+    fn default() -> Self {
+        Self {
+            algorithm: Algorithm::default(),
+            tolerance: default_tolerance(),
+            max_iterations: default_max_iterations(),
+            extrapolate_inputs: false,
+            min_step: None,
+        }
+    }
+}
+
+/// One entry of `inputs`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputSpec {
+    /// Input reference or pattern (`*` drives every matching input with the same signal).
+    pub to: String,
+    /// The signal.
+    pub signal: SignalSpec,
+}
+
+/// A signal as written; `{"constant": 1.0}`, `{"step": {...}}`, `{"sine": {...}}` or
+/// `{"table": {...}}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum SignalSpec {
+    /// `constant`: the value.
+    Constant(f64),
+    /// `step`: `before` until `time`, `after` from then on.
+    Step {
+        /// Switching time, s.
+        time: f64,
+        /// Value before `time` (default 0).
+        #[serde(default)]
+        before: f64,
+        /// Value from `time` on.
+        after: f64,
+    },
+    /// `sine`: `offset + amplitude * sin(2 pi frequency t + phase)`.
+    Sine {
+        /// Amplitude.
+        amplitude: f64,
+        /// Frequency, Hz.
+        frequency: f64,
+        /// Phase, rad (default 0).
+        #[serde(default)]
+        phase: f64,
+        /// Offset (default 0).
+        #[serde(default)]
+        offset: f64,
+    },
+    /// `table`: a column of a CSV file, interpolated linearly in time.
+    Table {
+        /// CSV file, relative to the JSON file's directory (or absolute).
+        csv: PathBuf,
+        /// Name of the value column in the header row.
+        column: String,
+    },
+}
+
+impl SystemDescription {
+    /// Reads and parses the JSON file at `path`; relative paths in it are taken relative to its
+    /// directory.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, SystemError> {
+        let path = std::path::absolute(path.as_ref()).unwrap_or_else(|_| path.as_ref().to_path_buf());
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                SystemError::new("", format!("system description not found: {}", path.display()))
+            } else {
+                SystemError::new("", format!("cannot read system description {}: {e}", path.display()))
+            }
+        })?;
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Self::from_str(&text, base_dir)
+    }
+
+    /// Parses JSON text whose relative paths are relative to `base_dir`, and checks it on its
+    /// own: instance names, the form of every reference, that referenced instances exist, the
+    /// experiment and master numbers.
+    pub fn from_str(json: &str, base_dir: impl Into<PathBuf>) -> Result<Self, SystemError> {
+        let mut description: Self = serde_json::from_str(json).map_err(|e| json_error(json, &e))?;
+        description.base_dir = base_dir.into();
+        description.validate()?;
+        Ok(description)
+    }
+
+    /// The checks of [`SystemDescription::from_str`] that need no FMU (run again by
+    /// [`SystemDescription::resolve`]).
+    pub fn validate(&self) -> Result<(), SystemError> {
+        if self.fmus.is_empty() {
+            return Err(SystemError::new("fmus", "no FMUs: name at least one instance"));
+        }
+        for (name, fmu) in &self.fmus {
+            if !is_instance_name(name) {
+                return Err(SystemError::new(
+                    format!("fmus.{name}"),
+                    format!(
+                        "'{name}' is not an instance name: use letters, digits and '_', not starting with a digit (no dots)"
+                    ),
+                ));
+            }
+            if fmu.path.as_os_str().is_empty() {
+                return Err(SystemError::new(format!("fmus.{name}.path"), "empty path"));
+            }
+        }
+        self.validate_numbers()?;
+        for (i, c) in self.connections.iter().enumerate() {
+            let from = self.reference(&c.from, &format!("connections[{i}].from"))?;
+            let to = self.reference(&c.to, &format!("connections[{i}].to"))?;
+            if from.stars() != to.stars() {
+                return Err(SystemError::new(
+                    format!("connections[{i}].to"),
+                    format!(
+                        "'{}' has {} '*' but 'from' '{}' has {}; both sides need the same number",
+                        c.to,
+                        to.stars(),
+                        c.from,
+                        from.stars()
+                    ),
+                ));
+            }
+        }
+        for (i, input) in self.inputs.iter().enumerate() {
+            self.reference(&input.to, &format!("inputs[{i}].to"))?;
+        }
+        for (i, output) in self.outputs.iter().flatten().enumerate() {
+            self.reference(output, &format!("outputs[{i}]"))?;
+        }
+        Ok(())
+    }
+
+    fn validate_numbers(&self) -> Result<(), SystemError> {
+        let Experiment { start, stop, step } = self.experiment;
+        let bad = |field: &str, message: String| Err(SystemError::new(field, message));
+        if !start.is_finite() {
+            return bad("experiment.start", format!("must be a finite number, got {start}"));
+        }
+        if !(stop.is_finite() && stop > start) {
+            return bad(
+                "experiment.stop",
+                format!("must be a finite number greater than experiment.start ({start}), got {stop}"),
+            );
+        }
+        if !(step.is_finite() && step > 0.0) {
+            return bad("experiment.step", format!("must be a finite number greater than 0, got {step}"));
+        }
+        let master = &self.master;
+        if !(master.tolerance.is_finite() && master.tolerance > 0.0) {
+            return bad(
+                "master.tolerance",
+                format!("must be a finite number greater than 0, got {}", master.tolerance),
+            );
+        }
+        if master.max_iterations == 0 {
+            return bad("master.max_iterations", "must be at least 1, got 0".into());
+        }
+        if let Some(min_step) = master.min_step
+            && !(min_step.is_finite() && min_step > 0.0 && min_step <= step)
+        {
+            return bad(
+                "master.min_step",
+                format!("must be greater than 0 and at most experiment.step ({step}), got {min_step}"),
+            );
+        }
+        Ok(())
+    }
+
+    /// Parses a reference at `field`, checks its instance exists and that it has at most one `*`.
+    pub(crate) fn reference<'a>(&self, text: &'a str, field: &str) -> Result<Reference<'a>, SystemError> {
+        let reference = Reference::parse(text).map_err(|m| SystemError::new(field, m))?;
+        if !self.fmus.iter().any(|(name, _)| name == reference.instance) {
+            let suggestion = closest(reference.instance, self.fmus.iter().map(|(n, _)| (n.as_str(), true)));
+            return Err(SystemError::new(
+                field,
+                format!("unknown instance '{}' in '{text}'{}", reference.instance, did_you_mean(suggestion)),
+            ));
+        }
+        if reference.stars() > 1 {
+            return Err(SystemError::new(
+                field,
+                format!("'{text}' has {} '*'; a pattern may have at most one", reference.stars()),
+            ));
+        }
+        Ok(reference)
+    }
+}
+
+/// A serde_json error as a [`SystemError`] at the field path where it happened.
+fn json_error(json: &str, error: &serde_json::Error) -> SystemError {
+    let (line, column) = (error.line(), error.column());
+    let full = error.to_string();
+    let bare = full.strip_suffix(&format!(" at line {line} column {column}")).unwrap_or(&full).replace('`', "'");
+    let path = if line == 0 { String::new() } else { path_at(json, offset_of(json, line, column)) };
+    let message = match error.classify() {
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+            format!("JSON syntax error at line {line}, column {column}: {bare}")
+        }
+        serde_json::error::Category::Data if line > 0 => format!("{bare} (line {line}, column {column})"),
+        _ => bare,
+    };
+    SystemError::new(path, message)
+}
+
+/// Deserializes a JSON object into `(key, value)` pairs in document order, refusing duplicate
+/// keys (which serde_json would otherwise let the last one win).
+fn ordered_map<'de, D, V>(deserializer: D) -> Result<Vec<(String, V)>, D::Error>
+where
+    D: Deserializer<'de>,
+    V: Deserialize<'de>,
+{
+    struct Ordered<V>(PhantomData<V>);
+    impl<'de, V: Deserialize<'de>> Visitor<'de> for Ordered<V> {
+        type Value = Vec<(String, V)>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut entries: Vec<(String, V)> = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if entries.iter().any(|(k, _)| *k == key) {
+                    return Err(de::Error::custom(format_args!("duplicate key '{key}'")));
+                }
+                let value = map.next_value()?;
+                entries.push((key, value));
+            }
+            Ok(entries)
+        }
+    }
+    deserializer.deserialize_map(Ordered(PhantomData))
+}
+
+impl<'de> Deserialize<'de> for ParameterSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Value;
+        impl Visitor<'_> for Value {
+            type Value = ParameterSpec;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number or a boolean")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<ParameterSpec, E> {
+                Ok(ParameterSpec::Boolean(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<ParameterSpec, E> {
+                Ok(ParameterSpec::Number(v as f64))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<ParameterSpec, E> {
+                Ok(ParameterSpec::Number(v as f64))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<ParameterSpec, E> {
+                Ok(ParameterSpec::Number(v))
+            }
+        }
+        deserializer.deserialize_any(Value)
+    }
+}
+
+/// The object form of a connection, with serde's unknown/missing field errors.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConnectionObject {
+    from: String,
+    to: String,
+}
+
+impl<'de> Deserialize<'de> for ConnectionSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Connection;
+        impl<'de> Visitor<'de> for Connection {
+            type Value = ConnectionSpec;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a connection \"instance.output -> instance.input\" or {\"from\": ..., \"to\": ...}")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ConnectionSpec, E> {
+                ConnectionSpec::parse(v).map_err(E::custom)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ConnectionSpec, A::Error> {
+                let ConnectionObject { from, to } =
+                    ConnectionObject::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(ConnectionSpec { from, to })
+            }
+        }
+        deserializer.deserialize_any(Connection)
+    }
+}

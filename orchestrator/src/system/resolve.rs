@@ -1,0 +1,558 @@
+//! Stage 2: a [`SystemDescription`] checked against the model descriptions of its FMUs, with
+//! every name turned into indices.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+
+use crate::import::model_description::{Causality, ModelDescription, ScalarVariable, VarType};
+
+use super::description::{Algorithm, ConnectionSpec, Experiment, ParameterSpec, SignalSpec, SystemDescription};
+use super::error::SystemError;
+use super::names::{Pattern, closest, did_you_mean};
+use super::signal::{Signal, Table};
+
+/// A variable of a resolved system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarRef {
+    /// Index into [`System::instances`].
+    pub instance: usize,
+    /// Index into that instance's [`ModelDescription::variables`].
+    pub variable: usize,
+}
+
+/// A parameter value converted to the variable's FMI type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ParameterValue {
+    /// For a `Real` variable.
+    Real(f64),
+    /// For an `Integer` or `Enumeration` variable.
+    Integer(i32),
+    /// For a `Boolean` variable.
+    Boolean(bool),
+}
+
+/// One FMU instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstanceSpec {
+    /// Instance name (the key in `fmus`).
+    pub name: String,
+    /// Absolute path of the `.fmu` (canonical: links and `..` resolved).
+    pub path: PathBuf,
+    /// Start values to set before initialization: variable index and value, in document order.
+    pub parameters: Vec<(usize, ParameterValue)>,
+    /// The FMU's model description, as returned by the `descriptions` function of
+    /// [`SystemDescription::resolve`].
+    pub description: ModelDescription,
+}
+
+/// A connection from an output to an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Connection {
+    /// The output.
+    pub from: VarRef,
+    /// The input it drives.
+    pub to: VarRef,
+}
+
+/// The master algorithm's options, defaults filled in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MasterOptions {
+    /// Coupling algorithm.
+    pub algorithm: Algorithm,
+    /// Tolerance of the coupling residual.
+    pub tolerance: f64,
+    /// Iteration limit per communication point.
+    pub max_iterations: u32,
+    /// Pass input derivatives to FMUs that can interpolate inputs.
+    pub extrapolate_inputs: bool,
+    /// Smallest communication step when retrying a failed step, s.
+    pub min_step: f64,
+}
+
+/// An external signal driving an input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExternalInput {
+    /// The input (a `Real` input nothing else drives).
+    pub to: VarRef,
+    /// The signal.
+    pub signal: Signal,
+}
+
+/// A system description checked against its FMUs: every name is an index, every pattern is
+/// expanded, every table is loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct System {
+    /// FMU instances in the order of `fmus`.
+    pub instances: Vec<InstanceSpec>,
+    /// Connections in the order written, each pattern expanded in model-description order of
+    /// the `from` instance.
+    pub connections: Vec<Connection>,
+    /// The simulated interval and communication step.
+    pub experiment: Experiment,
+    /// Master algorithm options.
+    pub master: MasterOptions,
+    /// External signals, in the order written (patterns expanded).
+    pub inputs: Vec<ExternalInput>,
+    /// Variables to record, in order, without duplicates.
+    pub outputs: Vec<VarRef>,
+}
+
+impl System {
+    /// The model variable `r` refers to.
+    pub fn variable(&self, r: VarRef) -> &ScalarVariable {
+        &self.instances[r.instance].description.variables[r.variable]
+    }
+
+    /// `instance.variable`, the name of `r` in system descriptions and result headers.
+    pub fn name(&self, r: VarRef) -> String {
+        format!("{}.{}", self.instances[r.instance].name, self.variable(r).name)
+    }
+
+    /// Index of the instance called `name`.
+    pub fn instance(&self, name: &str) -> Option<usize> {
+        self.instances.iter().position(|i| i.name == name)
+    }
+
+    /// The variable named `instance.variable`, if it exists.
+    pub fn var_ref(&self, name: &str) -> Option<VarRef> {
+        let (instance, variable) = name.split_once('.')?;
+        let instance = self.instance(instance)?;
+        let variable = self.instances[instance].description.index_of(variable)?;
+        Some(VarRef { instance, variable })
+    }
+}
+
+/// Human name of a causality, with its article.
+fn causality_name(causality: Causality) -> &'static str {
+    match causality {
+        Causality::Parameter => "a parameter",
+        Causality::CalculatedParameter => "a calculated parameter",
+        Causality::Input => "an input",
+        Causality::Output => "an output",
+        Causality::Local => "a local variable",
+        Causality::Independent => "the independent variable",
+    }
+}
+
+/// FMI name of a type.
+fn type_name(var_type: VarType) -> &'static str {
+    match var_type {
+        VarType::Real => "Real",
+        VarType::Integer => "Integer",
+        VarType::Boolean => "Boolean",
+        VarType::String => "String",
+        VarType::Enumeration => "Enumeration",
+    }
+}
+
+/// Types that can be connected: equal, or Integer and Enumeration (both exchanged as integers).
+fn compatible(a: VarType, b: VarType) -> bool {
+    let integral = |t| matches!(t, VarType::Integer | VarType::Enumeration);
+    a == b || (integral(a) && integral(b))
+}
+
+/// Absolute form of `path` with `.` and `..` removed lexically (for messages about missing
+/// files, which cannot be canonicalized).
+fn lexical_absolute(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for component in absolute.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `base_dir` joined with `path`, canonical when the file exists; else the "file not found"
+/// error at `field`.
+fn existing_file(base_dir: &Path, path: &Path, field: &str) -> Result<PathBuf, SystemError> {
+    let joined = base_dir.join(path);
+    std::fs::canonicalize(&joined).map_err(|e| {
+        let shown = lexical_absolute(&joined);
+        if e.kind() == std::io::ErrorKind::NotFound {
+            SystemError::new(field, format!("file not found: {}", shown.display()))
+        } else {
+            SystemError::new(field, format!("cannot access {}: {e}", shown.display()))
+        }
+    })
+}
+
+/// Who drives each input so far, to report double drives naming both places.
+#[derive(Default)]
+struct Drivers(HashMap<VarRef, String>);
+
+impl Drivers {
+    /// Records that `place` drives `input`, or names the earlier driver.
+    fn claim(&mut self, system: &Resolver, input: VarRef, place: String, field: &str) -> Result<(), SystemError> {
+        if let Some(previous) = self.0.get(&input) {
+            return Err(SystemError::new(
+                field,
+                format!("input '{}' is driven twice: by {previous} and by {place}", system.name(input)),
+            ));
+        }
+        self.0.insert(input, place);
+        Ok(())
+    }
+}
+
+/// The instances resolved so far, with name lookups and messages.
+struct Resolver {
+    instances: Vec<InstanceSpec>,
+}
+
+impl Resolver {
+    fn instance(&self, name: &str, field: &str) -> Result<usize, SystemError> {
+        self.instances
+            .iter()
+            .position(|i| i.name == name)
+            .ok_or_else(|| SystemError::new(field, format!("unknown instance '{name}'")))
+    }
+
+    fn variable(&self, r: VarRef) -> &ScalarVariable {
+        &self.instances[r.instance].description.variables[r.variable]
+    }
+
+    fn name(&self, r: VarRef) -> String {
+        format!("{}.{}", self.instances[r.instance].name, self.variable(r).name)
+    }
+
+    /// The variable `name` of `instance`, or an "unknown variable" error at `field` suggesting
+    /// the closest name (preferring variables of causality `preferred`); `context` is appended
+    /// to the message.
+    fn lookup(
+        &self,
+        instance: usize,
+        name: &str,
+        preferred: Causality,
+        field: &str,
+        context: &str,
+    ) -> Result<VarRef, SystemError> {
+        let description = &self.instances[instance].description;
+        if let Some(variable) = description.index_of(name) {
+            return Ok(VarRef { instance, variable });
+        }
+        let suggestion =
+            closest(name, description.variables.iter().map(|v| (v.name.as_str(), v.causality == preferred)));
+        Err(SystemError::new(
+            field,
+            format!(
+                "unknown variable '{name}' in instance '{}'{context}{}",
+                self.instances[instance].name,
+                did_you_mean(suggestion)
+            ),
+        ))
+    }
+
+    /// Variables of `instance` matched by `pattern` with causality `causality`, with the text
+    /// the `*` matched, in model-description order.
+    fn matches<'a>(&'a self, instance: usize, pattern: Pattern<'_>, causality: Causality) -> Vec<(VarRef, &'a str)> {
+        self.instances[instance]
+            .description
+            .variables
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.causality == causality)
+            .filter_map(|(variable, v)| pattern.capture(&v.name).map(|c| (VarRef { instance, variable }, c)))
+            .collect()
+    }
+
+    /// "matches no output of instance 'x'" plus what it does match, for an empty expansion.
+    fn no_match(&self, instance: usize, pattern: Pattern<'_>, text: &str, wanted: &str) -> String {
+        let others: Vec<String> = self.instances[instance]
+            .description
+            .variables
+            .iter()
+            .filter(|v| pattern.capture(&v.name).is_some())
+            .take(3)
+            .map(|v| format!("'{}' ({})", v.name, causality_name(v.causality)))
+            .collect();
+        let also = if others.is_empty() { String::new() } else { format!("; it matches only {}", others.join(", ")) };
+        format!("pattern '{text}' matches no {wanted} of instance '{}'{also}", self.instances[instance].name)
+    }
+}
+
+impl SystemDescription {
+    /// Checks the description against its FMUs and resolves every name to indices.
+    ///
+    /// `descriptions` is called once per instance, in order, with the FMU's absolute path (after
+    /// checking that the file exists) and returns its model description or an error message,
+    /// which is reported at `fmus.<instance>.path`. Checks, in order: each FMU file exists; its
+    /// parameters exist, are parameters or inputs, and have values of the variable's type;
+    /// connections name outputs and inputs of compatible types and `*` patterns match; no input
+    /// is driven twice (by connections or external inputs); external inputs are `Real` inputs;
+    /// CSV tables load; outputs exist.
+    pub fn resolve(
+        &self,
+        mut descriptions: impl FnMut(&Path) -> Result<ModelDescription, String>,
+    ) -> Result<System, SystemError> {
+        self.validate()?;
+        let mut resolver = Resolver { instances: Vec::with_capacity(self.fmus.len()) };
+        for (name, fmu) in &self.fmus {
+            let field = format!("fmus.{name}");
+            let path = existing_file(&self.base_dir, &fmu.path, &format!("{field}.path"))?;
+            let description = descriptions(&path).map_err(|m| SystemError::new(format!("{field}.path"), m))?;
+            let parameters = fmu
+                .parameters
+                .iter()
+                .map(|(parameter, value)| {
+                    let field = format!("{field}.parameters.{parameter}");
+                    let variable = description.index_of(parameter).ok_or_else(|| {
+                        let suggestion = closest(
+                            parameter,
+                            description
+                                .variables
+                                .iter()
+                                .map(|v| (v.name.as_str(), v.causality == Causality::Parameter)),
+                        );
+                        SystemError::new(
+                            &field,
+                            format!("unknown variable '{parameter}' in instance '{name}'{}", did_you_mean(suggestion)),
+                        )
+                    })?;
+                    let value = parameter_value(&description.variables[variable], *value)
+                        .map_err(|m| SystemError::new(&field, m))?;
+                    Ok((variable, value))
+                })
+                .collect::<Result<Vec<_>, SystemError>>()?;
+            resolver.instances.push(InstanceSpec { name: name.clone(), path, parameters, description });
+        }
+
+        let mut drivers = Drivers::default();
+        let mut connections = Vec::new();
+        for (i, spec) in self.connections.iter().enumerate() {
+            resolve_connection(&resolver, &mut drivers, &mut connections, i, spec, self)?;
+        }
+
+        let mut inputs = Vec::new();
+        for (i, input) in self.inputs.iter().enumerate() {
+            let field = format!("inputs[{i}].to");
+            let reference = self.reference(&input.to, &field)?;
+            let instance = resolver.instance(reference.instance, &field)?;
+            let targets = match Pattern::new(reference.variable) {
+                Pattern::Exact(name) => vec![resolver.lookup(instance, name, Causality::Input, &field, "")?],
+                pattern => {
+                    let found: Vec<VarRef> =
+                        resolver.matches(instance, pattern, Causality::Input).into_iter().map(|(r, _)| r).collect();
+                    if found.is_empty() {
+                        return Err(SystemError::new(&field, resolver.no_match(instance, pattern, &input.to, "input")));
+                    }
+                    found
+                }
+            };
+            let signal = self.signal(&input.signal, &format!("inputs[{i}].signal"))?;
+            for to in targets {
+                let variable = resolver.variable(to);
+                if variable.causality != Causality::Input {
+                    return Err(SystemError::new(
+                        &field,
+                        format!(
+                            "'{}' is {}, not an input; external signals drive inputs only",
+                            resolver.name(to),
+                            causality_name(variable.causality)
+                        ),
+                    ));
+                }
+                if variable.var_type != VarType::Real {
+                    return Err(SystemError::new(
+                        &field,
+                        format!(
+                            "'{}' is {}; external signals drive Real inputs only",
+                            resolver.name(to),
+                            type_name(variable.var_type)
+                        ),
+                    ));
+                }
+                drivers.claim(&resolver, to, format!("inputs[{i}]"), &field)?;
+                inputs.push(ExternalInput { to, signal: signal.clone() });
+            }
+        }
+
+        let outputs = match &self.outputs {
+            None => resolver
+                .instances
+                .iter()
+                .enumerate()
+                .flat_map(|(instance, spec)| {
+                    spec.description
+                        .variables
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, v)| v.causality == Causality::Output)
+                        .map(move |(variable, _)| VarRef { instance, variable })
+                })
+                .collect(),
+            Some(list) => {
+                let mut seen = HashSet::new();
+                let mut outputs = Vec::new();
+                for (i, text) in list.iter().enumerate() {
+                    let field = format!("outputs[{i}]");
+                    let reference = self.reference(text, &field)?;
+                    let instance = resolver.instance(reference.instance, &field)?;
+                    let found = match Pattern::new(reference.variable) {
+                        Pattern::Exact(name) => vec![resolver.lookup(instance, name, Causality::Output, &field, "")?],
+                        pattern => {
+                            let mut found = resolver.matches(instance, pattern, Causality::Output);
+                            if found.is_empty() {
+                                found = resolver.matches(instance, pattern, Causality::Input);
+                            }
+                            if found.is_empty() {
+                                return Err(SystemError::new(
+                                    &field,
+                                    resolver.no_match(instance, pattern, text, "output or input"),
+                                ));
+                            }
+                            found.into_iter().map(|(r, _)| r).collect()
+                        }
+                    };
+                    outputs.extend(found.into_iter().filter(|r| seen.insert(*r)));
+                }
+                outputs
+            }
+        };
+
+        Ok(System {
+            instances: resolver.instances,
+            connections,
+            experiment: self.experiment,
+            master: MasterOptions {
+                algorithm: self.master.algorithm,
+                tolerance: self.master.tolerance,
+                max_iterations: self.master.max_iterations,
+                extrapolate_inputs: self.master.extrapolate_inputs,
+                min_step: self.master.min_step.unwrap_or(self.experiment.step / 64.0),
+            },
+            inputs,
+            outputs,
+        })
+    }
+
+    /// The signal of `spec`, loading a CSV table relative to the JSON file's directory.
+    fn signal(&self, spec: &SignalSpec, field: &str) -> Result<Signal, SystemError> {
+        Ok(match spec {
+            SignalSpec::Constant(value) => Signal::Constant(*value),
+            SignalSpec::Step { time, before, after } => Signal::Step { time: *time, before: *before, after: *after },
+            SignalSpec::Sine { amplitude, frequency, phase, offset } => {
+                Signal::Sine { amplitude: *amplitude, frequency: *frequency, phase: *phase, offset: *offset }
+            }
+            SignalSpec::Table { csv, column } => {
+                let path = existing_file(&self.base_dir, csv, &format!("{field}.table.csv"))?;
+                Signal::Table(
+                    Table::from_csv(&path, column).map_err(|m| SystemError::new(format!("{field}.table"), m))?,
+                )
+            }
+        })
+    }
+}
+
+/// Expands and checks connection `i`, appending to `connections`.
+fn resolve_connection(
+    resolver: &Resolver,
+    drivers: &mut Drivers,
+    connections: &mut Vec<Connection>,
+    i: usize,
+    spec: &ConnectionSpec,
+    description: &SystemDescription,
+) -> Result<(), SystemError> {
+    let (from_field, to_field) = (format!("connections[{i}].from"), format!("connections[{i}].to"));
+    let from = description.reference(&spec.from, &from_field)?;
+    let to = description.reference(&spec.to, &to_field)?;
+    let (from_instance, to_instance) =
+        (resolver.instance(from.instance, &from_field)?, resolver.instance(to.instance, &to_field)?);
+    let (from_pattern, to_pattern) = (Pattern::new(from.variable), Pattern::new(to.variable));
+    let sources: Vec<(VarRef, &str)> = match from_pattern {
+        Pattern::Exact(name) => {
+            let r = resolver.lookup(from_instance, name, Causality::Output, &from_field, "")?;
+            let variable = resolver.variable(r);
+            if variable.causality != Causality::Output {
+                return Err(SystemError::new(
+                    &from_field,
+                    format!("'{}' is {}, not an output", spec.from, causality_name(variable.causality)),
+                ));
+            }
+            vec![(r, "")]
+        }
+        pattern => {
+            let found = resolver.matches(from_instance, pattern, Causality::Output);
+            if found.is_empty() {
+                return Err(SystemError::new(
+                    &from_field,
+                    resolver.no_match(from_instance, pattern, &spec.from, "output"),
+                ));
+            }
+            found
+        }
+    };
+    let wildcard = matches!(from_pattern, Pattern::Wildcard { .. });
+    for (from, captured) in sources {
+        let context = if wildcard {
+            format!(", the target of '{}' matched by '{}'", resolver.name(from), spec.from)
+        } else {
+            String::new()
+        };
+        let to = resolver.lookup(to_instance, &to_pattern.fill(captured), Causality::Input, &to_field, &context)?;
+        let (source, target) = (resolver.variable(from), resolver.variable(to));
+        if target.causality != Causality::Input {
+            return Err(SystemError::new(
+                &to_field,
+                format!("'{}' is {}, not an input{context}", resolver.name(to), causality_name(target.causality)),
+            ));
+        }
+        if !compatible(source.var_type, target.var_type) {
+            return Err(SystemError::new(
+                format!("connections[{i}]"),
+                format!(
+                    "type mismatch: '{}' is {} but '{}' is {}",
+                    resolver.name(from),
+                    type_name(source.var_type),
+                    resolver.name(to),
+                    type_name(target.var_type)
+                ),
+            ));
+        }
+        drivers.claim(resolver, to, format!("connections[{i}] (from '{}')", resolver.name(from)), &to_field)?;
+        connections.push(Connection { from, to });
+    }
+    Ok(())
+}
+
+/// `value` as the type of `variable`, which must be a parameter or an input.
+fn parameter_value(variable: &ScalarVariable, value: ParameterSpec) -> Result<ParameterValue, String> {
+    if !matches!(variable.causality, Causality::Parameter | Causality::Input) {
+        return Err(format!(
+            "'{}' is {}; only parameters and the start values of inputs can be set",
+            variable.name,
+            causality_name(variable.causality)
+        ));
+    }
+    if variable.variability == crate::import::model_description::Variability::Constant {
+        return Err(format!("'{}' is a constant and cannot be set", variable.name));
+    }
+    let shown = match value {
+        ParameterSpec::Number(x) => x.to_string(),
+        ParameterSpec::Boolean(b) => b.to_string(),
+    };
+    let wrong = |expected: &str| {
+        format!("'{}' is {} and needs {expected}, got {shown}", variable.name, type_name(variable.var_type))
+    };
+    match (variable.var_type, value) {
+        (VarType::Real, ParameterSpec::Number(x)) if x.is_finite() => Ok(ParameterValue::Real(x)),
+        (VarType::Real, _) => Err(wrong("a finite number")),
+        (VarType::Integer | VarType::Enumeration, ParameterSpec::Number(x))
+            if x.fract() == 0.0 && x >= f64::from(i32::MIN) && x <= f64::from(i32::MAX) =>
+        {
+            Ok(ParameterValue::Integer(x as i32))
+        }
+        (VarType::Integer | VarType::Enumeration, ParameterSpec::Number(x)) if x.fract() == 0.0 => {
+            Err(wrong("an integer in the 32-bit range"))
+        }
+        (VarType::Integer | VarType::Enumeration, _) => Err(wrong("an integral number")),
+        (VarType::Boolean, ParameterSpec::Boolean(b)) => Ok(ParameterValue::Boolean(b)),
+        (VarType::Boolean, _) => Err(wrong("true or false")),
+        (VarType::String, _) => Err(format!("'{}' is a String; String parameters cannot be set here", variable.name)),
+    }
+}

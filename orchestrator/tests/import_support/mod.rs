@@ -1,0 +1,135 @@
+//! Helpers shared by the `import_*` integration tests: where the packaged FMUs and the Python
+//! test environment are (both set up by `bash scripts/test.sh`), and a logger that keeps what
+//! the FMUs say.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+use orchestrator::import::{FmuLogger, Status};
+
+/// The workspace root.
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("orchestrator/ is inside the workspace").to_path_buf()
+}
+
+/// `ROTORCRAFT_FMU_DIR/<identifier>.fmu` (default `target/fmus`); panics naming the set-up
+/// command when it is missing.
+pub fn packaged_fmu(identifier: &str) -> PathBuf {
+    let dir = std::env::var_os("ROTORCRAFT_FMU_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/fmus"));
+    let path = dir.join(format!("{identifier}.fmu"));
+    assert!(
+        path.is_file(),
+        "{} is missing: run `bash scripts/test.sh` (or `cargo build --release --workspace && \
+         ./target/release/orchestrator package --out target/fmus`), which packages the FMUs",
+        path.display()
+    );
+    path
+}
+
+/// The Python of the test environment (`ROTORCRAFT_PYTHON`, default `target/venv/bin/python`);
+/// panics naming the set-up command when it is missing.
+pub fn python() -> PathBuf {
+    let path = std::env::var_os("ROTORCRAFT_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/venv/bin/python"));
+    assert!(
+        path.is_file(),
+        "{} is missing: run `bash scripts/test.sh`, which creates the Python test environment",
+        path.display()
+    );
+    path
+}
+
+/// One logged message.
+#[derive(Debug, Clone)]
+pub struct Message {
+    /// Instance name as the FMU passed it.
+    pub instance: String,
+    /// Status.
+    pub status: Status,
+    /// Category.
+    pub category: String,
+    /// Text.
+    pub text: String,
+}
+
+/// Keeps every message (and prints it, for failing tests' output).
+#[derive(Default)]
+pub struct Collector {
+    /// The messages so far.
+    pub messages: Mutex<Vec<Message>>,
+}
+
+impl Collector {
+    /// A copy of the messages so far.
+    pub fn messages(&self) -> Vec<Message> {
+        self.messages.lock().unwrap().clone()
+    }
+}
+
+impl FmuLogger for Collector {
+    fn log(&self, instance: &str, status: Status, category: &str, message: &str) {
+        eprintln!("[{status}] {instance} ({category}): {message}");
+        self.messages.lock().unwrap().push(Message {
+            instance: instance.to_string(),
+            status,
+            category: category.to_string(),
+            text: message.to_string(),
+        });
+    }
+}
+
+/// Compiles C `source` into a shared library with the system C compiler (`CC`, default `cc`),
+/// working in `dir`, and returns the library's bytes.
+pub fn compile_shared(dir: &Path, name: &str, source: &str) -> Vec<u8> {
+    let c = dir.join(format!("{name}.c"));
+    let so = dir.join(format!("{name}.so"));
+    std::fs::write(&c, source).unwrap();
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let output = Command::new(&compiler)
+        .args(["-shared", "-fPIC", "-Wall", "-o"])
+        .arg(&so)
+        .arg(&c)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler {compiler}: {e}"));
+    assert!(output.status.success(), "{compiler} failed: {}", String::from_utf8_lossy(&output.stderr));
+    let bytes = std::fs::read(&so).unwrap();
+    std::fs::remove_file(c).unwrap();
+    std::fs::remove_file(so).unwrap();
+    bytes
+}
+
+/// Builds `<name>.fmu` from the Python `source` with `pythonfmu build` of the test environment
+/// (next to [`python`]); returns the directory holding it and its path.
+pub fn build_with_pythonfmu(name: &str, source: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join(format!("{name}.py"));
+    std::fs::write(&script, source).unwrap();
+    let pythonfmu = python().with_file_name("pythonfmu");
+    assert!(
+        pythonfmu.is_file(),
+        "{} is missing: run `bash scripts/test.sh`, which installs pythonfmu (tests/python/requirements.txt)",
+        pythonfmu.display()
+    );
+    let output = Command::new(&pythonfmu)
+        .args(["build", "-f"])
+        .arg(&script)
+        .arg("--dest")
+        .arg(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", pythonfmu.display()));
+    assert!(
+        output.status.success(),
+        "pythonfmu build failed: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let fmu = dir.path().join(format!("{name}.fmu"));
+    assert!(fmu.is_file(), "pythonfmu wrote no {name}.fmu");
+    (dir, fmu)
+}
