@@ -85,5 +85,83 @@ fn step_overhead(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, step_overhead);
+criterion_group!(benches, step_overhead, master_overhead);
 criterion_main!(benches);
+
+/// The orchestrator's overhead per macro step for a trivial FMU (`TwoMassBody`: two states,
+/// one input, three outputs): the master's step and record (signal input, coupling, results
+/// row) against a bare loop of `fmi2DoStep` + `fmi2GetReal` through function pointers on an
+/// instance of the same FMU, in the same run.
+fn master_overhead(c: &mut Criterion) {
+    use fmu_core::Model;
+    use orchestrator::master::{FmuCache, Master};
+    use orchestrator::system::SystemDescription;
+    use test_fmus::Body;
+
+    let dir = tempfile::tempdir().unwrap();
+    let library = std::env::current_exe().unwrap().parent().unwrap().parent().unwrap().join("libTwoMassBody.so");
+    assert!(library.is_file(), "{} is missing: `cargo build --release --workspace` first", library.display());
+    let path = dir.path().join("TwoMassBody.fmu");
+    fmu_core::package::write_fmu(
+        &path,
+        &fmu_core::model_description::<Body>(),
+        Body::INFO.model_identifier,
+        &library,
+        &[],
+    )
+    .unwrap();
+    let fmu = Fmu::open(&path).unwrap();
+    let mut group = c.benchmark_group("master_overhead");
+    {
+        let mut slave = fmu.instantiate("bare", Arc::new(StderrLogger::default())).unwrap();
+        slave.setup_experiment(None, 0.0, None).unwrap();
+        slave.enter_initialization_mode().unwrap();
+        slave.exit_initialization_mode().unwrap();
+        let md = fmu.model_description();
+        let vrs: Vec<u32> = ["x", "v", "a"].iter().map(|n| md.variable(n).unwrap().value_reference).collect();
+        let functions = *fmu.functions();
+        let component = slave.raw_component();
+        let mut values = [0.0f64; 3];
+        let mut t = 0.0;
+        group.bench_function("bare_fn_pointers", |b| {
+            b.iter(|| {
+                // SAFETY: live initialised instance (`slave` outlives the benchmark), arrays of
+                // matching length, legal call order (step, then get).
+                let (step, get) = unsafe {
+                    (
+                        (functions.do_step)(component, t, H, 1),
+                        (functions.get_real)(component, vrs.as_ptr(), vrs.len(), values.as_mut_ptr()),
+                    )
+                };
+                assert_eq!((step, get), (0, 0));
+                t += H;
+                black_box(&values);
+            })
+        });
+        drop(slave);
+    }
+    {
+        let json = r#"{
+          "fmus": { "body": { "path": "TwoMassBody.fmu" } },
+          "experiment": { "stop": 1e9, "step": 0.001 },
+          "inputs": [ { "to": "body.F", "signal": { "constant": 1.0 } } ],
+          "outputs": ["body.x", "body.v", "body.a"]
+        }"#;
+        let mut fmus = FmuCache::default();
+        let system = SystemDescription::from_str(json, dir.path())
+            .unwrap()
+            .resolve(|p| fmus.open(p).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))
+            .unwrap();
+        let mut master = Master::new(system, &mut fmus, Arc::new(StderrLogger::default())).unwrap();
+        master.initialize().unwrap();
+        let mut row = [0.0f64; 3];
+        group.bench_function("master_step_and_record", |b| {
+            b.iter(|| {
+                master.step(H).unwrap();
+                master.record(&mut row).unwrap();
+                black_box(&row);
+            })
+        });
+    }
+    group.finish();
+}

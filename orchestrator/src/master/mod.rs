@@ -126,6 +126,8 @@ struct Unit {
     out_names: Vec<String>,
     /// Outputs read right after the step (at `in_old`).
     out_pred: Vec<f64>,
+    /// `out_pred` is current: no input changed since it was read.
+    out_fresh: bool,
     /// Output positions that depend directly on each driven input.
     feed_by_input: Vec<Vec<usize>>,
     /// Inputs (positions) each output depends on directly.
@@ -159,6 +161,7 @@ impl Unit {
             return Ok(());
         }
         self.in_values[j] = value;
+        self.out_fresh = false;
         if self.exact(phase) {
             self.slave.set_real(&self.in_vrs[j..j + 1], &self.in_values[j..j + 1])?;
         } else {
@@ -387,6 +390,7 @@ impl Master {
                 out_vrs: read[u].iter().map(|&v| md.variables[v].value_reference).collect(),
                 out_names: read[u].iter().map(|&v| var_name(md, &name, v)).collect(),
                 out_pred: vec![0.0; n_out],
+                out_fresh: false,
                 feed_by_input,
                 feed_by_output,
                 d: vec![0.0; n_out * n_in],
@@ -645,6 +649,7 @@ impl Master {
             if !unit.out_vrs.is_empty() {
                 unit.slave.get_real(&unit.out_vrs, &mut unit.out_pred)?;
             }
+            unit.out_fresh = true;
         }
         self.check_finite()?;
         Ok(())
@@ -964,6 +969,7 @@ impl Master {
             if !unit.out_vrs.is_empty() {
                 unit.slave.get_real(&unit.out_vrs, &mut unit.out_pred)?;
             }
+            unit.out_fresh = true;
             if !unit.get_after_set && unit.provides_dd {
                 unit.linearise()?;
             }
@@ -982,6 +988,7 @@ impl Master {
             if !unit.out_vrs.is_empty() {
                 unit.slave.get_real(&unit.out_vrs, &mut unit.out_pred)?;
             }
+            unit.out_fresh = true;
         }
         self.check_finite()?;
         for p in 0..self.nodes.len() {
@@ -1004,6 +1011,7 @@ impl Master {
             if !unit.out_vrs.is_empty() {
                 unit.slave.get_real(&unit.out_vrs, &mut unit.out_pred)?;
             }
+            unit.out_fresh = true;
             for p in 0..self.nodes.len() {
                 if self.nodes[p].unit == u {
                     self.nodes[p].value = self.units[u].out_pred[self.nodes[p].output];
@@ -1019,12 +1027,14 @@ impl Master {
         Ok(())
     }
 
-    /// Writes the recorded variables at the current point into `row`.
-    fn record(&mut self, row: &mut [f64]) -> Result<(), MasterError> {
+    /// Writes the recorded variables at the current communication point into `row` (one value
+    /// per [`Master::recorded_names`]).
+    pub fn record(&mut self, row: &mut [f64]) -> Result<(), MasterError> {
         for unit in &mut self.units {
-            // Get-after-set FMUs: read the consistent outputs for the inputs now set.
-            if unit.get_after_set && !unit.out_vrs.is_empty() {
+            // Get-after-set FMUs: read the outputs again if inputs changed since the last read.
+            if unit.get_after_set && !unit.out_fresh && !unit.out_vrs.is_empty() {
                 unit.slave.get_real(&unit.out_vrs, &mut unit.out_pred)?;
+                unit.out_fresh = true;
             }
         }
         for (value, r) in row.iter_mut().zip(&self.recorded) {

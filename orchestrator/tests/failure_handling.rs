@@ -1,0 +1,87 @@
+//! Failed steps and failed loop solves: roll back with FMU state and retry with half the step
+//! where every FMU can get and set its state; otherwise stop with an error that says why.
+
+mod common;
+mod import_support;
+
+use std::path::Path;
+
+use orchestrator::master::MasterError;
+use test_fmus::{Body, Load};
+
+/// A stiff spring (omega = 1e5 rad/s) integrated to a 1e-6 tolerance needs more than 100 000
+/// internal steps per second, the integrator's budget for one
+/// `fmi2DoStep`: the 1 s step is discarded and must be retried as two halves.
+#[test]
+fn discarded_step_is_rolled_back_and_retried_smaller() {
+    let dir = tempfile::tempdir().unwrap();
+    common::package_test_fmu::<Body>(dir.path());
+    let json = r#"{
+      "fmus": { "body": { "path": "TwoMassBody.fmu", "parameters": { "k": 1e10, "x0": 0.001, "tolerance": 1e-6 } } },
+      "experiment": { "stop": 1.0, "step": 1.0 },
+      "master": { "min_step": 0.01 },
+      "outputs": ["body.x", "body.v"]
+    }"#;
+    let (results, master) = common::run(common::system(json, dir.path())).unwrap();
+    let rollbacks = master.stats().rollbacks;
+    eprintln!("stiff spring: {rollbacks} rollbacks, {} communication points", master.stats().communication_points);
+    assert!(rollbacks >= 1);
+    assert_eq!(*results.time.last().unwrap(), 1.0);
+    // The retried steps continue the same trajectory: the spring's energy is kept, up to the
+    // slight dissipation of Dormand-Prince at rtol 1e-6 over about a million internal steps.
+    let (x, v) = (results.column("body.x").unwrap(), results.column("body.v").unwrap());
+    let energy = 0.5 * 1e10 * x[1] * x[1] + 0.5 * v[1] * v[1];
+    let energy0 = 0.5 * 1e10 * 0.001 * 0.001;
+    eprintln!("energy ratio after 1 s: {}", energy / energy0);
+    assert!((0.85..1.0 + 1e-6).contains(&(energy / energy0)), "energy ratio {}", energy / energy0);
+}
+
+#[test]
+fn loop_failure_names_the_loop_and_its_residual() {
+    let dir = tempfile::tempdir().unwrap();
+    common::package_test_fmu::<Body>(dir.path());
+    common::package_test_fmu::<Load>(dir.path());
+    let json = r#"{
+      "fmus": { "body": { "path": "TwoMassBody.fmu" }, "load": { "path": "TwoMassLoad.fmu" } },
+      "connections": ["body.a -> load.a1", "load.F -> body.F", "body.x -> load.x1", "body.v -> load.v1"],
+      "experiment": { "stop": 1.0, "step": 0.1 },
+      "master": { "max_iterations": 1, "tolerance": 1e-300, "min_step": 0.05 }
+    }"#;
+    let error = common::run(common::system(json, dir.path())).err().expect("no residual reaches 1e-300");
+    let text = error.to_string();
+    eprintln!("{text}");
+    assert!(matches!(error, MasterError::LoopFailed { .. }), "{error:?}");
+    assert!(text.contains("algebraic loop {body.a, load.F}"), "{text}");
+    assert!(text.contains("iteration limit") && text.contains("residual"), "{text}");
+}
+
+const REFUSER_PY: &str = r#"
+from pythonfmu import Fmi2Causality, Fmi2Slave, Real
+
+
+class Refuser(Fmi2Slave):
+    description = "Refuses every step that starts at or after t = 0.2 s"
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.y = 0.0
+        self.register_variable(Real("y", causality=Fmi2Causality.output))
+
+    def do_step(self, current_time, step_size):
+        self.y = current_time + step_size
+        return current_time < 0.2 - 1e-9
+"#;
+
+#[test]
+fn discard_without_fmu_state_support_stops_with_a_clear_error() {
+    let (_dir, refuser) = import_support::build_with_pythonfmu("Refuser", REFUSER_PY);
+    let json = format!(
+        r#"{{ "fmus": {{ "refuser": {{ "path": {refuser:?} }} }}, "experiment": {{ "stop": 1.0, "step": 0.1 }} }}"#
+    );
+    let error = common::run(common::system(&json, Path::new("/"))).err().expect("step at 0.2 s is refused");
+    let text = error.to_string();
+    eprintln!("{text}");
+    assert!(matches!(error, MasterError::StepDiscarded { .. }), "{error:?}");
+    assert!(text.contains("refuser") && text.contains("t = 0.2"), "{text}");
+    assert!(text.contains("cannot be retried"), "{text}");
+}
