@@ -5,4 +5,5 @@
 pub mod import;
 pub mod master;
 pub mod package;
+pub mod plot;
 pub mod system;

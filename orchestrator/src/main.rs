@@ -33,6 +33,9 @@ enum Command {
         /// residuals) as JSON.
         #[arg(long)]
         summary_json: Option<PathBuf>,
+        /// Also plot the recorded variables over time (SVG, one panel per variable).
+        #[arg(long)]
+        plot: Option<PathBuf>,
         /// Print every FMU message, not only warnings and errors.
         #[arg(long)]
         verbose: bool,
@@ -55,7 +58,9 @@ enum Command {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
-        Command::Run { system, out, summary_json, verbose } => run(&system, &out, summary_json.as_deref(), verbose),
+        Command::Run { system, out, summary_json, plot, verbose } => {
+            run(&system, &out, summary_json.as_deref(), plot.as_deref(), verbose)
+        }
         Command::Inspect { fmu } => {
             // Reads the description only: works without loading the binary.
             print!("{}", inspect::describe(&read_model_description(&fmu)?));
@@ -70,7 +75,7 @@ fn main() -> Result<()> {
     }
 }
 
-fn run(system_path: &Path, out: &Path, summary_json: Option<&Path>, verbose: bool) -> Result<()> {
+fn run(system_path: &Path, out: &Path, summary_json: Option<&Path>, plot: Option<&Path>, verbose: bool) -> Result<()> {
     let description = SystemDescription::from_file(system_path)?;
     let mut fmus = FmuCache::default();
     let system = description
@@ -99,6 +104,10 @@ fn run(system_path: &Path, out: &Path, summary_json: Option<&Path>, verbose: boo
     let summary = master.summary(wall_seconds);
     println!("{}", summary.to_text());
     println!("results: {} ({} variables)", out.display(), results.names.len());
+    if let Some(path) = plot {
+        orchestrator::plot::plot_svg(&results, path, &system_path.display().to_string()).map_err(anyhow::Error::msg)?;
+        println!("plot: {}", path.display());
+    }
     if let Some(path) = summary_json {
         let text = serde_json::to_string_pretty(&summary.to_json())?;
         std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;

@@ -112,3 +112,33 @@ fn inspect_lists_variables() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("hub.acc.z") && text.contains("providesDirectionalDerivative"), "{text}");
 }
+
+#[test]
+fn run_draws_a_plot_of_the_recorded_variables() {
+    let dir = tempfile::tempdir().unwrap();
+    let fuselage = common::our_fmu("Fuselage");
+    let system = dir.path().join("system.json");
+    std::fs::write(
+        &system,
+        format!(
+            r#"{{ "fmus": {{ "fuselage": {{ "path": {fuselage:?} }} }},
+                 "experiment": {{ "stop": 1.0, "step": 0.1 }},
+                 "outputs": ["fuselage.z", "fuselage.w"] }}"#
+        ),
+    )
+    .unwrap();
+    let svg = dir.path().join("plot.svg");
+    let out = orchestrator()
+        .arg("run")
+        .arg(&system)
+        .arg("--out")
+        .arg(dir.path().join("r.csv"))
+        .arg("--plot")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("fuselage.z") && text.contains("fuselage.w"));
+    assert!(text.contains("<polyline"), "a line series is drawn");
+}
