@@ -1,1 +1,29 @@
-//! Not built yet: this crate is reserved for the aero FMU (see the project's open issues).
+//! Quasi-steady blade-element rotor aerodynamics as an FMI 2.0 Co-Simulation model (`Aero`).
+//!
+//! A lifting line per blade (seed 004, eqs. 23-35, without the small-angle approximation): from
+//! each blade's rigid kinematics (inputs, blade axes) the FMU computes the section velocities,
+//! adds the induced inflow, and returns the resultant aerodynamic force and moment of each blade
+//! at its root reference point in blade axes (direct feedthrough, exact directional derivatives),
+//! plus rotor thrust, torque, power, `CT` and the inflow. Inflow models: none, uniform momentum
+//! with Glauert's forward-flight form, Pitt-Peters 3-state dynamic inflow (the only case with
+//! states).
+//!
+//! These inputs and outputs are the *aero interface* (README, "Variable contract: Aero"): any
+//! FMU that implements them can replace this one. See [`layout`] for the index and
+//! value-reference scheme, [`aero`] for the section model and the uniform inflow, [`inflow`] for
+//! the Pitt-Peters equations and [`quadrature`] for the spanwise stations.
+//!
+//! Not modelled: stall and compressibility (the polar `a alpha`, `cd0 + cd2 alpha^2` is used at
+//! any angle), tip loss, spanwise flow effects, unsteady airfoil aerodynamics, wind.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod aero;
+pub mod inflow;
+pub mod layout;
+pub mod quadrature;
+pub mod variables;
+
+pub use aero::{Aero, InflowModel, RotorLoads};
+pub use layout::vr;

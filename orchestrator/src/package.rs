@@ -16,13 +16,33 @@ pub struct OurFmu {
 
 /// Every FMU this workspace builds.
 pub fn our_fmus() -> Vec<OurFmu> {
+    use fmu_aero::Aero;
+    use fmu_controls::Controls;
     use fmu_core::description::{documentation_html, model_description};
     use fmu_fuselage::Fuselage;
-    vec![OurFmu {
-        identifier: "Fuselage",
-        model_description: model_description::<Fuselage>,
-        documentation: documentation_html::<Fuselage>,
-    }]
+    use fmu_rotor::Rotor;
+    vec![
+        OurFmu {
+            identifier: "Fuselage",
+            model_description: model_description::<Fuselage>,
+            documentation: documentation_html::<Fuselage>,
+        },
+        OurFmu {
+            identifier: "Rotor",
+            model_description: model_description::<Rotor>,
+            documentation: documentation_html::<Rotor>,
+        },
+        OurFmu {
+            identifier: "Aero",
+            model_description: model_description::<Aero>,
+            documentation: documentation_html::<Aero>,
+        },
+        OurFmu {
+            identifier: "Controls",
+            model_description: model_description::<Controls>,
+            documentation: documentation_html::<Controls>,
+        },
+    ]
 }
 
 /// The directory cargo put this executable in, where the FMU libraries are built too.

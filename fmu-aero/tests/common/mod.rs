@@ -1,0 +1,242 @@
+//! Shared test helpers: a name-based driver around `Instance<Aero>`, and independent rigid-rotor
+//! kinematics (blade frames built from azimuth, flap and pitch angles in the airframe body axes)
+//! that do not call any of the model code.
+
+#![allow(dead_code)]
+
+use fmu_aero::Aero;
+use fmu_core::instance::Instance;
+use fmu_core::model::Model;
+
+/// Value reference of a variable, looked up by name in the model's declarations.
+pub fn vr(name: &str) -> u32 {
+    Aero::variables().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no variable named '{name}'")).vr
+}
+
+/// A parameter value.
+#[derive(Debug, Clone, Copy)]
+pub enum Val {
+    /// Real.
+    R(f64),
+    /// Integer.
+    I(i32),
+}
+
+/// One FMU instance driven by variable names.
+pub struct Sim {
+    /// The instance under test.
+    pub inst: Instance<Aero>,
+}
+
+impl Sim {
+    /// Instantiates, sets the parameters, and initialises.
+    pub fn new(params: &[(&str, Val)]) -> Sim {
+        let mut inst = Instance::<Aero>::new("aero-test");
+        for &(name, val) in params {
+            let r = vr(name);
+            match val {
+                Val::R(v) => inst.set_real(&[r], &[v]),
+                Val::I(v) => inst.set_integer(&[r], &[v]),
+            }
+            .unwrap_or_else(|e| panic!("setting {name}: {e}"));
+        }
+        inst.setup_experiment(0.0, None).unwrap();
+        inst.enter_initialization_mode().unwrap();
+        inst.exit_initialization_mode().unwrap();
+        Sim { inst }
+    }
+
+    /// Sets a real input.
+    pub fn set(&mut self, name: &str, v: f64) {
+        self.inst.set_real(&[vr(name)], &[v]).unwrap_or_else(|e| panic!("set {name}: {e}"));
+    }
+
+    /// Sets `prefix.x/y/z`.
+    pub fn set3(&mut self, prefix: &str, v: [f64; 3]) {
+        for (k, c) in ["x", "y", "z"].iter().enumerate() {
+            self.set(&format!("{prefix}.{c}"), v[k]);
+        }
+    }
+
+    /// Reads a real variable.
+    pub fn get(&mut self, name: &str) -> f64 {
+        let mut v = [0.0];
+        self.inst.get_real(&[vr(name)], &mut v).unwrap_or_else(|e| panic!("get {name}: {e}"));
+        v[0]
+    }
+
+    /// Reads `prefix.x/y/z`.
+    pub fn get3(&mut self, prefix: &str) -> [f64; 3] {
+        [self.get(&format!("{prefix}.x")), self.get(&format!("{prefix}.y")), self.get(&format!("{prefix}.z"))]
+    }
+
+    /// Sets the kinematic inputs of blade `i` (1-based).
+    pub fn set_blade(&mut self, i: usize, k: &BladeInputs) {
+        self.set3(&format!("blade[{i}].vel"), k.vel);
+        self.set3(&format!("blade[{i}].omega"), k.omega);
+        self.set(&format!("blade[{i}].azimuth"), k.azimuth);
+        self.set3(&format!("blade[{i}].shaft"), k.shaft);
+    }
+
+    /// Steps once by `h`.
+    pub fn step(&mut self, h: f64) {
+        let t = self.inst.time();
+        self.inst.do_step(t, h).unwrap_or_else(|e| panic!("do_step at {t}: {e}"));
+    }
+}
+
+/// Real parameter.
+pub fn r(v: f64) -> Val {
+    Val::R(v)
+}
+
+/// Integer parameter.
+pub fn i(v: i32) -> Val {
+    Val::I(v)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Independent small vector algebra and rigid-rotor kinematics.
+
+/// `a . b`.
+pub fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// `a x b`.
+pub fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+
+/// `sum_k c_k v_k`.
+pub fn lin(terms: &[(f64, [f64; 3])]) -> [f64; 3] {
+    let mut o = [0.0; 3];
+    for (c, v) in terms {
+        for k in 0..3 {
+            o[k] += c * v[k];
+        }
+    }
+    o
+}
+
+/// `|a|`.
+pub fn norm(a: [f64; 3]) -> f64 {
+    dot(a, a).sqrt()
+}
+
+/// The rotor's geometry in airframe body axes: shaft axis `s` (up, default `(0, 0, -1)`) and the
+/// hub reference axis `e1` (body x projected on the rotor plane; azimuth 0 points along `-e1`,
+/// the rotation is right-handed about `s`).
+#[derive(Debug, Clone, Copy)]
+pub struct Rotor {
+    /// Unit shaft axis, body axes.
+    pub s: [f64; 3],
+    /// Unit in-plane reference axis, body axes.
+    pub e1: [f64; 3],
+    /// Rotor speed about `s`, rad/s.
+    pub omega: f64,
+    /// Radius of the blade root reference (flap hinge), m.
+    pub e: f64,
+    /// Hub velocity, body axes, m/s.
+    pub hub_vel: [f64; 3],
+}
+
+impl Rotor {
+    /// A rotor with shaft up, `e1` forward, hub at rest.
+    pub fn hover(omega: f64, e: f64) -> Rotor {
+        Rotor { s: [0.0, 0.0, -1.0], e1: [1.0, 0.0, 0.0], omega, e, hub_vel: [0.0; 3] }
+    }
+
+    /// Unit arm from the shaft axis towards blade azimuth `psi`.
+    pub fn arm(&self, psi: f64) -> [f64; 3] {
+        // Rotation of -e1 about s by psi: -cos(psi) e1 - sin(psi) (s x e1).
+        lin(&[(-psi.cos(), self.e1), (-psi.sin(), cross(self.s, self.e1))])
+    }
+}
+
+/// One blade's attitude and rates relative to the hub.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BladeState {
+    /// Azimuth, rad.
+    pub psi: f64,
+    /// Flap angle (tip up positive), rad.
+    pub beta: f64,
+    /// Flap rate, rad/s.
+    pub beta_dot: f64,
+    /// Pitch angle (leading edge up positive), rad.
+    pub theta: f64,
+    /// Pitch rate, rad/s.
+    pub theta_dot: f64,
+}
+
+/// A blade's frame and the Aero inputs derived from it.
+#[derive(Debug, Clone, Copy)]
+pub struct BladeInputs {
+    /// Blade axes `x_b, y_b, z_b` in body axes.
+    pub frame: [[f64; 3]; 3],
+    /// Root reference position relative to the hub centre, body axes, m.
+    pub root: [f64; 3],
+    /// Root reference velocity, body axes, m/s.
+    pub root_vel_body: [f64; 3],
+    /// Blade angular velocity, body axes, rad/s.
+    pub omega_body: [f64; 3],
+    /// Inputs: root velocity in blade axes.
+    pub vel: [f64; 3],
+    /// Inputs: angular velocity in blade axes.
+    pub omega: [f64; 3],
+    /// Inputs: azimuth.
+    pub azimuth: f64,
+    /// Inputs: shaft axis in blade axes.
+    pub shaft: [f64; 3],
+}
+
+impl BladeInputs {
+    /// Components of a body-axes vector in blade axes.
+    pub fn in_blade_axes(&self, v: [f64; 3]) -> [f64; 3] {
+        [dot(self.frame[0], v), dot(self.frame[1], v), dot(self.frame[2], v)]
+    }
+
+    /// Body-axes vector from blade-axes components.
+    pub fn in_body_axes(&self, v: [f64; 3]) -> [f64; 3] {
+        lin(&[(v[0], self.frame[0]), (v[1], self.frame[1]), (v[2], self.frame[2])])
+    }
+}
+
+/// Rigid-rotor kinematics of a blade (hinge chain flap then pitch at radius `e`, no lag, airframe
+/// not rotating): frames and velocities built from the angles, then expressed in blade axes.
+pub fn blade_inputs(rotor: &Rotor, b: &BladeState) -> BladeInputs {
+    let s = rotor.s;
+    let a = rotor.arm(b.psi);
+    let t = cross(s, a); // direction of motion of the arm (leading edge at zero pitch)
+    let (sb, cb) = b.beta.sin_cos();
+    let (st, ct) = b.theta.sin_cos();
+    let x_f = lin(&[(cb, a), (sb, s)]);
+    let z_f = lin(&[(-sb, a), (cb, s)]);
+    let y_f = t;
+    let x_b = x_f;
+    let y_b = lin(&[(ct, y_f), (st, z_f)]);
+    let z_b = lin(&[(-st, y_f), (ct, z_f)]);
+    let root = lin(&[(rotor.e, a)]);
+    let omega_body = lin(&[(rotor.omega, s), (-b.beta_dot, t), (b.theta_dot, x_b)]);
+    let root_vel_body = lin(&[(1.0, rotor.hub_vel), (1.0, cross(lin(&[(rotor.omega, s)]), root))]);
+    let frame = [x_b, y_b, z_b];
+    let mut k = BladeInputs {
+        frame,
+        root,
+        root_vel_body,
+        omega_body,
+        vel: [0.0; 3],
+        omega: [0.0; 3],
+        azimuth: b.psi,
+        shaft: [0.0; 3],
+    };
+    k.vel = k.in_blade_axes(root_vel_body);
+    k.omega = k.in_blade_axes(omega_body);
+    k.shaft = k.in_blade_axes(s);
+    k
+}
+
+/// Relative difference `|a - b| / |b|`.
+pub fn rel(a: f64, b: f64) -> f64 {
+    (a - b).abs() / b.abs()
+}

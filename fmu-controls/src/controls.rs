@@ -1,0 +1,188 @@
+//! Pilot controls to blade pitch: swashplate mixing, first-order actuators, and the pitch angle,
+//! rate and acceleration of every blade for the rotor's driven pitch joints.
+//!
+//! **Mixing** (commanded swashplate coordinates from the pilot inputs):
+//!
+//! ```text
+//! theta0_cmd  = gain.collective * collective
+//! c = gain.lat * lat_cyclic,   s = -gain.lon * lon_cyclic
+//! theta1c_cmd = c cos(phase) + s sin(phase)          (so that the cyclic pitch is
+//! theta1s_cmd = s cos(phase) - c sin(phase)           c cos(psi + phase) + s sin(psi + phase))
+//! tail_cmd    = tail.offset + gain.pedal * pedal
+//! ```
+//!
+//! Sign conventions (azimuth 0 over the tail, increasing with the rotation, as the Rotor and Aero
+//! FMUs): in hover the flapping lags the pitch by about 90 deg (`beta1c ~ -theta1s`,
+//! `beta1s ~ theta1c` with `beta = beta0 - beta1c cos psi - beta1s sin psi`), so stick forward
+//! (`lon_cyclic > 0`, `theta1s < 0`) tilts the disk forward and stick right (`lat_cyclic > 0`,
+//! `theta1c > 0`) tilts it to the right. A non-zero `phase` compensates the smaller phase lag of
+//! a rotor with hinge offset.
+//!
+//! **Actuators**: with `tau > 0` the swashplate coordinates `q = (theta0, theta1c, theta1s,
+//! tail)` are states, `q' = (q_cmd - q) / tau`; with `tau = 0`, `q = q_cmd` and `q' = 0`. The
+//! pilot inputs are held over a step, so their rates are taken as zero: `q'' = -q' / tau`.
+//!
+//! **Blade pitch**, `psi_i = azimuth + 2 pi (i - 1) / nb`, `W = azimuth_rate` (its rate taken
+//! as zero):
+//!
+//! ```text
+//! theta_i   = theta0 + theta1c cos psi_i + theta1s sin psi_i
+//! theta_i'  = theta0' + theta1c' cos + theta1s' sin + W (-theta1c sin + theta1s cos)
+//! theta_i'' = theta0'' + theta1c'' cos + theta1s'' sin + 2 W (-theta1c' sin + theta1s' cos)
+//!             - W^2 (theta1c cos + theta1s sin)
+//! ```
+
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
+use fmu_core::variable::Variable;
+
+use crate::layout::{NB_MAX, u, vr, x, y};
+
+/// Pilot controls, swashplate mixing and actuators (`modelIdentifier="Controls"`).
+#[derive(Debug, Clone)]
+pub struct Controls {
+    /// Active blades.
+    nb: usize,
+    /// Actuator time constant, s (0 = ideal).
+    tau: f64,
+    /// Gains: collective, lon, lat, pedal.
+    gains: [f64; 4],
+    /// `(cos(phase), sin(phase))`.
+    phase: (f64, f64),
+    /// Tail collective at zero pedal, rad.
+    tail_offset: f64,
+    /// Initial actuator positions (swashplate coordinates), rad.
+    x0: [f64; x::N],
+    /// Integrator tolerance.
+    tolerance: f64,
+}
+
+fn finite(params: &dyn Parameters, vr: u32, name: &str) -> Result<f64, String> {
+    let v = params.real(vr);
+    if v.is_finite() { Ok(v) } else { Err(format!("parameter '{name}' must be finite (got {v})")) }
+}
+
+impl Controls {
+    /// Builds the model from parameter values, validating them (errors name the parameter).
+    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, String> {
+        let nb = params.integer(vr::NB);
+        if !(1..=NB_MAX as i32).contains(&nb) {
+            return Err(format!("parameter 'nb' must be in 1..={NB_MAX} (got {nb})"));
+        }
+        let tau = finite(params, vr::TAU, "tau")?;
+        if tau < 0.0 {
+            return Err(format!("parameter 'tau' must be >= 0 s (got {tau})"));
+        }
+        let mut gains = [0.0; 4];
+        for (k, name) in ["gain.collective", "gain.lon", "gain.lat", "gain.pedal"].iter().enumerate() {
+            gains[k] = finite(params, vr::GAINS + k as u32, name)?;
+        }
+        let phase = finite(params, vr::PHASE, "phase")?;
+        let tail_offset = finite(params, vr::TAIL_OFFSET, "tail.offset")?;
+        let mut initial = [0.0; 4];
+        for (k, name) in ["collective0", "lon_cyclic0", "lat_cyclic0", "pedal0"].iter().enumerate() {
+            initial[k] = finite(params, vr::INITIAL + k as u32, name)?;
+        }
+        let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
+        if !(tolerance > 0.0 && tolerance < 1.0) {
+            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})"));
+        }
+        let mut me = Controls {
+            nb: nb as usize,
+            tau,
+            gains,
+            phase: (phase.cos(), phase.sin()),
+            tail_offset,
+            x0: [0.0; x::N],
+            tolerance,
+        };
+        me.x0 = me.command(initial);
+        Ok(me)
+    }
+
+    /// Commanded swashplate coordinates `(theta0, theta1c, theta1s, tail)` for the pilot inputs
+    /// `(collective, lon_cyclic, lat_cyclic, pedal)`.
+    pub fn command<D: Scalar>(&self, pilot: [D; 4]) -> [D; 4] {
+        let [g_col, g_lon, g_lat, g_ped] = self.gains;
+        let (cp, sp) = self.phase;
+        let c = pilot[2] * g_lat;
+        let s = pilot[1] * (-g_lon);
+        [pilot[0] * g_col, c * cp + s * sp, s * cp - c * sp, pilot[3] * g_ped + self.tail_offset]
+    }
+
+    /// Swashplate coordinates and their first and second time derivatives.
+    fn swashplate<D: Scalar>(&self, xs: &[D], us: &[D]) -> ([D; 4], [D; 4], [D; 4]) {
+        let cmd = self.command([us[u::COLLECTIVE], us[u::LON], us[u::LAT], us[u::PEDAL]]);
+        let zero = D::from(0.0);
+        if self.tau > 0.0 {
+            let q = [xs[0], xs[1], xs[2], xs[3]];
+            let inv = 1.0 / self.tau;
+            let rate: [D; 4] = std::array::from_fn(|k| (cmd[k] - q[k]) * inv);
+            let acc: [D; 4] = std::array::from_fn(|k| rate[k] * (-inv));
+            (q, rate, acc)
+        } else {
+            (cmd, [zero; 4], [zero; 4])
+        }
+    }
+}
+
+impl Model for Controls {
+    const INFO: ModelInfo = ModelInfo {
+        model_name: "Controls",
+        model_identifier: "Controls",
+        description: "Pilot controls to blade pitch: swashplate mixing (collective, cyclic with phase, tail \
+                      collective), first-order actuators, per-blade pitch angle, rate and acceleration from the rotor \
+                      azimuth",
+        default_stop_time: 1.0,
+        default_step_size: 0.001,
+    };
+
+    fn variables() -> Vec<Variable> {
+        crate::variables::variables()
+    }
+
+    fn configure(params: &dyn Parameters) -> Result<Self, String> {
+        Self::from_parameters(params)
+    }
+
+    fn n_states(&self) -> usize {
+        if self.tau > 0.0 { x::N } else { 0 }
+    }
+
+    fn initial_state(&self, xs: &mut [f64]) {
+        if self.tau > 0.0 {
+            xs.copy_from_slice(&self.x0);
+        }
+    }
+
+    fn derivatives(&self, _t: f64, xs: &[f64], us: &[f64], dx: &mut [f64]) {
+        if self.tau > 0.0 {
+            let (_, rate, _) = self.swashplate(xs, us);
+            dx.copy_from_slice(&rate);
+        }
+    }
+
+    fn outputs<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], ys: &mut [D]) {
+        let zero = D::from(0.0);
+        ys.iter_mut().for_each(|v| *v = zero);
+        let (q, dq, ddq) = self.swashplate(xs, us);
+        let w = us[u::AZIMUTH_RATE];
+        for b in 0..self.nb {
+            let psi = us[u::AZIMUTH] + 2.0 * std::f64::consts::PI * b as f64 / self.nb as f64;
+            let (s, c) = psi.sin_cos();
+            let base = y::blade(b);
+            // Cyclic part and its azimuthal derivative.
+            let cyc = q[x::THETA1C] * c + q[x::THETA1S] * s;
+            let cyc_psi = q[x::THETA1S] * c - q[x::THETA1C] * s;
+            let dcyc_psi = dq[x::THETA1S] * c - dq[x::THETA1C] * s;
+            ys[base + y::PITCH] = q[x::THETA0] + cyc;
+            ys[base + y::PITCH_RATE] = dq[x::THETA0] + dq[x::THETA1C] * c + dq[x::THETA1S] * s + w * cyc_psi;
+            ys[base + y::PITCH_ACC] =
+                ddq[x::THETA0] + ddq[x::THETA1C] * c + ddq[x::THETA1S] * s + w * dcyc_psi * 2.0 - w * w * cyc;
+        }
+        ys[y::SWASHPLATE..y::SWASHPLATE + 4].copy_from_slice(&q);
+    }
+
+    fn tolerances(&self) -> (f64, f64) {
+        (self.tolerance, self.tolerance)
+    }
+}

@@ -1,0 +1,124 @@
+//! Cost of one `fmi2DoStep` of the 4-blade main rotor (flap and lag free, driven shaft, default
+//! tolerance) at a 5-degree azimuth step `h = 5 deg / Omega`, through `fmu_core::Instance<Rotor>`
+//! (the code path of the exported C ABI minus the pointer checks); plus the pieces: one state
+//! derivative (block-diagonal and dense mass-matrix solve), one output evaluation, and the
+//! directional derivatives of the hub loads with respect to the hub acceleration.
+//!
+//! Run with `cargo bench -p fmu-rotor --bench do_step`.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use fmu_core::Instance;
+use fmu_core::model::{Model, Parameters};
+use fmu_core::variable::Kind;
+use fmu_rotor::Rotor;
+use fmu_rotor::layout::u;
+
+const OMEGA: f64 = 29.0;
+
+/// A hovering-like state: collective pitch, blade lift, gravity, flap and lag free.
+fn instance() -> Instance<Rotor> {
+    let mut inst = Instance::<Rotor>::new("bench");
+    let mut set = |name: &str, v: f64| {
+        let vr = inst.vr(name).unwrap();
+        inst.set_real(&[vr], &[v]).unwrap();
+    };
+    set("hub.acc.z", -9.80665);
+    set("blade.beta0", 0.05);
+    for i in 1..=4 {
+        set(&format!("blade[{i}].pitch"), 0.12);
+        set(&format!("blade[{i}].F.z"), 12000.0);
+        set(&format!("blade[{i}].F.y"), -600.0);
+    }
+    inst.setup_experiment(0.0, None).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    inst
+}
+
+/// Default parameter values by value reference (what `configure` sees in an unchanged instance).
+struct Defaults(Vec<fmu_core::Variable>);
+
+impl Parameters for Defaults {
+    fn real(&self, vr: u32) -> f64 {
+        match self.0.iter().find(|v| v.vr == vr).unwrap().kind {
+            Kind::Real { start, .. } => start,
+            _ => unreachable!(),
+        }
+    }
+    fn integer(&self, vr: u32) -> i32 {
+        match self.0.iter().find(|v| v.vr == vr).unwrap().kind {
+            Kind::Integer { start, .. } => start,
+            _ => unreachable!(),
+        }
+    }
+    fn boolean(&self, vr: u32) -> bool {
+        match self.0.iter().find(|v| v.vr == vr).unwrap().kind {
+            Kind::Boolean { start } => start,
+            _ => unreachable!(),
+        }
+    }
+}
+
+fn do_step(c: &mut Criterion) {
+    let h = 5f64.to_radians() / OMEGA;
+    let mut group = c.benchmark_group("rotor");
+
+    let mut inst = instance();
+    // Settle into periodic motion first.
+    let mut t = 0.0;
+    for _ in 0..200 {
+        inst.do_step(t, h).unwrap();
+        t += h;
+    }
+    group.bench_function("do_step_4_blades_5deg", |b| {
+        b.iter(|| {
+            inst.do_step(black_box(t), h).unwrap();
+            t += h;
+        })
+    });
+
+    let hub_loads: Vec<u32> = ["hub.F.x", "hub.F.y", "hub.F.z", "hub.M.x", "hub.M.y", "hub.M.z"]
+        .iter()
+        .map(|n| inst.vr(n).unwrap())
+        .collect();
+    let mut loads = [0.0; 6];
+    group.bench_function("do_step_and_get_hub_loads", |b| {
+        b.iter(|| {
+            inst.do_step(black_box(t), h).unwrap();
+            t += h;
+            inst.get_real(&hub_loads, &mut loads).unwrap();
+        })
+    });
+
+    let acc: Vec<u32> = ["hub.acc.x", "hub.acc.y", "hub.acc.z"].iter().map(|n| inst.vr(n).unwrap()).collect();
+    let mut column = [0.0; 6];
+    group.bench_function("directional_derivatives_hub_loads_by_hub_acc", |b| {
+        b.iter(|| {
+            for &k in &acc {
+                inst.get_directional_derivative(&hub_loads, &[k], &[1.0], &mut column).unwrap();
+            }
+        })
+    });
+
+    let defaults = Defaults(Rotor::variables());
+    let block = Rotor::from_parameters(&defaults).unwrap();
+    let dense = Rotor::from_parameters(&defaults).unwrap().with_dense_solve();
+    let x = inst.continuous_state().to_vec();
+    let mut us = vec![0.0; u::N];
+    us[u::HUB_ACC + 2] = -9.80665;
+    for i in 0..4 {
+        us[u::blade(i) + u::PITCH] = 0.12;
+        us[u::blade(i) + u::FORCE + 2] = 12000.0;
+    }
+    let mut dx = vec![0.0; x.len()];
+    group.bench_function("derivatives_block_solve", |b| b.iter(|| block.derivatives(black_box(t), &x, &us, &mut dx)));
+    group.bench_function("derivatives_dense_solve", |b| b.iter(|| dense.derivatives(black_box(t), &x, &us, &mut dx)));
+    let mut ys = vec![0.0; fmu_rotor::layout::y::N];
+    group.bench_function("outputs_f64", |b| b.iter(|| block.outputs(black_box(t), &x, &us, &mut ys)));
+    group.finish();
+}
+
+criterion_group!(benches, do_step);
+criterion_main!(benches);

@@ -1,0 +1,436 @@
+//! Equations of motion of the tree in joint coordinates, `M(q) q'' = Q(q, q', t)`, from passes
+//! over the links with the Jacobians of the kinematics by automatic differentiation.
+//!
+//! Notation (all vectors in the airframe body axes at the attachment point P; the airframe axes
+//! rotate with the hub inputs `w` (angular velocity) and `alpha` (angular acceleration); P has the
+//! specific force `acc = a_P - g`):
+//!
+//! * `theta` are all joint angles: free coordinates `q` and prescribed ones (driven, locked).
+//! * For body `b`: CoM `c_b(theta)` relative to P and orientation `R_b(theta)` (body axes to
+//!   airframe axes) from one forward-kinematics pass.
+//! * **Bias pass** (one pass in `Dual2<D>` along the path `theta(s) = theta + s theta' + s^2/2
+//!   theta''_p`, with `theta''_p` the prescribed accelerations and zero for `q`): gives `c`, the
+//!   relative velocity `c' = J theta'` and `c''_bias = J_p theta''_p + (d^2 c / d s^2)` (the
+//!   velocity-product terms `J' theta'`), and likewise `R, R', R''` whence `w_rel = axial(R' R^T)`
+//!   and `w_rel'_bias = axial(R'' R^T)` (antisymmetric part).
+//! * **Jacobian columns** (one pass in `Dual<D>` per free coordinate, over its subtree only):
+//!   `J_v[k] = dc/dq_k`, `J_w[k] = axial(dR/dq_k R^T)`.
+//! * Inertial accelerations: `a_b - g = acc + alpha x c + w x (w x c) + 2 w x c' + c''_bias + J_v q''`,
+//!   angular velocity `w_b = w + w_rel`, angular acceleration `alpha_b = alpha + w x w_rel +
+//!   w_rel'_bias + J_w q''`.
+//! * Kane / virtual work: `sum_b J_v^T (F_b - m (a_b - g)) + J_w^T (M_b - I_b alpha_b - w_b x I_b w_b)
+//!   + Q_joint = 0`, i.e. `M q'' = Q` with `M = sum_b J_v^T m J_v + J_w^T I_b J_w` and
+//!   `Q = Q_joint + sum_b J_v^T f_b + J_w^T m_b`, where `f_b`, `m_b` are the applied minus the
+//!   bias inertial loads (everything except the `q''` terms). `I_b = R_b I R_b^T`.
+//!
+//! Centrifugal stiffening, Coriolis coupling and gyroscopic moments are all in `c''_bias`,
+//! `w_rel'_bias`, the hub-motion terms and `w_b x I_b w_b`; nothing is linearised.
+//!
+//! All working data lives in a [`Work`] of fixed-size arrays (no allocation per evaluation).
+
+use fmu_core::model::Scalar;
+use num_dual::{Dual, Dual2, DualNum};
+
+use crate::la::{
+    M3, Singular, V3, add, axial_of_product, congruence_f, cross, dot, lu_solve_block, mat_vec, mat_vec_f, scale,
+    scale_f, sub, zero, zero3, zero33,
+};
+use crate::tree::{Drive, Frame, Joint, MAX_BODIES, MAX_COLUMNS, MAX_DOF, MAX_LINKS, Tree};
+
+/// Motion of the attachment point P (inputs), airframe body axes.
+#[derive(Debug, Clone, Copy)]
+pub struct HubMotion<D> {
+    /// Inertial velocity of P, m/s.
+    pub vel: V3<D>,
+    /// Angular velocity of the airframe, rad/s.
+    pub omega: V3<D>,
+    /// Specific force at P, `a_P - g`, m/s^2.
+    pub acc: V3<D>,
+    /// Angular acceleration of the airframe, rad/s^2.
+    pub alpha: V3<D>,
+}
+
+/// Working buffers of one evaluation (Pinocchio's `Data`): fixed-size, reused, never allocated
+/// during an evaluation.
+#[derive(Debug, Clone)]
+pub struct Work<D: Scalar> {
+    /// Joint angle of each link, rad.
+    pub angle: [D; MAX_LINKS],
+    /// Joint rate of each link, rad/s.
+    pub rate: [D; MAX_LINKS],
+    /// Prescribed joint acceleration of each link (zero for free joints), rad/s^2.
+    accel: [D; MAX_LINKS],
+    /// Sine and cosine of each signed joint angle.
+    sin_cos: [(D, D); MAX_LINKS],
+    /// Link frames of the bias pass.
+    frames2: [Frame<Dual2<D>>; MAX_LINKS],
+    /// Link frames of the current Jacobian-column pass.
+    frames1: [Frame<Dual<D>>; MAX_LINKS],
+    /// Orientation of each link (link axes to airframe axes).
+    pub rot: [M3<D>; MAX_LINKS],
+    /// Origin of each link relative to P, airframe axes, m.
+    pub pos: [V3<D>; MAX_LINKS],
+    /// Rate of the airframe-axis components of [`Work::pos`], m/s.
+    pub vel: [V3<D>; MAX_LINKS],
+    /// CoM of each body relative to P, airframe axes, m.
+    pub c: [V3<D>; MAX_BODIES],
+    /// Rate of the airframe-axis components of the CoM position, m/s.
+    pub cd: [V3<D>; MAX_BODIES],
+    /// Second rate of the CoM position without the `J_v q''` part, m/s^2.
+    cdd_bias: [V3<D>; MAX_BODIES],
+    /// Angular velocity of each body relative to the airframe, airframe axes, rad/s.
+    pub w_rel: [V3<D>; MAX_BODIES],
+    /// Relative angular acceleration without the `J_w q''` part, rad/s^2.
+    wd_rel_bias: [V3<D>; MAX_BODIES],
+    /// Inertia tensor of each body about its CoM, airframe axes, kg m^2.
+    pub inertia: [M3<D>; MAX_BODIES],
+    /// Applied force minus `m (a_b - g)` (without the `q''` terms until the loads are
+    /// completed in [`Mode::Loads`], then full), N.
+    pub f: [V3<D>; MAX_BODIES],
+    /// Applied couple about the CoM minus `I alpha_b + w_b x I w_b` (as `f`), N m.
+    pub m: [V3<D>; MAX_BODIES],
+    /// `J_v` by column and body.
+    jv: [[V3<D>; MAX_BODIES]; MAX_COLUMNS],
+    /// `J_w` by column and body.
+    jw: [[V3<D>; MAX_BODIES]; MAX_COLUMNS],
+    /// Mass matrix (overwritten by its LU factors).
+    mass: [[D; MAX_DOF]; MAX_DOF],
+    /// Generalized accelerations `q''` (the right-hand side before the solve).
+    pub qdd: [D; MAX_DOF],
+}
+
+impl<D: Scalar> Default for Work<D> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<D: Scalar> Work<D> {
+    /// Zeroed buffers.
+    pub fn new() -> Self {
+        let z = zero::<D>();
+        let f2 = Frame { rot: zero33(), pos: zero3() };
+        let f1 = Frame { rot: zero33(), pos: zero3() };
+        Work {
+            angle: [z; MAX_LINKS],
+            rate: [z; MAX_LINKS],
+            accel: [z; MAX_LINKS],
+            sin_cos: [(z, z); MAX_LINKS],
+            frames2: [f2; MAX_LINKS],
+            frames1: [f1; MAX_LINKS],
+            rot: [zero33(); MAX_LINKS],
+            pos: [zero3(); MAX_LINKS],
+            vel: [zero3(); MAX_LINKS],
+            c: [zero3(); MAX_BODIES],
+            cd: [zero3(); MAX_BODIES],
+            cdd_bias: [zero3(); MAX_BODIES],
+            w_rel: [zero3(); MAX_BODIES],
+            wd_rel_bias: [zero3(); MAX_BODIES],
+            inertia: [zero33(); MAX_BODIES],
+            f: [zero3(); MAX_BODIES],
+            m: [zero3(); MAX_BODIES],
+            jv: [[zero3(); MAX_BODIES]; MAX_COLUMNS],
+            jw: [[zero3(); MAX_BODIES]; MAX_COLUMNS],
+            mass: [[z; MAX_DOF]; MAX_DOF],
+            qdd: [z; MAX_DOF],
+        }
+    }
+}
+
+#[inline]
+fn v3<D: Scalar>(u: &[D], i: usize) -> V3<D> {
+    [u[i], u[i + 1], u[i + 2]]
+}
+
+#[inline]
+fn map3<A: Copy, B>(m: &M3<A>, f: impl Fn(A) -> B) -> [[B; 3]; 3] {
+    [[f(m[0][0]), f(m[0][1]), f(m[0][2])], [f(m[1][0]), f(m[1][1]), f(m[1][2])], [f(m[2][0]), f(m[2][1]), f(m[2][2])]]
+}
+
+/// What an evaluation should compute beyond `q''`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Only `q''` (the state derivative).
+    Accelerations,
+    /// Also the full body loads ([`Work::f`], [`Work::m`]) and the reported driven-joint
+    /// Jacobian columns, for the hub loads and joint torques.
+    Loads,
+}
+
+impl Tree {
+    /// Evaluates the equations of motion at time `t`, state `x = [q, q']`, inputs `u` and hub
+    /// motion `hub`: leaves `q''` in [`Work::qdd`] (and, with [`Mode::Loads`], the full body
+    /// loads in [`Work::f`] and [`Work::m`]).
+    pub fn evaluate<D: Scalar>(
+        &self,
+        w: &mut Work<D>,
+        t: D,
+        x: &[D],
+        u: &[D],
+        hub: &HubMotion<D>,
+        mode: Mode,
+    ) -> Result<(), Singular> {
+        self.joint_values(w, t, x, u);
+        self.bias_pass(w);
+        self.body_terms(w, u, hub);
+        let n_columns = if mode == Mode::Loads { self.columns.len() } else { self.n_dof() };
+        for k in 0..n_columns {
+            self.column_pass(w, k);
+        }
+        self.joint_forces(w, u);
+        self.solve(w)?;
+        if mode == Mode::Loads {
+            self.complete(w);
+        }
+        Ok(())
+    }
+
+    /// Joint angles, rates and prescribed accelerations of all links.
+    fn joint_values<D: Scalar>(&self, w: &mut Work<D>, t: D, x: &[D], u: &[D]) {
+        let n = self.n_dof();
+        for (j, link) in self.links.iter().enumerate() {
+            let (a, r, acc) = match link.joint {
+                Joint::Free { .. } => {
+                    let k = self.dof_of_link[j].expect("free links have a coordinate");
+                    (x[k], x[n + k], zero())
+                }
+                Joint::Driven(Drive::Clock { angle0, rate }) => (t * rate + angle0, D::from(rate), zero()),
+                Joint::Driven(Drive::Inputs { angle, rate, acc }) => (u[angle], u[rate], u[acc]),
+                Joint::Locked(a) => (D::from(a), zero(), zero()),
+            };
+            w.angle[j] = a;
+            w.rate[j] = r;
+            w.accel[j] = acc;
+        }
+    }
+
+    /// Forward kinematics in `Dual2<D>` along `(theta', theta''_prescribed)`: positions,
+    /// orientations and their first and second rates (without `q''`), one pass over the links.
+    fn bias_pass<D: Scalar>(&self, w: &mut Work<D>) {
+        for (j, link) in self.links.iter().enumerate() {
+            let parent = match link.parent {
+                Some(p) => w.frames2[p],
+                None => Frame::root(),
+            };
+            let sign = link.axis.sign;
+            let angle = Dual2::new(w.angle[j] * sign, w.rate[j] * sign, w.accel[j] * sign);
+            let (s, c) = angle.sin_cos();
+            w.sin_cos[j] = (s.re, c.re);
+            let frame = link.frame(&parent, s, c);
+            w.rot[j] = map3(&frame.rot, |e| e.re);
+            w.pos[j] = frame.pos.map(|e| e.re);
+            w.vel[j] = frame.pos.map(|e| e.v1);
+            w.frames2[j] = frame;
+        }
+    }
+
+    /// Per-body kinematics from the bias pass, and the applied-minus-bias-inertial loads.
+    fn body_terms<D: Scalar>(&self, w: &mut Work<D>, u: &[D], hub: &HubMotion<D>) {
+        let HubMotion { omega, acc, alpha, .. } = *hub;
+        for (b, &j) in self.body_link.iter().enumerate() {
+            let body = self.body(b);
+            let frame = &w.frames2[j];
+            let c2 = add(frame.pos, mat_vec_f(&frame.rot, body.com));
+            let (c, cd, cdd) = (c2.map(|e| e.re), c2.map(|e| e.v1), c2.map(|e| e.v2));
+            let r = w.rot[j];
+            let w_rel = axial_of_product(&map3(&frame.rot, |e| e.v1), &r);
+            let wd_rel = axial_of_product(&map3(&frame.rot, |e| e.v2), &r);
+            let inertia = congruence_f(&r, &body.inertia);
+            // Applied loads at the link origin, link axes -> airframe axes, about the CoM.
+            let (mut force, mut couple) = (zero3::<D>(), zero3::<D>());
+            if let Some(li) = body.load_input {
+                force = mat_vec(&r, v3(u, li));
+                couple = add(mat_vec(&r, v3(u, li + 3)), cross(sub(w.pos[j], c), force));
+            }
+            // Specific-force acceleration of the CoM without the q'' part.
+            let a = add(
+                add(add(acc, cross(alpha, c)), cross(omega, cross(omega, c))),
+                add(scale_f(cross(omega, cd), 2.0), cdd),
+            );
+            let w_b = add(omega, w_rel);
+            let wd = add(add(alpha, cross(omega, w_rel)), wd_rel);
+            w.f[b] = sub(force, scale_f(a, body.mass));
+            w.m[b] = sub(sub(couple, mat_vec(&inertia, wd)), cross(w_b, mat_vec(&inertia, w_b)));
+            w.c[b] = c;
+            w.cd[b] = cd;
+            w.cdd_bias[b] = cdd;
+            w.w_rel[b] = w_rel;
+            w.wd_rel_bias[b] = wd_rel;
+            w.inertia[b] = inertia;
+        }
+    }
+
+    /// Jacobian column `k` by forward-mode AD over the subtree of its joint: the joint angle
+    /// is seeded with a unit derivative; links outside the subtree do not depend on it.
+    fn column_pass<D: Scalar>(&self, w: &mut Work<D>, k: usize) {
+        let j0 = self.columns[k].link;
+        let lift = |d: D| Dual::new(d, zero());
+        let first_parent = match self.links[j0].parent {
+            Some(p) => Frame { rot: map3(&w.rot[p], lift), pos: w.pos[p].map(lift) },
+            None => Frame::root(),
+        };
+        for j in j0..self.subtree_end[j0] {
+            let link = &self.links[j];
+            let parent = if j == j0 { first_parent } else { w.frames1[link.parent.expect("inside a subtree")] };
+            let (s, c) = w.sin_cos[j];
+            let (s, c) = if j == j0 {
+                // d/dq of sin(sign q) and cos(sign q).
+                let sign = link.axis.sign;
+                (Dual::new(s, c * sign), Dual::new(c, -s * sign))
+            } else {
+                (lift(s), lift(c))
+            };
+            let frame = link.frame(&parent, s, c);
+            if let Some(b) = self.body_of_link[j] {
+                let body = self.body(b);
+                let c1 = add(frame.pos, mat_vec_f(&frame.rot, body.com));
+                w.jv[k][b] = c1.map(|e| e.eps);
+                w.jw[k][b] = axial_of_product(&map3(&frame.rot, |e| e.eps), &w.rot[j]);
+            }
+            w.frames1[j] = frame;
+        }
+    }
+
+    /// Generalized force of the joint elements of link `j` about its axis: spring and damper,
+    /// plus the applied joint torque when the inputs `u` are given.
+    fn joint_force<D: Scalar>(&self, w: &Work<D>, j: usize, u: Option<&[D]>) -> D {
+        let link = &self.links[j];
+        let mut q = -(w.angle[j] * link.stiffness + w.rate[j] * link.damping);
+        if let (Some(i), Some(u)) = (link.torque_input, u) {
+            q += u[i];
+        }
+        q
+    }
+
+    /// Completes `Q` (joint part already in `qdd`, see [`Tree::joint_forces`]) with the body
+    /// loads, assembles `M` block by block and solves `M q'' = Q` in place.
+    fn solve<D: Scalar>(&self, w: &mut Work<D>) -> Result<(), Singular> {
+        let n = self.n_dof();
+        for k in 0..n {
+            let col = self.columns[k];
+            let mut q = w.qdd[k];
+            for b in col.bodies.0..col.bodies.1 {
+                q += dot(w.jv[k][b], w.f[b]) + dot(w.jw[k][b], w.m[b]);
+            }
+            w.qdd[k] = q;
+        }
+        let full = [(0, n)];
+        let blocks: &[(usize, usize)] = if self.dense_solve { &full } else { &self.blocks };
+        for &(o, len) in blocks {
+            for k in o..o + len {
+                let ck = self.columns[k].bodies;
+                for l in k..o + len {
+                    let cl = self.columns[l].bodies;
+                    let mut mkl = zero::<D>();
+                    for b in ck.0.max(cl.0)..ck.1.min(cl.1) {
+                        let mass = self.body(b).mass;
+                        mkl += dot(w.jv[k][b], w.jv[l][b]) * mass + dot(w.jw[k][b], mat_vec(&w.inertia[b], w.jw[l][b]));
+                    }
+                    w.mass[k][l] = mkl;
+                    w.mass[l][k] = mkl;
+                }
+            }
+            lu_solve_block(&mut w.mass, &mut w.qdd, o, len)?;
+        }
+        Ok(())
+    }
+
+    /// Adds the `q''` terms to the body loads: `f -= m J_v q''`, `m -= I J_w q''`.
+    fn complete<D: Scalar>(&self, w: &mut Work<D>) {
+        for b in 0..self.n_bodies() {
+            let (mut a, mut alpha) = (zero3::<D>(), zero3::<D>());
+            for k in 0..self.n_dof() {
+                let col = self.columns[k].bodies;
+                if (col.0..col.1).contains(&b) {
+                    a = add(a, scale(w.jv[k][b], w.qdd[k]));
+                    alpha = add(alpha, scale(w.jw[k][b], w.qdd[k]));
+                }
+            }
+            w.f[b] = sub(w.f[b], scale_f(a, self.body(b).mass));
+            w.m[b] = sub(w.m[b], mat_vec(&w.inertia[b], alpha));
+        }
+    }
+
+    /// Hub loads on the airframe at P after [`Mode::Loads`]: force and moment about P, airframe
+    /// axes. The momentum balance of all bodies: `F = sum (F_b - m (a_b - g))`,
+    /// `M = sum (c_b x (F_b - m (a_b - g)) + M_b - I alpha_b - w_b x I w_b)`.
+    pub fn hub_loads<D: Scalar>(&self, w: &Work<D>) -> (V3<D>, V3<D>) {
+        let (mut f, mut m) = (zero3::<D>(), zero3::<D>());
+        for b in 0..self.n_bodies() {
+            f = add(f, w.f[b]);
+            m = add(m, add(cross(w.c[b], w.f[b]), w.m[b]));
+        }
+        (f, m)
+    }
+
+    /// Torque the drive of a driven joint (Jacobian column `k`, see [`crate::tree::Column`])
+    /// must apply about its axis, after [`Mode::Loads`]: `-sum J^T (load) - Q_passive`.
+    pub fn driven_torque<D: Scalar>(&self, w: &Work<D>, k: usize) -> D {
+        let col = self.columns[k];
+        let mut tau = -self.joint_force(w, col.link, None);
+        for b in col.bodies.0..col.bodies.1 {
+            tau -= dot(w.jv[k][b], w.f[b]) + dot(w.jw[k][b], w.m[b]);
+        }
+        tau
+    }
+
+    /// Kinetic energy of all bodies relative to the inertial frame, J.
+    pub fn kinetic_energy<D: Scalar>(&self, w: &Work<D>, hub: &HubMotion<D>) -> D {
+        let mut e = zero::<D>();
+        for b in 0..self.n_bodies() {
+            let v = add(add(hub.vel, cross(hub.omega, w.c[b])), w.cd[b]);
+            let wb = add(hub.omega, w.w_rel[b]);
+            e += dot(v, v) * (0.5 * self.body(b).mass) + dot(wb, mat_vec(&w.inertia[b], wb)) * 0.5;
+        }
+        e
+    }
+
+    /// Potential energy: joint springs plus gravity in the hub frame, `sum m acc . c_b`, J.
+    pub fn potential_energy<D: Scalar>(&self, w: &Work<D>, hub: &HubMotion<D>) -> D {
+        let mut e = zero::<D>();
+        for b in 0..self.n_bodies() {
+            e += dot(hub.acc, w.c[b]) * self.body(b).mass;
+        }
+        for (j, link) in self.links.iter().enumerate() {
+            if link.stiffness != 0.0 {
+                e += w.angle[j] * w.angle[j] * (0.5 * link.stiffness);
+            }
+        }
+        e
+    }
+
+    /// Writes the right-hand side's joint part (springs, dampers, applied joint torques) into
+    /// `qdd`, before [`Tree::solve`] adds the body loads.
+    fn joint_forces<D: Scalar>(&self, w: &mut Work<D>, u: &[D]) {
+        for k in 0..self.n_dof() {
+            w.qdd[k] = self.joint_force(w, self.dof_link[k], Some(u));
+        }
+    }
+
+    /// The mass matrix `M(q) = sum_b J_v^T m J_v + J_w^T I_b J_w` (row-major, `n_dof x n_dof`,
+    /// all entries, ignoring the block structure) at time `t`, state `x` and inputs `u`. For
+    /// tests and diagnostics; allocates.
+    pub fn mass_matrix(&self, t: f64, x: &[f64], u: &[f64]) -> Vec<Vec<f64>> {
+        let mut w = Box::new(Work::<f64>::new());
+        let hub = HubMotion { vel: [0.0; 3], omega: [0.0; 3], acc: [0.0; 3], alpha: [0.0; 3] };
+        self.joint_values(&mut w, t, x, u);
+        self.bias_pass(&mut w);
+        self.body_terms(&mut w, u, &hub);
+        let n = self.n_dof();
+        for k in 0..n {
+            self.column_pass(&mut w, k);
+        }
+        let mut m = vec![vec![0.0; n]; n];
+        for (k, row) in m.iter_mut().enumerate() {
+            let ck = self.columns[k].bodies;
+            for (l, e) in row.iter_mut().enumerate() {
+                let cl = self.columns[l].bodies;
+                for b in ck.0.max(cl.0)..ck.1.min(cl.1) {
+                    *e += dot(w.jv[k][b], w.jv[l][b]) * self.body(b).mass
+                        + dot(w.jw[k][b], mat_vec(&w.inertia[b], w.jw[l][b]));
+                }
+            }
+        }
+        m
+    }
+}

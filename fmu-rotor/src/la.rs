@@ -1,0 +1,298 @@
+//! Small generic linear algebra: 3-vectors, 3x3 matrices, elementary rotations and a dense LU.
+//!
+//! Everything is written over [`Scalar`] with plain arithmetic only, so that the same code runs
+//! on `f64`, on `num_dual::Dual64` (exact directional derivatives through the FMI layer) and on
+//! the nested `Dual<D>` / `Dual2<D>` numbers the kinematics passes use for the Jacobians. Nothing
+//! allocates.
+
+use fmu_core::model::Scalar;
+
+/// A 3-vector of generic scalars.
+pub type V3<D> = [D; 3];
+/// A 3x3 matrix of generic scalars, row-major (`m[row][col]`).
+pub type M3<D> = [[D; 3]; 3];
+/// A constant 3x3 matrix, row-major.
+pub type M3f = [[f64; 3]; 3];
+
+/// The identity matrix as constants.
+pub const IDENTITY: M3f = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+
+/// The scalar zero.
+#[inline]
+pub fn zero<D: Scalar>() -> D {
+    D::from(0.0)
+}
+
+/// The zero vector.
+#[inline]
+pub fn zero3<D: Scalar>() -> V3<D> {
+    [zero(); 3]
+}
+
+/// The zero matrix.
+#[inline]
+pub fn zero33<D: Scalar>() -> M3<D> {
+    [[zero(); 3]; 3]
+}
+
+/// Lifts a constant vector into the generic scalar type (zero derivative parts).
+#[inline]
+pub fn lift3<D: Scalar>(a: [f64; 3]) -> V3<D> {
+    [D::from(a[0]), D::from(a[1]), D::from(a[2])]
+}
+
+/// Lifts a constant matrix into the generic scalar type.
+#[inline]
+pub fn lift33<D: Scalar>(m: &M3f) -> M3<D> {
+    [lift3(m[0]), lift3(m[1]), lift3(m[2])]
+}
+
+/// `a + b`.
+#[inline]
+pub fn add<D: Scalar>(a: V3<D>, b: V3<D>) -> V3<D> {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+
+/// `a - b`.
+#[inline]
+pub fn sub<D: Scalar>(a: V3<D>, b: V3<D>) -> V3<D> {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+/// `s a` for a generic scalar `s`.
+#[inline]
+pub fn scale<D: Scalar>(a: V3<D>, s: D) -> V3<D> {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+
+/// `s a` for a constant `s`.
+#[inline]
+pub fn scale_f<D: Scalar>(a: V3<D>, s: f64) -> V3<D> {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+
+/// Dot product `a . b`.
+#[inline]
+pub fn dot<D: Scalar>(a: V3<D>, b: V3<D>) -> D {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Cross product `a x b`.
+#[inline]
+pub fn cross<D: Scalar>(a: V3<D>, b: V3<D>) -> V3<D> {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+
+/// `m v`.
+#[inline]
+pub fn mat_vec<D: Scalar>(m: &M3<D>, v: V3<D>) -> V3<D> {
+    [dot(m[0], v), dot(m[1], v), dot(m[2], v)]
+}
+
+/// `m^T v`.
+#[inline]
+pub fn mat_t_vec<D: Scalar>(m: &M3<D>, v: V3<D>) -> V3<D> {
+    [
+        m[0][0] * v[0] + m[1][0] * v[1] + m[2][0] * v[2],
+        m[0][1] * v[0] + m[1][1] * v[1] + m[2][1] * v[2],
+        m[0][2] * v[0] + m[1][2] * v[1] + m[2][2] * v[2],
+    ]
+}
+
+/// `m v` for a generic matrix and a constant vector.
+#[inline]
+pub fn mat_vec_f<D: Scalar>(m: &M3<D>, v: [f64; 3]) -> V3<D> {
+    [
+        m[0][0] * v[0] + m[0][1] * v[1] + m[0][2] * v[2],
+        m[1][0] * v[0] + m[1][1] * v[1] + m[1][2] * v[2],
+        m[2][0] * v[0] + m[2][1] * v[1] + m[2][2] * v[2],
+    ]
+}
+
+/// `a b` for a generic `a` and a constant `b`.
+#[inline]
+pub fn mat_mul_f<D: Scalar>(a: &M3<D>, b: &M3f) -> M3<D> {
+    let mut c = zero33();
+    for (ci, ai) in c.iter_mut().zip(a) {
+        for (j, cij) in ci.iter_mut().enumerate() {
+            *cij = ai[0] * b[0][j] + ai[1] * b[1][j] + ai[2] * b[2][j];
+        }
+    }
+    c
+}
+
+/// `r i r^T` for a generic rotation `r` and a constant symmetric `i` (a tensor rotated from the
+/// frame of `r`'s columns into the frame of its rows).
+pub fn congruence_f<D: Scalar>(r: &M3<D>, i: &M3f) -> M3<D> {
+    let ri = mat_mul_f(r, i);
+    let mut out = zero33();
+    for a in 0..3 {
+        for b in a..3 {
+            let v = dot(ri[a], r[b]);
+            out[a][b] = v;
+            out[b][a] = v;
+        }
+    }
+    out
+}
+
+/// Right-multiplies `m` in place by the elementary rotation about coordinate axis `axis`
+/// (0 = x, 1 = y, 2 = z) with the given sine and cosine: `m <- m Rot_axis(angle)`.
+///
+/// Only the two columns perpendicular to the axis change: with `(i, j)` the cyclic successors
+/// of `axis`, `col_i <- c col_i + s col_j` and `col_j <- c col_j - s col_i`.
+#[inline]
+pub fn rotate_columns<D: Scalar>(m: &mut M3<D>, axis: usize, s: D, c: D) {
+    let (i, j) = ((axis + 1) % 3, (axis + 2) % 3);
+    for row in m.iter_mut() {
+        let (a, b) = (row[i], row[j]);
+        row[i] = a * c + b * s;
+        row[j] = b * c - a * s;
+    }
+}
+
+/// The axial vector of the skew-symmetric part of `a r^T`: for `a = dR/ds` of a rotation `r`
+/// this is the angular velocity `w` with `dR/ds = [w x] r`; for `a = d^2R/ds^2` it is `dw/ds`
+/// (the symmetric part `[w x]^2` drops out).
+#[inline]
+pub fn axial_of_product<D: Scalar>(a: &M3<D>, r: &M3<D>) -> V3<D> {
+    // (a r^T)_ij = row_i(a) . row_j(r)
+    let p = |i: usize, j: usize| dot(a[i], r[j]);
+    [(p(2, 1) - p(1, 2)) * 0.5, (p(0, 2) - p(2, 0)) * 0.5, (p(1, 0) - p(0, 1)) * 0.5]
+}
+
+/// Why a linear solve failed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Singular {
+    /// Row of the vanishing (or non-finite) pivot within the block.
+    pub row: usize,
+}
+
+/// Solves `a x = b` in place for the diagonal block `[o, o + n)` of `a` by LU decomposition with
+/// partial pivoting (pivots chosen by the magnitude of the real part). On return `b[o..o + n]`
+/// holds `x`; `a` is overwritten by its factors. Generic so that derivative parts propagate
+/// exactly (the pivot order is fixed by the real parts).
+pub fn lu_solve_block<D: Scalar, const N: usize>(
+    a: &mut [[D; N]; N],
+    b: &mut [D; N],
+    o: usize,
+    n: usize,
+) -> Result<(), Singular> {
+    let mut scale = 0.0_f64;
+    for row in &a[o..o + n] {
+        for e in &row[o..o + n] {
+            scale = scale.max(e.re().abs());
+        }
+    }
+    let end = o + n;
+    for k in o..end {
+        // Pivot search.
+        let (mut p, mut best) = (k, a[k][k].re().abs());
+        for (i, row) in a.iter().enumerate().take(end).skip(k + 1) {
+            let v = row[k].re().abs();
+            if v > best {
+                (p, best) = (i, v);
+            }
+        }
+        if best <= 1e-14 * scale || !best.is_finite() {
+            return Err(Singular { row: k - o });
+        }
+        if p != k {
+            a.swap(p, k);
+            b.swap(p, k);
+        }
+        let inv = a[k][k].recip();
+        let (upper, lower) = a.split_at_mut(k + 1);
+        let pivot_row = &upper[k][k + 1..end];
+        let (b_upper, b_lower) = b.split_at_mut(k + 1);
+        for (row, bi) in lower[..end - k - 1].iter_mut().zip(&mut b_lower[..end - k - 1]) {
+            let f = row[k] * inv;
+            for (aij, &akj) in row[k + 1..end].iter_mut().zip(pivot_row) {
+                *aij -= f * akj;
+            }
+            *bi -= f * b_upper[k];
+        }
+    }
+    for k in (o..end).rev() {
+        let mut s = b[k];
+        for (&akj, &bj) in a[k][k + 1..end].iter().zip(&b[k + 1..end]) {
+            s -= akj * bj;
+        }
+        b[k] = s / a[k][k];
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_dual::{Dual64, DualNum};
+
+    #[test]
+    fn rotate_columns_is_the_elementary_rotation() {
+        let a: f64 = 0.4;
+        let (s, c) = a.sin_cos();
+        let expected = [
+            [[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]],
+            [[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]],
+            [[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]],
+        ];
+        for (axis, e) in expected.iter().enumerate() {
+            let mut m = IDENTITY;
+            rotate_columns(&mut m, axis, s, c);
+            for i in 0..3 {
+                for j in 0..3 {
+                    assert!((m[i][j] - e[i][j]).abs() < 1e-15, "axis {axis}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn axial_of_rotation_rate_is_the_angular_velocity() {
+        // R(t) = Rot_z(2 t) Rot_x(3 t) at t = 0.3: w = 2 z + 3 Rot_z(2t) x.
+        let t = 0.3;
+        let rot = |t: Dual64| {
+            let mut m = lift33::<Dual64>(&IDENTITY);
+            let (s, c) = (t * 2.0).sin_cos();
+            rotate_columns(&mut m, 2, s, c);
+            let (s, c) = (t * 3.0).sin_cos();
+            rotate_columns(&mut m, 0, s, c);
+            m
+        };
+        let r = rot(Dual64::new(t, 1.0));
+        let re = r.map(|row| row.map(|e| e.re));
+        let eps = r.map(|row| row.map(|e| e.eps));
+        let w = axial_of_product(&eps, &re);
+        let expected = [3.0 * (2.0 * t).cos(), 3.0 * (2.0 * t).sin(), 2.0];
+        for k in 0..3 {
+            assert!((w[k] - expected[k]).abs() < 1e-14, "{w:?} vs {expected:?}");
+        }
+    }
+
+    #[test]
+    fn lu_solves_a_pivoting_system_in_a_block() {
+        let mut a = [[0.0_f64; 4]; 4];
+        a[0][0] = 7.0;
+        a[1][1] = 0.0;
+        a[1][2] = 2.0;
+        a[1][3] = 1.0;
+        a[2][1] = 3.0;
+        a[2][2] = 1.0;
+        a[2][3] = -1.0;
+        a[3][1] = 1.0;
+        a[3][2] = 1.0;
+        a[3][3] = 4.0;
+        let x = [0.0, 1.0, -2.0, 0.5];
+        let mut b = [0.0_f64; 4];
+        for i in 1..4 {
+            b[i] = (1..4).map(|j| a[i][j] * x[j]).sum();
+        }
+        lu_solve_block(&mut a, &mut b, 1, 3).unwrap();
+        for i in 1..4 {
+            assert!((b[i] - x[i]).abs() < 1e-14);
+        }
+        let mut z = [[0.0; 2]; 2];
+        assert!(lu_solve_block(&mut z, &mut [1.0, 1.0], 0, 2).is_err());
+    }
+}

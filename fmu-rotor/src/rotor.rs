@@ -1,0 +1,484 @@
+//! The articulated rotor: parameters, validation, the tree it builds, and the FMI model.
+
+use std::any::Any;
+use std::cell::RefCell;
+
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
+use fmu_core::variable::Variable;
+use num_dual::Dual64;
+
+use crate::dynamics::{HubMotion, Mode, Work};
+use crate::la::{M3f, V3, add, cross, lift3, mat_t_vec, zero};
+use crate::layout::{MAX_BLADES, u, vr, y};
+use crate::tree::{Drive, Joint, JointAxis, Link, RigidBody, Tree};
+
+/// One generalized coordinate of the rotor (an entry of `q`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coordinate {
+    /// The shaft angle psi (with `shaft_free`).
+    Shaft,
+    /// Lag angle of blade `i` (0-based).
+    Lag(usize),
+    /// Flap angle of blade `i` (0-based).
+    Flap(usize),
+}
+
+/// The links of one blade.
+#[derive(Debug, Clone, Copy)]
+struct BladeLinks {
+    lag: usize,
+    flap: usize,
+    pitch: usize,
+    body: usize,
+    azimuth_offset: f64,
+}
+
+/// Parameter values after validation (SI).
+#[derive(Debug, Clone, Copy)]
+struct Params {
+    nb: usize,
+    omega: f64,
+    e: f64,
+    e_lag: f64,
+    mass: f64,
+    x_cg: f64,
+    i_flap: f64,
+    i_pitch: f64,
+    k_lag: f64,
+    c_lag: f64,
+    k_flap: f64,
+    lock_lag: bool,
+    lock_flap: bool,
+    shaft_free: bool,
+    psi0: f64,
+    beta0: f64,
+    zeta0: f64,
+    hub_m: f64,
+    hub_i: f64,
+    hub_axes: M3f,
+    tolerance: f64,
+}
+
+/// The articulated rotor (`modelIdentifier="Rotor"`): the multibody tree built from the
+/// parameters, plus preallocated working buffers (one for `f64` evaluations, one for the
+/// `Dual64` evaluations of the directional derivatives).
+#[derive(Debug)]
+pub struct Rotor {
+    tree: Tree,
+    nb: usize,
+    blades: Vec<BladeLinks>,
+    shaft_free: bool,
+    /// Jacobian column of the driven shaft (its torque output), when driven.
+    shaft_column: Option<usize>,
+    coordinates: Vec<Coordinate>,
+    x0: Vec<f64>,
+    tolerance: f64,
+    hub_axes: M3f,
+    work: RefCell<Box<Work<f64>>>,
+    work_dual: RefCell<Box<Work<Dual64>>>,
+}
+
+fn finite(params: &dyn Parameters, vr: u32, name: &str) -> Result<f64, String> {
+    let v = params.real(vr);
+    if v.is_finite() { Ok(v) } else { Err(format!("parameter '{name}' must be finite (got {v})")) }
+}
+
+fn non_negative(params: &dyn Parameters, vr: u32, name: &str, unit: &str) -> Result<f64, String> {
+    let v = finite(params, vr, name)?;
+    if v >= 0.0 { Ok(v) } else { Err(format!("parameter '{name}' must be >= 0 {unit} (got {v})")) }
+}
+
+fn vec3_param(params: &dyn Parameters, vr0: u32, prefix: &str) -> Result<[f64; 3], String> {
+    let mut v = [0.0; 3];
+    for (k, c) in ["x", "y", "z"].iter().enumerate() {
+        v[k] = finite(params, vr0 + k as u32, &format!("{prefix}{c}"))?;
+    }
+    Ok(v)
+}
+
+/// Hub axes `[x_H y_H z_H]` (columns, airframe body axes) from the shaft axis and the
+/// azimuth-zero direction, orthonormalised.
+fn hub_axes(n: [f64; 3], a: [f64; 3]) -> Result<M3f, String> {
+    let norm = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    let nn = norm(n);
+    if nn < 1e-9 {
+        return Err(format!("parameters 'shaft.nx/ny/nz' must give a non-zero shaft axis (got {n:?})"));
+    }
+    let z = n.map(|c| c / nn);
+    let an = norm(a);
+    let a_dot_z = a[0] * z[0] + a[1] * z[1] + a[2] * z[2];
+    let x = [a[0] - a_dot_z * z[0], a[1] - a_dot_z * z[1], a[2] - a_dot_z * z[2]];
+    let xn = norm(x);
+    if an < 1e-9 || xn < 1e-6 * an {
+        return Err(format!(
+            "parameters 'shaft.ax/ay/az' (azimuth-zero direction {a:?}) must not be zero or parallel to the shaft \
+             axis {z:?}"
+        ));
+    }
+    let x = x.map(|c| c / xn);
+    let yv = [z[1] * x[2] - z[2] * x[1], z[2] * x[0] - z[0] * x[2], z[0] * x[1] - z[1] * x[0]];
+    Ok([[x[0], yv[0], z[0]], [x[1], yv[1], z[1]], [x[2], yv[2], z[2]]])
+}
+
+impl Params {
+    fn read(params: &dyn Parameters) -> Result<Params, String> {
+        let nb = params.integer(vr::NB);
+        if !(1..=MAX_BLADES as i32).contains(&nb) {
+            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})"));
+        }
+        let omega = finite(params, vr::OMEGA, "Omega")?;
+        let radius = finite(params, vr::RADIUS, "R")?;
+        if radius <= 0.0 {
+            return Err(format!("parameter 'R' must be > 0 m (got {radius})"));
+        }
+        let e = non_negative(params, vr::E, "e", "m")?;
+        if e >= radius {
+            return Err(format!("parameter 'e' ({e} m) must be smaller than the radius R ({radius} m)"));
+        }
+        let e_lag_raw = finite(params, vr::E_LAG, "e_lag")?;
+        let e_lag = if e_lag_raw < 0.0 { e } else { e_lag_raw };
+        if e_lag > e {
+            return Err(format!(
+                "parameter 'e_lag' ({e_lag} m) must be <= e ({e} m): the lag hinge is inboard of the flap hinge"
+            ));
+        }
+        let mass = finite(params, vr::BLADE_M, "blade.m")?;
+        if mass <= 0.0 {
+            return Err(format!("parameter 'blade.m' must be > 0 kg (got {mass})"));
+        }
+        let s = non_negative(params, vr::BLADE_S, "blade.S", "kg m")?;
+        let i_flap = finite(params, vr::BLADE_I, "blade.I")?;
+        let x_cg = s / mass;
+        if e + x_cg >= radius {
+            return Err(format!(
+                "parameters 'blade.S' / 'blade.m' put the blade CoM at {:.4} m from the shaft, outside the radius R \
+                 ({radius} m)",
+                e + x_cg
+            ));
+        }
+        if i_flap < s * x_cg * (1.0 - 1e-12) {
+            return Err(format!(
+                "parameter 'blade.I' ({i_flap} kg m^2) must be >= blade.S^2/blade.m ({:.6} kg m^2): the inertia about \
+                 the CoM would be negative",
+                s * x_cg
+            ));
+        }
+        let span = radius - e;
+        if i_flap > mass * span * span * (1.0 + 1e-12) {
+            return Err(format!(
+                "parameter 'blade.I' ({i_flap} kg m^2) exceeds blade.m (R - e)^2 ({:.6} kg m^2): mass beyond the tip",
+                mass * span * span
+            ));
+        }
+        let i_pitch = non_negative(params, vr::BLADE_I_PITCH, "blade.I_pitch", "kg m^2")?;
+        let hub_axes = hub_axes(
+            vec3_param(params, vr::SHAFT_AXIS, "shaft.n")?,
+            vec3_param(params, vr::SHAFT_AZIMUTH_ZERO, "shaft.a")?,
+        )?;
+        let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
+        if !(tolerance > 0.0 && tolerance < 1.0) {
+            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})"));
+        }
+        Ok(Params {
+            nb: nb as usize,
+            omega,
+            e,
+            e_lag,
+            mass,
+            x_cg,
+            i_flap,
+            i_pitch,
+            k_lag: non_negative(params, vr::K_LAG, "k_lag", "N m/rad")?,
+            c_lag: non_negative(params, vr::C_LAG, "c_lag", "N m s/rad")?,
+            k_flap: non_negative(params, vr::K_FLAP, "k_flap", "N m/rad")?,
+            lock_lag: params.boolean(vr::LOCK_LAG),
+            lock_flap: params.boolean(vr::LOCK_FLAP),
+            shaft_free: params.boolean(vr::SHAFT_FREE),
+            psi0: finite(params, vr::PSI0, "psi0")?,
+            beta0: finite(params, vr::BETA0, "blade.beta0")?,
+            zeta0: finite(params, vr::ZETA0, "blade.zeta0")?,
+            hub_m: non_negative(params, vr::HUB_M, "hub.m", "kg")?,
+            hub_i: non_negative(params, vr::HUB_I, "hub.I", "kg m^2")?,
+            hub_axes,
+            tolerance,
+        })
+    }
+}
+
+/// Rotation by `a` about z, as constants.
+fn rot_z(a: f64) -> M3f {
+    let (s, c) = a.sin_cos();
+    [[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]
+}
+
+/// A link with no spring, damper, torque, or body.
+fn bare_link(name: String, parent: Option<usize>, axis: JointAxis, joint: Joint) -> Link {
+    Link {
+        name,
+        parent,
+        fixed_rotation: None,
+        offset: [0.0; 3],
+        axis,
+        joint,
+        stiffness: 0.0,
+        damping: 0.0,
+        torque_input: None,
+        report_torque: false,
+        body: None,
+    }
+}
+
+/// The rotor tree: shaft (hub) -> per blade lag -> flap -> pitch (blade body).
+fn build_tree(p: &Params) -> Result<(Tree, Vec<BladeLinks>), String> {
+    let mut links = Vec::with_capacity(1 + 3 * p.nb);
+    let shaft_joint = if p.shaft_free {
+        Joint::Free { angle0: p.psi0, rate0: p.omega }
+    } else {
+        Joint::Driven(Drive::Clock { angle0: p.psi0, rate: p.omega })
+    };
+    let mut shaft = bare_link("shaft".into(), None, JointAxis::Z, shaft_joint);
+    shaft.fixed_rotation = Some(p.hub_axes);
+    shaft.torque_input = p.shaft_free.then_some(u::SHAFT_TORQUE);
+    shaft.report_torque = !p.shaft_free;
+    if p.hub_m > 0.0 || p.hub_i > 0.0 {
+        shaft.body = Some(RigidBody {
+            mass: p.hub_m,
+            com: [0.0; 3],
+            inertia: [[0.5 * p.hub_i, 0.0, 0.0], [0.0, 0.5 * p.hub_i, 0.0], [0.0, 0.0, p.hub_i]],
+            load_input: None,
+        });
+    }
+    links.push(shaft);
+    let hub_bodies = usize::from(links[0].body.is_some());
+    let i_cg = (p.i_flap - p.mass * p.x_cg * p.x_cg).max(0.0);
+    let mut blades = Vec::with_capacity(p.nb);
+    for i in 0..p.nb {
+        let n = i + 1;
+        let azimuth_offset = 2.0 * std::f64::consts::PI * i as f64 / p.nb as f64;
+        let rz = rot_z(azimuth_offset);
+        let lag_joint = if p.lock_lag { Joint::Locked(p.zeta0) } else { Joint::Free { angle0: p.zeta0, rate0: 0.0 } };
+        let mut lag = bare_link(format!("blade[{n}].lag"), Some(0), JointAxis::NEG_Z, lag_joint);
+        lag.fixed_rotation = Some(rz);
+        lag.offset = [rz[0][0] * p.e_lag, rz[1][0] * p.e_lag, 0.0];
+        lag.stiffness = p.k_lag;
+        lag.damping = p.c_lag;
+        let lag_index = links.len();
+        links.push(lag);
+        let flap_joint = if p.lock_flap { Joint::Locked(p.beta0) } else { Joint::Free { angle0: p.beta0, rate0: 0.0 } };
+        let mut flap = bare_link(format!("blade[{n}].flap"), Some(lag_index), JointAxis::NEG_Y, flap_joint);
+        flap.offset = [p.e - p.e_lag, 0.0, 0.0];
+        flap.stiffness = p.k_flap;
+        links.push(flap);
+        let b = u::blade(i);
+        let drive = Drive::Inputs { angle: b + u::PITCH, rate: b + u::PITCH_RATE, acc: b + u::PITCH_ACC };
+        let mut pitch = bare_link(format!("blade[{n}].pitch"), Some(lag_index + 1), JointAxis::X, Joint::Driven(drive));
+        pitch.body = Some(RigidBody {
+            mass: p.mass,
+            com: [p.x_cg, 0.0, 0.0],
+            inertia: [[p.i_pitch, 0.0, 0.0], [0.0, i_cg, 0.0], [0.0, 0.0, i_cg + p.i_pitch]],
+            load_input: Some(b + u::FORCE),
+        });
+        links.push(pitch);
+        blades.push(BladeLinks {
+            lag: lag_index,
+            flap: lag_index + 1,
+            pitch: lag_index + 2,
+            body: hub_bodies + i,
+            azimuth_offset,
+        });
+    }
+    Ok((Tree::new(links)?, blades))
+}
+
+impl Rotor {
+    /// Builds the rotor from parameter values, validating them (errors name the parameter).
+    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, String> {
+        let p = Params::read(params)?;
+        let (tree, blades) = build_tree(&p)?;
+        let n = tree.n_dof();
+        let mut x0 = vec![0.0; 2 * n];
+        let mut coordinates = Vec::with_capacity(n);
+        for (k, &j) in tree.dof_link.iter().enumerate() {
+            if let Joint::Free { angle0, rate0 } = tree.links[j].joint {
+                x0[k] = angle0;
+                x0[n + k] = rate0;
+            }
+            let coordinate = if j == 0 {
+                Coordinate::Shaft
+            } else {
+                let i = blades.iter().position(|b| b.lag == j || b.flap == j).expect("blade joint");
+                if blades[i].lag == j { Coordinate::Lag(i) } else { Coordinate::Flap(i) }
+            };
+            coordinates.push(coordinate);
+        }
+        let shaft_column = tree.columns.iter().position(|c| c.link == 0 && c.dof.is_none());
+        let rotor = Rotor {
+            tree,
+            nb: p.nb,
+            blades,
+            shaft_free: p.shaft_free,
+            shaft_column,
+            coordinates,
+            x0,
+            tolerance: p.tolerance,
+            hub_axes: p.hub_axes,
+            work: RefCell::new(Box::new(Work::new())),
+            work_dual: RefCell::new(Box::new(Work::new())),
+        };
+        // The mass matrix must be regular at the initial state (e.g. a free shaft needs some
+        // polar inertia that the lag hinges do not take away).
+        let mut dx = vec![0.0; 2 * n];
+        let u0 = [0.0; u::N];
+        if !rotor.try_derivatives(0.0, &rotor.x0, &u0, &mut dx) {
+            return Err(
+                "the mass matrix is singular at the initial state: with shaft_free and lag hinges on the shaft axis \
+                 (e_lag = 0) give the hub a polar inertia 'hub.I' > 0; otherwise check blade.I, blade.S, blade.m"
+                    .into(),
+            );
+        }
+        Ok(rotor)
+    }
+
+    /// The same rotor solving its mass matrix as one dense block (for benchmarks).
+    pub fn with_dense_solve(mut self) -> Self {
+        self.tree.dense_solve = true;
+        self
+    }
+
+    /// The generalized coordinates `q`, in state order (`x = [q, q']`).
+    pub fn coordinates(&self) -> &[Coordinate] {
+        &self.coordinates
+    }
+
+    /// Number of active blades.
+    pub fn blade_count(&self) -> usize {
+        self.nb
+    }
+
+    /// The multibody tree.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// Hub axes `[x_H y_H z_H]` as the columns of a matrix in airframe body axes.
+    pub fn hub_axes(&self) -> M3f {
+        self.hub_axes
+    }
+
+    /// The mass matrix `M(q)` (row-major, coordinates as [`Rotor::coordinates`]) at time `t`,
+    /// state `x = [q, q']` and inputs `u` (pitch angles). Computed by the model's own AD
+    /// Jacobians: `M = sum_b J_v^T m_b J_v + J_w^T I_b J_w`.
+    pub fn mass_matrix(&self, t: f64, x: &[f64], u: &[f64]) -> Vec<Vec<f64>> {
+        self.tree.mass_matrix(t, x, u)
+    }
+
+    fn hub_motion<D: Scalar>(u: &[D]) -> HubMotion<D> {
+        let v = |i: usize| [u[i], u[i + 1], u[i + 2]];
+        HubMotion { vel: v(u::HUB_VEL), omega: v(u::HUB_OMEGA), acc: v(u::HUB_ACC), alpha: v(u::HUB_ALPHA) }
+    }
+
+    /// Runs `f` on the preallocated work buffers of scalar type `D` (`f64` or `Dual64`), or on
+    /// fresh buffers on the stack for any other scalar type. No heap allocation either way.
+    fn with_work<D: Scalar, R>(&self, f: impl FnOnce(&mut Work<D>) -> R) -> R {
+        let mut plain = self.work.borrow_mut();
+        if let Some(w) = (&mut **plain as &mut dyn Any).downcast_mut::<Work<D>>() {
+            return f(w);
+        }
+        drop(plain);
+        let mut dual = self.work_dual.borrow_mut();
+        if let Some(w) = (&mut **dual as &mut dyn Any).downcast_mut::<Work<D>>() {
+            return f(w);
+        }
+        drop(dual);
+        f(&mut Work::<D>::new())
+    }
+
+    /// The outputs (see [`Model::outputs`]) evaluated with the work buffers `w`.
+    fn outputs_with<D: Scalar>(&self, w: &mut Work<D>, t: D, x: &[D], us: &[D], ys: &mut [D]) {
+        let hub = Self::hub_motion(us);
+        ys.iter_mut().for_each(|e| *e = zero());
+        if self.tree.evaluate(w, t, x, us, &hub, Mode::Loads).is_err() {
+            ys.iter_mut().for_each(|e| *e = D::from(f64::NAN));
+            return;
+        }
+        let (force, moment) = self.tree.hub_loads(w);
+        ys[y::HUB_FORCE..y::HUB_FORCE + 3].copy_from_slice(&force);
+        ys[y::HUB_MOMENT..y::HUB_MOMENT + 3].copy_from_slice(&moment);
+        ys[y::AZIMUTH] = w.angle[0];
+        ys[y::SHAFT_RATE] = w.rate[0];
+        ys[y::SHAFT_TORQUE] = match self.shaft_column {
+            Some(k) if !self.shaft_free => self.tree.driven_torque(w, k),
+            _ => us[u::SHAFT_TORQUE],
+        };
+        ys[y::KINETIC] = self.tree.kinetic_energy(w, &hub);
+        ys[y::POTENTIAL] = self.tree.potential_energy(w, &hub);
+        for (i, b) in self.blades.iter().enumerate() {
+            let o = y::blade(i);
+            ys[o + y::AZIMUTH_B] = w.angle[0] + b.azimuth_offset;
+            ys[o + y::FLAP] = w.angle[b.flap];
+            ys[o + y::LAG] = w.angle[b.lag];
+            ys[o + y::FLAP_RATE] = w.rate[b.flap];
+            ys[o + y::LAG_RATE] = w.rate[b.lag];
+            let r = &w.rot[b.pitch];
+            let v_root: V3<D> = add(add(hub.vel, cross(hub.omega, w.pos[b.pitch])), w.vel[b.pitch]);
+            ys[o + y::VEL..o + y::VEL + 3].copy_from_slice(&mat_t_vec(r, v_root));
+            let omega = add(hub.omega, w.w_rel[b.body]);
+            ys[o + y::OMEGA..o + y::OMEGA + 3].copy_from_slice(&mat_t_vec(r, omega));
+            let z_h: V3<D> = lift3([self.hub_axes[0][2], self.hub_axes[1][2], self.hub_axes[2][2]]);
+            ys[o + y::SHAFT..o + y::SHAFT + 3].copy_from_slice(&mat_t_vec(r, z_h));
+        }
+    }
+
+    /// `x' = [q', q'']`; false (and NaN accelerations) if the mass matrix is singular.
+    fn try_derivatives(&self, t: f64, x: &[f64], us: &[f64], dx: &mut [f64]) -> bool {
+        let n = self.tree.n_dof();
+        let mut work = self.work.borrow_mut();
+        let hub = Self::hub_motion(us);
+        let ok = self.tree.evaluate(&mut work, t, x, us, &hub, Mode::Accelerations).is_ok();
+        dx[..n].copy_from_slice(&x[n..2 * n]);
+        for k in 0..n {
+            dx[n + k] = if ok { work.qdd[k] } else { f64::NAN };
+        }
+        ok
+    }
+}
+
+impl Model for Rotor {
+    const INFO: ModelInfo = ModelInfo {
+        model_name: "Rotor",
+        model_identifier: "Rotor",
+        description: "Articulated helicopter rotor as an open-loop multibody tree in joint coordinates (shaft, and per \
+                      blade lag, flap and driven pitch hinges; rigid blades), Jacobians by automatic differentiation; \
+                      hub loads on the airframe with direct feedthrough from the hub motion and blade loads",
+        default_stop_time: 1.0,
+        default_step_size: 0.003,
+    };
+
+    fn variables() -> Vec<Variable> {
+        crate::variables::variables()
+    }
+
+    fn configure(params: &dyn Parameters) -> Result<Self, String> {
+        Self::from_parameters(params)
+    }
+
+    fn n_states(&self) -> usize {
+        self.x0.len()
+    }
+
+    fn initial_state(&self, x: &mut [f64]) {
+        x.copy_from_slice(&self.x0);
+    }
+
+    fn derivatives(&self, t: f64, x: &[f64], us: &[f64], dx: &mut [f64]) {
+        self.try_derivatives(t, x, us, dx);
+    }
+
+    fn outputs<D: Scalar>(&self, t: D, x: &[D], us: &[D], ys: &mut [D]) {
+        self.with_work(|w: &mut Work<D>| self.outputs_with(w, t, x, us, ys));
+    }
+
+    fn tolerances(&self) -> (f64, f64) {
+        (self.tolerance, self.tolerance)
+    }
+}
