@@ -19,6 +19,7 @@ pub mod package;
 pub mod status;
 pub mod units;
 pub mod variable;
+pub mod verify;
 
 pub use description::{guid, model_description};
 pub use instance::{FmuState, Instance, SlaveState};
