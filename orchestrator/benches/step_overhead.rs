@@ -90,8 +90,9 @@ criterion_main!(benches);
 
 /// The orchestrator's overhead per macro step for a trivial FMU (`TwoMassBody`: two states,
 /// one input, three outputs): the master's step and record (signal input, coupling, results
-/// row) against a bare loop of `fmi2DoStep` + `fmi2GetReal` through function pointers on an
-/// instance of the same FMU, in the same run.
+/// row), with and without the FMU-state save that makes rollback possible, against a bare loop
+/// of `fmi2DoStep` + `fmi2GetReal` through function pointers on an instance of the same FMU, in
+/// the same run.
 fn master_overhead(c: &mut Criterion) {
     use fmu_core::Model;
     use orchestrator::master::{FmuCache, Master};
@@ -140,22 +141,26 @@ fn master_overhead(c: &mut Criterion) {
         });
         drop(slave);
     }
-    {
-        let json = r#"{
-          "fmus": { "body": { "path": "TwoMassBody.fmu" } },
-          "experiment": { "stop": 1e9, "step": 0.001 },
-          "inputs": [ { "to": "body.F", "signal": { "constant": 1.0 } } ],
+    for rollback in [true, false] {
+        let json = format!(
+            r#"{{
+          "fmus": {{ "body": {{ "path": "TwoMassBody.fmu" }} }},
+          "experiment": {{ "stop": 1e9, "step": 0.001 }},
+          "master": {{ "rollback": {rollback} }},
+          "inputs": [ {{ "to": "body.F", "signal": {{ "constant": 1.0 }} }} ],
           "outputs": ["body.x", "body.v", "body.a"]
-        }"#;
+        }}"#
+        );
         let mut fmus = FmuCache::default();
-        let system = SystemDescription::from_str(json, dir.path())
+        let system = SystemDescription::from_str(&json, dir.path())
             .unwrap()
             .resolve(|p| fmus.open(p).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))
             .unwrap();
         let mut master = Master::new(system, &mut fmus, Arc::new(StderrLogger::default())).unwrap();
         master.initialize().unwrap();
         let mut row = [0.0f64; 3];
-        group.bench_function("master_step_and_record", |b| {
+        let name = if rollback { "master_step_and_record" } else { "master_step_and_record_no_rollback" };
+        group.bench_function(name, |b| {
             b.iter(|| {
                 master.step(H).unwrap();
                 master.record(&mut row).unwrap();

@@ -227,7 +227,8 @@ fn full_system_resolves_to_indices() {
             tolerance: 1e-8,
             max_iterations: 5,
             extrapolate_inputs: true,
-            min_step: 1e-6
+            min_step: 1e-6,
+            rollback: true
         }
     );
 
@@ -265,7 +266,8 @@ fn defaults_fill_master_and_outputs() {
             tolerance: 1e-10,
             max_iterations: 20,
             extrapolate_inputs: false,
-            min_step: 0.01 / 64.0
+            min_step: 0.01 / 64.0,
+            rollback: true
         }
     );
     assert!(system.connections.is_empty() && system.inputs.is_empty());

@@ -505,7 +505,7 @@ impl Master {
                 (e.to.instance, j, e.signal.clone())
             })
             .collect();
-        let can_roll_back = mds.iter().all(|md| md.co_simulation.can_get_and_set_fmu_state);
+        let can_roll_back = system.master.rollback && mds.iter().all(|md| md.co_simulation.can_get_and_set_fmu_state);
         let mut master = Master {
             units,
             nodes,
@@ -907,7 +907,8 @@ impl Master {
                                     self.system.master.min_step
                                 )
                             } else {
-                                ": not every FMU can get and set its state, so the step cannot be retried".into()
+                                ": rollback is off or not every FMU can get and set its state, so the step cannot be retried"
+                                    .into()
                             },
                         },
                         other => other,

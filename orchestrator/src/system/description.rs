@@ -140,6 +140,15 @@ pub struct MasterSpec {
     /// `min_step`: smallest step when retrying a failed step (default `experiment.step / 64`).
     #[serde(default)]
     pub min_step: Option<f64>,
+    /// `rollback`: save FMU states before every step so a failed step can be retried smaller
+    /// (default true; only effective when every FMU can get and set its state). Turning it off
+    /// saves the state copy per step; a failed step then stops the run.
+    #[serde(default = "default_rollback")]
+    pub rollback: bool,
+}
+
+fn default_rollback() -> bool {
+    true
 }
 
 fn default_tolerance() -> f64 {
@@ -158,6 +167,7 @@ impl Default for MasterSpec {
             max_iterations: default_max_iterations(),
             extrapolate_inputs: false,
             min_step: None,
+            rollback: default_rollback(),
         }
     }
 }

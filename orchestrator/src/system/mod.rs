@@ -62,7 +62,9 @@
 //!   `tolerance` of the coupling residual (default 1e-10, > 0); `max_iterations` per
 //!   communication point (default 20, ≥ 1); `extrapolate_inputs` (default false: pass input
 //!   derivatives to FMUs that can interpolate inputs); `min_step`, the smallest step when a
-//!   failed step is retried (default `step / 64`, in (0, step]).
+//!   failed step is retried (default `step / 64`, in (0, step]); `rollback` (default true: save
+//!   FMU states before each step so that a failed step can be retried; `false` saves that copy
+//!   per step and stops the run at a failed step).
 //! - **`inputs`** (optional): external signals on `Real` inputs that no connection drives; `to`
 //!   may be a pattern over the instance's inputs (every match gets the same signal). Signals:
 //!   - `{"constant": v}`;

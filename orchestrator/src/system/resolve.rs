@@ -67,6 +67,8 @@ pub struct MasterOptions {
     pub extrapolate_inputs: bool,
     /// Smallest communication step when retrying a failed step, s.
     pub min_step: f64,
+    /// Save FMU states before each step to retry failed steps.
+    pub rollback: bool,
 }
 
 /// An external signal driving an input.
@@ -425,6 +427,7 @@ impl SystemDescription {
                 max_iterations: self.master.max_iterations,
                 extrapolate_inputs: self.master.extrapolate_inputs,
                 min_step: self.master.min_step.unwrap_or(self.experiment.step / 64.0),
+                rollback: self.master.rollback,
             },
             inputs,
             outputs,
