@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! theta0_cmd  = gain.collective * collective
-//! c = gain.lat * lat_cyclic,   s = -gain.lon * lon_cyclic
+//! c = -gain.lat * lat_cyclic,   s = -gain.lon * lon_cyclic
 //! theta1c_cmd = c cos(phase) + s sin(phase)          (so that the cyclic pitch is
 //! theta1s_cmd = s cos(phase) - c sin(phase)           c cos(psi + phase) + s sin(psi + phase))
 //! tail_cmd    = tail.offset + gain.pedal * pedal
@@ -13,10 +13,13 @@
 //!
 //! Sign conventions (azimuth 0 over the tail, increasing with the rotation, as the Rotor and Aero
 //! FMUs): in hover the flapping lags the pitch by about 90 deg (`beta1c ~ -theta1s`,
-//! `beta1s ~ theta1c` with `beta = beta0 - beta1c cos psi - beta1s sin psi`), so stick forward
-//! (`lon_cyclic > 0`, `theta1s < 0`) tilts the disk forward and stick right (`lat_cyclic > 0`,
-//! `theta1c > 0`) tilts it to the right. A non-zero `phase` compensates the smaller phase lag of
-//! a rotor with hinge offset.
+//! `beta1s ~ theta1c` with `beta = beta0 + beta1c cos psi + beta1s sin psi`): the blade flaps
+//! highest a quarter turn after its pitch peaks. So stick forward (`lon_cyclic > 0`,
+//! `theta1s < 0`: least pitch at psi = 90 deg, lowest flap over the nose) tilts the disk forward,
+//! and stick right (`lat_cyclic > 0`, `theta1c < 0`: least pitch over the tail, lowest flap at
+//! psi = 90 deg, which is on the right for a rotor turning anticlockwise seen from above) tilts it
+//! to the right. A non-zero `phase` compensates the smaller phase lag of a rotor with hinge
+//! offset.
 //!
 //! **Actuators**: with `tau > 0` the swashplate coordinates `q = (theta0, theta1c, theta1s,
 //! tail)` are states, `q' = (q_cmd - q) / tau`; with `tau = 0`, `q = q_cmd` and `q' = 0`. The
@@ -104,7 +107,7 @@ impl Controls {
     pub fn command<D: Scalar>(&self, pilot: [D; 4]) -> [D; 4] {
         let [g_col, g_lon, g_lat, g_ped] = self.gains;
         let (cp, sp) = self.phase;
-        let c = pilot[2] * g_lat;
+        let c = pilot[2] * (-g_lat);
         let s = pilot[1] * (-g_lon);
         [pilot[0] * g_col, c * cp + s * sp, s * cp - c * sp, pilot[3] * g_ped + self.tail_offset]
     }

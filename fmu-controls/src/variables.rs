@@ -25,7 +25,7 @@ fn parameters(v: &mut Vec<Variable>) {
     let gains = [
         ("gain.collective", "collective pitch theta0 per unit collective input"),
         ("gain.lon", "cyclic pitch per unit longitudinal cyclic input (stick forward gives theta1s = -gain.lon * lon)"),
-        ("gain.lat", "cyclic pitch per unit lateral cyclic input (stick right gives theta1c = gain.lat * lat)"),
+        ("gain.lat", "cyclic pitch per unit lateral cyclic input (stick right gives theta1c = -gain.lat * lat)"),
         ("gain.pedal", "tail rotor collective per unit pedal input"),
     ];
     for (k, (name, what)) in gains.iter().enumerate() {
@@ -33,7 +33,7 @@ fn parameters(v: &mut Vec<Variable>) {
     }
     v.push(Variable::real_parameter("phase", vr::PHASE, "rad", 0.0).describe(
         "Swashplate phase angle, rad: the cyclic command is applied as c cos(psi + phase) + s sin(psi + phase) with \
-         c = gain.lat * lat_cyclic, s = -gain.lon * lon_cyclic (positive phase advances the pitch input)",
+         c = -gain.lat * lat_cyclic, s = -gain.lon * lon_cyclic (positive phase advances the pitch input)",
     ));
     v.push(
         Variable::real_parameter("tail.offset", vr::TAIL_OFFSET, "rad", 0.0)

@@ -42,8 +42,8 @@ const PHASE: f64 = 0.15;
 
 /// The documented mixing, written out here: `(theta0, theta1c, theta1s, tail)`.
 fn mixing(collective: f64, lon: f64, lat: f64, pedal: f64, tail_offset: f64) -> [f64; 4] {
-    // The cyclic pitch is c cos(psi + phase) + s sin(psi + phase), c = g_lat lat, s = -g_lon lon.
-    let (c, s) = (GAINS[2] * lat, -GAINS[1] * lon);
+    // The cyclic pitch is c cos(psi + phase) + s sin(psi + phase), c = -g_lat lat, s = -g_lon lon.
+    let (c, s) = (-GAINS[2] * lat, -GAINS[1] * lon);
     let theta1c = c * PHASE.cos() + s * PHASE.sin();
     let theta1s = s * PHASE.cos() - c * PHASE.sin();
     [GAINS[0] * collective, theta1c, theta1s, tail_offset + GAINS[3] * pedal]

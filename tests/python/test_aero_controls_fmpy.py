@@ -116,9 +116,9 @@ def test_controls_actuators_and_pitch_in_fmpy(controls_fmu):
     time = result["time"]
     lag = 1.0 - np.exp(-time / tau)
     np.testing.assert_allclose(result["theta0"], 0.12 * lag, atol=1e-10)
-    # Documented mixing with unit gains and zero phase: theta1s = -lon, theta1c = lat.
+    # Documented mixing with unit gains and zero phase: theta1s = -lon, theta1c = -lat.
     np.testing.assert_allclose(result["theta1s"], -0.02 * lag, atol=1e-10)
-    np.testing.assert_allclose(result["theta1c"], -0.01 * lag, atol=1e-10)
+    np.testing.assert_allclose(result["theta1c"], 0.01 * lag, atol=1e-10)
     # FMPy sets the inputs at the start of each step and records after it: the outputs at t were
     # computed with the azimuth of t - step.
     azimuth = OMEGA * np.maximum(time - 0.001, 0.0)
