@@ -56,8 +56,19 @@ enum Command {
     },
 }
 
-fn main() -> Result<()> {
-    match Cli::parse().command {
+fn main() -> std::process::ExitCode {
+    // Errors are printed as their cause chain, one line, without a backtrace.
+    match dispatch(Cli::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<()> {
+    match cli.command {
         Command::Run { system, out, summary_json, plot, verbose } => {
             run(&system, &out, summary_json.as_deref(), plot.as_deref(), verbose)
         }

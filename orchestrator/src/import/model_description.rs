@@ -398,6 +398,31 @@ mod parse {
         (line, before[line_start..].chars().count() + 1)
     }
 
+    /// Line numbers of increasing byte offsets, counted incrementally (the parser asks for every
+    /// element's line; counting from the start each time would be quadratic in the file size).
+    struct Lines<'a> {
+        xml: &'a [u8],
+        offset: usize,
+        line: usize,
+    }
+
+    impl<'a> Lines<'a> {
+        fn new(xml: &'a str) -> Self {
+            Lines { xml: xml.as_bytes(), offset: 0, line: 1 }
+        }
+
+        /// 1-based line of byte `offset`.
+        fn at(&mut self, offset: usize) -> usize {
+            let offset = offset.min(self.xml.len());
+            if offset < self.offset {
+                (self.offset, self.line) = (0, 1);
+            }
+            self.line += self.xml[self.offset..offset].iter().filter(|&&b| b == b'\n').count();
+            self.offset = offset;
+            self.line
+        }
+    }
+
     /// Attributes of one element, unescaped.
     struct Attrs {
         element: String,
@@ -509,6 +534,7 @@ mod parse {
         let mut stack: Vec<String> = Vec::new();
         let mut builder = Builder::default();
         let mut seen_root = false;
+        let mut lines = Lines::new(xml);
         loop {
             let start = reader.buffer_position() as usize;
             let event = reader.read_event().map_err(|e| xml_error(&reader, &e))?;
@@ -523,13 +549,13 @@ mod parse {
                     });
                 }
                 Event::Start(e) => {
-                    builder.element(&stack, &e, attrs(xml, &reader, start, &e)?)?;
+                    builder.element(&stack, &e, attrs(xml, &mut lines, &reader, start, &e)?)?;
                     seen_root = true;
                     stack.push(e.local_name().as_ref().to_string());
                 }
                 Event::Empty(e) => {
                     let depth = stack.len();
-                    builder.element(&stack, &e, attrs(xml, &reader, start, &e)?)?;
+                    builder.element(&stack, &e, attrs(xml, &mut lines, &reader, start, &e)?)?;
                     seen_root = true;
                     builder.end(&stack, depth, e.local_name().as_ref())?;
                 }
@@ -556,13 +582,21 @@ mod parse {
     }
 
     /// Reads the attributes of `e`, mapping attribute syntax errors to [`DescriptionError::Xml`].
-    fn attrs(xml: &str, reader: &Reader<&[u8]>, start: usize, e: &BytesStart) -> Result<Attrs, DescriptionError> {
-        let (line, column) = line_column(xml, start);
+    fn attrs(
+        xml: &str,
+        lines: &mut Lines,
+        reader: &Reader<&[u8]>,
+        start: usize,
+        e: &BytesStart,
+    ) -> Result<Attrs, DescriptionError> {
+        let line = lines.at(start);
         let element = e.local_name().as_ref().to_string();
         let mut list = Vec::new();
         for attr in e.attributes() {
-            let attr =
-                attr.map_err(|err| DescriptionError::Xml { line, column, message: format!("in <{element}>: {err}") })?;
+            let attr = attr.map_err(|err| {
+                let (line, column) = line_column(xml, start);
+                DescriptionError::Xml { line, column, message: format!("in <{element}>: {err}") }
+            })?;
             let value = attr.normalized_value(XmlVersion::Implicit1_0).map_err(|err| {
                 let (line, column) = line_column(xml, reader.buffer_position() as usize);
                 DescriptionError::Xml { line, column, message: format!("in <{element}>: {err}") }
