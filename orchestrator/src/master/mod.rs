@@ -953,6 +953,13 @@ impl Master {
             for j in 0..unit.in_vrs.len() {
                 unit.derivative_values[j] = if dt > 0.0 { (unit.in_values[j] - unit.in_old[j]) / dt } else { 0.0 };
             }
+            // External signals are known functions of time: use their own slope (a step then
+            // stays a step instead of becoming a one-step ramp).
+            for (external_unit, j, signal) in &self.externals {
+                if *external_unit == u {
+                    unit.derivative_values[*j] = signal.derivative(t);
+                }
+            }
             unit.slave.set_real_input_derivatives(&unit.in_vrs, &unit.derivative_orders, &unit.derivative_values)?;
         }
         unit.in_old.copy_from_slice(&unit.in_values);
