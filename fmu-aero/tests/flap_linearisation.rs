@@ -19,7 +19,7 @@
 
 mod common;
 
-use common::{BladeState, Rotor, Sim, blade_inputs, i, r, rel};
+use common::{BladeState, Rotor, Sim, blade_inputs, i, r, rel, set_blade};
 
 const R: f64 = 7.5;
 const E: f64 = 0.3;
@@ -37,7 +37,7 @@ fn rho_a_c() -> f64 {
 fn flap_moment(sim: &mut Sim, theta: f64, beta_dot: f64) -> f64 {
     let rotor = Rotor::hover(OMEGA, E);
     let k = blade_inputs(&rotor, &BladeState { psi: 0.2, theta, beta_dot, ..Default::default() });
-    sim.set_blade(1, &k);
+    set_blade(sim, 1, &k);
     let m = sim.get3("blade[1].M");
     // Flap rotation is about -y_F (the lead direction before pitch): (0, -cos theta, sin theta) in blade axes.
     -m[1] * theta.cos() + m[2] * theta.sin()

@@ -8,7 +8,7 @@ mod common;
 use std::collections::HashSet;
 use std::f64::consts::PI;
 
-use common::{BladeState, Rotor, Sim, Val, blade_inputs, i, r};
+use common::{BladeState, Rotor, Sim, Val, blade_inputs, i, r, set_blade};
 use fmu_aero::Aero;
 use fmu_aero::layout::{NB_MAX, u, vr as vrs, y};
 use fmu_core::verify::check_directional_derivatives;
@@ -76,6 +76,7 @@ fn invalid_parameters_are_refused_with_their_name() {
         match val {
             Val::R(v) => inst.set_real(&[vr], &[v]).unwrap(),
             Val::I(v) => inst.set_integer(&[vr], &[v]).unwrap(),
+            Val::B(v) => inst.set_boolean(&[vr], &[v]).unwrap(),
         }
         if name == "shaft.nz" {
             inst.set_real(&[common::vr("shaft.nx")], &[0.0]).unwrap();
@@ -116,7 +117,7 @@ fn flying(model: i32) -> Sim {
             theta: 0.15 + 0.02 * psi.cos() - 0.06 * psi.sin(),
             theta_dot: 29.0 * (-0.02 * psi.sin() - 0.06 * psi.cos()),
         };
-        sim.set_blade(b + 1, &blade_inputs(&rotor, &state));
+        set_blade(&mut sim, b + 1, &blade_inputs(&rotor, &state));
     }
     sim.set3("hub.vel", rotor.hub_vel);
     sim.set3("hub.omega", [0.05, -0.1, 0.02]);

@@ -7,7 +7,7 @@ mod common;
 
 use std::f64::consts::PI;
 
-use common::{BladeInputs, BladeState, Rotor, Sim, Val, blade_inputs, cross, dot, i, lin, norm, r, rel};
+use common::{BladeInputs, BladeState, Rotor, Sim, Val, blade_inputs, cross, dot, i, lin, norm, r, rel, set_blade};
 
 const NB: usize = 5;
 const R: f64 = 7.5;
@@ -97,7 +97,7 @@ fn check_against_reference(model: i32, lambda: [f64; 3]) -> f64 {
     let (rotor, blades) = flight();
     let mut sim = Sim::new(&params(model, lambda));
     for (b, k) in blades.iter().enumerate() {
-        sim.set_blade(b + 1, k);
+        set_blade(&mut sim, b + 1, k);
     }
     sim.set3("hub.vel", rotor.hub_vel);
     let lambda = if model == 1 { [sim.get("inflow"), 0.0, 0.0] } else { lambda };
@@ -147,7 +147,7 @@ fn uniform_inflow_solves_glauerts_momentum_equation_in_forward_flight() {
     p.extend([("shaft.nx", r(n[0])), ("shaft.ny", r(n[1])), ("shaft.nz", r(n[2]))]);
     let mut sim = Sim::new(&p);
     for (b, k) in blades.iter().enumerate() {
-        sim.set_blade(b + 1, k);
+        set_blade(&mut sim, b + 1, k);
     }
     for (v, descent) in
         [(rotor.hub_vel, false), ([0.0, 0.0, 0.0], false), ([70.0, -3.0, 2.0], false), ([10.0, 0.0, 8.0], true)]

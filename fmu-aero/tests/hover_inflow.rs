@@ -8,7 +8,7 @@ mod common;
 
 use std::f64::consts::PI;
 
-use common::{BladeState, Rotor, Sim, Val, blade_inputs, i, r, rel};
+use common::{BladeState, Rotor, Sim, Val, blade_inputs, i, r, rel, set_blade};
 
 const NB: usize = 4;
 const R: f64 = 7.5;
@@ -22,7 +22,7 @@ fn set_hover(sim: &mut Sim, e: f64, theta: f64, beta: f64, psi0: f64) {
     let rotor = Rotor::hover(OMEGA, e);
     for b in 0..NB {
         let psi = psi0 + 2.0 * PI * b as f64 / NB as f64;
-        sim.set_blade(b + 1, &blade_inputs(&rotor, &BladeState { psi, beta, theta, ..Default::default() }));
+        set_blade(sim, b + 1, &blade_inputs(&rotor, &BladeState { psi, beta, theta, ..Default::default() }));
     }
 }
 

@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::{BladeState, Rotor, Sim, blade_inputs, i, norm, r, rel};
+use common::{BladeState, Rotor, Sim, blade_inputs, i, norm, r, rel, set_blade};
 
 const NB: usize = 4;
 const R: f64 = 7.5;
@@ -55,7 +55,7 @@ fn lift(n: i32, quadrature: i32, theta: f64) -> (f64, f64) {
     for b in 0..NB {
         let psi = 0.3 + 2.0 * std::f64::consts::PI * b as f64 / NB as f64;
         let k = blade_inputs(&rotor, &BladeState { psi, beta: BETA0, theta, ..Default::default() });
-        sim.set_blade(b + 1, &k);
+        set_blade(&mut sim, b + 1, &k);
     }
     let total: f64 = (1..=NB).map(|b| norm(sim.get3(&format!("blade[{b}].F")))).sum();
     (total, sim.get("thrust"))

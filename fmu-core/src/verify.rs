@@ -106,3 +106,115 @@ pub fn check_directional_derivatives<M: Model>(
     }
     Ok(report)
 }
+
+/// Value reference of a variable of model `M`, by name. Panics with the name when there is none.
+pub fn vr<M: Model>(name: &str) -> u32 {
+    M::variables().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no variable named '{name}'")).vr
+}
+
+/// A parameter (or input start) value of any FMI type, for [`Sim`].
+#[derive(Debug, Clone, Copy)]
+pub enum Val {
+    /// Real.
+    R(f64),
+    /// Integer.
+    I(i32),
+    /// Boolean.
+    B(bool),
+}
+
+/// Real value.
+pub fn r(v: f64) -> Val {
+    Val::R(v)
+}
+
+/// Integer value.
+pub fn i(v: i32) -> Val {
+    Val::I(v)
+}
+
+/// Boolean value.
+pub fn b(v: bool) -> Val {
+    Val::B(v)
+}
+
+/// One instance of model `M` driven by variable names, for tests: set values, step, read.
+/// Panics (naming the variable or the call) on any FMI error, except [`Sim::try_new`].
+pub struct Sim<M: Model> {
+    /// The instance under test.
+    pub inst: Instance<M>,
+}
+
+impl<M: Model> Sim<M> {
+    /// Instantiates, sets `params` (parameters and input start values), initialises at t = 0;
+    /// `Err` carries the FMI message.
+    pub fn try_new(params: &[(&str, Val)]) -> Result<Self, String> {
+        let mut inst = Instance::<M>::new(&format!("{}-test", M::INFO.model_identifier));
+        for &(name, val) in params {
+            let r = vr::<M>(name);
+            match val {
+                Val::R(v) => inst.set_real(&[r], &[v]),
+                Val::I(v) => inst.set_integer(&[r], &[v]),
+                Val::B(v) => inst.set_boolean(&[r], &[v]),
+            }
+            .map_err(|e| e.to_string())?;
+        }
+        inst.setup_experiment(0.0, None).map_err(|e| e.to_string())?;
+        inst.enter_initialization_mode().map_err(|e| e.to_string())?;
+        inst.exit_initialization_mode().map_err(|e| e.to_string())?;
+        Ok(Sim { inst })
+    }
+
+    /// As [`Sim::try_new`], panicking on error.
+    pub fn new(params: &[(&str, Val)]) -> Self {
+        Self::try_new(params).unwrap_or_else(|e| panic!("initialisation failed: {e}"))
+    }
+
+    /// Sets a real variable.
+    pub fn set(&mut self, name: &str, v: f64) {
+        self.inst.set_real(&[vr::<M>(name)], &[v]).unwrap_or_else(|e| panic!("set {name}: {e}"));
+    }
+
+    /// Sets `prefix.x/y/z`.
+    pub fn set3(&mut self, prefix: &str, v: [f64; 3]) {
+        for (k, c) in ["x", "y", "z"].iter().enumerate() {
+            self.set(&format!("{prefix}.{c}"), v[k]);
+        }
+    }
+
+    /// Reads a real variable.
+    pub fn get(&mut self, name: &str) -> f64 {
+        let mut v = [0.0];
+        self.inst.get_real(&[vr::<M>(name)], &mut v).unwrap_or_else(|e| panic!("get {name}: {e}"));
+        v[0]
+    }
+
+    /// Reads `prefix.x/y/z`.
+    pub fn get3(&mut self, prefix: &str) -> [f64; 3] {
+        [self.get(&format!("{prefix}.x")), self.get(&format!("{prefix}.y")), self.get(&format!("{prefix}.z"))]
+    }
+
+    /// Reads several real variables.
+    pub fn get_names<const N: usize>(&mut self, names: [&str; N]) -> [f64; N] {
+        names.map(|n| self.get(n))
+    }
+
+    /// Current time, s.
+    pub fn time(&self) -> f64 {
+        self.inst.time()
+    }
+
+    /// One communication step of size `h`.
+    pub fn step(&mut self, h: f64) {
+        let t = self.time();
+        self.inst.do_step(t, h).unwrap_or_else(|e| panic!("do_step at {t}: {e}"));
+    }
+
+    /// Steps with communication step `h` until `t_end` (a whole number of steps ahead).
+    pub fn run_to(&mut self, t_end: f64, h: f64) {
+        let n = ((t_end - self.time()) / h).round() as usize;
+        for _ in 0..n {
+            self.step(h);
+        }
+    }
+}

@@ -5,94 +5,24 @@
 #![allow(dead_code)]
 
 use fmu_aero::Aero;
-use fmu_core::instance::Instance;
-use fmu_core::model::Model;
 
-/// Value reference of a variable, looked up by name in the model's declarations.
+#[allow(unused_imports)]
+pub use fmu_core::verify::{Val, i, r};
+
+/// Value reference of an Aero variable, by name.
 pub fn vr(name: &str) -> u32 {
-    Aero::variables().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no variable named '{name}'")).vr
+    fmu_core::verify::vr::<Aero>(name)
 }
 
-/// A parameter value.
-#[derive(Debug, Clone, Copy)]
-pub enum Val {
-    /// Real.
-    R(f64),
-    /// Integer.
-    I(i32),
-}
+/// One Aero instance driven by variable names.
+pub type Sim = fmu_core::verify::Sim<Aero>;
 
-/// One FMU instance driven by variable names.
-pub struct Sim {
-    /// The instance under test.
-    pub inst: Instance<Aero>,
-}
-
-impl Sim {
-    /// Instantiates, sets the parameters, and initialises.
-    pub fn new(params: &[(&str, Val)]) -> Sim {
-        let mut inst = Instance::<Aero>::new("aero-test");
-        for &(name, val) in params {
-            let r = vr(name);
-            match val {
-                Val::R(v) => inst.set_real(&[r], &[v]),
-                Val::I(v) => inst.set_integer(&[r], &[v]),
-            }
-            .unwrap_or_else(|e| panic!("setting {name}: {e}"));
-        }
-        inst.setup_experiment(0.0, None).unwrap();
-        inst.enter_initialization_mode().unwrap();
-        inst.exit_initialization_mode().unwrap();
-        Sim { inst }
-    }
-
-    /// Sets a real input.
-    pub fn set(&mut self, name: &str, v: f64) {
-        self.inst.set_real(&[vr(name)], &[v]).unwrap_or_else(|e| panic!("set {name}: {e}"));
-    }
-
-    /// Sets `prefix.x/y/z`.
-    pub fn set3(&mut self, prefix: &str, v: [f64; 3]) {
-        for (k, c) in ["x", "y", "z"].iter().enumerate() {
-            self.set(&format!("{prefix}.{c}"), v[k]);
-        }
-    }
-
-    /// Reads a real variable.
-    pub fn get(&mut self, name: &str) -> f64 {
-        let mut v = [0.0];
-        self.inst.get_real(&[vr(name)], &mut v).unwrap_or_else(|e| panic!("get {name}: {e}"));
-        v[0]
-    }
-
-    /// Reads `prefix.x/y/z`.
-    pub fn get3(&mut self, prefix: &str) -> [f64; 3] {
-        [self.get(&format!("{prefix}.x")), self.get(&format!("{prefix}.y")), self.get(&format!("{prefix}.z"))]
-    }
-
-    /// Sets the kinematic inputs of blade `i` (1-based).
-    pub fn set_blade(&mut self, i: usize, k: &BladeInputs) {
-        self.set3(&format!("blade[{i}].vel"), k.vel);
-        self.set3(&format!("blade[{i}].omega"), k.omega);
-        self.set(&format!("blade[{i}].azimuth"), k.azimuth);
-        self.set3(&format!("blade[{i}].shaft"), k.shaft);
-    }
-
-    /// Steps once by `h`.
-    pub fn step(&mut self, h: f64) {
-        let t = self.inst.time();
-        self.inst.do_step(t, h).unwrap_or_else(|e| panic!("do_step at {t}: {e}"));
-    }
-}
-
-/// Real parameter.
-pub fn r(v: f64) -> Val {
-    Val::R(v)
-}
-
-/// Integer parameter.
-pub fn i(v: i32) -> Val {
-    Val::I(v)
+/// Sets the kinematic inputs of blade `i` (1-based).
+pub fn set_blade(sim: &mut Sim, i: usize, k: &BladeInputs) {
+    sim.set3(&format!("blade[{i}].vel"), k.vel);
+    sim.set3(&format!("blade[{i}].omega"), k.omega);
+    sim.set(&format!("blade[{i}].azimuth"), k.azimuth);
+    sim.set3(&format!("blade[{i}].shaft"), k.shaft);
 }
 
 // ---------------------------------------------------------------------------------------------

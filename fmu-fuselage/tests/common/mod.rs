@@ -4,112 +4,17 @@
 
 #![allow(dead_code)]
 
-use fmu_core::instance::Instance;
-use fmu_core::model::Model;
 use fmu_fuselage::Fuselage;
 
-/// A parameter value of any FMI type.
-#[derive(Debug, Clone, Copy)]
-pub enum Val {
-    /// Real.
-    R(f64),
-    /// Integer.
-    I(i32),
-    /// Boolean.
-    B(bool),
-}
+#[allow(unused_imports)]
+pub use fmu_core::verify::{Val, b, i, r};
 
-/// Value reference of a variable, looked up by name in the model's declarations.
+/// One Fuselage instance driven by variable names.
+pub type Sim = fmu_core::verify::Sim<Fuselage>;
+
+/// Value reference of a Fuselage variable, by name.
 pub fn vr(name: &str) -> u32 {
-    Fuselage::variables().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no variable named '{name}'")).vr
-}
-
-/// One FMU instance driven by variable names.
-pub struct Sim {
-    /// The instance under test.
-    pub inst: Instance<Fuselage>,
-}
-
-impl Sim {
-    /// Instantiates, sets the parameters, and initialises; `Err` carries the FMI message.
-    pub fn try_new(params: &[(&str, Val)]) -> Result<Sim, String> {
-        let mut inst = Instance::<Fuselage>::new("fuselage-test");
-        for &(name, val) in params {
-            let r = vr(name);
-            match val {
-                Val::R(v) => inst.set_real(&[r], &[v]),
-                Val::I(v) => inst.set_integer(&[r], &[v]),
-                Val::B(v) => inst.set_boolean(&[r], &[v]),
-            }
-            .map_err(|e| e.to_string())?;
-        }
-        inst.enter_initialization_mode().map_err(|e| e.to_string())?;
-        inst.exit_initialization_mode().map_err(|e| e.to_string())?;
-        Ok(Sim { inst })
-    }
-
-    /// As [`Sim::try_new`], panicking on error.
-    pub fn new(params: &[(&str, Val)]) -> Sim {
-        Self::try_new(params).unwrap_or_else(|e| panic!("initialisation failed: {e}"))
-    }
-
-    /// Sets a real input.
-    pub fn set(&mut self, name: &str, v: f64) {
-        self.inst.set_real(&[vr(name)], &[v]).expect("set_real");
-    }
-
-    /// Sets `prefix.x/y/z`.
-    pub fn set3(&mut self, prefix: &str, v: [f64; 3]) {
-        for (k, c) in ["x", "y", "z"].iter().enumerate() {
-            self.set(&format!("{prefix}.{c}"), v[k]);
-        }
-    }
-
-    /// Reads a real variable.
-    pub fn get(&mut self, name: &str) -> f64 {
-        let mut v = [0.0];
-        self.inst.get_real(&[vr(name)], &mut v).expect("get_real");
-        v[0]
-    }
-
-    /// Reads `prefix.x/y/z`.
-    pub fn get3(&mut self, prefix: &str) -> [f64; 3] {
-        [self.get(&format!("{prefix}.x")), self.get(&format!("{prefix}.y")), self.get(&format!("{prefix}.z"))]
-    }
-
-    /// Reads several variables by name.
-    pub fn get_names<const N: usize>(&mut self, names: [&str; N]) -> [f64; N] {
-        names.map(|n| self.get(n))
-    }
-
-    /// Current FMU time, s.
-    pub fn time(&self) -> f64 {
-        self.inst.time()
-    }
-
-    /// Steps with communication step `h` until `t_end` (which must be a multiple of `h` ahead).
-    pub fn run_to(&mut self, t_end: f64, h: f64) {
-        let n = ((t_end - self.time()) / h).round() as usize;
-        for _ in 0..n {
-            let t = self.time();
-            self.inst.do_step(t, h).unwrap_or_else(|e| panic!("do_step at {t}: {e}"));
-        }
-    }
-}
-
-/// Real parameter.
-pub fn r(v: f64) -> Val {
-    Val::R(v)
-}
-
-/// Integer parameter.
-pub fn i(v: i32) -> Val {
-    Val::I(v)
-}
-
-/// Boolean parameter.
-pub fn b(v: bool) -> Val {
-    Val::B(v)
+    fmu_core::verify::vr::<Fuselage>(name)
 }
 
 // ---------------------------------------------------------------------------------------------

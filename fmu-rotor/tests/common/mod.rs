@@ -7,107 +7,20 @@
 use std::collections::HashMap;
 
 use fmu_core::Parameters;
-use fmu_core::instance::Instance;
 use fmu_core::model::Model;
 use fmu_core::variable::Kind;
 use fmu_rotor::Rotor;
 
-/// A parameter value of any FMI type.
-#[derive(Debug, Clone, Copy)]
-pub enum Val {
-    /// Real.
-    R(f64),
-    /// Integer.
-    I(i32),
-    /// Boolean.
-    B(bool),
-}
+#[allow(unused_imports)]
+pub use fmu_core::verify::{Val, b, i, r};
 
-/// Real parameter.
-pub fn r(v: f64) -> Val {
-    Val::R(v)
-}
-
-/// Integer parameter.
-pub fn i(v: i32) -> Val {
-    Val::I(v)
-}
-
-/// Boolean parameter.
-pub fn b(v: bool) -> Val {
-    Val::B(v)
-}
-
-/// Value reference of a variable, looked up by name in the model's declarations.
+/// Value reference of a Rotor variable, by name.
 pub fn vr(name: &str) -> u32 {
-    Rotor::variables().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no variable named '{name}'")).vr
+    fmu_core::verify::vr::<Rotor>(name)
 }
 
-/// One FMU instance driven by variable names.
-pub struct Sim {
-    /// The instance under test.
-    pub inst: Instance<Rotor>,
-}
-
-impl Sim {
-    /// Instantiates, sets the parameters (and input start values), and initialises.
-    pub fn try_new(params: &[(&str, Val)]) -> Result<Sim, String> {
-        let mut inst = Instance::<Rotor>::new("rotor-test");
-        for &(name, val) in params {
-            let r = vr(name);
-            match val {
-                Val::R(v) => inst.set_real(&[r], &[v]),
-                Val::I(v) => inst.set_integer(&[r], &[v]),
-                Val::B(v) => inst.set_boolean(&[r], &[v]),
-            }
-            .map_err(|e| e.to_string())?;
-        }
-        inst.setup_experiment(0.0, None).map_err(|e| e.to_string())?;
-        inst.enter_initialization_mode().map_err(|e| e.to_string())?;
-        inst.exit_initialization_mode().map_err(|e| e.to_string())?;
-        Ok(Sim { inst })
-    }
-
-    /// As [`Sim::try_new`], panicking on error.
-    pub fn new(params: &[(&str, Val)]) -> Sim {
-        Self::try_new(params).unwrap_or_else(|e| panic!("initialisation failed: {e}"))
-    }
-
-    /// Sets a real input.
-    pub fn set(&mut self, name: &str, v: f64) {
-        self.inst.set_real(&[vr(name)], &[v]).expect("set_real");
-    }
-
-    /// Sets `prefix.x/y/z`.
-    pub fn set3(&mut self, prefix: &str, v: [f64; 3]) {
-        for (k, c) in ["x", "y", "z"].iter().enumerate() {
-            self.set(&format!("{prefix}.{c}"), v[k]);
-        }
-    }
-
-    /// Reads a real variable.
-    pub fn get(&mut self, name: &str) -> f64 {
-        let mut v = [0.0];
-        self.inst.get_real(&[vr(name)], &mut v).expect("get_real");
-        v[0]
-    }
-
-    /// Reads `prefix.x/y/z`.
-    pub fn get3(&mut self, prefix: &str) -> [f64; 3] {
-        [self.get(&format!("{prefix}.x")), self.get(&format!("{prefix}.y")), self.get(&format!("{prefix}.z"))]
-    }
-
-    /// Current FMU time, s.
-    pub fn time(&self) -> f64 {
-        self.inst.time()
-    }
-
-    /// One communication step of size `h`.
-    pub fn step(&mut self, h: f64) {
-        let t = self.time();
-        self.inst.do_step(t, h).unwrap_or_else(|e| panic!("do_step at {t}: {e}"));
-    }
-}
+/// One Rotor instance driven by variable names.
+pub type Sim = fmu_core::verify::Sim<Rotor>;
 
 /// The parameters of a configuration by value reference, with the declared start values for
 /// everything not given: lets a test build a [`Rotor`] directly (for the mass matrix).
