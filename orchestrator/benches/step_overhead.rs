@@ -94,23 +94,12 @@ criterion_main!(benches);
 /// of `fmi2DoStep` + `fmi2GetReal` through function pointers on an instance of the same FMU, in
 /// the same run.
 fn master_overhead(c: &mut Criterion) {
-    use fmu_core::Model;
     use orchestrator::master::{FmuCache, Master};
     use orchestrator::system::SystemDescription;
     use test_fmus::Body;
 
     let dir = tempfile::tempdir().unwrap();
-    let library = std::env::current_exe().unwrap().parent().unwrap().parent().unwrap().join("libTwoMassBody.so");
-    assert!(library.is_file(), "{} is missing: `cargo build --release --workspace` first", library.display());
-    let path = dir.path().join("TwoMassBody.fmu");
-    fmu_core::package::write_fmu(
-        &path,
-        &fmu_core::model_description::<Body>(),
-        Body::INFO.model_identifier,
-        &library,
-        &[],
-    )
-    .unwrap();
+    let path = test_fmus::fixtures::package_test_fmu::<Body>(dir.path());
     let fmu = Fmu::open(&path).unwrap();
     let mut group = c.benchmark_group("master_overhead");
     {

@@ -20,7 +20,7 @@
 //! directory). Run with `cargo bench -p monolithic-reference --bench monolithic_vs_cosim`.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -29,35 +29,7 @@ use monolithic_reference::{MonolithicSystem, Options, Registry};
 use orchestrator::import::StderrLogger;
 use orchestrator::master::{FmuCache, Master, Results};
 use orchestrator::system::{System, SystemDescription};
-
-/// `target/release`, where the test models' shared libraries are.
-fn library_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().and_then(Path::parent).unwrap().to_path_buf()
-}
-
-fn package_test_fmu<M: fmu_core::Model>(dir: &Path) {
-    let id = M::INFO.model_identifier;
-    let library = library_dir().join(format!("lib{id}.so"));
-    assert!(library.is_file(), "{} is missing: `cargo build --release --workspace` first", library.display());
-    fmu_core::package::write_fmu(
-        &dir.join(format!("{id}.fmu")),
-        &fmu_core::model_description::<M>(),
-        id,
-        &library,
-        &[],
-    )
-    .unwrap();
-}
-
-fn our_fmu(identifier: &str) -> PathBuf {
-    let dir = std::env::var_os("ROTORCRAFT_FMU_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fmus"));
-    let path = dir.join(format!("{identifier}.fmu"));
-    assert!(path.is_file(), "{} is missing: package the FMUs first (`orchestrator package`)", path.display());
-    path
-}
+use test_fmus::fixtures::{our_fmu, package_test_fmu};
 
 fn system(json: &str, base: &Path) -> System {
     let description = SystemDescription::from_str(json, base).unwrap_or_else(|e| panic!("{e}"));

@@ -16,6 +16,8 @@
 //! one-step delay on `F` amplifies by `-m_r / m` per step and diverges.
 #![warn(missing_docs)]
 
+pub mod fixtures;
+
 use fmu_core::{Model, ModelInfo, Parameters, Scalar, Variable};
 
 fn check_positive(name: &str, v: f64) -> Result<f64, String> {

@@ -1,0 +1,36 @@
+//! Where tests find FMUs: the test models packaged on the fly from their built shared libraries,
+//! and our own packaged FMUs.
+
+use std::path::{Path, PathBuf};
+
+/// The build directory holding the FMU shared libraries (`target/<profile>`), seen from a test
+/// or bench executable in `target/<profile>/deps`.
+pub fn library_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current executable");
+    exe.parent().and_then(Path::parent).expect("target/<profile>/deps").to_path_buf()
+}
+
+/// Packages model `M` as `<dir>/<modelIdentifier>.fmu` from its built shared library.
+pub fn package_test_fmu<M: fmu_core::Model>(dir: &Path) -> PathBuf {
+    let id = M::INFO.model_identifier;
+    let library = library_dir().join(format!("lib{id}.so"));
+    assert!(
+        library.is_file(),
+        "{} is missing: build the workspace first (`cargo build --workspace`, or `bash scripts/test.sh`)",
+        library.display()
+    );
+    let out = dir.join(format!("{id}.fmu"));
+    fmu_core::package::write_fmu(&out, &fmu_core::model_description::<M>(), id, &library, &[])
+        .unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+    out
+}
+
+/// One of our packaged FMUs (`ROTORCRAFT_FMU_DIR`, default `<workspace>/target/fmus`).
+pub fn our_fmu(identifier: &str) -> PathBuf {
+    let dir = std::env::var_os("ROTORCRAFT_FMU_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fmus"));
+    let path = dir.join(format!("{identifier}.fmu"));
+    assert!(path.is_file(), "{} is missing: run `bash scripts/test.sh`, which packages the FMUs", path.display());
+    path
+}
