@@ -32,6 +32,8 @@ pub struct Fuselage {
     inertia_o: [[f64; 3]; 3],
     /// Inverse of the masked 6x6 mass matrix (blocked rows and columns zero), SI.
     m6_inv: [[f64; 6]; 6],
+    /// Inverse of the full 6x6 mass matrix (every DOF free), SI: the `free.*` trim residual.
+    m6_inv_free: [[f64; 6]; 6],
     /// Gravitational acceleration along NED z, m/s^2.
     g: f64,
     /// Attachment points relative to O, body axes, m; indexed by [`Point::index`].
@@ -148,6 +150,8 @@ impl Fuselage {
         m6.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-c_cross * mass));
         m6.fixed_view_mut::<3, 3>(3, 0).copy_from(&(c_cross * mass));
         m6.fixed_view_mut::<3, 3>(3, 3).copy_from(&i_o);
+        let not_positive = "the 6x6 mass matrix is not positive definite (check mass, cg.*, I.*)";
+        let m6_inv_free = to_array6(&m6.cholesky().ok_or(not_positive)?.inverse());
         // Reduced system: replace blocked rows/columns by unit rows/columns, invert, zero them.
         let free = |k: usize| mask & (1 << k) != 0;
         for k in (0..6).filter(|&k| !free(k)) {
@@ -155,19 +159,13 @@ impl Fuselage {
             m6.column_mut(k).fill(0.0);
             m6[(k, k)] = 1.0;
         }
-        let mut m6_inv_na =
-            m6.cholesky().ok_or("the 6x6 mass matrix is not positive definite (check mass, cg.*, I.*)")?.inverse();
+        let mut m6_inv_na = m6.cholesky().ok_or(not_positive)?.inverse();
         for k in (0..6).filter(|&k| !free(k)) {
             m6_inv_na.row_mut(k).fill(0.0);
             m6_inv_na.column_mut(k).fill(0.0);
         }
-        let mut m6_inv = [[0.0; 6]; 6];
+        let m6_inv = to_array6(&m6_inv_na);
         let mut inertia_o = [[0.0; 3]; 3];
-        for (r, row) in m6_inv.iter_mut().enumerate() {
-            for (col, e) in row.iter_mut().enumerate() {
-                *e = m6_inv_na[(r, col)];
-            }
-        }
         for (r, row) in inertia_o.iter_mut().enumerate() {
             for (col, e) in row.iter_mut().enumerate() {
                 *e = i_o[(r, col)];
@@ -187,6 +185,7 @@ impl Fuselage {
             cg,
             inertia_o,
             m6_inv,
+            m6_inv_free,
             g,
             points,
             sequence,
@@ -201,8 +200,15 @@ impl Fuselage {
         [r[2][0] * self.g, r[2][1] * self.g, r[2][2] * self.g]
     }
 
-    /// Solves the coupled Newton-Euler equations for the accelerations at the reference point.
+    /// Solves the coupled Newton-Euler equations for the accelerations at the reference point,
+    /// blocked DOFs held.
     fn accelerations<D: Scalar>(&self, v: V3<D>, w: V3<D>, g_b: V3<D>, loads: &[D]) -> Accelerations<D> {
+        solve6(&self.m6_inv, self.generalized_forces(v, w, g_b, loads))
+    }
+
+    /// Right-hand side of the Newton-Euler equations about the reference point: applied force and
+    /// moment minus the velocity-dependent terms, body axes.
+    fn generalized_forces<D: Scalar>(&self, v: V3<D>, w: V3<D>, g_b: V3<D>, loads: &[D]) -> [D; 6] {
         let m = self.mass;
         let c: V3<D> = lift(self.cg);
         // Applied loads: attachment points, gravity at the CoM, drag at the reference point.
@@ -225,19 +231,26 @@ impl Fuselage {
         let w_x_v = cross(w, v);
         let bias_t = scale_f(add(w_x_v, cross(w, cross(w, c))), m);
         let bias_r = add(cross(w, mat_vec_f(&self.inertia_o, w)), scale_f(cross(c, w_x_v), m));
-        let rhs = {
-            let t = sub(force, bias_t);
-            let r = sub(moment, bias_r);
-            [t[0], t[1], t[2], r[0], r[1], r[2]]
-        };
-        let mut a = [D::from(0.0); 6];
-        for (ai, row) in a.iter_mut().zip(&self.m6_inv) {
-            for (rj, mij) in rhs.iter().zip(row) {
-                *ai += *rj * *mij;
-            }
-        }
-        Accelerations { v_dot: [a[0], a[1], a[2]], alpha: [a[3], a[4], a[5]] }
+        let t = sub(force, bias_t);
+        let r = sub(moment, bias_r);
+        [t[0], t[1], t[2], r[0], r[1], r[2]]
     }
+}
+
+/// `m6_inv * rhs`, split into the linear and angular accelerations.
+fn solve6<D: Scalar>(m6_inv: &[[f64; 6]; 6], rhs: [D; 6]) -> Accelerations<D> {
+    let mut a = [D::from(0.0); 6];
+    for (ai, row) in a.iter_mut().zip(m6_inv) {
+        for (rj, mij) in rhs.iter().zip(row) {
+            *ai += *rj * *mij;
+        }
+    }
+    Accelerations { v_dot: [a[0], a[1], a[2]], alpha: [a[3], a[4], a[5]] }
+}
+
+/// A 6x6 matrix as nested arrays.
+fn to_array6(m: &Matrix6<f64>) -> [[f64; 6]; 6] {
+    std::array::from_fn(|r| std::array::from_fn(|c| m[(r, c)]))
 }
 
 /// Reads the 3-vector starting at `i`.
@@ -295,7 +308,11 @@ impl Model for Fuselage {
         let r = vec3::dcm(q);
         let (pos, v, w) = (v3(xs, x::POS), v3(xs, x::VEL), v3(xs, x::RATE));
         let g_b = self.gravity_body(&r);
-        let acc = self.accelerations(v, w, g_b, us);
+        let rhs = self.generalized_forces(v, w, g_b, us);
+        let acc = solve6(&self.m6_inv, rhs);
+        let free = solve6(&self.m6_inv_free, rhs);
+        put3(ys, y::FREE, free.v_dot);
+        put3(ys, y::FREE + 3, free.alpha);
 
         put3(ys, y::POS, pos);
         put3(ys, y::VEL, v);

@@ -77,7 +77,7 @@ pub mod u {
     }
 }
 
-/// Indices into the real output vector `y` (66 outputs).
+/// Indices into the real output vector `y` (72 outputs).
 pub mod y {
     /// `x y z`: NED position of the reference point, m.
     pub const POS: usize = 0;
@@ -109,8 +109,11 @@ pub mod y {
     pub const P_ALPHA: usize = 12;
     /// Outputs per point.
     pub const PER_POINT: usize = 15;
+    /// `free.u_dot free.v_dot free.w_dot free.p_dot free.q_dot free.r_dot`: body-axis
+    /// accelerations with every DOF free (m/s^2, rad/s^2), the trim residual.
+    pub const FREE: usize = POINTS + 3 * PER_POINT;
     /// Number of outputs.
-    pub const N: usize = POINTS + 3 * PER_POINT;
+    pub const N: usize = FREE + 6;
 
     /// Index of the first output of a point's block.
     pub fn point(p: super::Point) -> usize {

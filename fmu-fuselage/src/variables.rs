@@ -258,4 +258,22 @@ fn outputs(v: &mut Vec<Variable>) {
             );
         }
     }
+    let free = [("u_dot", "m/s2", "du/dt"), ("v_dot", "m/s2", "dv/dt"), ("w_dot", "m/s2", "dw/dt")]
+        .into_iter()
+        .chain([("p_dot", "rad/s2", "dp/dt"), ("q_dot", "rad/s2", "dq/dt"), ("r_dot", "rad/s2", "dr/dt")]);
+    for (k, (name, unit, what)) in free.enumerate() {
+        v.push(
+            out(
+                format!("free.{name}"),
+                y::FREE + k,
+                unit,
+                format!(
+                    "{what} of the body-axis state with every DOF free, whatever dof_mask holds ({unit}): the \
+                     airframe's unbalanced acceleration, zero in a trimmed steady flight (the trim residual); \
+                     equals the state derivative when dof_mask = 63"
+                ),
+            )
+            .depends_on(all_inputs.iter().copied()),
+        );
+    }
 }

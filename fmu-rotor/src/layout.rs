@@ -141,6 +141,11 @@ pub mod vr {
     pub const SHAFT_AZIMUTH_ZERO: u32 = 23;
     /// `tolerance`.
     pub const TOLERANCE: u32 = 26;
+    /// Per-blade initial state, `BLADE_INITIAL + 4 * i + k` for blade `i` (0-based) and `k` in
+    /// [`BLADE_INITIAL_NAMES`] order (32 references).
+    pub const BLADE_INITIAL: u32 = 27;
+    /// Suffixes of the per-blade initial-state parameters `blade[i].<suffix>`.
+    pub const BLADE_INITIAL_NAMES: [&str; 4] = ["dlag0", "dflap0", "lag_rate0", "flap_rate0"];
     /// Value reference of input `u[k]` is `INPUT_BASE + k`.
     pub const INPUT_BASE: u32 = 100;
     /// Value reference of output `y[k]` is `OUTPUT_BASE + k`.

@@ -53,6 +53,8 @@ struct Params {
     psi0: f64,
     beta0: f64,
     zeta0: f64,
+    /// Per blade: initial lag and flap offsets from `zeta0`/`beta0` (rad) and their rates (rad/s).
+    blade_initial: [[f64; 4]; MAX_BLADES],
     hub_m: f64,
     hub_i: f64,
     hub_axes: M3f,
@@ -197,12 +199,26 @@ impl Params {
             psi0: finite(params, vr::PSI0, "psi0")?,
             beta0: finite(params, vr::BETA0, "blade.beta0")?,
             zeta0: finite(params, vr::ZETA0, "blade.zeta0")?,
+            blade_initial: blade_initial(params)?,
             hub_m: non_negative(params, vr::HUB_M, "hub.m", "kg")?,
             hub_i: non_negative(params, vr::HUB_I, "hub.I", "kg m^2")?,
             hub_axes,
             tolerance,
         })
     }
+}
+
+/// The per-blade initial-state parameters of all [`MAX_BLADES`] blades, in
+/// [`vr::BLADE_INITIAL_NAMES`] order.
+fn blade_initial(params: &dyn Parameters) -> Result<[[f64; 4]; MAX_BLADES], String> {
+    let mut all = [[0.0; 4]; MAX_BLADES];
+    for (i, values) in all.iter_mut().enumerate() {
+        for (k, (value, suffix)) in values.iter_mut().zip(vr::BLADE_INITIAL_NAMES).enumerate() {
+            let name = format!("blade[{}].{suffix}", i + 1);
+            *value = finite(params, vr::BLADE_INITIAL + (4 * i + k) as u32, &name)?;
+        }
+    }
+    Ok(all)
 }
 
 /// Rotation by `a` about z, as constants.
@@ -256,7 +272,9 @@ fn build_tree(p: &Params) -> Result<(Tree, Vec<BladeLinks>), String> {
         let n = i + 1;
         let azimuth_offset = 2.0 * std::f64::consts::PI * i as f64 / p.nb as f64;
         let rz = rot_z(azimuth_offset);
-        let lag_joint = if p.lock_lag { Joint::Locked(p.zeta0) } else { Joint::Free { angle0: p.zeta0, rate0: 0.0 } };
+        let [dlag0, dflap0, lag_rate0, flap_rate0] = p.blade_initial[i];
+        let lag_joint =
+            if p.lock_lag { Joint::Locked(p.zeta0) } else { Joint::Free { angle0: p.zeta0 + dlag0, rate0: lag_rate0 } };
         let mut lag = bare_link(format!("blade[{n}].lag"), Some(0), JointAxis::NEG_Z, lag_joint);
         lag.fixed_rotation = Some(rz);
         lag.offset = [rz[0][0] * p.e_lag, rz[1][0] * p.e_lag, 0.0];
@@ -264,7 +282,11 @@ fn build_tree(p: &Params) -> Result<(Tree, Vec<BladeLinks>), String> {
         lag.damping = p.c_lag;
         let lag_index = links.len();
         links.push(lag);
-        let flap_joint = if p.lock_flap { Joint::Locked(p.beta0) } else { Joint::Free { angle0: p.beta0, rate0: 0.0 } };
+        let flap_joint = if p.lock_flap {
+            Joint::Locked(p.beta0)
+        } else {
+            Joint::Free { angle0: p.beta0 + dflap0, rate0: flap_rate0 }
+        };
         let mut flap = bare_link(format!("blade[{n}].flap"), Some(lag_index), JointAxis::NEG_Y, flap_joint);
         flap.offset = [p.e - p.e_lag, 0.0, 0.0];
         flap.stiffness = p.k_flap;

@@ -92,6 +92,26 @@ fn parameters(v: &mut Vec<Variable>) {
     v.push(p("blade.zeta0", vr::ZETA0, "rad", 0.0).describe(
         "Initial lag angle of every blade (positive lagging behind the rotation), rad; the locked angle with lock_lag",
     ));
+    for i in 0..MAX_BLADES {
+        let n = i + 1;
+        let base = vr::BLADE_INITIAL + 4 * i as u32;
+        let [dlag, dflap, lag_rate, flap_rate] = vr::BLADE_INITIAL_NAMES;
+        v.push(Variable::real_parameter(format!("blade[{n}].{dlag}"), base, "rad", 0.0).describe(format!(
+            "Initial lag angle of blade {n} relative to blade.zeta0, rad (ignored with lock_lag); with the other \
+             per-blade initial values it starts a run on a periodic state, e.g. from a trim"
+        )));
+        v.push(Variable::real_parameter(format!("blade[{n}].{dflap}"), base + 1, "rad", 0.0).describe(format!(
+            "Initial flap angle of blade {n} relative to blade.beta0, rad (ignored with lock_flap)"
+        )));
+        v.push(
+            Variable::real_parameter(format!("blade[{n}].{lag_rate}"), base + 2, "rad/s", 0.0)
+                .describe(format!("Initial lag rate of blade {n}, rad/s (ignored with lock_lag)")),
+        );
+        v.push(
+            Variable::real_parameter(format!("blade[{n}].{flap_rate}"), base + 3, "rad/s", 0.0)
+                .describe(format!("Initial flap rate of blade {n}, rad/s (ignored with lock_flap)")),
+        );
+    }
     v.push(p("hub.m", vr::HUB_M, "kg", 0.0).describe("Hub mass (at P, on the shaft axis), kg (>= 0)"));
     v.push(p("hub.I", vr::HUB_I, "kg.m2", 0.0).describe(
         "Hub polar moment of inertia about the shaft axis, kg m^2 (>= 0); the hub is a thin disk (transverse \
