@@ -7,3 +7,4 @@ pub mod master;
 pub mod package;
 pub mod plot;
 pub mod system;
+pub mod trim;

@@ -40,6 +40,45 @@ pub struct SystemDescription {
     /// `outputs`: variables to record; `None` records every output of every instance.
     #[serde(default)]
     pub outputs: Option<Vec<String>>,
+    /// `trim`: what `orchestrator trim` may adjust (default: the system cannot be trimmed).
+    #[serde(default)]
+    pub trim: Option<TrimSpec>,
+}
+
+/// `trim`: the unknowns of a trim and how it is run (see [`crate::trim`]).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrimSpec {
+    /// `airframe`: the Fuselage instance: its attitude and velocity parameters are set from the
+    /// flight condition, and its `free.*` outputs are the residual.
+    pub airframe: String,
+    /// `controls`: the four pilot inputs (collective, longitudinal cyclic, lateral cyclic, pedal),
+    /// each the `to` of a constant entry of `inputs`; rad.
+    pub controls: Vec<String>,
+    /// `rotors`: Rotor instances handed from trial to trial on their periodic state (azimuth and
+    /// per-blade lag/flap); the first sets the revolution that residuals are averaged over.
+    pub rotors: Vec<String>,
+    /// `tolerance` on every revolution-averaged free acceleration, m/s^2 and rad/s^2 (default 1e-3).
+    #[serde(default = "default_trim_tolerance")]
+    pub tolerance: f64,
+    /// `max_iterations` of the trim's Newton-Broyden iteration (default 30).
+    #[serde(default = "default_trim_iterations")]
+    pub max_iterations: u32,
+    /// `settle_revolutions` run before the averaged revolution of every trial (default 1).
+    #[serde(default = "default_settle_revolutions")]
+    pub settle_revolutions: u32,
+}
+
+fn default_trim_tolerance() -> f64 {
+    1e-3
+}
+
+fn default_trim_iterations() -> u32 {
+    30
+}
+
+fn default_settle_revolutions() -> u32 {
+    1
 }
 
 /// One entry of `fmus`.

@@ -82,6 +82,12 @@
 //!   selects the outputs it matches, or, when it matches no output, the inputs it matches (so
 //!   `"fuselage.hub.F.*"` records the hub loads); an exact name may be any variable. Without
 //!   `outputs`, every output of every instance is recorded.
+//! - **`trim`** (optional): what `orchestrator trim` adjusts: `airframe` (the Fuselage
+//!   instance), `controls` (the four pilot inputs collective, longitudinal cyclic, lateral cyclic,
+//!   pedal: each the `to` of a `constant` entry of `inputs`), `rotors` (Rotor instances carried
+//!   from trial to trial on their periodic state; the first one's revolution is the averaging
+//!   period), and optionally `tolerance` (default 1e-3 m/s^2 and rad/s^2), `max_iterations`
+//!   (default 30) and `settle_revolutions` (default 1). See [`crate::trim`].
 //!
 //! # Example
 //!
@@ -108,7 +114,8 @@ mod resolve;
 mod signal;
 
 pub use description::{
-    Algorithm, ConnectionSpec, Experiment, FmuSpec, InputSpec, MasterSpec, ParameterSpec, SignalSpec, SystemDescription,
+    Algorithm, ConnectionSpec, Experiment, FmuSpec, InputSpec, MasterSpec, ParameterSpec, SignalSpec,
+    SystemDescription, TrimSpec,
 };
 pub use error::SystemError;
 pub use resolve::{Connection, ExternalInput, InstanceSpec, MasterOptions, ParameterValue, System, VarRef};
