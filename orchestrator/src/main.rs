@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use orchestrator::import::{StderrLogger, inspect, read_model_description};
 use orchestrator::master::{FmuCache, Master};
 use orchestrator::package;
-use orchestrator::system::SystemDescription;
+use orchestrator::system::{SignalSpec, SystemDescription};
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trimmer};
 
 /// Rotorcraft flight as coupled FMI 2.0 co-simulation units.
@@ -23,13 +23,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a coupled system described in JSON and write the results as CSV.
+    /// Run a coupled system described in JSON and write the results as CSV. Without a system:
+    /// the built-in helicopter (examples/helicopter.json) is packaged, trimmed in hover and flown
+    /// for 4 s with a lateral-cyclic step, writing results, plot, trim and summary into --out-dir.
     Run {
         /// System description (JSON): FMUs, connections, experiment, master options, signals.
-        system: PathBuf,
-        /// Results file (CSV, FMPy-style quoted header, time first).
-        #[arg(long, default_value = "results.csv")]
-        out: PathBuf,
+        /// Omit it for the built-in helicopter scenario.
+        system: Option<PathBuf>,
+        /// Results file (CSV, FMPy-style quoted header, time first); default `results.csv`, or
+        /// `OUT_DIR/results.csv` for the built-in scenario.
+        #[arg(long)]
+        out: Option<PathBuf>,
         /// Also write the run figures (steps, wall time, real-time factor, Newton iterations,
         /// residuals) as JSON.
         #[arg(long)]
@@ -37,6 +41,9 @@ enum Command {
         /// Also plot the recorded variables over time (SVG, one panel per variable).
         #[arg(long)]
         plot: Option<PathBuf>,
+        /// Output folder of the built-in scenario (FMUs, trim, results, plot, summary).
+        #[arg(long, default_value = "out")]
+        out_dir: PathBuf,
         /// Print every FMU message, not only warnings and errors.
         #[arg(long)]
         verbose: bool,
@@ -97,8 +104,14 @@ fn main() -> std::process::ExitCode {
 
 fn dispatch(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Run { system, out, summary_json, plot, verbose } => {
-            run(&system, &out, summary_json.as_deref(), plot.as_deref(), verbose)
+        Command::Run { system: Some(system), out, summary_json, plot, out_dir: _, verbose } => {
+            let description = SystemDescription::from_file(&system)?;
+            let out = out.unwrap_or_else(|| PathBuf::from("results.csv"));
+            let label = system.display().to_string();
+            run(description, &label, &out, summary_json.as_deref(), plot.as_deref(), verbose)
+        }
+        Command::Run { system: None, out, summary_json, plot, out_dir, verbose } => {
+            run_built_in(&out_dir, out, summary_json, plot, verbose)
         }
         Command::Trim { system, speed, turn_rate, out, summary_json, jacobian, verbose } => {
             let condition = FlightCondition { speed, turn_rate: turn_rate.to_radians() };
@@ -119,8 +132,14 @@ fn dispatch(cli: Cli) -> Result<()> {
     }
 }
 
-fn run(system_path: &Path, out: &Path, summary_json: Option<&Path>, plot: Option<&Path>, verbose: bool) -> Result<()> {
-    let description = SystemDescription::from_file(system_path)?;
+fn run(
+    description: SystemDescription,
+    label: &str,
+    out: &Path,
+    summary_json: Option<&Path>,
+    plot: Option<&Path>,
+    verbose: bool,
+) -> Result<()> {
     let mut fmus = FmuCache::default();
     let system = description
         .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
@@ -141,7 +160,7 @@ fn run(system_path: &Path, out: &Path, summary_json: Option<&Path>, plot: Option
         bar.set_message(format!("{t:.4}"));
     });
     bar.finish_and_clear();
-    let results = results.with_context(|| format!("run of {} failed", system_path.display()))?;
+    let results = results.with_context(|| format!("run of {label} failed"))?;
     let wall_seconds = started.elapsed().as_secs_f64();
 
     results.save_csv(out).with_context(|| format!("cannot write {}", out.display()))?;
@@ -149,7 +168,7 @@ fn run(system_path: &Path, out: &Path, summary_json: Option<&Path>, plot: Option
     println!("{}", summary.to_text());
     println!("results: {} ({} variables)", out.display(), results.names.len());
     if let Some(path) = plot {
-        orchestrator::plot::plot_svg(&results, path, &system_path.display().to_string()).map_err(anyhow::Error::msg)?;
+        orchestrator::plot::plot_svg(&results, path, label).map_err(anyhow::Error::msg)?;
         println!("plot: {}", path.display());
     }
     if let Some(path) = summary_json {
@@ -201,5 +220,86 @@ fn trim(
     if !trim.converged {
         anyhow::bail!("the trim did not converge to {:.1e} in {} iterations", trim.tolerance, trim.iterations);
     }
+    Ok(())
+}
+
+/// The built-in scenario: examples/helicopter.json.
+const BUILT_IN_HELICOPTER: &str = include_str!("../../examples/helicopter.json");
+
+/// Lateral-cyclic step of the built-in scenario: size (rad) and time (s).
+const BUILT_IN_STEP: (f64, f64) = (0.01, 1.0);
+
+/// Packages our FMUs into `out_dir/fmus`, trims the built-in helicopter in hover, and flies it
+/// for 4 s with a lateral-cyclic step.
+fn run_built_in(
+    out_dir: &Path,
+    out: Option<PathBuf>,
+    summary_json: Option<PathBuf>,
+    plot: Option<PathBuf>,
+    verbose: bool,
+) -> Result<()> {
+    let fmu_dir = out_dir.join("fmus");
+    package::package_all(&fmu_dir, None).context("cannot package the built-in scenario's FMUs")?;
+    let mut description = SystemDescription::from_str(BUILT_IN_HELICOPTER, &fmu_dir)?;
+    for (_, fmu) in &mut description.fmus {
+        fmu.path = PathBuf::from(fmu.path.file_name().context("built-in FMU path without a file name")?);
+    }
+    println!("built-in helicopter (examples/helicopter.json), FMUs in {}", fmu_dir.display());
+
+    let mut fmus = FmuCache::default();
+    let logger = Arc::new(StderrLogger::new(verbose));
+    let mut trimmer = Trimmer::new(&description, &mut fmus, logger).map_err(anyhow::Error::msg)?;
+    let start = trimmer.start_from_system();
+    let trim =
+        trimmer.trim(FlightCondition::hover(), start, JacobianMethod::Broyden, |_| {}).map_err(anyhow::Error::msg)?;
+    println!("{}", trim.to_text());
+    anyhow::ensure!(trim.converged, "the hover trim did not converge");
+    let trim_path = out_dir.join("trim.json");
+    std::fs::write(&trim_path, serde_json::to_string_pretty(&trim.to_json())? + "\n")?;
+    trim.apply(&mut description);
+
+    let (step, at) = BUILT_IN_STEP;
+    for input in description.inputs.iter_mut().filter(|i| i.to == "controls.lat_cyclic") {
+        if let SignalSpec::Constant(trimmed) = input.signal {
+            input.signal = SignalSpec::Step { time: at, before: trimmed, after: trimmed + step };
+        }
+    }
+    description.experiment.start = 0.0;
+    description.experiment.stop = 4.0;
+    description.outputs = Some(
+        [
+            "fuselage.phi",
+            "fuselage.theta",
+            "fuselage.psi",
+            "fuselage.p",
+            "fuselage.q",
+            "fuselage.r",
+            "fuselage.v",
+            "rotor.blade[1].flap",
+            "controls.collective",
+            "controls.lon_cyclic",
+            "controls.lat_cyclic",
+            "controls.pedal",
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    println!(
+        "flying 4 s from the trim, lateral cyclic +{:.2} deg at t = {at} s (trim written to {})",
+        step.to_degrees(),
+        trim_path.display()
+    );
+    let out = out.unwrap_or_else(|| out_dir.join("results.csv"));
+    let plot = plot.unwrap_or_else(|| out_dir.join("plot.svg"));
+    let summary_json = summary_json.unwrap_or_else(|| out_dir.join("summary.json"));
+    run(
+        description,
+        "built-in helicopter: hover trim, lateral-cyclic step",
+        &out,
+        Some(&summary_json),
+        Some(&plot),
+        verbose,
+    )?;
+    println!("summary: {}", summary_json.display());
     Ok(())
 }
