@@ -17,7 +17,7 @@
 //!
 //! Trials are the expensive part (the seed's point: finite-difference gradients around whole
 //! simulations are the bottleneck). The solver is Newton with **Broyden** rank-one updates of the
-//! Jacobian `dh/dc`: the Jacobian is differenced once (six trials, or none when a Jacobian from a
+//! Jacobian `dh/dc`: the Jacobian is differenced once (seven trials, or none when a Jacobian from a
 //! neighbouring condition is supplied), then every iteration costs one trial. The
 //! [`JacobianMethod::FiniteDifference`] variant re-differences at every iteration, the reference
 //! the trim benchmark measures against.
@@ -77,10 +77,12 @@ impl FlightCondition {
     }
 
     fn describe(&self) -> String {
-        match (self.speed, self.turn_rate) {
-            (s, t) if s == 0.0 && t == 0.0 => "hover".into(),
-            (s, t) if t == 0.0 => format!("level flight at {s} m/s"),
-            (s, t) => format!("level turn at {s} m/s, {:.3} deg/s", t.to_degrees()),
+        if self.turn_rate != 0.0 {
+            format!("level turn at {} m/s, {:.3} deg/s", self.speed, self.turn_rate.to_degrees())
+        } else if self.speed != 0.0 {
+            format!("level flight at {} m/s", self.speed)
+        } else {
+            "hover".into()
         }
     }
 }
@@ -352,13 +354,17 @@ impl<'a> Trimmer<'a> {
         })
     }
 
-    /// Forward-difference Jacobian at `x`, every perturbed trial warm-started from `base`'s end.
-    fn difference(&mut self, condition: FlightCondition, x: &[f64; 6], base: &Trial) -> Result<[[f64; 6]; 6], String> {
+    /// Forward-difference Jacobian at `x`. The unperturbed and the six perturbed trials all start
+    /// from `from`'s end state, so that what is left of a rotor transient is the same in each and
+    /// cancels in the differences.
+    fn difference(&mut self, condition: FlightCondition, x: &[f64; 6], from: &Trial) -> Result<[[f64; 6]; 6], String> {
+        let settle = self.spec.settle_revolutions;
+        let base = self.trial(condition, x, &from.end_state, settle)?;
         let mut jacobian = [[0.0; 6]; 6];
         for k in 0..6 {
             let mut xk = *x;
             xk[k] += FD_STEP;
-            let perturbed = self.trial(condition, &xk, &base.end_state, self.spec.settle_revolutions)?;
+            let perturbed = self.trial(condition, &xk, &from.end_state, settle)?;
             for (row, (p, b)) in jacobian.iter_mut().zip(perturbed.residual.iter().zip(&base.residual)) {
                 row[k] = (p - b) / FD_STEP;
             }

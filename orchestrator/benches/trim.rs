@@ -1,0 +1,88 @@
+//! Trim cost (issue 6): Newton-Broyden against Newton with a finite-difference Jacobian at every
+//! iteration, on `examples/helicopter.json`, side by side in one run.
+//!
+//! Cases, each run once by both methods from the same start (whole trims take seconds, so this
+//! is a table of single runs rather than a criterion sampling):
+//!
+//! - `hover`: from the controls and attitude written in the example (a cold rotor);
+//! - `40 m/s from hover`: from the hover trim's controls, attitude and rotor state; Broyden also
+//!   starts from the hover Jacobian, as in a speed sweep;
+//! - `40 m/s cold`: from the example's values, as `orchestrator trim --speed 40` does.
+//!
+//! Reported per case and method: converged, iterations, trials (co-simulations), simulated
+//! main-rotor revolutions, wall time; and the ratio of revolutions FD / Broyden. Both methods
+//! share the same trials (warm-started, one settling and one averaged revolution each).
+//!
+//! Needs the built workspace and packaged FMUs (`cargo build --release --workspace &&
+//! ./target/release/orchestrator package --out target/fmus`; `ROTORCRAFT_FMU_DIR` overrides).
+//! Run with `cargo bench -p orchestrator --bench trim`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use orchestrator::import::StderrLogger;
+use orchestrator::master::FmuCache;
+use orchestrator::system::SystemDescription;
+use orchestrator::trim::{FlightCondition, JacobianMethod, Trim, TrimStart, Trimmer};
+use test_fmus::fixtures::our_fmu;
+
+fn helicopter() -> SystemDescription {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/helicopter.json");
+    let mut description = SystemDescription::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    for (_, fmu) in &mut description.fmus {
+        let stem = fmu.path.file_stem().and_then(|s| s.to_str()).expect("an FMU file name").to_string();
+        fmu.path = our_fmu(&stem);
+    }
+    description
+}
+
+fn start_from(trim: &Trim, with_jacobian: bool) -> TrimStart {
+    let mut unknowns = [0.0; 6];
+    for (u, (_, v)) in unknowns.iter_mut().zip(&trim.controls) {
+        *u = *v;
+    }
+    unknowns[4..].copy_from_slice(&trim.attitude);
+    TrimStart {
+        unknowns,
+        rotor_states: Some(trim.rotor_states.clone()),
+        jacobian: with_jacobian.then_some(trim.jacobian),
+    }
+}
+
+fn main() {
+    // `cargo bench` passes harness flags such as `--bench`; this table takes none.
+    let description = helicopter();
+    let mut fmus = FmuCache::default();
+    let mut trimmer = Trimmer::new(&description, &mut fmus, Arc::new(StderrLogger::new(false))).unwrap();
+    let cold = trimmer.start_from_system();
+    let hover = trimmer.trim(FlightCondition::hover(), cold.clone(), JacobianMethod::Broyden, |_| {}).unwrap();
+    let fast = FlightCondition { speed: 40.0, turn_rate: 0.0 };
+    let cases: [(&str, FlightCondition, Box<dyn Fn(JacobianMethod) -> TrimStart>); 3] = [
+        ("hover", FlightCondition::hover(), Box::new(|_| cold.clone())),
+        ("40 m/s from hover", fast, Box::new(|m| start_from(&hover, m == JacobianMethod::Broyden))),
+        ("40 m/s cold", fast, Box::new(|_| cold.clone())),
+    ];
+    eprintln!(
+        "{:<18} {:<8} {:>9} {:>10} {:>7} {:>11} {:>8} {:>10}",
+        "case", "method", "converged", "iterations", "trials", "revolutions", "wall s", "residual"
+    );
+    for (name, condition, start) in &cases {
+        let mut revolutions = [0u32; 2];
+        for (k, method) in [JacobianMethod::Broyden, JacobianMethod::FiniteDifference].into_iter().enumerate() {
+            let trim = trimmer.trim(*condition, start(method), method, |_| {}).unwrap();
+            revolutions[k] = trim.revolutions;
+            let max = trim.residual.iter().fold(0.0f64, |m, r| m.max(r.abs()));
+            eprintln!(
+                "{name:<18} {:<8} {:>9} {:>10} {:>7} {:>11} {:>8.2} {:>10.2e}",
+                if method == JacobianMethod::Broyden { "broyden" } else { "fd" },
+                trim.converged,
+                trim.iterations,
+                trim.trials,
+                trim.revolutions,
+                trim.wall_seconds,
+                max
+            );
+        }
+        eprintln!("{name:<18} revolutions fd / broyden = {:.1}", revolutions[1] as f64 / revolutions[0] as f64);
+    }
+}
