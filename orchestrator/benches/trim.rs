@@ -36,6 +36,9 @@ fn helicopter() -> SystemDescription {
     description
 }
 
+/// A start for each method.
+type StartFor<'a> = Box<dyn Fn(JacobianMethod) -> TrimStart + 'a>;
+
 fn start_from(trim: &Trim, with_jacobian: bool) -> TrimStart {
     let mut unknowns = [0.0; 6];
     for (u, (_, v)) in unknowns.iter_mut().zip(&trim.controls) {
@@ -50,14 +53,13 @@ fn start_from(trim: &Trim, with_jacobian: bool) -> TrimStart {
 }
 
 fn main() {
-    // `cargo bench` passes harness flags such as `--bench`; this table takes none.
     let description = helicopter();
     let mut fmus = FmuCache::default();
     let mut trimmer = Trimmer::new(&description, &mut fmus, Arc::new(StderrLogger::new(false))).unwrap();
     let cold = trimmer.start_from_system();
     let hover = trimmer.trim(FlightCondition::hover(), cold.clone(), JacobianMethod::Broyden, |_| {}).unwrap();
     let fast = FlightCondition { speed: 40.0, turn_rate: 0.0 };
-    let cases: [(&str, FlightCondition, Box<dyn Fn(JacobianMethod) -> TrimStart>); 3] = [
+    let cases: [(&str, FlightCondition, StartFor); 3] = [
         ("hover", FlightCondition::hover(), Box::new(|_| cold.clone())),
         ("40 m/s from hover", fast, Box::new(|m| start_from(&hover, m == JacobianMethod::Broyden))),
         ("40 m/s cold", fast, Box::new(|_| cold.clone())),
