@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: builds everything, packages the FMUs, sets up the Python environment with
-# the third-party importers (FMPy from PyPI), then runs the Rust and the Python test suites.
+# the third-party importers (FMPy from PyPI), builds the example's third-party aerodynamics FMU
+# with PythonFMU, then runs the Rust and the Python test suites.
 # Works on a fresh machine with the Rust toolchain and Python 3 (with venv) only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,8 @@ if [ ! -x target/venv/bin/python ]; then
     python3 -m venv target/venv
 fi
 target/venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+# The third-party aerodynamics FMU of examples/third-party-aero.json, from its Python source.
+target/venv/bin/pythonfmu build -f examples/third-party-aero/SimpleAero.py --dest target/fmus
 
 export ROTORCRAFT_FMU_DIR="$PWD/target/fmus"
 export ROTORCRAFT_PYTHON="$PWD/target/venv/bin/python"
