@@ -46,6 +46,13 @@ const FD_STEP: f64 = 1e-3;
 /// Largest change of any unknown in one Newton step, rad.
 const MAX_STEP: f64 = 0.15;
 
+/// Largest change of a main-rotor blade state over the averaged revolution (rad) at which a
+/// trial's residual is used as it is; above it, the trial is continued revolution by revolution.
+const PERIODIC_ENOUGH: f64 = 1e-3;
+
+/// Revolutions added at most to one trial by [`PERIODIC_ENOUGH`].
+const MAX_EXTRA_SETTLING: u32 = 4;
+
 /// Settling revolutions of the trial that confirms a converged trim.
 const CONFIRM_REVOLUTIONS: u32 = 4;
 
@@ -159,8 +166,9 @@ pub struct Trim {
     pub history: Vec<f64>,
     /// Wall time, s.
     pub wall_seconds: f64,
-    /// Jacobian `dh/dc` at the end (for a neighbouring condition).
-    pub jacobian: [[f64; 6]; 6],
+    /// Jacobian `dh/dc` at the end, for a neighbouring condition (`None` when the start was
+    /// already trimmed and none was needed).
+    pub jacobian: Option<[[f64; 6]; 6]>,
     /// Rotor state at the end of the last trial: a run from the trim starts there.
     pub rotor_states: RotorStates,
     /// Parameter assignments of the airframe (attitude, velocity, rates).
@@ -301,34 +309,44 @@ impl<'a> Trimmer<'a> {
             residual,
         };
         progress(report(self, 0, history[0]));
-        let mut jacobian = match start.jacobian {
-            Some(j) => j,
-            None => self.difference(condition, &x, &current)?,
-        };
-        let mut converged = max_abs(&current.residual) < tolerance;
-        while !converged && iteration < self.spec.max_iterations {
-            iteration += 1;
-            let dx = newton_step(&jacobian, &current.residual)?;
-            let next_x: [f64; 6] = std::array::from_fn(|k| x[k] + dx[k]);
-            let next = self.trial(condition, &next_x, &current.end_state, self.spec.settle_revolutions)?;
-            if method == JacobianMethod::Broyden {
-                broyden_update(&mut jacobian, &dx, &current.residual, &next.residual);
-            }
-            x = next_x;
-            current = next;
-            history.push(max_abs(&current.residual));
-            progress(report(self, iteration, max_abs(&current.residual)));
-            converged = max_abs(&current.residual) < tolerance;
-            if converged {
+        let mut jacobian = start.jacobian;
+        let mut converged = false;
+        loop {
+            if max_abs(&current.residual) < tolerance {
                 // Confirm on a settled rotor: the same controls, CONFIRM_REVOLUTIONS more.
                 current = self.trial(condition, &x, &current.end_state, CONFIRM_REVOLUTIONS)?;
                 history.push(max_abs(&current.residual));
                 progress(report(self, iteration, max_abs(&current.residual)));
                 converged = max_abs(&current.residual) < tolerance;
             }
-            if !converged && method == JacobianMethod::FiniteDifference {
-                jacobian = self.difference(condition, &x, &current)?;
+            if converged || iteration >= self.spec.max_iterations {
+                break;
             }
+            iteration += 1;
+            let j = match (jacobian, method) {
+                (Some(j), JacobianMethod::Broyden) => j,
+                _ => self.difference(condition, &x, &current)?,
+            };
+            let dx = newton_step(&j, &current.residual)?;
+            let next_x: [f64; 6] = std::array::from_fn(|k| x[k] + dx[k]);
+            let mut next = self.trial(condition, &next_x, &current.end_state, self.spec.settle_revolutions)?;
+            // A large step leaves a rotor transient that spoils the averaged residual: let it
+            // decay, one revolution at a time, until the rotor is close to periodic.
+            let mut extra = 0;
+            while next.periodicity > PERIODIC_ENOUGH && extra < MAX_EXTRA_SETTLING {
+                next = self.trial(condition, &next_x, &next.end_state, 0)?;
+                extra += 1;
+            }
+            let mut updated = j;
+            // Steps below the difference increment carry more trial-to-trial noise than slope.
+            if method == JacobianMethod::Broyden && max_abs(&dx) >= FD_STEP {
+                broyden_update(&mut updated, &dx, &current.residual, &next.residual);
+            }
+            jacobian = Some(updated);
+            x = next_x;
+            current = next;
+            history.push(max_abs(&current.residual));
+            progress(report(self, iteration, max_abs(&current.residual)));
         }
         let controls = self.spec.controls.iter().cloned().zip(x).collect();
         let (velocity, rates) = condition.body_motion(x[4], x[5]);
