@@ -24,7 +24,7 @@ pub struct Catalog {
     pub variables: Vec<Variable>,
     /// Storage slot of each variable, parallel to `variables`.
     pub slots: Vec<Slot>,
-    by_vr: HashMap<u32, usize>,
+    by_vr: VrIndex,
     /// Real slots of the inputs, in `u` order.
     pub input_slots: Vec<usize>,
     /// Real slots of the outputs, in `y` order.
@@ -43,6 +43,45 @@ pub struct Catalog {
     pub integer_range: Vec<(i32, i32)>,
     /// For each output (in `y` order), the `u` positions it depends on directly.
     pub feedthrough: Vec<Vec<usize>>,
+}
+
+/// Declaration index by value reference: a direct table when the value references are small
+/// (every model of ours; a lookup on each `fmi2GetReal`/`fmi2SetReal` element is then one load),
+/// a hash map otherwise.
+#[derive(Debug, Clone)]
+enum VrIndex {
+    /// `table[vr]` is the declaration index, or `u32::MAX` for an unused value reference.
+    Dense(Vec<u32>),
+    Hashed(HashMap<u32, usize>),
+}
+
+/// Largest value reference for which [`VrIndex::Dense`] is used (a table of at most 256 KiB).
+const DENSE_VR_LIMIT: u32 = 1 << 16;
+
+impl VrIndex {
+    fn new(by_vr: HashMap<u32, usize>) -> Self {
+        match by_vr.keys().max() {
+            Some(&max) if max < DENSE_VR_LIMIT => {
+                let mut table = vec![u32::MAX; max as usize + 1];
+                for (&vr, &i) in &by_vr {
+                    table[vr as usize] = i as u32;
+                }
+                VrIndex::Dense(table)
+            }
+            _ => VrIndex::Hashed(by_vr),
+        }
+    }
+
+    #[inline]
+    fn get(&self, vr: u32) -> Option<usize> {
+        match self {
+            VrIndex::Dense(table) => match table.get(vr as usize) {
+                Some(&i) if i != u32::MAX => Some(i as usize),
+                _ => None,
+            },
+            VrIndex::Hashed(map) => map.get(&vr).copied(),
+        }
+    }
 }
 
 impl Catalog {
@@ -123,7 +162,7 @@ impl Catalog {
         Ok(Catalog {
             variables,
             slots,
-            by_vr,
+            by_vr: VrIndex::new(by_vr),
             input_slots,
             output_slots,
             input_pos,
@@ -137,8 +176,9 @@ impl Catalog {
     }
 
     /// Declaration index of a value reference.
+    #[inline]
     pub fn index_of(&self, vr: u32) -> Option<usize> {
-        self.by_vr.get(&vr).copied()
+        self.by_vr.get(vr)
     }
 
     /// The variable with this value reference.
@@ -149,5 +189,36 @@ impl Catalog {
     /// Value reference of a variable by name.
     pub fn vr_of(&self, name: &str) -> Option<u32> {
         self.variables.iter().find(|v| v.name == name).map(|v| v.vr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog(vrs: [u32; 3]) -> Catalog {
+        Catalog::new(vec![
+            Variable::real_parameter("p", vrs[0], "", 1.0),
+            Variable::real_input("u", vrs[1], "", 0.0),
+            Variable::real_output("y", vrs[2], "").depends_on([vrs[1]]),
+        ])
+        .unwrap()
+    }
+
+    /// Small value references use the direct table, large ones the hash map; both find every
+    /// declared reference and nothing else.
+    #[test]
+    fn value_references_are_found_by_table_and_by_hash() {
+        for vrs in [[0, 7, 3], [5, DENSE_VR_LIMIT, 4_000_000_000]] {
+            let c = catalog(vrs);
+            assert_eq!(matches!(c.by_vr, VrIndex::Dense(_)), vrs[1] < DENSE_VR_LIMIT);
+            for (i, &vr) in vrs.iter().enumerate() {
+                assert_eq!(c.index_of(vr), Some(i));
+            }
+            for vr in [1, 2, 6, 8, 100, DENSE_VR_LIMIT - 1, u32::MAX] {
+                assert_eq!(c.index_of(vr), None, "{vr}");
+            }
+            assert_eq!(c.feedthrough, vec![vec![0]]);
+        }
     }
 }
