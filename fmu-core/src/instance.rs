@@ -108,6 +108,8 @@ pub struct Instance<M: Model> {
     u: Vec<f64>,
     u_interp: Vec<f64>,
     y: Vec<f64>,
+    /// Outputs of the last evaluation, as stored in the FMU state (see [`Model::outputs_warm`]).
+    y_prev: Vec<f64>,
     dx: Vec<f64>,
     x_before_step: Vec<f64>,
     ode: Dopri5,
@@ -182,6 +184,7 @@ impl<M: Model> Instance<M> {
             u: vec![0.0; n_u],
             u_interp: vec![0.0; n_u],
             y: vec![0.0; n_y],
+            y_prev: vec![0.0; n_y],
             dx: Vec::new(),
             x_before_step: Vec::new(),
             ode: Dopri5::new(0),
@@ -577,6 +580,13 @@ impl<M: Model> Instance<M> {
         }
     }
 
+    /// The outputs of the last evaluation (start values before the first), from the state.
+    fn fill_previous_outputs(&mut self) {
+        for (k, &s) in self.catalog.output_slots.iter().enumerate() {
+            self.y_prev[k] = self.s.reals[s];
+        }
+    }
+
     /// Recomputes the outputs if inputs, parameters or state changed.
     fn refresh_outputs(&mut self, function: &'static str) -> FmiResult<()> {
         self.ensure_configured(function)?;
@@ -584,8 +594,9 @@ impl<M: Model> Instance<M> {
             return Ok(());
         }
         self.fill_inputs();
+        self.fill_previous_outputs();
         let model = self.model.as_ref().expect("configured above");
-        model.outputs(self.s.time, &self.s.x, &self.u, &mut self.y);
+        model.outputs_warm(self.s.time, &self.s.x, &self.u, &self.y_prev, &mut self.y);
         for (k, &s) in self.catalog.output_slots.iter().enumerate() {
             if !self.y[k].is_finite() {
                 let name = &self.catalog.variables[self.index_of_real_slot(s)].name;
@@ -726,8 +737,9 @@ impl<M: Model> Instance<M> {
             for (d, &x) in me.x_dual.iter_mut().zip(&me.s.x) {
                 *d = Dual64::from(x);
             }
+            me.fill_previous_outputs();
             let model = me.model.as_ref().expect("configured above");
-            model.outputs(Dual64::from(me.s.time), &me.x_dual, &me.u_dual, &mut me.y_dual);
+            model.outputs_warm(Dual64::from(me.s.time), &me.x_dual, &me.u_dual, &me.y_prev, &mut me.y_dual);
             for (&vr, out) in unknowns.iter().zip(dv_unknown.iter_mut()) {
                 let p = me.catalog.output_pos[me.real_slot(vr)].expect("checked");
                 *out = me.y_dual[p].eps;
@@ -773,6 +785,7 @@ impl<M: Model> Instance<M> {
             }
             me.ensure_configured(F)?;
             me.fill_inputs();
+            me.fill_previous_outputs();
             let model = me.model.as_ref().expect("configured above");
             model.derivatives(me.s.time, &me.s.x, &me.u, &mut me.dx);
             for (k, d) in me.u_dual.iter_mut().enumerate() {
@@ -781,7 +794,7 @@ impl<M: Model> Instance<M> {
             for (k, d) in me.x_dual.iter_mut().enumerate() {
                 *d = Dual64::new(me.s.x[k], me.dx[k]);
             }
-            model.outputs(Dual64::new(me.s.time, 1.0), &me.x_dual, &me.u_dual, &mut me.y_dual);
+            model.outputs_warm(Dual64::new(me.s.time, 1.0), &me.x_dual, &me.u_dual, &me.y_prev, &mut me.y_dual);
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
                 let p = me.catalog.output_pos[me.real_slot(vr)].expect("checked");
                 *out = me.y_dual[p].eps;
