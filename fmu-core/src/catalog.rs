@@ -24,6 +24,9 @@ pub struct Catalog {
     pub variables: Vec<Variable>,
     /// Storage slot of each variable, parallel to `variables`.
     pub slots: Vec<Slot>,
+    /// Causality of each variable, parallel to `variables` (compact, for the setters and
+    /// getters' per-element checks).
+    pub causality: Vec<Causality>,
     by_vr: VrIndex,
     /// Real slots of the inputs, in `u` order.
     pub input_slots: Vec<usize>,
@@ -160,6 +163,7 @@ impl Catalog {
             feedthrough.push(deps);
         }
         Ok(Catalog {
+            causality: variables.iter().map(|v| v.causality).collect(),
             variables,
             slots,
             by_vr: VrIndex::new(by_vr),

@@ -423,7 +423,7 @@ impl<M: Model> Instance<M> {
     }
 
     fn mark_set(&mut self, i: usize) {
-        if self.catalog.variables[i].causality == Causality::Parameter {
+        if self.catalog.causality[i] == Causality::Parameter {
             self.params_dirty = true;
         }
         self.outputs_dirty = true;
@@ -431,10 +431,11 @@ impl<M: Model> Instance<M> {
 
     /// Parameter values before a setter that changes tunable parameters between steps.
     fn snapshot_if_tunable(&self, vrs: &[u32]) -> Option<(Vec<f64>, Vec<i32>, Vec<bool>)> {
-        let touches_parameter =
-            vrs.iter().any(|&vr| self.catalog.variable(vr).is_some_and(|v| v.causality == Causality::Parameter));
-        (self.s.state == S::StepComplete && touches_parameter)
-            .then(|| (self.s.reals.clone(), self.s.integers.clone(), self.s.booleans.clone()))
+        let touches_parameter = self.s.state == S::StepComplete
+            && vrs.iter().any(|&vr| {
+                self.catalog.index_of(vr).is_some_and(|i| self.catalog.causality[i] == Causality::Parameter)
+            });
+        touches_parameter.then(|| (self.s.reals.clone(), self.s.integers.clone(), self.s.booleans.clone()))
     }
 
     /// Tunable parameters set between steps take effect, and are checked by the model, at once;
@@ -466,14 +467,17 @@ impl<M: Model> Instance<M> {
             Self::check_lengths(F, vrs.len(), values.len())?;
             for (&vr, &v) in vrs.iter().zip(values) {
                 let (i, slot) = me.slot(F, vr)?;
-                let name = &me.catalog.variables[i].name;
                 if !matches!(slot, Slot::Real(_)) {
+                    let name = &me.catalog.variables[i].name;
                     return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Real")));
                 }
                 if !v.is_finite() {
+                    let name = &me.catalog.variables[i].name;
                     return Err(error(F, format!("value {v} for '{name}' is not finite")));
                 }
-                me.check_settable(F, i)?;
+                if me.catalog.causality[i] != Causality::Input {
+                    me.check_settable(F, i)?;
+                }
             }
             let before = me.snapshot_if_tunable(vrs);
             for (&vr, &v) in vrs.iter().zip(values) {
@@ -624,13 +628,14 @@ impl<M: Model> Instance<M> {
                     let name = &me.catalog.variables[i].name;
                     return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Real")));
                 }
-                need_outputs |= me.catalog.variables[i].causality == Causality::Output;
+                need_outputs |= me.catalog.causality[i] == Causality::Output;
             }
             if need_outputs && me.s.state != S::Error {
                 me.refresh_outputs(F)?;
             }
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
-                if let (_, Slot::Real(s)) = me.slot(F, vr)? {
+                // Every value reference was checked to be a real above.
+                if let Some(Slot::Real(s)) = me.catalog.index_of(vr).map(|i| me.catalog.slots[i]) {
                     *out = me.s.reals[s];
                 }
             }
