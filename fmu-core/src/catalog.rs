@@ -48,28 +48,47 @@ pub struct Catalog {
     pub feedthrough: Vec<Vec<usize>>,
 }
 
-/// Declaration index by value reference: a direct table when the value references are small
+/// Declaration index by value reference: direct tables when the value references are small
 /// (every model of ours; a lookup on each `fmi2GetReal`/`fmi2SetReal` element is then one load),
 /// a hash map otherwise.
 #[derive(Debug, Clone)]
 enum VrIndex {
-    /// `table[vr]` is the declaration index, or `u32::MAX` for an unused value reference.
-    Dense(Vec<u32>),
+    /// `index[vr]` is the declaration index, or `u32::MAX` for an unused value reference;
+    /// `real[vr]` is the real slot shifted left by 2 with the causality code (see
+    /// [`causality_code`]) in the low bits, or `u32::MAX` for anything but a real.
+    Dense {
+        index: Vec<u32>,
+        real: Vec<u32>,
+    },
     Hashed(HashMap<u32, usize>),
 }
+
+fn causality_code(c: Causality) -> u32 {
+    match c {
+        Causality::Parameter => 0,
+        Causality::Input => 1,
+        Causality::Output => 2,
+    }
+}
+
+const CAUSALITIES: [Causality; 3] = [Causality::Parameter, Causality::Input, Causality::Output];
 
 /// Largest value reference for which [`VrIndex::Dense`] is used (a table of at most 256 KiB).
 const DENSE_VR_LIMIT: u32 = 1 << 16;
 
 impl VrIndex {
-    fn new(by_vr: HashMap<u32, usize>) -> Self {
+    fn new(by_vr: HashMap<u32, usize>, slots: &[Slot], causality: &[Causality]) -> Self {
         match by_vr.keys().max() {
             Some(&max) if max < DENSE_VR_LIMIT => {
-                let mut table = vec![u32::MAX; max as usize + 1];
+                let mut index = vec![u32::MAX; max as usize + 1];
+                let mut real = vec![u32::MAX; max as usize + 1];
                 for (&vr, &i) in &by_vr {
-                    table[vr as usize] = i as u32;
+                    index[vr as usize] = i as u32;
+                    if let Slot::Real(s) = slots[i] {
+                        real[vr as usize] = ((s as u32) << 2) | causality_code(causality[i]);
+                    }
                 }
-                VrIndex::Dense(table)
+                VrIndex::Dense { index, real }
             }
             _ => VrIndex::Hashed(by_vr),
         }
@@ -78,7 +97,7 @@ impl VrIndex {
     #[inline]
     fn get(&self, vr: u32) -> Option<usize> {
         match self {
-            VrIndex::Dense(table) => match table.get(vr as usize) {
+            VrIndex::Dense { index, .. } => match index.get(vr as usize) {
                 Some(&i) if i != u32::MAX => Some(i as usize),
                 _ => None,
             },
@@ -162,11 +181,12 @@ impl Catalog {
             };
             feedthrough.push(deps);
         }
+        let causality: Vec<Causality> = variables.iter().map(|v| v.causality).collect();
         Ok(Catalog {
-            causality: variables.iter().map(|v| v.causality).collect(),
+            by_vr: VrIndex::new(by_vr, &slots, &causality),
+            causality,
             variables,
             slots,
-            by_vr: VrIndex::new(by_vr),
             input_slots,
             output_slots,
             input_pos,
@@ -183,6 +203,25 @@ impl Catalog {
     #[inline]
     pub fn index_of(&self, vr: u32) -> Option<usize> {
         self.by_vr.get(vr)
+    }
+
+    /// The real slot and causality of a real variable by value reference (`None` for an unknown
+    /// reference or a variable of another type): one table load for small value references.
+    #[inline]
+    pub fn real(&self, vr: u32) -> Option<(usize, Causality)> {
+        match &self.by_vr {
+            VrIndex::Dense { real, .. } => match real.get(vr as usize) {
+                Some(&e) if e != u32::MAX => Some(((e >> 2) as usize, CAUSALITIES[(e & 3) as usize])),
+                _ => None,
+            },
+            VrIndex::Hashed(map) => {
+                let &i = map.get(&vr)?;
+                match self.slots[i] {
+                    Slot::Real(s) => Some((s, self.causality[i])),
+                    _ => None,
+                }
+            }
+        }
     }
 
     /// The variable with this value reference.
@@ -215,12 +254,14 @@ mod tests {
     fn value_references_are_found_by_table_and_by_hash() {
         for vrs in [[0, 7, 3], [5, DENSE_VR_LIMIT, 4_000_000_000]] {
             let c = catalog(vrs);
-            assert_eq!(matches!(c.by_vr, VrIndex::Dense(_)), vrs[1] < DENSE_VR_LIMIT);
+            assert_eq!(matches!(c.by_vr, VrIndex::Dense { .. }), vrs[1] < DENSE_VR_LIMIT);
             for (i, &vr) in vrs.iter().enumerate() {
                 assert_eq!(c.index_of(vr), Some(i));
+                assert_eq!(c.real(vr), Some((i, [Causality::Parameter, Causality::Input, Causality::Output][i])));
             }
             for vr in [1, 2, 6, 8, 100, DENSE_VR_LIMIT - 1, u32::MAX] {
                 assert_eq!(c.index_of(vr), None, "{vr}");
+                assert_eq!(c.real(vr), None, "{vr}");
             }
             assert_eq!(c.feedthrough, vec![vec![0]]);
         }

@@ -466,27 +466,29 @@ impl<M: Model> Instance<M> {
         self.guarded(F, SET, |me| {
             Self::check_lengths(F, vrs.len(), values.len())?;
             for (&vr, &v) in vrs.iter().zip(values) {
-                let (i, slot) = me.slot(F, vr)?;
-                if !matches!(slot, Slot::Real(_)) {
-                    let name = &me.catalog.variables[i].name;
-                    return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Real")));
-                }
+                let Some((_, causality)) = me.catalog.real(vr) else {
+                    return Err(me.not_a_real(F, vr));
+                };
                 if !v.is_finite() {
+                    let (i, _) = me.slot(F, vr)?;
                     let name = &me.catalog.variables[i].name;
                     return Err(error(F, format!("value {v} for '{name}' is not finite")));
                 }
-                if me.catalog.causality[i] != Causality::Input {
+                if causality != Causality::Input {
+                    let (i, _) = me.slot(F, vr)?;
                     me.check_settable(F, i)?;
                 }
             }
             let before = me.snapshot_if_tunable(vrs);
             for (&vr, &v) in vrs.iter().zip(values) {
-                let (i, slot) = me.slot(F, vr)?;
-                if let Slot::Real(s) = slot
+                if let Some((s, causality)) = me.catalog.real(vr)
                     && me.s.reals[s] != v
                 {
                     me.s.reals[s] = v;
-                    me.mark_set(i);
+                    if causality == Causality::Parameter {
+                        me.params_dirty = true;
+                    }
+                    me.outputs_dirty = true;
                 }
             }
             me.commit_tunable(F, before)
@@ -623,19 +625,17 @@ impl<M: Model> Instance<M> {
             Self::check_lengths(F, vrs.len(), values.len())?;
             let mut need_outputs = false;
             for &vr in vrs {
-                let (i, slot) = me.slot(F, vr)?;
-                if !matches!(slot, Slot::Real(_)) {
-                    let name = &me.catalog.variables[i].name;
-                    return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Real")));
+                match me.catalog.real(vr) {
+                    Some((_, causality)) => need_outputs |= causality == Causality::Output,
+                    None => return Err(me.not_a_real(F, vr)),
                 }
-                need_outputs |= me.catalog.causality[i] == Causality::Output;
             }
             if need_outputs && me.s.state != S::Error {
                 me.refresh_outputs(F)?;
             }
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
                 // Every value reference was checked to be a real above.
-                if let Some(Slot::Real(s)) = me.catalog.index_of(vr).map(|i| me.catalog.slots[i]) {
+                if let Some((s, _)) = me.catalog.real(vr) {
                     *out = me.s.reals[s];
                 }
             }
@@ -682,6 +682,9 @@ impl<M: Model> Instance<M> {
     /// Position in `u` of a known and in `y` of an unknown, checked.
     fn io_positions(&self, function: &'static str, unknowns: &[u32], knowns: &[u32]) -> FmiResult<()> {
         for &vr in knowns {
+            if let Some((_, Causality::Input)) = self.catalog.real(vr) {
+                continue;
+            }
             match self.slot(function, vr)? {
                 (_, Slot::Real(s)) if self.catalog.input_pos[s].is_some() => {}
                 (i, _) => {
@@ -696,6 +699,9 @@ impl<M: Model> Instance<M> {
             }
         }
         for &vr in unknowns {
+            if let Some((_, Causality::Output)) = self.catalog.real(vr) {
+                continue;
+            }
             match self.slot(function, vr)? {
                 (_, Slot::Real(s)) if self.catalog.output_pos[s].is_some() => {}
                 (i, _) => {
@@ -709,10 +715,24 @@ impl<M: Model> Instance<M> {
         Ok(())
     }
 
-    fn real_slot(&self, vr: u32) -> usize {
-        match self.catalog.index_of(vr).map(|i| self.catalog.slots[i]) {
-            Some(Slot::Real(s)) => s,
-            _ => unreachable!("checked by io_positions"),
+    /// Position in `u` of an input checked by [`Instance::io_positions`].
+    fn input_position(&self, vr: u32) -> usize {
+        self.catalog.real(vr).and_then(|(s, _)| self.catalog.input_pos[s]).expect("checked by io_positions")
+    }
+
+    /// Position in `y` of an output checked by [`Instance::io_positions`].
+    fn output_position(&self, vr: u32) -> usize {
+        self.catalog.real(vr).and_then(|(s, _)| self.catalog.output_pos[s]).expect("checked by io_positions")
+    }
+
+    /// The error for a value reference that is unknown or not a real.
+    fn not_a_real(&self, function: &'static str, vr: u32) -> FmiError {
+        match self.slot(function, vr) {
+            Ok((i, _)) => {
+                let name = &self.catalog.variables[i].name;
+                error(function, format!("variable '{name}' (value reference {vr}) is not a Real"))
+            }
+            Err(e) => e,
         }
     }
 
@@ -736,7 +756,7 @@ impl<M: Model> Instance<M> {
                 *d = Dual64::from(u);
             }
             for (&vr, &dv) in knowns.iter().zip(dv_known) {
-                let p = me.catalog.input_pos[me.real_slot(vr)].expect("checked");
+                let p = me.input_position(vr);
                 me.u_dual[p].eps += dv;
             }
             for (d, &x) in me.x_dual.iter_mut().zip(&me.s.x) {
@@ -746,7 +766,7 @@ impl<M: Model> Instance<M> {
             let model = me.model.as_ref().expect("configured above");
             model.outputs_warm(Dual64::from(me.s.time), &me.x_dual, &me.u_dual, &me.y_prev, &mut me.y_dual);
             for (&vr, out) in unknowns.iter().zip(dv_unknown.iter_mut()) {
-                let p = me.catalog.output_pos[me.real_slot(vr)].expect("checked");
+                let p = me.output_position(vr);
                 *out = me.y_dual[p].eps;
             }
             Ok(())
@@ -770,7 +790,7 @@ impl<M: Model> Instance<M> {
                 }
             }
             for (&vr, &v) in vrs.iter().zip(values) {
-                let p = me.catalog.input_pos[me.real_slot(vr)].expect("checked");
+                let p = me.input_position(vr);
                 me.s.input_derivatives[p] = v;
             }
             Ok(())
@@ -801,7 +821,7 @@ impl<M: Model> Instance<M> {
             }
             model.outputs_warm(Dual64::new(me.s.time, 1.0), &me.x_dual, &me.u_dual, &me.y_prev, &mut me.y_dual);
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
-                let p = me.catalog.output_pos[me.real_slot(vr)].expect("checked");
+                let p = me.output_position(vr);
                 *out = me.y_dual[p].eps;
             }
             Ok(())
