@@ -31,10 +31,15 @@
 //! **Uniform momentum inflow** (Glauert): `lambda_i` solves
 //! `g(lambda) = 2 lambda sqrt(mu^2 + (lambda_climb + lambda)^2) - CT(lambda) = 0`, where `CT(lambda)`
 //! is the thrust coefficient of the blade loads computed with that inflow. It is solved to
-//! convergence (safeguarded Newton, `dCT/dlambda` exact by a dual-number pass) at every output
-//! evaluation, from the real parts of the inputs; a final Newton step carried out in the generic
-//! scalar type then gives the exact derivative of the solution (implicit function theorem:
-//! `dlambda = -(dg/du) du / (dg/dlambda)`), so directional derivatives stay exact.
+//! convergence (safeguarded Newton, `dCT/dlambda` exact by a dual-number pass, stop when the
+//! Newton step is at most `1e-13 max(|lambda|, 1e-3)`) at every output evaluation, from the real
+//! parts of the inputs, starting at the inflow of the instance's previous evaluation (which the
+//! FMU state holds as the `inflow` output; no inflow before the first). The root is the last point
+//! evaluated, so its loads come with the last Newton pass, and an evaluation started at a root
+//! returns it unchanged. For directional derivatives one more pass in the generic scalar type at
+//! the root gives the explicit input dependence, and the implicit-function theorem
+//! (`dlambda = -(dg/du) du / (dg/dlambda)`, the loads moving along their `lambda` derivative from
+//! the last pass) the rest, so directional derivatives stay exact.
 
 use fmu_core::Dual64;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
@@ -278,14 +283,7 @@ impl Aero {
     /// Blade-element loads of all active blades for the given inflow (see the module docs).
     pub fn loads<D: Scalar>(&self, us: &[D], inflow: &Inflow<D>) -> RotorLoads<D> {
         let zero = D::from(0.0);
-        let mut out = RotorLoads {
-            force: [[zero; 3]; NB_MAX],
-            moment: [[zero; 3]; NB_MAX],
-            thrust: zero,
-            torque: zero,
-            moment_s: zero,
-            moment_c: zero,
-        };
+        let mut out = RotorLoads::zero();
         let (a, cd0, cd2) = (self.lift_slope, self.cd0, self.cd2);
         for b in 0..self.nb {
             let base = u::blade(b);
@@ -340,44 +338,63 @@ impl Aero {
         out
     }
 
-    /// The uniform momentum inflow ratio for these inputs (see the module docs), exact in its
-    /// first derivative.
-    fn uniform_inflow<D: Scalar>(&self, us: &[D], hub: &HubFlow<D>) -> D {
+    /// The uniform momentum inflow and the loads with it (see the module docs), exact in their
+    /// first derivative. `start` is the first guess for the inflow ratio.
+    fn uniform<D: Scalar>(&self, us: &[D], hub: &HubFlow<D>, start: f64) -> (D, RotorLoads<D>) {
         let mut u_re = [Dual64::from(0.0); u::N];
         for (d, v) in u_re.iter_mut().zip(us) {
             *d = Dual64::from(v.re());
         }
-        let (lambda, slope) = self.solve_uniform(&u_re, hub.mu2.re(), hub.lambda_climb.re());
-        if slope.is_nan() || slope <= 0.0 {
-            // Degenerate (no flow at all): the inflow is zero and has no derivative.
-            return D::from(lambda);
+        let root = self.solve_uniform(&u_re, hub.mu2.re(), hub.lambda_climb.re(), start);
+        let lambda = root.lambda;
+        if D::NDERIV == 0 {
+            // Values only: the loads of the last Newton pass are the loads at the root.
+            return (D::from(lambda), root.loads.map(|v| D::from(v.re)));
         }
-        // One Newton step in D from the converged value: the value barely moves, the first-order
-        // part becomes -(dg/du) du / (dg/dlambda).
-        let ct = self.loads(us, &Inflow::uniform(D::from(lambda))).thrust * (1.0 / self.thrust_scale);
+        let loads = self.loads(us, &Inflow::uniform(D::from(lambda)));
+        if root.slope.is_nan() || root.slope <= 0.0 {
+            // Degenerate (no flow at all): the inflow is zero and has no derivative.
+            return (D::from(lambda), loads);
+        }
+        // Implicit-function theorem at the root: dlambda = -(dg/du) du / (dg/dlambda), with the
+        // first-order part of g carried in D (its value, the residual, stays out: the root is
+        // the point the loads were evaluated at).
+        let ct = loads.thrust * (1.0 / self.thrust_scale);
         let total = hub.lambda_climb + lambda;
         let s2 = hub.mu2 + total * total;
         let s = if s2.re() > 0.0 { s2.sqrt() } else { D::from(0.0) };
         let g = s * (2.0 * lambda) - ct;
-        D::from(lambda) - g * (1.0 / slope)
+        let dlambda = (g - g.re()) * (-1.0 / root.slope);
+        // The loads follow the inflow: d(loads) = (d loads / d lambda) dlambda on top of the
+        // explicit dependence on the inputs.
+        let loads = loads.zip(&root.loads, |l, along| l + dlambda * along.eps);
+        (D::from(lambda) + dlambda, loads)
     }
 
-    /// Safeguarded Newton for `g(lambda) = 2 lambda sqrt(mu^2 + (lambda_c + lambda)^2) - CT(lambda)`.
-    /// Returns the root and `dg/dlambda` there.
-    fn solve_uniform(&self, u_re: &[Dual64], mu2: f64, lambda_climb: f64) -> (f64, f64) {
+    /// Safeguarded Newton for `g(lambda) = 2 lambda sqrt(mu^2 + (lambda_c + lambda)^2) - CT(lambda)`
+    /// from `start`, until the Newton step is at most `1e-13 max(|lambda|, 1e-3)`. The root
+    /// returned is the last point evaluated (not moved by that last step, so that a solve started
+    /// at a root returns it unchanged), with the loads there along `lambda`.
+    fn solve_uniform(&self, u_re: &[Dual64], mu2: f64, lambda_climb: f64, start: f64) -> UniformRoot {
         const MAX_ITERATIONS: usize = 100;
         let inv = 1.0 / self.thrust_scale;
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
-        let mut lambda = 0.0_f64;
-        let mut slope = 0.0;
+        let mut lambda = if start.is_finite() { start } else { 0.0 };
+        let mut root = UniformRoot { lambda, slope: 0.0, loads: RotorLoads::zero() };
         for _ in 0..MAX_ITERATIONS {
-            let t = self.loads(u_re, &Inflow::uniform(Dual64::new(lambda, 1.0))).thrust;
-            let (ct, dct) = (t.re * inv, t.eps * inv);
+            let loads = self.loads(u_re, &Inflow::uniform(Dual64::new(lambda, 1.0)));
+            let (ct, dct) = (loads.thrust.re * inv, loads.thrust.eps * inv);
             let total = lambda_climb + lambda;
             let s = (mu2 + total * total).sqrt();
             let g = 2.0 * lambda * s - ct;
-            slope = 2.0 * s + if s > 0.0 { 2.0 * lambda * total / s } else { 0.0 } - dct;
+            let slope = 2.0 * s + if s > 0.0 { 2.0 * lambda * total / s } else { 0.0 } - dct;
+            root = UniformRoot { lambda, slope, loads };
             if g == 0.0 {
+                break;
+            }
+            let tolerance = 1e-13 * lambda.abs().max(1e-3);
+            let newton = lambda - g / slope;
+            if slope > 0.0 && (newton - lambda).abs() <= tolerance {
                 break;
             }
             if g < 0.0 {
@@ -385,23 +402,72 @@ impl Aero {
             } else {
                 hi = hi.min(lambda);
             }
-            let newton = lambda - g / slope;
             let next = if slope > 0.0 && newton > lo && newton < hi {
                 newton
             } else if lo.is_finite() && hi.is_finite() {
+                if hi - lo <= tolerance {
+                    break;
+                }
                 0.5 * (lo + hi)
             } else {
                 // No bracket yet and Newton unusable: march outwards, doubling.
                 let step = lambda.abs().max(0.05);
                 if g < 0.0 { lambda + step } else { lambda - step }
             };
-            let converged = (next - lambda).abs() <= 1e-13 * lambda.abs().max(1e-3);
             lambda = next;
-            if converged {
-                break;
+        }
+        root
+    }
+}
+
+/// A root of the uniform-inflow equation: the inflow ratio, `dg/dlambda` there, and the loads
+/// there with their derivative along the inflow ratio (the `eps` parts).
+struct UniformRoot {
+    lambda: f64,
+    slope: f64,
+    loads: RotorLoads<Dual64>,
+}
+
+impl<D: Scalar> RotorLoads<D> {
+    /// All zero.
+    fn zero() -> Self {
+        let zero = D::from(0.0);
+        RotorLoads {
+            force: [[zero; 3]; NB_MAX],
+            moment: [[zero; 3]; NB_MAX],
+            thrust: zero,
+            torque: zero,
+            moment_s: zero,
+            moment_c: zero,
+        }
+    }
+
+    /// `f` applied to every entry.
+    fn map<E: Scalar>(&self, f: impl Fn(D) -> E) -> RotorLoads<E> {
+        RotorLoads {
+            force: self.force.map(|v| v.map(&f)),
+            moment: self.moment.map(|v| v.map(&f)),
+            thrust: f(self.thrust),
+            torque: f(self.torque),
+            moment_s: f(self.moment_s),
+            moment_c: f(self.moment_c),
+        }
+    }
+
+    /// `f` applied to the corresponding entries of `self` and `other`.
+    fn zip<E: Copy>(&self, other: &RotorLoads<E>, f: impl Fn(D, E) -> D) -> RotorLoads<D> {
+        let mut out = *self;
+        for b in 0..NB_MAX {
+            for k in 0..3 {
+                out.force[b][k] = f(self.force[b][k], other.force[b][k]);
+                out.moment[b][k] = f(self.moment[b][k], other.moment[b][k]);
             }
         }
-        (lambda, slope)
+        out.thrust = f(self.thrust, other.thrust);
+        out.torque = f(self.torque, other.torque);
+        out.moment_s = f(self.moment_s, other.moment_s);
+        out.moment_c = f(self.moment_c, other.moment_c);
+        out
     }
 }
 
@@ -494,16 +560,27 @@ impl Model for Aero {
         dx[x::LAMBDA_C] = rates[2];
     }
 
-    fn outputs<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], ys: &mut [D]) {
+    fn outputs<D: Scalar>(&self, t: D, xs: &[D], us: &[D], ys: &mut [D]) {
+        // The uniform inflow iteration starts from no inflow.
+        self.outputs_warm(t, xs, us, &[0.0; y::N], ys);
+    }
+
+    /// With uniform inflow, the inflow iteration starts from the previous evaluation's inflow.
+    fn outputs_warm<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], y_prev: &[f64], ys: &mut [D]) {
         let zero = D::from(0.0);
         ys.iter_mut().for_each(|v| *v = zero);
         let hub = self.hub_flow(us);
-        let inflow = match self.inflow {
-            InflowModel::None => Inflow::zero(),
-            InflowModel::Uniform => Inflow::uniform(self.uniform_inflow(us, &hub)),
-            InflowModel::PittPeters => Inflow { l0: xs[x::LAMBDA0], ls: xs[x::LAMBDA_S], lc: xs[x::LAMBDA_C] },
+        let (inflow, loads) = match self.inflow {
+            InflowModel::None => (Inflow::zero(), self.loads(us, &Inflow::zero())),
+            InflowModel::Uniform => {
+                let (lambda, loads) = self.uniform(us, &hub, y_prev[y::INFLOW]);
+                (Inflow::uniform(lambda), loads)
+            }
+            InflowModel::PittPeters => {
+                let inflow = Inflow { l0: xs[x::LAMBDA0], ls: xs[x::LAMBDA_S], lc: xs[x::LAMBDA_C] };
+                (inflow, self.loads(us, &inflow))
+            }
         };
-        let loads = self.loads(us, &inflow);
         for b in 0..self.nb {
             let base = y::blade(b);
             ys[base + y::FORCE..base + y::FORCE + 3].copy_from_slice(&loads.force[b]);

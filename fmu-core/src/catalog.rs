@@ -24,7 +24,10 @@ pub struct Catalog {
     pub variables: Vec<Variable>,
     /// Storage slot of each variable, parallel to `variables`.
     pub slots: Vec<Slot>,
-    by_vr: HashMap<u32, usize>,
+    /// Causality of each variable, parallel to `variables` (compact, for the setters and
+    /// getters' per-element checks).
+    pub causality: Vec<Causality>,
+    by_vr: VrIndex,
     /// Real slots of the inputs, in `u` order.
     pub input_slots: Vec<usize>,
     /// Real slots of the outputs, in `y` order.
@@ -43,6 +46,64 @@ pub struct Catalog {
     pub integer_range: Vec<(i32, i32)>,
     /// For each output (in `y` order), the `u` positions it depends on directly.
     pub feedthrough: Vec<Vec<usize>>,
+}
+
+/// Declaration index by value reference: direct tables when the value references are small
+/// (every model of ours; a lookup on each `fmi2GetReal`/`fmi2SetReal` element is then one load),
+/// a hash map otherwise.
+#[derive(Debug, Clone)]
+enum VrIndex {
+    /// `index[vr]` is the declaration index, or `u32::MAX` for an unused value reference;
+    /// `real[vr]` is the real slot shifted left by 2 with the causality code (see
+    /// [`causality_code`]) in the low bits, or `u32::MAX` for anything but a real.
+    Dense {
+        index: Vec<u32>,
+        real: Vec<u32>,
+    },
+    Hashed(HashMap<u32, usize>),
+}
+
+fn causality_code(c: Causality) -> u32 {
+    match c {
+        Causality::Parameter => 0,
+        Causality::Input => 1,
+        Causality::Output => 2,
+    }
+}
+
+const CAUSALITIES: [Causality; 3] = [Causality::Parameter, Causality::Input, Causality::Output];
+
+/// Largest value reference for which [`VrIndex::Dense`] is used (a table of at most 256 KiB).
+const DENSE_VR_LIMIT: u32 = 1 << 16;
+
+impl VrIndex {
+    fn new(by_vr: HashMap<u32, usize>, slots: &[Slot], causality: &[Causality]) -> Self {
+        match by_vr.keys().max() {
+            Some(&max) if max < DENSE_VR_LIMIT => {
+                let mut index = vec![u32::MAX; max as usize + 1];
+                let mut real = vec![u32::MAX; max as usize + 1];
+                for (&vr, &i) in &by_vr {
+                    index[vr as usize] = i as u32;
+                    if let Slot::Real(s) = slots[i] {
+                        real[vr as usize] = ((s as u32) << 2) | causality_code(causality[i]);
+                    }
+                }
+                VrIndex::Dense { index, real }
+            }
+            _ => VrIndex::Hashed(by_vr),
+        }
+    }
+
+    #[inline]
+    fn get(&self, vr: u32) -> Option<usize> {
+        match self {
+            VrIndex::Dense { index, .. } => match index.get(vr as usize) {
+                Some(&i) if i != u32::MAX => Some(i as usize),
+                _ => None,
+            },
+            VrIndex::Hashed(map) => map.get(&vr).copied(),
+        }
+    }
 }
 
 impl Catalog {
@@ -120,10 +181,12 @@ impl Catalog {
             };
             feedthrough.push(deps);
         }
+        let causality: Vec<Causality> = variables.iter().map(|v| v.causality).collect();
         Ok(Catalog {
+            by_vr: VrIndex::new(by_vr, &slots, &causality),
+            causality,
             variables,
             slots,
-            by_vr,
             input_slots,
             output_slots,
             input_pos,
@@ -137,8 +200,28 @@ impl Catalog {
     }
 
     /// Declaration index of a value reference.
+    #[inline]
     pub fn index_of(&self, vr: u32) -> Option<usize> {
-        self.by_vr.get(&vr).copied()
+        self.by_vr.get(vr)
+    }
+
+    /// The real slot and causality of a real variable by value reference (`None` for an unknown
+    /// reference or a variable of another type): one table load for small value references.
+    #[inline]
+    pub fn real(&self, vr: u32) -> Option<(usize, Causality)> {
+        match &self.by_vr {
+            VrIndex::Dense { real, .. } => match real.get(vr as usize) {
+                Some(&e) if e != u32::MAX => Some(((e >> 2) as usize, CAUSALITIES[(e & 3) as usize])),
+                _ => None,
+            },
+            VrIndex::Hashed(map) => {
+                let &i = map.get(&vr)?;
+                match self.slots[i] {
+                    Slot::Real(s) => Some((s, self.causality[i])),
+                    _ => None,
+                }
+            }
+        }
     }
 
     /// The variable with this value reference.
@@ -149,5 +232,38 @@ impl Catalog {
     /// Value reference of a variable by name.
     pub fn vr_of(&self, name: &str) -> Option<u32> {
         self.variables.iter().find(|v| v.name == name).map(|v| v.vr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog(vrs: [u32; 3]) -> Catalog {
+        Catalog::new(vec![
+            Variable::real_parameter("p", vrs[0], "", 1.0),
+            Variable::real_input("u", vrs[1], "", 0.0),
+            Variable::real_output("y", vrs[2], "").depends_on([vrs[1]]),
+        ])
+        .unwrap()
+    }
+
+    /// Small value references use the direct table, large ones the hash map; both find every
+    /// declared reference and nothing else.
+    #[test]
+    fn value_references_are_found_by_table_and_by_hash() {
+        for vrs in [[0, 7, 3], [5, DENSE_VR_LIMIT, 4_000_000_000]] {
+            let c = catalog(vrs);
+            assert_eq!(matches!(c.by_vr, VrIndex::Dense { .. }), vrs[1] < DENSE_VR_LIMIT);
+            for (i, &vr) in vrs.iter().enumerate() {
+                assert_eq!(c.index_of(vr), Some(i));
+                assert_eq!(c.real(vr), Some((i, [Causality::Parameter, Causality::Input, Causality::Output][i])));
+            }
+            for vr in [1, 2, 6, 8, 100, DENSE_VR_LIMIT - 1, u32::MAX] {
+                assert_eq!(c.index_of(vr), None, "{vr}");
+                assert_eq!(c.real(vr), None, "{vr}");
+            }
+            assert_eq!(c.feedthrough, vec![vec![0]]);
+        }
     }
 }

@@ -108,6 +108,8 @@ pub struct Instance<M: Model> {
     u: Vec<f64>,
     u_interp: Vec<f64>,
     y: Vec<f64>,
+    /// Outputs of the last evaluation, as stored in the FMU state (see [`Model::outputs_warm`]).
+    y_prev: Vec<f64>,
     dx: Vec<f64>,
     x_before_step: Vec<f64>,
     ode: Dopri5,
@@ -182,6 +184,7 @@ impl<M: Model> Instance<M> {
             u: vec![0.0; n_u],
             u_interp: vec![0.0; n_u],
             y: vec![0.0; n_y],
+            y_prev: vec![0.0; n_y],
             dx: Vec::new(),
             x_before_step: Vec::new(),
             ode: Dopri5::new(0),
@@ -420,7 +423,7 @@ impl<M: Model> Instance<M> {
     }
 
     fn mark_set(&mut self, i: usize) {
-        if self.catalog.variables[i].causality == Causality::Parameter {
+        if self.catalog.causality[i] == Causality::Parameter {
             self.params_dirty = true;
         }
         self.outputs_dirty = true;
@@ -428,10 +431,11 @@ impl<M: Model> Instance<M> {
 
     /// Parameter values before a setter that changes tunable parameters between steps.
     fn snapshot_if_tunable(&self, vrs: &[u32]) -> Option<(Vec<f64>, Vec<i32>, Vec<bool>)> {
-        let touches_parameter =
-            vrs.iter().any(|&vr| self.catalog.variable(vr).is_some_and(|v| v.causality == Causality::Parameter));
-        (self.s.state == S::StepComplete && touches_parameter)
-            .then(|| (self.s.reals.clone(), self.s.integers.clone(), self.s.booleans.clone()))
+        let touches_parameter = self.s.state == S::StepComplete
+            && vrs.iter().any(|&vr| {
+                self.catalog.index_of(vr).is_some_and(|i| self.catalog.causality[i] == Causality::Parameter)
+            });
+        touches_parameter.then(|| (self.s.reals.clone(), self.s.integers.clone(), self.s.booleans.clone()))
     }
 
     /// Tunable parameters set between steps take effect, and are checked by the model, at once;
@@ -462,24 +466,29 @@ impl<M: Model> Instance<M> {
         self.guarded(F, SET, |me| {
             Self::check_lengths(F, vrs.len(), values.len())?;
             for (&vr, &v) in vrs.iter().zip(values) {
-                let (i, slot) = me.slot(F, vr)?;
-                let name = &me.catalog.variables[i].name;
-                if !matches!(slot, Slot::Real(_)) {
-                    return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Real")));
-                }
+                let Some((_, causality)) = me.catalog.real(vr) else {
+                    return Err(me.not_a_real(F, vr));
+                };
                 if !v.is_finite() {
+                    let (i, _) = me.slot(F, vr)?;
+                    let name = &me.catalog.variables[i].name;
                     return Err(error(F, format!("value {v} for '{name}' is not finite")));
                 }
-                me.check_settable(F, i)?;
+                if causality != Causality::Input {
+                    let (i, _) = me.slot(F, vr)?;
+                    me.check_settable(F, i)?;
+                }
             }
             let before = me.snapshot_if_tunable(vrs);
             for (&vr, &v) in vrs.iter().zip(values) {
-                let (i, slot) = me.slot(F, vr)?;
-                if let Slot::Real(s) = slot
+                if let Some((s, causality)) = me.catalog.real(vr)
                     && me.s.reals[s] != v
                 {
                     me.s.reals[s] = v;
-                    me.mark_set(i);
+                    if causality == Causality::Parameter {
+                        me.params_dirty = true;
+                    }
+                    me.outputs_dirty = true;
                 }
             }
             me.commit_tunable(F, before)
@@ -577,6 +586,13 @@ impl<M: Model> Instance<M> {
         }
     }
 
+    /// The outputs of the last evaluation (start values before the first), from the state.
+    fn fill_previous_outputs(&mut self) {
+        for (k, &s) in self.catalog.output_slots.iter().enumerate() {
+            self.y_prev[k] = self.s.reals[s];
+        }
+    }
+
     /// Recomputes the outputs if inputs, parameters or state changed.
     fn refresh_outputs(&mut self, function: &'static str) -> FmiResult<()> {
         self.ensure_configured(function)?;
@@ -584,8 +600,9 @@ impl<M: Model> Instance<M> {
             return Ok(());
         }
         self.fill_inputs();
+        self.fill_previous_outputs();
         let model = self.model.as_ref().expect("configured above");
-        model.outputs(self.s.time, &self.s.x, &self.u, &mut self.y);
+        model.outputs_warm(self.s.time, &self.s.x, &self.u, &self.y_prev, &mut self.y);
         for (k, &s) in self.catalog.output_slots.iter().enumerate() {
             if !self.y[k].is_finite() {
                 let name = &self.catalog.variables[self.index_of_real_slot(s)].name;
@@ -608,18 +625,17 @@ impl<M: Model> Instance<M> {
             Self::check_lengths(F, vrs.len(), values.len())?;
             let mut need_outputs = false;
             for &vr in vrs {
-                let (i, slot) = me.slot(F, vr)?;
-                if !matches!(slot, Slot::Real(_)) {
-                    let name = &me.catalog.variables[i].name;
-                    return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Real")));
+                match me.catalog.real(vr) {
+                    Some((_, causality)) => need_outputs |= causality == Causality::Output,
+                    None => return Err(me.not_a_real(F, vr)),
                 }
-                need_outputs |= me.catalog.variables[i].causality == Causality::Output;
             }
             if need_outputs && me.s.state != S::Error {
                 me.refresh_outputs(F)?;
             }
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
-                if let (_, Slot::Real(s)) = me.slot(F, vr)? {
+                // Every value reference was checked to be a real above.
+                if let Some((s, _)) = me.catalog.real(vr) {
                     *out = me.s.reals[s];
                 }
             }
@@ -666,6 +682,9 @@ impl<M: Model> Instance<M> {
     /// Position in `u` of a known and in `y` of an unknown, checked.
     fn io_positions(&self, function: &'static str, unknowns: &[u32], knowns: &[u32]) -> FmiResult<()> {
         for &vr in knowns {
+            if let Some((_, Causality::Input)) = self.catalog.real(vr) {
+                continue;
+            }
             match self.slot(function, vr)? {
                 (_, Slot::Real(s)) if self.catalog.input_pos[s].is_some() => {}
                 (i, _) => {
@@ -680,6 +699,9 @@ impl<M: Model> Instance<M> {
             }
         }
         for &vr in unknowns {
+            if let Some((_, Causality::Output)) = self.catalog.real(vr) {
+                continue;
+            }
             match self.slot(function, vr)? {
                 (_, Slot::Real(s)) if self.catalog.output_pos[s].is_some() => {}
                 (i, _) => {
@@ -693,10 +715,24 @@ impl<M: Model> Instance<M> {
         Ok(())
     }
 
-    fn real_slot(&self, vr: u32) -> usize {
-        match self.catalog.index_of(vr).map(|i| self.catalog.slots[i]) {
-            Some(Slot::Real(s)) => s,
-            _ => unreachable!("checked by io_positions"),
+    /// Position in `u` of an input checked by [`Instance::io_positions`].
+    fn input_position(&self, vr: u32) -> usize {
+        self.catalog.real(vr).and_then(|(s, _)| self.catalog.input_pos[s]).expect("checked by io_positions")
+    }
+
+    /// Position in `y` of an output checked by [`Instance::io_positions`].
+    fn output_position(&self, vr: u32) -> usize {
+        self.catalog.real(vr).and_then(|(s, _)| self.catalog.output_pos[s]).expect("checked by io_positions")
+    }
+
+    /// The error for a value reference that is unknown or not a real.
+    fn not_a_real(&self, function: &'static str, vr: u32) -> FmiError {
+        match self.slot(function, vr) {
+            Ok((i, _)) => {
+                let name = &self.catalog.variables[i].name;
+                error(function, format!("variable '{name}' (value reference {vr}) is not a Real"))
+            }
+            Err(e) => e,
         }
     }
 
@@ -720,16 +756,17 @@ impl<M: Model> Instance<M> {
                 *d = Dual64::from(u);
             }
             for (&vr, &dv) in knowns.iter().zip(dv_known) {
-                let p = me.catalog.input_pos[me.real_slot(vr)].expect("checked");
+                let p = me.input_position(vr);
                 me.u_dual[p].eps += dv;
             }
             for (d, &x) in me.x_dual.iter_mut().zip(&me.s.x) {
                 *d = Dual64::from(x);
             }
+            me.fill_previous_outputs();
             let model = me.model.as_ref().expect("configured above");
-            model.outputs(Dual64::from(me.s.time), &me.x_dual, &me.u_dual, &mut me.y_dual);
+            model.outputs_warm(Dual64::from(me.s.time), &me.x_dual, &me.u_dual, &me.y_prev, &mut me.y_dual);
             for (&vr, out) in unknowns.iter().zip(dv_unknown.iter_mut()) {
-                let p = me.catalog.output_pos[me.real_slot(vr)].expect("checked");
+                let p = me.output_position(vr);
                 *out = me.y_dual[p].eps;
             }
             Ok(())
@@ -753,7 +790,7 @@ impl<M: Model> Instance<M> {
                 }
             }
             for (&vr, &v) in vrs.iter().zip(values) {
-                let p = me.catalog.input_pos[me.real_slot(vr)].expect("checked");
+                let p = me.input_position(vr);
                 me.s.input_derivatives[p] = v;
             }
             Ok(())
@@ -773,6 +810,7 @@ impl<M: Model> Instance<M> {
             }
             me.ensure_configured(F)?;
             me.fill_inputs();
+            me.fill_previous_outputs();
             let model = me.model.as_ref().expect("configured above");
             model.derivatives(me.s.time, &me.s.x, &me.u, &mut me.dx);
             for (k, d) in me.u_dual.iter_mut().enumerate() {
@@ -781,9 +819,9 @@ impl<M: Model> Instance<M> {
             for (k, d) in me.x_dual.iter_mut().enumerate() {
                 *d = Dual64::new(me.s.x[k], me.dx[k]);
             }
-            model.outputs(Dual64::new(me.s.time, 1.0), &me.x_dual, &me.u_dual, &mut me.y_dual);
+            model.outputs_warm(Dual64::new(me.s.time, 1.0), &me.x_dual, &me.u_dual, &me.y_prev, &mut me.y_dual);
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
-                let p = me.catalog.output_pos[me.real_slot(vr)].expect("checked");
+                let p = me.output_position(vr);
                 *out = me.y_dual[p].eps;
             }
             Ok(())

@@ -64,6 +64,17 @@ pub trait Model: Sized + 'static {
     /// Outputs `y = g(t, x, u)`, generic so that the same code gives exact derivatives.
     fn outputs<D: Scalar>(&self, t: D, x: &[D], u: &[D], y: &mut [D]);
 
+    /// Outputs `y = g(t, x, u)` given `y_prev`, the output values of the instance's previous
+    /// evaluation (their start values before the first). For models whose output equations are
+    /// solved iteratively: `y_prev` is a starting point, which the instance keeps in its FMU
+    /// state, so that a restored state evaluates bit for bit as the original did. The result
+    /// may depend on `y_prev` only within the iteration's tolerance, and must be a function of
+    /// the arguments. The FMI layer always calls this; default: [`Model::outputs`].
+    fn outputs_warm<D: Scalar>(&self, t: D, x: &[D], u: &[D], y_prev: &[f64], y: &mut [D]) {
+        let _ = y_prev;
+        self.outputs(t, x, u, y);
+    }
+
     /// Relative and absolute tolerance of the error-controlled integrator inside `fmi2DoStep`.
     fn tolerances(&self) -> (f64, f64);
 

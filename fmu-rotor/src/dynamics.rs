@@ -32,8 +32,8 @@ use fmu_core::model::Scalar;
 use num_dual::{Dual, Dual2, DualNum};
 
 use crate::la::{
-    M3, Singular, V3, add, axial_of_product, congruence_f, cross, dot, lu_solve_block, mat_vec, mat_vec_f, scale,
-    scale_f, sub, zero, zero3, zero33,
+    M3, Singular, V3, add, axial_of_product, congruence_f, cross, dot, lu_factor_block, lu_solve_factored_block,
+    mat_vec, mat_vec_f, scale, scale_f, sub, zero, zero3, zero33,
 };
 use crate::tree::{Drive, Frame, Joint, MAX_BODIES, MAX_COLUMNS, MAX_DOF, MAX_LINKS, Tree};
 
@@ -93,8 +93,18 @@ pub struct Work<D: Scalar> {
     jv: [[V3<D>; MAX_BODIES]; MAX_COLUMNS],
     /// `J_w` by column and body.
     jw: [[V3<D>; MAX_BODIES]; MAX_COLUMNS],
-    /// Mass matrix (overwritten by its LU factors).
+    /// Mass matrix (overwritten by its LU factors, with `pivots`).
     mass: [[D; MAX_DOF]; MAX_DOF],
+    pivots: [usize; MAX_DOF],
+    /// Kinematics cache (values only): the joint angles, rates and prescribed accelerations of
+    /// the evaluation whose bias pass, first `kin_columns` Jacobian columns and mass-matrix
+    /// factors are in the buffers (`kin_columns == 0`: none). An evaluation at the same joint
+    /// values (only the hub accelerations or the applied loads changed, as in the iterations of
+    /// an algebraic loop) reuses them and gives the same result bit for bit.
+    kin_angle: [D; MAX_LINKS],
+    kin_rate: [D; MAX_LINKS],
+    kin_accel: [D; MAX_LINKS],
+    kin_columns: usize,
     /// Generalized accelerations `q''` (the right-hand side before the solve).
     pub qdd: [D; MAX_DOF],
 }
@@ -132,6 +142,11 @@ impl<D: Scalar> Work<D> {
             jv: [[zero3(); MAX_BODIES]; MAX_COLUMNS],
             jw: [[zero3(); MAX_BODIES]; MAX_COLUMNS],
             mass: [[z; MAX_DOF]; MAX_DOF],
+            pivots: [0; MAX_DOF],
+            kin_angle: [z; MAX_LINKS],
+            kin_rate: [z; MAX_LINKS],
+            kin_accel: [z; MAX_LINKS],
+            kin_columns: 0,
             qdd: [z; MAX_DOF],
         }
     }
@@ -171,18 +186,44 @@ impl Tree {
         mode: Mode,
     ) -> Result<(), Singular> {
         self.joint_values(w, t, x, u);
-        self.bias_pass(w);
-        self.body_terms(w, u, hub);
         let n_columns = if mode == Mode::Loads { self.columns.len() } else { self.n_dof() };
-        for k in 0..n_columns {
-            self.column_pass(w, k);
+        let cached = self.kinematics_cached(w, n_columns);
+        if !cached {
+            w.kin_columns = 0;
+            self.bias_pass(w);
+        }
+        self.body_terms(w, u, hub);
+        if !cached {
+            for k in 0..n_columns {
+                self.column_pass(w, k);
+            }
         }
         self.joint_forces(w, u);
-        self.solve(w)?;
+        self.solve(w, cached)?;
+        if !cached && D::NDERIV == 0 {
+            let n = self.links.len();
+            w.kin_angle[..n].copy_from_slice(&w.angle[..n]);
+            w.kin_rate[..n].copy_from_slice(&w.rate[..n]);
+            w.kin_accel[..n].copy_from_slice(&w.accel[..n]);
+            w.kin_columns = n_columns.max(1);
+        }
         if mode == Mode::Loads {
             self.complete(w);
         }
         Ok(())
+    }
+
+    /// Whether the buffers hold the kinematics (at least `n_columns` Jacobian columns) and
+    /// mass-matrix factors of the joint values now in `w`, bit for bit (values only: derivative
+    /// evaluations always recompute).
+    fn kinematics_cached<D: Scalar>(&self, w: &Work<D>, n_columns: usize) -> bool {
+        let n = self.links.len();
+        let same = |a: &[D], b: &[D]| a[..n].iter().zip(&b[..n]).all(|(a, b)| a.re().to_bits() == b.re().to_bits());
+        D::NDERIV == 0
+            && w.kin_columns >= n_columns.max(1)
+            && same(&w.angle, &w.kin_angle)
+            && same(&w.rate, &w.kin_rate)
+            && same(&w.accel, &w.kin_accel)
     }
 
     /// Joint angles, rates and prescribed accelerations of all links.
@@ -303,8 +344,9 @@ impl Tree {
     }
 
     /// Completes `Q` (joint part already in `qdd`, see [`Tree::joint_forces`]) with the body
-    /// loads, assembles `M` block by block and solves `M q'' = Q` in place.
-    fn solve<D: Scalar>(&self, w: &mut Work<D>) -> Result<(), Singular> {
+    /// loads, assembles `M` block by block and solves `M q'' = Q` in place; with `factored`, `M`
+    /// is already factorised (same kinematics as the last evaluation).
+    fn solve<D: Scalar>(&self, w: &mut Work<D>, factored: bool) -> Result<(), Singular> {
         let n = self.n_dof();
         for k in 0..n {
             let col = self.columns[k];
@@ -317,6 +359,10 @@ impl Tree {
         let full = [(0, n)];
         let blocks: &[(usize, usize)] = if self.dense_solve { &full } else { &self.blocks };
         for &(o, len) in blocks {
+            if factored {
+                lu_solve_factored_block(&w.mass, &w.pivots, &mut w.qdd, o, len);
+                continue;
+            }
             for k in o..o + len {
                 let ck = self.columns[k].bodies;
                 for l in k..o + len {
@@ -330,7 +376,8 @@ impl Tree {
                     w.mass[l][k] = mkl;
                 }
             }
-            lu_solve_block(&mut w.mass, &mut w.qdd, o, len)?;
+            lu_factor_block(&mut w.mass, &mut w.pivots, o, len)?;
+            lu_solve_factored_block(&w.mass, &w.pivots, &mut w.qdd, o, len);
         }
         Ok(())
     }

@@ -178,6 +178,21 @@ pub fn lu_solve_block<D: Scalar, const N: usize>(
     o: usize,
     n: usize,
 ) -> Result<(), Singular> {
+    let mut pivots = [0; N];
+    lu_factor_block(a, &mut pivots, o, n)?;
+    lu_solve_factored_block(a, &pivots, b, o, n);
+    Ok(())
+}
+
+/// LU decomposition with partial pivoting of the diagonal block `[o, o + n)` of `a` in place (the
+/// multipliers below the diagonal, `U` on and above; rows `k` and `pivots[k]` swapped at step
+/// `k`), for any number of [`lu_solve_factored_block`] calls.
+pub fn lu_factor_block<D: Scalar, const N: usize>(
+    a: &mut [[D; N]; N],
+    pivots: &mut [usize; N],
+    o: usize,
+    n: usize,
+) -> Result<(), Singular> {
     let mut scale = 0.0_f64;
     for row in &a[o..o + n] {
         for e in &row[o..o + n] {
@@ -197,30 +212,52 @@ pub fn lu_solve_block<D: Scalar, const N: usize>(
         if best <= 1e-14 * scale || !best.is_finite() {
             return Err(Singular { row: k - o });
         }
+        pivots[k] = p;
         if p != k {
             a.swap(p, k);
-            b.swap(p, k);
         }
         let inv = a[k][k].recip();
         let (upper, lower) = a.split_at_mut(k + 1);
         let pivot_row = &upper[k][k + 1..end];
-        let (b_upper, b_lower) = b.split_at_mut(k + 1);
-        for (row, bi) in lower[..end - k - 1].iter_mut().zip(&mut b_lower[..end - k - 1]) {
+        for row in &mut lower[..end - k - 1] {
             let f = row[k] * inv;
             for (aij, &akj) in row[k + 1..end].iter_mut().zip(pivot_row) {
                 *aij -= f * akj;
             }
-            *bi -= f * b_upper[k];
+            row[k] = f;
+        }
+    }
+    Ok(())
+}
+
+/// Solves `a x = b` in place for the block `[o, o + n)` with the factors of [`lu_factor_block`].
+/// The same operations in the same order as eliminating `b` along with the factorisation, so
+/// the solution is bit for bit the same.
+pub fn lu_solve_factored_block<D: Scalar, const N: usize>(
+    lu: &[[D; N]; N],
+    pivots: &[usize; N],
+    b: &mut [D; N],
+    o: usize,
+    n: usize,
+) {
+    let end = o + n;
+    // The swaps moved the multipliers with their rows (P a = L U): first P b.
+    for (k, &p) in pivots.iter().enumerate().take(end).skip(o) {
+        b.swap(k, p);
+    }
+    for k in o..end {
+        let bk = b[k];
+        for (row, bi) in lu[k + 1..end].iter().zip(&mut b[k + 1..end]) {
+            *bi -= row[k] * bk;
         }
     }
     for k in (o..end).rev() {
         let mut s = b[k];
-        for (&akj, &bj) in a[k][k + 1..end].iter().zip(&b[k + 1..end]) {
+        for (&akj, &bj) in lu[k][k + 1..end].iter().zip(&b[k + 1..end]) {
             s -= akj * bj;
         }
-        b[k] = s / a[k][k];
+        b[k] = s / lu[k][k];
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@ use orchestrator::import::model_description::{
     Causality, CoSimulation, DefaultExperiment, ModelDescription, ScalarVariable, VarType, Variability,
 };
 use orchestrator::system::{
-    Algorithm, Connection, Experiment, MasterOptions, ParameterValue, Signal, System, SystemDescription, SystemError,
-    VarRef,
+    Algorithm, Connection, Experiment, JacobianUpdate, MasterOptions, ParameterValue, Signal, System,
+    SystemDescription, SystemError, VarRef,
 };
 
 fn var(name: &str, causality: Causality, var_type: VarType) -> ScalarVariable {
@@ -175,7 +175,7 @@ const FULL: &str = r#"{
     "fuselage.hub.acc.* -> rotor.hub.acc.*"
   ],
   "experiment": { "start": 0.5, "stop": 10.0, "step": 0.01 },
-  "master": { "algorithm": "gauss-seidel", "tolerance": 1e-8, "max_iterations": 5, "extrapolate_inputs": true, "min_step": 1e-6 },
+  "master": { "algorithm": "gauss-seidel", "tolerance": 1e-8, "max_iterations": 5, "extrapolate_inputs": true, "min_step": 1e-6, "jacobian": "every-iteration" },
   "inputs": [
     { "to": "fuselage.ext.F.x", "signal": { "constant": 100.0 } },
     { "to": "fuselage.ext.F.y", "signal": { "step": { "time": 1.0, "before": 0.0, "after": 50.0 } } },
@@ -228,7 +228,8 @@ fn full_system_resolves_to_indices() {
             max_iterations: 5,
             extrapolate_inputs: true,
             min_step: 1e-6,
-            rollback: true
+            rollback: true,
+            jacobian: JacobianUpdate::EveryIteration
         }
     );
 
@@ -267,7 +268,8 @@ fn defaults_fill_master_and_outputs() {
             max_iterations: 20,
             extrapolate_inputs: false,
             min_step: 0.01 / 64.0,
-            rollback: true
+            rollback: true,
+            jacobian: JacobianUpdate::Reuse
         }
     );
     assert!(system.connections.is_empty() && system.inputs.is_empty());

@@ -14,8 +14,15 @@ pub struct Singular {
 /// Solves `a x = b` in place: `a` (row-major `n x n`) is overwritten by its LU factors and `b`
 /// by the solution. `pivots` must have length `n`.
 pub fn solve_in_place(n: usize, a: &mut [f64], b: &mut [f64], pivots: &mut [usize]) -> Result<(), Singular> {
+    factor(n, a, pivots)?;
+    solve_factored(n, a, pivots, b);
+    Ok(())
+}
+
+/// Overwrites `a` (row-major `n x n`) by its LU factors with partial pivoting (row `k` swapped
+/// with row `pivots[k]` at step `k`), for any number of [`solve_factored`] calls.
+pub fn factor(n: usize, a: &mut [f64], pivots: &mut [usize]) -> Result<(), Singular> {
     debug_assert_eq!(a.len(), n * n);
-    debug_assert_eq!(b.len(), n);
     let scale = a.iter().fold(0.0_f64, |m, v| m.max(v.abs())).max(f64::MIN_POSITIVE);
     for k in 0..n {
         let (p, pivot) = (k..n)
@@ -29,7 +36,6 @@ pub fn solve_in_place(n: usize, a: &mut [f64], b: &mut [f64], pivots: &mut [usiz
             for j in 0..n {
                 a.swap(k * n + j, p * n + j);
             }
-            b.swap(k, p);
         }
         for i in k + 1..n {
             let f = a[i * n + k] / pivot;
@@ -37,17 +43,30 @@ pub fn solve_in_place(n: usize, a: &mut [f64], b: &mut [f64], pivots: &mut [usiz
             for j in k + 1..n {
                 a[i * n + j] -= f * a[k * n + j];
             }
-            b[i] -= f * b[k];
+        }
+    }
+    Ok(())
+}
+
+/// Solves `a x = b` in place with the factors from [`factor`].
+pub fn solve_factored(n: usize, lu: &[f64], pivots: &[usize], b: &mut [f64]) {
+    debug_assert_eq!(b.len(), n);
+    // The row swaps moved the multipliers with their rows: `P a = L U`, so first `P b`.
+    for (k, &p) in pivots.iter().enumerate().take(n) {
+        b.swap(k, p);
+    }
+    for k in 0..n {
+        for i in k + 1..n {
+            b[i] -= lu[i * n + k] * b[k];
         }
     }
     for k in (0..n).rev() {
         let mut s = b[k];
         for j in k + 1..n {
-            s -= a[k * n + j] * b[j];
+            s -= lu[k * n + j] * b[j];
         }
-        b[k] = s / a[k * n + k];
+        b[k] = s / lu[k * n + k];
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -65,6 +84,22 @@ mod tests {
         solve_in_place(3, &mut a, &mut b, &mut piv).unwrap();
         for i in 0..3 {
             assert!((b[i] - x[i]).abs() < 1e-14, "{b:?}");
+        }
+    }
+
+    /// One factorisation serves several right-hand sides.
+    #[test]
+    fn factors_are_reused() {
+        let a0 = [0.0, 2.0, 1.0, 1.0, 1.0, 1.0, 4.0, -1.0, 3.0];
+        let mut lu = a0;
+        let mut piv = [0; 3];
+        factor(3, &mut lu, &mut piv).unwrap();
+        for x in [[1.0, -2.0, 3.0], [0.5, 0.0, -4.0]] {
+            let mut b: Vec<f64> = (0..3).map(|i| (0..3).map(|j| a0[i * 3 + j] * x[j]).sum()).collect();
+            solve_factored(3, &lu, &piv, &mut b);
+            for i in 0..3 {
+                assert!((b[i] - x[i]).abs() < 1e-14, "{b:?}");
+            }
         }
     }
 

@@ -79,6 +79,8 @@ pub struct RunSummary {
     pub newton_iterations_max: usize,
     /// Largest final residual of any loop (max-norm).
     pub max_residual: f64,
+    /// Loop Newton matrices computed from directional derivatives and factorised.
+    pub jacobian_updates: usize,
     /// Steps rolled back and retried.
     pub rollbacks: usize,
     /// Algebraic loops found, as their member variables.
@@ -103,6 +105,7 @@ impl RunSummary {
             "real_time_factor": self.real_time_factor(),
             "newton_iterations": { "mean": self.newton_iterations_mean, "max": self.newton_iterations_max },
             "max_residual": self.max_residual,
+            "jacobian_updates": self.jacobian_updates,
             "rollbacks": self.rollbacks,
             "loops": self.loops,
             "warnings": self.warnings,
@@ -114,7 +117,8 @@ impl RunSummary {
         format!(
             "steps: {} ({} communication points, {} rollbacks)\n\
              simulated: {:.6} s in {:.3} s wall, real-time factor {:.1}\n\
-             algebraic loops: {}; Newton iterations per point: mean {:.2}, max {}; max residual {:.3e}",
+             algebraic loops: {}; Newton iterations per point: mean {:.2}, max {}; max residual {:.3e}; \
+             Jacobian updates {}",
             self.steps,
             self.communication_points,
             self.rollbacks,
@@ -125,6 +129,7 @@ impl RunSummary {
             self.newton_iterations_mean,
             self.newton_iterations_max,
             self.max_residual,
+            self.jacobian_updates,
         )
     }
 }

@@ -159,6 +159,21 @@ pub enum Algorithm {
     GaussSeidel,
 }
 
+/// `master.jacobian`: when the Newton matrix of a loop is recomputed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum JacobianUpdate {
+    /// `"every-iteration"`: full Newton, a fresh matrix from directional derivatives at every
+    /// iteration.
+    EveryIteration,
+    /// `"reuse"` (default): the factorised matrix is kept across iterations and communication
+    /// points (chord Newton) and recomputed when an iteration reduces the residual by less
+    /// than a factor 10, after a failed step, and in initialization mode. The convergence test
+    /// is on the true residual, so the solution meets the same tolerance.
+    #[default]
+    Reuse,
+}
+
 /// `master` as written; defaults filled in, `min_step` still optional.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -184,6 +199,9 @@ pub struct MasterSpec {
     /// saves the state copy per step; a failed step then stops the run.
     #[serde(default = "default_rollback")]
     pub rollback: bool,
+    /// `jacobian`: when loop Newton matrices are recomputed (default `"reuse"`).
+    #[serde(default)]
+    pub jacobian: JacobianUpdate,
 }
 
 fn default_rollback() -> bool {
@@ -207,6 +225,7 @@ impl Default for MasterSpec {
             extrapolate_inputs: false,
             min_step: None,
             rollback: default_rollback(),
+            jacobian: JacobianUpdate::default(),
         }
     }
 }

@@ -64,7 +64,9 @@
 //!   derivatives to FMUs that can interpolate inputs); `min_step`, the smallest step when a
 //!   failed step is retried (default `step / 64`, in (0, step]); `rollback` (default true: save
 //!   FMU states before each step so that a failed step can be retried; `false` saves that copy
-//!   per step and stops the run at a failed step).
+//!   per step and stops the run at a failed step); `jacobian`, `"reuse"` (default: chord Newton,
+//!   loop Newton matrices kept across iterations and points while they contract the residual
+//!   tenfold per iteration) or `"every-iteration"` (full Newton).
 //! - **`inputs`** (optional): external signals on `Real` inputs that no connection drives; `to`
 //!   may be a pattern over the instance's inputs (every match gets the same signal). Signals:
 //!   - `{"constant": v}`;
@@ -114,7 +116,7 @@ mod resolve;
 mod signal;
 
 pub use description::{
-    Algorithm, ConnectionSpec, Experiment, FmuSpec, InputSpec, MasterSpec, ParameterSpec, SignalSpec,
+    Algorithm, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec, ParameterSpec, SignalSpec,
     SystemDescription, TrimSpec,
 };
 pub use error::SystemError;

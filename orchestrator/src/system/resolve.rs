@@ -6,7 +6,9 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::import::model_description::{Causality, ModelDescription, ScalarVariable, VarType};
 
-use super::description::{Algorithm, ConnectionSpec, Experiment, ParameterSpec, SignalSpec, SystemDescription};
+use super::description::{
+    Algorithm, ConnectionSpec, Experiment, JacobianUpdate, ParameterSpec, SignalSpec, SystemDescription,
+};
 use super::error::SystemError;
 use super::names::{Pattern, closest, did_you_mean};
 use super::signal::{Signal, Table};
@@ -69,6 +71,8 @@ pub struct MasterOptions {
     pub min_step: f64,
     /// Save FMU states before each step to retry failed steps.
     pub rollback: bool,
+    /// When loop Newton matrices are recomputed.
+    pub jacobian: JacobianUpdate,
 }
 
 /// An external signal driving an input.
@@ -428,6 +432,7 @@ impl SystemDescription {
                 extrapolate_inputs: self.master.extrapolate_inputs,
                 min_step: self.master.min_step.unwrap_or(self.experiment.step / 64.0),
                 rollback: self.master.rollback,
+                jacobian: self.master.jacobian,
             },
             inputs,
             outputs,
