@@ -87,10 +87,14 @@ pub struct FmuState {
     integers: Vec<i32>,
     booleans: Vec<bool>,
     x: Vec<f64>,
+    /// First then second time derivatives of the inputs (`2 n_u`), for the next step only.
     input_derivatives: Vec<f64>,
 }
 
-const SERIAL_MAGIC: &[u8; 8] = b"RFMUSTv1";
+const SERIAL_MAGIC: &[u8; 8] = b"RFMUSTv2";
+
+/// Highest input derivative order `fmi2SetRealInputDerivatives` accepts.
+pub const MAX_INPUT_DERIVATIVE_ORDER: i32 = 2;
 
 /// An FMI 2.0 Co-Simulation instance of model `M`.
 pub struct Instance<M: Model> {
@@ -170,7 +174,7 @@ impl<M: Model> Instance<M> {
             integers: catalog.integer_start.clone(),
             booleans: catalog.boolean_start.clone(),
             x: Vec::new(),
-            input_derivatives: vec![0.0; n_u],
+            input_derivatives: vec![0.0; 2 * n_u],
         };
         Instance {
             name: name.to_string(),
@@ -356,7 +360,7 @@ impl<M: Model> Instance<M> {
             integers: catalog.integer_start.clone(),
             booleans: catalog.boolean_start.clone(),
             x: Vec::new(),
-            input_derivatives: vec![0.0; catalog.input_slots.len()],
+            input_derivatives: vec![0.0; 2 * catalog.input_slots.len()],
         };
         self.model = None;
         self.params_dirty = true;
@@ -773,8 +777,9 @@ impl<M: Model> Instance<M> {
         })
     }
 
-    /// `fmi2SetRealInputDerivatives`: first-order derivatives, used to extrapolate the inputs
-    /// linearly over the next communication step.
+    /// `fmi2SetRealInputDerivatives`: first and second derivatives (orders 1 and 2), used to
+    /// extrapolate the inputs over the next communication step by the polynomial
+    /// `u + u' tau + u'' tau^2 / 2`. An order not set is zero.
     pub fn set_real_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> FmiResult<()> {
         const F: &str = "fmi2SetRealInputDerivatives";
         self.guarded(F, SET, |me| {
@@ -782,16 +787,20 @@ impl<M: Model> Instance<M> {
             Self::check_lengths(F, vrs.len(), orders.len())?;
             me.io_positions(F, &[], vrs)?;
             for (&order, &v) in orders.iter().zip(values) {
-                if order != 1 {
-                    return Err(error(F, format!("derivative order {order} is not supported (only 1)")));
+                if !(1..=MAX_INPUT_DERIVATIVE_ORDER).contains(&order) {
+                    return Err(error(
+                        F,
+                        format!("derivative order {order} is not supported (1 to {MAX_INPUT_DERIVATIVE_ORDER})"),
+                    ));
                 }
                 if !v.is_finite() {
                     return Err(error(F, format!("derivative value {v} is not finite")));
                 }
             }
-            for (&vr, &v) in vrs.iter().zip(values) {
+            let n_u = me.u.len();
+            for ((&vr, &order), &v) in vrs.iter().zip(orders).zip(values) {
                 let p = me.input_position(vr);
-                me.s.input_derivatives[p] = v;
+                me.s.input_derivatives[p + (order as usize - 1) * n_u] = v;
             }
             Ok(())
         })
@@ -851,11 +860,13 @@ impl<M: Model> Instance<M> {
             me.x_before_step.copy_from_slice(&me.s.x);
             let model = me.model.as_ref().expect("configured above");
             let (rtol, atol) = model.tolerances();
-            let (u, du, u_interp) = (&me.u, &me.s.input_derivatives, &mut me.u_interp);
+            let (u, u_interp) = (&me.u, &mut me.u_interp);
+            let (du, ddu) = me.s.input_derivatives.split_at(u.len());
             let result = me.ode.integrate(
                 |tau, x, dx| {
+                    let dt = tau - t;
                     for k in 0..u.len() {
-                        u_interp[k] = u[k] + du[k] * (tau - t);
+                        u_interp[k] = u[k] + dt * (du[k] + 0.5 * dt * ddu[k]);
                     }
                     model.derivatives(tau, x, u_interp, dx);
                 },
@@ -939,7 +950,7 @@ impl<M: Model> Instance<M> {
         if st.reals.len() != c.real_start.len()
             || st.integers.len() != c.integer_start.len()
             || st.booleans.len() != c.boolean_start.len()
-            || st.input_derivatives.len() != c.input_slots.len()
+            || st.input_derivatives.len() != 2 * c.input_slots.len()
         {
             return Err(error(function, "FMU state belongs to a different model"));
         }

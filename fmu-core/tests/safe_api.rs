@@ -313,6 +313,32 @@ fn input_derivatives_extrapolate_a_ramped_force() {
     assert!(rel(after[0] - before[0], dv, 1.0) < 1e-13, "second step uses a constant force");
 }
 
+#[test]
+fn second_input_derivatives_extrapolate_a_parabolic_force() {
+    // Free mass: F(tau) = F0 + F' tau + F'' tau^2 / 2 gives
+    // x(h) = x0 + v0 h + F0 h^2 / (2m) + F' h^3 / (6m) + F'' h^4 / (24m), which Dormand-Prince
+    // (order 5) integrates exactly.
+    let (m, f0, df, ddf, h) = (2.0, 1.0, 0.5, -3.0, 0.7);
+    let (mut inst, _) = recorded::<MassSpringDamper>();
+    inst.setup_experiment(0.0, None).unwrap();
+    inst.set_real(&[vr::K, vr::M, vr::F], &[0.0, m, f0]).unwrap();
+    inst.set_boolean(&[vr::DAMPING], &[false]).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    // Both orders in one call, the second listed first.
+    inst.set_real_input_derivatives(&[vr::F, vr::F], &[2, 1], &[ddf, df]).unwrap();
+    inst.do_step(0.0, h).unwrap();
+    let y = get_all(&mut inst, &[vr::X, vr::V]);
+    let x = d::X0 + d::V0 * h + f0 * h * h / (2.0 * m) + df * h.powi(3) / (6.0 * m) + ddf * h.powi(4) / (24.0 * m);
+    let v = d::V0 + f0 * h / m + df * h * h / (2.0 * m) + ddf * h.powi(3) / (6.0 * m);
+    let (ex, ev) = (rel(y[0], x, 1.0), rel(y[1], v, 1.0));
+    println!("parabolic force, one step h = {h}: rel. error x {ex:.3e}, v {ev:.3e}");
+    assert!(ex < 1e-13 && ev < 1e-13, "x {} vs {x}, v {} vs {v}", y[0], y[1]);
+    // Orders above 2 are refused, and nothing is changed.
+    let r = inst.set_real_input_derivatives(&[vr::F], &[3], &[1.0]);
+    assert_error(&inst, r, "fmi2SetRealInputDerivatives", "order 3");
+}
+
 /// Steps `n` times from the instance's time with step `h`, returning the bits of x, v, a after
 /// each step.
 fn run(inst: &mut Instance<MassSpringDamper>, n: usize, h: f64) -> Vec<[u64; 3]> {
