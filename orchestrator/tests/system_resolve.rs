@@ -227,6 +227,7 @@ fn full_system_resolves_to_indices() {
             tolerance: 1e-8,
             max_iterations: 5,
             extrapolate_inputs: true,
+            extrapolation_order: 1,
             min_step: 1e-6,
             rollback: true,
             jacobian: JacobianUpdate::EveryIteration
@@ -267,6 +268,7 @@ fn defaults_fill_master_and_outputs() {
             tolerance: 1e-10,
             max_iterations: 20,
             extrapolate_inputs: false,
+            extrapolation_order: 1,
             min_step: 0.01 / 64.0,
             rollback: true,
             jacobian: JacobianUpdate::Reuse
@@ -489,6 +491,17 @@ fn bad_experiment_and_master_numbers() {
     assert_eq!(
         error(&with(r#""master": {"max_iterations": 0}"#), "master.max_iterations"),
         "master.max_iterations: must be at least 1, got 0"
+    );
+    assert_eq!(
+        error(
+            &with(r#""master": {"extrapolate_inputs": true, "extrapolation_order": 3}"#),
+            "master.extrapolation_order"
+        ),
+        "master.extrapolation_order: must be 1 (linear) or 2 (quadratic), got 3"
+    );
+    assert_eq!(
+        error(&with(r#""master": {"extrapolation_order": 2}"#), "master.extrapolation_order"),
+        "master.extrapolation_order: 2 applies to extrapolated inputs: set extrapolate_inputs to true as well"
     );
     let e = error(&exp(r#"{"stop": 1e999, "step": 1}"#), "experiment.stop");
     assert!(e.contains("JSON syntax error") && e.contains("number out of range"), "{e}");

@@ -10,13 +10,14 @@
 //!   main-rotor revolutions (1.98 s), macro step 5 degrees of azimuth (1.97 ms); error of the roll
 //!   rate `fuselage.p`.
 //!
-//! Each group times a whole run (initialization included, instantiation excluded) of:
-//! `cosim_held` and `cosim_extrapolated` (the orchestrator's Newton master over the packaged
-//! FMUs, inputs held or extrapolated), `monolithic_tight` (the reference at tolerance 1e-10,
-//! recording on the same grid) and `monolithic_matched` (the cheapest reference run whose error
-//! is no larger than the extrapolated co-simulation's: "the same accuracy"; it may loosen the
-//! tolerance and record every 2nd to 64th macro step, since the recording grid bounds its
-//! integrator step). Errors are against the tight run. Before the criterion measurements a
+//! Each group times a whole run (initialization included, instantiation excluded) of: the
+//! orchestrator's Newton master over the packaged FMUs with the inputs held (`cosim_held`),
+//! extrapolated linearly (`cosim_linear`) and quadratically (`cosim_quadratic`,
+//! `extrapolation_order` 2); `monolithic_tight` (the reference at tolerance 1e-10, recording on
+//! the same grid); and per extrapolated co-simulation `monolithic_matched_*`, the cheapest
+//! reference run whose error is no larger than that co-simulation's: "the same accuracy" (it may
+//! loosen the tolerance and record every 2nd to 64th macro step, since the recording grid bounds
+//! its integrator step). Errors are against the tight run. Before the criterion measurements a
 //! table with errors, wall times and the cost ratios is printed to stderr.
 //!
 //! Needs the built workspace and the packaged FMUs: `cargo build --release --workspace &&
@@ -41,7 +42,15 @@ fn system(json: &str, base: &Path) -> System {
     monolithic_reference::resolve(&description).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn two_mass_json(extrapolate: bool) -> String {
+/// `master` options for inputs held (`order` 0) or extrapolated at `order` 1 or 2.
+fn master_json(order: u8) -> String {
+    match order {
+        0 => r#""extrapolate_inputs": false"#.to_string(),
+        n => format!(r#""extrapolate_inputs": true, "extrapolation_order": {n}"#),
+    }
+}
+
+fn two_mass_json(order: u8) -> String {
     format!(
         r#"{{
   "fmus": {{
@@ -50,13 +59,14 @@ fn two_mass_json(extrapolate: bool) -> String {
   }},
   "connections": [ "body.x -> load.x1", "body.v -> load.v1", "body.a -> load.a1", "load.F -> body.F" ],
   "experiment": {{ "stop": 5.0, "step": 0.01 }},
-  "master": {{ "extrapolate_inputs": {extrapolate} }},
+  "master": {{ {master} }},
   "outputs": ["body.x", "body.a", "load.F"]
-}}"#
+}}"#,
+        master = master_json(order)
     )
 }
 
-fn flap_json(extrapolate: bool) -> String {
+fn flap_json(order: u8) -> String {
     let (omega, r, i, rho, a, gamma) = (29.0_f64, 7.5_f64, 1953.0, 1.225, 5.73, 9.0);
     let chord = gamma * i / (rho * a * r.powi(4));
     let mut connections = Vec::new();
@@ -80,19 +90,21 @@ fn flap_json(extrapolate: bool) -> String {
       "connections": [ {connections} ],
       "inputs": [ {{ "to": "rotor.blade[*].pitch", "signal": {{ "constant": 0.0034906585 }} }} ],
       "experiment": {{ "stop": 0.5, "step": {step} }},
-      "master": {{ "extrapolate_inputs": {extrapolate} }},
+      "master": {{ {master} }},
       "outputs": ["rotor.blade[1].flap", "aero.thrust"]
     }}"#,
         rotor = our_fmu("Rotor"),
         aero = our_fmu("Aero"),
         connections = connections.join(", "),
         step = 5.0_f64.to_radians() / omega,
+        master = master_json(order),
     )
 }
 
 /// `examples/helicopter.json` with our packaged FMUs over 14 revolutions from its trim, a
-/// lateral-cyclic sine (0.005 rad, 1 Hz) on top, 5 degrees of azimuth per macro step.
-fn helicopter_system(extrapolate: bool) -> System {
+/// lateral-cyclic sine (0.005 rad, 1 Hz) on top, 5 degrees of azimuth per macro step, inputs
+/// held (`order` 0) or extrapolated at `order` 1 or 2.
+fn helicopter_system(order: u8) -> System {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/helicopter.json");
     let mut description = SystemDescription::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
     for (_, fmu) in &mut description.fmus {
@@ -112,7 +124,8 @@ fn helicopter_system(extrapolate: bool) -> System {
     description.experiment.start = 0.0;
     description.experiment.stop = 14.0 * revolution;
     description.experiment.step = revolution * 5.0 / 360.0;
-    description.master.extrapolate_inputs = extrapolate;
+    description.master.extrapolate_inputs = order > 0;
+    description.master.extrapolation_order = order.max(1);
     monolithic_reference::resolve(&description).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -173,58 +186,83 @@ fn matched_accuracy(system: &System, reference: &Results, column: &str, scale: f
     (best.0, best.1, best.2)
 }
 
-/// One benchmark group: the table, then the criterion measurements.
-fn compare(c: &mut Criterion, group: &str, held: System, extrapolated: System, column: &str) {
+/// One benchmark group: the table, then the criterion measurements. `variants[order]` is the
+/// system with inputs held (0) or extrapolated at that order (1, 2).
+fn compare(c: &mut Criterion, group: &str, variants: [System; 3], column: &str) {
+    const NAMES: [&str; 3] = ["held", "linear", "quadratic"];
     let mut fmus = FmuCache::default();
+    let held = &variants[0];
     let step = held.experiment.step;
-    let mut tight = monolithic(&held, 1e-10);
+    let mut tight = monolithic(held, 1e-10);
     let reference = tight.run(step).unwrap();
     let scale = reference.column(column).unwrap().iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-    let err_held = deviation(&cosim_run(&held, &mut fmus), &reference, column, scale);
-    let err_extrapolated = deviation(&cosim_run(&extrapolated, &mut fmus), &reference, column, scale);
-    let (matched_tol, stride, matched_err) = matched_accuracy(&held, &reference, column, scale, err_extrapolated);
-    let matched_step = step * stride as f64;
-    let mut matched = monolithic(&held, matched_tol);
+    let errors: Vec<f64> =
+        variants.iter().map(|v| deviation(&cosim_run(v, &mut fmus), &reference, column, scale)).collect();
+    // The same accuracy as each extrapolated co-simulation: (tolerance, stride, error, run).
+    let mut matched: Vec<(f64, usize, f64, MonolithicSystem)> = errors[1..]
+        .iter()
+        .map(|&target| {
+            let (tol, stride, err) = matched_accuracy(held, &reference, column, scale, target);
+            (tol, stride, err, monolithic(held, tol))
+        })
+        .collect();
 
     let runs = 21;
-    let t_held = median_time(runs, || {
-        black_box(cosim_run(&held, &mut fmus));
-    });
-    let t_extrapolated = median_time(runs, || {
-        black_box(cosim_run(&extrapolated, &mut fmus));
-    });
+    let t_cosim: Vec<f64> = variants
+        .iter()
+        .map(|v| {
+            median_time(runs, || {
+                black_box(cosim_run(v, &mut fmus));
+            })
+        })
+        .collect();
     let t_tight = median_time(runs, || {
         black_box(tight.run(step).unwrap());
     });
-    let t_matched = median_time(runs, || {
-        black_box(matched.run(matched_step).unwrap());
-    });
+    let t_matched: Vec<f64> = matched
+        .iter_mut()
+        .map(|(_, stride, _, m)| {
+            let matched_step = step * *stride as f64;
+            median_time(runs, || {
+                black_box(m.run(matched_step).unwrap());
+            })
+        })
+        .collect();
     let simulated = held.experiment.stop - held.experiment.start;
     eprintln!(
-        "\n{group}: {simulated} s simulated, macro step {step:.6} s; max |{column}| error relative to max |{column}|"
+        "\n{group}: {simulated:.3} s simulated, macro step {step:.6} s; max |{column}| error relative to max |{column}|"
     );
-    eprintln!("  {:<46} {:>10} {:>11} {:>9}", "run", "error", "wall [ms]", "RTF");
-    for (name, err, t) in [
-        ("co-simulation, inputs held".to_string(), err_held, t_held),
-        ("co-simulation, inputs extrapolated".to_string(), err_extrapolated, t_extrapolated),
-        ("monolithic, tol 1e-10, same grid".to_string(), 0.0, t_tight),
-        (format!("monolithic, tol {matched_tol:.0e}, every {stride} steps (matched)"), matched_err, t_matched),
-    ] {
-        eprintln!("  {name:<46} {err:>10.2e} {:>11.3} {:>9.0}", t * 1e3, simulated / t);
+    eprintln!("  {:<56} {:>10} {:>11} {:>9}", "run", "error", "wall [ms]", "RTF");
+    for (k, name) in NAMES.iter().enumerate() {
+        let row = format!("co-simulation, inputs {name}");
+        eprintln!("  {row:<56} {:>10.2e} {:>11.3} {:>9.0}", errors[k], t_cosim[k] * 1e3, simulated / t_cosim[k]);
     }
     eprintln!(
-        "  cost ratio co-simulation (extrapolated) / monolithic: {:.2} against the tight run on the same grid, \
-         {:.2} at the same accuracy",
-        t_extrapolated / t_tight,
-        t_extrapolated / t_matched
+        "  {:<56} {:>10.2e} {:>11.3} {:>9.0}",
+        "monolithic, tol 1e-10, same grid",
+        0.0,
+        t_tight * 1e3,
+        simulated / t_tight
     );
+    for (k, (tol, stride, err, _)) in matched.iter().enumerate() {
+        let row = format!("monolithic, tol {tol:.0e}, every {stride} steps ({} match)", NAMES[k + 1]);
+        eprintln!("  {row:<56} {err:>10.2e} {:>11.3} {:>9.0}", t_matched[k] * 1e3, simulated / t_matched[k]);
+    }
+    for k in 1..3 {
+        eprintln!(
+            "  cost ratio co-simulation ({}) / monolithic: {:.2} against the tight run on the same grid, {:.2} at the same \
+             accuracy",
+            NAMES[k],
+            t_cosim[k] / t_tight,
+            t_cosim[k] / t_matched[k - 1]
+        );
+    }
     eprintln!("  monolithic 1e-10: {}", tight.stats().to_text());
-    eprintln!("  monolithic matched: {}", matched.stats().to_text());
 
     let mut g = c.benchmark_group(group);
     g.sample_size(20);
-    for (name, system) in [("cosim_held", &held), ("cosim_extrapolated", &extrapolated)] {
-        g.bench_function(name, |b| {
+    for (name, system) in NAMES.iter().zip(&variants) {
+        g.bench_function(format!("cosim_{name}"), |b| {
             b.iter_batched(
                 || Master::new(system.clone(), &mut fmus, Arc::new(StderrLogger::default())).unwrap(),
                 |mut master| black_box(master.run(|_| {}).unwrap()),
@@ -233,7 +271,10 @@ fn compare(c: &mut Criterion, group: &str, held: System, extrapolated: System, c
         });
     }
     g.bench_function("monolithic_tight", |b| b.iter(|| black_box(tight.run(step).unwrap())));
-    g.bench_function("monolithic_matched", |b| b.iter(|| black_box(matched.run(matched_step).unwrap())));
+    for (name, (_, stride, _, m)) in NAMES[1..].iter().zip(matched.iter_mut()) {
+        let matched_step = step * *stride as f64;
+        g.bench_function(format!("monolithic_matched_{name}"), |b| b.iter(|| black_box(m.run(matched_step).unwrap())));
+    }
     g.finish();
 }
 
@@ -241,19 +282,17 @@ fn two_mass(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     package_test_fmu::<test_fmus::Body>(dir.path());
     package_test_fmu::<test_fmus::Load>(dir.path());
-    let held = system(&two_mass_json(false), dir.path());
-    let extrapolated = system(&two_mass_json(true), dir.path());
-    compare(c, "two_mass", held, extrapolated, "body.x");
+    let variants = [0, 1, 2].map(|order| system(&two_mass_json(order), dir.path()));
+    compare(c, "two_mass", variants, "body.x");
 }
 
 fn flap(c: &mut Criterion) {
-    let held = system(&flap_json(false), Path::new("/"));
-    let extrapolated = system(&flap_json(true), Path::new("/"));
-    compare(c, "flap", held, extrapolated, "rotor.blade[1].flap");
+    let variants = [0, 1, 2].map(|order| system(&flap_json(order), Path::new("/")));
+    compare(c, "flap", variants, "rotor.blade[1].flap");
 }
 
 fn helicopter(c: &mut Criterion) {
-    compare(c, "helicopter", helicopter_system(false), helicopter_system(true), "fuselage.p");
+    compare(c, "helicopter", [0, 1, 2].map(helicopter_system), "fuselage.p");
 }
 
 criterion_group!(benches, two_mass, flap, helicopter);

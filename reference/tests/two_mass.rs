@@ -5,8 +5,8 @@
 //! 1. the monolithic reference against the closed form of the monolithic system (matrix
 //!    exponential): it has no coupling error, only integrator error, which follows its tolerance;
 //! 2. co-simulation (orchestrator, packaged FMUs, Newton coupling) against the monolithic
-//!    reference: the error falls at first order in the macro step with inputs held, and at second
-//!    order with `extrapolate_inputs`.
+//!    reference: the error falls at first order in the macro step with inputs held, at second
+//!    order with `extrapolate_inputs` (linear) and at third order with `extrapolation_order` 2.
 
 mod common;
 
@@ -39,7 +39,12 @@ fn exact(t: f64) -> Vector4<f64> {
     (a * t).exp() * Vector4::new(X0, 0.0, 0.0, 0.0)
 }
 
-fn json(step: f64, extrapolate: bool) -> String {
+/// The system at macro step `step` with inputs held (`order` 0) or extrapolated at `order` 1 or 2.
+fn json(step: f64, order: u8) -> String {
+    let master = match order {
+        0 => r#""extrapolate_inputs": false"#.to_string(),
+        n => format!(r#""extrapolate_inputs": true, "extrapolation_order": {n}"#),
+    };
     format!(
         r#"{{
   "fmus": {{
@@ -50,7 +55,7 @@ fn json(step: f64, extrapolate: bool) -> String {
     "body.x -> load.x1", "body.v -> load.v1", "body.a -> load.a1", "load.F -> body.F"
   ],
   "experiment": {{ "start": 0.0, "stop": {STOP}, "step": {step} }},
-  "master": {{ "algorithm": "newton", "extrapolate_inputs": {extrapolate} }},
+  "master": {{ "algorithm": "newton", {master} }},
   "outputs": ["body.x", "body.v", "body.a", "load.F", "load.x2", "load.v2", "load.x1"]
 }}"#
     )
@@ -80,7 +85,7 @@ fn error_against_closed_form(results: &orchestrator::master::Results) -> f64 {
 #[test]
 fn monolithic_reference_matches_the_closed_form() {
     let dir = packaged();
-    let system = common::system(&json(0.01, false), dir.path());
+    let system = common::system(&json(0.01, 0), dir.path());
     let (results, reference) = common::monolithic(&system);
     let error = error_against_closed_form(&results);
     eprintln!("monolithic, tolerance 1e-10: max state error {error:.2e}; {}", reference.stats().to_text());
@@ -107,7 +112,7 @@ fn monolithic_reference_matches_the_closed_form() {
 #[test]
 fn monolithic_error_follows_the_integrator_tolerance() {
     let dir = packaged();
-    let system = common::system(&json(0.01, false), dir.path());
+    let system = common::system(&json(0.01, 0), dir.path());
     let mut errors = Vec::new();
     for tol in [1e-5, 1e-7, 1e-9] {
         // Recorded every 0.5 s so that the tolerance, not the recording grid, limits the steps.
@@ -126,7 +131,7 @@ fn monolithic_error_follows_the_integrator_tolerance() {
 #[test]
 fn reused_and_fresh_loop_jacobians_give_the_same_solution() {
     let dir = packaged();
-    let system = common::system(&json(0.01, false), dir.path());
+    let system = common::system(&json(0.01, 0), dir.path());
     let mut runs = Vec::new();
     for jacobian in [JacobianUpdate::EveryIteration, JacobianUpdate::WhenSlow] {
         let options = Options { jacobian, ..Options::for_system(&system) };
@@ -145,8 +150,8 @@ fn reused_and_fresh_loop_jacobians_give_the_same_solution() {
 }
 
 /// Max |co-simulation - monolithic| of the body position at macro step `h`.
-fn cosim_error(dir: &std::path::Path, h: f64, extrapolate: bool) -> f64 {
-    let system = common::system(&json(h, extrapolate), dir);
+fn cosim_error(dir: &std::path::Path, h: f64, order: u8) -> f64 {
+    let system = common::system(&json(h, order), dir);
     let (cosim, _) = common::cosim(&system);
     let (reference, _) = common::monolithic(&system);
     common::max_difference(&cosim, &reference, "body.x")
@@ -156,7 +161,7 @@ fn cosim_error(dir: &std::path::Path, h: f64, extrapolate: bool) -> f64 {
 fn cosimulation_error_is_first_order_with_inputs_held() {
     let dir = packaged();
     let steps = [0.04, 0.02, 0.01, 0.005];
-    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir.path(), h, false)).collect();
+    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir.path(), h, 0)).collect();
     let orders: Vec<f64> = errors.windows(2).map(|w| (w[0] / w[1]).log2()).collect();
     eprintln!(
         "co-simulation vs monolithic, inputs held: max |x1 error| {} at {steps:?}, orders {}",
@@ -172,7 +177,7 @@ fn cosimulation_error_is_first_order_with_inputs_held() {
 fn cosimulation_error_is_second_order_with_extrapolated_inputs() {
     let dir = packaged();
     let steps = [0.04, 0.02, 0.01, 0.005];
-    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir.path(), h, true)).collect();
+    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir.path(), h, 1)).collect();
     let orders: Vec<f64> = errors.windows(2).map(|w| (w[0] / w[1]).log2()).collect();
     eprintln!(
         "co-simulation vs monolithic, inputs extrapolated: max |x1 error| {} at {steps:?}, orders {}",
@@ -184,4 +189,25 @@ fn cosimulation_error_is_second_order_with_extrapolated_inputs() {
     }
     // The reference's own error (about 1e-9) is far below the smallest co-simulation error.
     assert!(errors[errors.len() - 1] > 1e-6);
+}
+
+#[test]
+fn cosimulation_error_is_third_order_with_quadratic_extrapolation() {
+    let dir = packaged();
+    let steps = [0.04, 0.02, 0.01, 0.005];
+    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir.path(), h, 2)).collect();
+    let linear = cosim_error(dir.path(), 0.01, 1);
+    let orders: Vec<f64> = errors.windows(2).map(|w| (w[0] / w[1]).log2()).collect();
+    eprintln!(
+        "co-simulation vs monolithic, inputs extrapolated quadratically: max |x1 error| {} at {steps:?}, orders {}; \
+         linear at 0.01 s: {linear:.3e}",
+        common::list(&errors),
+        common::list(&orders)
+    );
+    for &order in &orders {
+        assert!((2.7..3.3).contains(&order), "observed order {order} (errors {})", common::list(&errors));
+    }
+    assert!(errors[2] < linear / 10.0, "quadratic {:e} vs linear {linear:e} at 0.01 s", errors[2]);
+    // The reference's own error (about 1e-9) is far below the smallest co-simulation error.
+    assert!(errors[errors.len() - 1] > 1e-7);
 }

@@ -122,7 +122,12 @@ struct Unit {
     in_values: Vec<f64>,
     /// Inputs in effect during the last step (the linearisation point of `d`).
     in_old: Vec<f64>,
-    in_saved: Vec<f64>,
+    /// Inputs in effect during the step before (for quadratic extrapolation).
+    in_older: Vec<f64>,
+    /// Inputs at the end of the first step, for its redo with forward slopes.
+    in_next: Vec<f64>,
+    /// `in_values`, `in_old` and `in_older` when the FMU states were saved.
+    in_saved: [Vec<f64>; 3],
     /// Input positions changed since they were last sent to the FMU (`pending[j]`), in the
     /// order they changed (`pending_list`); sent together by one `fmi2SetReal` before the FMU
     /// is next read, differentiated or stepped.
@@ -146,6 +151,8 @@ struct Unit {
     d: Vec<f64>,
     dd_vrs: Vec<u32>,
     dd_values: Vec<f64>,
+    /// Input derivatives sent before a step: `in_vrs` once per order (orders 1, then 2).
+    derivative_vrs: Vec<u32>,
     derivative_orders: Vec<i32>,
     derivative_values: Vec<f64>,
     state: Option<FmuState>,
@@ -322,8 +329,11 @@ pub struct Master {
     gauss_seidel_order: Vec<usize>,
     can_roll_back: bool,
     time: f64,
-    /// Start of the last completed step (for input extrapolation).
-    last_step_start: Option<f64>,
+    /// Starts of the last two completed steps, the last first (for input extrapolation).
+    step_starts: [Option<f64>; 2],
+    /// While the first step is redone: its size, over which the inputs' forward slopes to
+    /// `Unit::in_next` are taken.
+    forward_slopes_over: Option<f64>,
     stats: Stats,
     warnings: Vec<String>,
 }
@@ -423,16 +433,23 @@ impl Master {
                 }
             }
             let cs = &md.co_simulation;
+            let in_vrs: Vec<u32> = driven[u].iter().map(|&v| md.variables[v].value_reference).collect();
+            let orders = usize::from(system.master.extrapolation_order);
             units.push(Unit {
                 name: name.clone(),
                 slave,
                 get_after_set: md.get_after_set,
                 provides_dd: cs.provides_directional_derivative,
                 can_interpolate: cs.can_interpolate_inputs,
-                in_vrs: driven[u].iter().map(|&v| md.variables[v].value_reference).collect(),
+                derivative_vrs: in_vrs.repeat(orders),
+                derivative_orders: (1..=orders as i32).flat_map(|order| std::iter::repeat_n(order, n_in)).collect(),
+                derivative_values: vec![0.0; n_in * orders],
+                in_vrs,
                 in_values: vec![f64::NAN; n_in],
                 in_old: vec![0.0; n_in],
-                in_saved: vec![0.0; n_in],
+                in_older: vec![0.0; n_in],
+                in_next: vec![0.0; n_in],
+                in_saved: std::array::from_fn(|_| vec![0.0; n_in]),
                 pending: vec![false; n_in],
                 pending_list: Vec::with_capacity(n_in),
                 set_vrs: Vec::with_capacity(n_in),
@@ -446,8 +463,6 @@ impl Master {
                 d: vec![0.0; n_out * n_in],
                 dd_vrs: Vec::with_capacity(n_out),
                 dd_values: Vec::with_capacity(n_out),
-                derivative_orders: vec![1; n_in],
-                derivative_values: vec![0.0; n_in],
                 state: None,
             });
         }
@@ -568,7 +583,8 @@ impl Master {
             recorded,
             recorded_names,
             time: system.experiment.start,
-            last_step_start: None,
+            step_starts: [None; 2],
+            forward_slopes_over: None,
             system,
             gauss_seidel_order,
             can_roll_back,
@@ -947,7 +963,9 @@ impl Master {
             if let Some(state) = unit.state.as_mut() {
                 unit.slave.get_fmu_state_into(state)?;
             }
-            unit.in_saved.copy_from_slice(&unit.in_values);
+            for (saved, now) in unit.in_saved.iter_mut().zip([&unit.in_values, &unit.in_old, &unit.in_older]) {
+                saved.copy_from_slice(now);
+            }
         }
         Ok(())
     }
@@ -957,7 +975,11 @@ impl Master {
             if let Some(state) = unit.state.as_ref() {
                 unit.slave.set_fmu_state(state)?;
             }
-            unit.in_values.copy_from_slice(&unit.in_saved);
+            for (now, saved) in
+                [&mut unit.in_values, &mut unit.in_old, &mut unit.in_older].into_iter().zip(&unit.in_saved)
+            {
+                now.copy_from_slice(saved);
+            }
             // The restored FMU holds the inputs it had when saved.
             unit.discard_pending();
             unit.out_fresh = false;
@@ -968,10 +990,14 @@ impl Master {
 
     fn step_newton(&mut self, h: f64) -> Result<(), MasterError> {
         let t = self.time;
+        let first = self.step_starts[0].is_none();
         if self.can_roll_back {
             self.save()?;
         }
         match self.attempt(t, h) {
+            Ok(()) if first && self.can_roll_back && self.system.master.extrapolate_inputs => {
+                self.redo_first_step(t, h)
+            }
             Ok(()) => Ok(()),
             Err(e) => {
                 let retry = self.can_roll_back && h / 2.0 >= self.system.master.min_step;
@@ -1003,6 +1029,21 @@ impl Master {
         }
     }
 
+    /// The first step has no input history to extrapolate from, so it ran on held inputs (a
+    /// local error of second order instead of third or fourth): it is redone once, from the
+    /// saved states, with the slopes towards the consistent inputs it found at its end.
+    fn redo_first_step(&mut self, t: f64, h: f64) -> Result<(), MasterError> {
+        for unit in &mut self.units {
+            unit.in_next.copy_from_slice(&unit.in_values);
+        }
+        self.restore(t)?;
+        self.step_starts = [None; 2];
+        self.forward_slopes_over = Some(h);
+        let result = self.attempt(t, h);
+        self.forward_slopes_over = None;
+        result
+    }
+
     /// One coupled step without retry.
     fn attempt(&mut self, t: f64, h: f64) -> Result<(), MasterError> {
         self.do_steps(t, h)?;
@@ -1016,7 +1057,7 @@ impl Master {
             }
         }
         self.check_finite()?;
-        self.last_step_start = Some(t);
+        self.step_starts = [Some(t), self.step_starts[0]];
         self.stats.communication_points += 1;
         self.stats.newton_iterations_total += iterations;
         self.stats.newton_iterations_max = self.stats.newton_iterations_max.max(iterations);
@@ -1036,20 +1077,47 @@ impl Master {
         let unit = &mut self.units[u];
         unit.flush()?;
         if extrapolate && unit.can_interpolate && !unit.in_vrs.is_empty() {
-            // Slope of each input over the last step: (u(t) - u(t_prev)) / (t - t_prev).
-            let dt = self.last_step_start.map_or(0.0, |t_prev| t - t_prev);
-            for j in 0..unit.in_vrs.len() {
-                unit.derivative_values[j] = if dt > 0.0 { (unit.in_values[j] - unit.in_old[j]) / dt } else { 0.0 };
-            }
-            // External signals are known functions of time: use their own slope (a step then
-            // stays a step instead of becoming a one-step ramp).
-            for (external_unit, j, signal) in &self.externals {
-                if *external_unit == u {
-                    unit.derivative_values[*j] = signal.derivative(t);
+            let n_in = unit.in_vrs.len();
+            let quadratic = unit.derivative_values.len() > n_in;
+            // Derivatives at t of the polynomial through the inputs at the last two (linear) or
+            // three (quadratic) communication points, by divided differences.
+            let h1 = self.step_starts[0].map_or(0.0, |t1| t - t1);
+            let h0 = match self.step_starts {
+                [Some(t1), Some(t0)] if quadratic => t1 - t0,
+                _ => 0.0,
+            };
+            let (first, second) = unit.derivative_values.split_at_mut(n_in);
+            for j in 0..n_in {
+                let s1 = match self.forward_slopes_over {
+                    Some(h) => (unit.in_next[j] - unit.in_values[j]) / h,
+                    None if h1 > 0.0 => (unit.in_values[j] - unit.in_old[j]) / h1,
+                    None => 0.0,
+                };
+                first[j] = s1;
+                if quadratic {
+                    let curvature =
+                        if h0 > 0.0 { (s1 - (unit.in_old[j] - unit.in_older[j]) / h0) / (h0 + h1) } else { 0.0 };
+                    first[j] += curvature * h1;
+                    second[j] = 2.0 * curvature;
                 }
             }
-            unit.slave.set_real_input_derivatives(&unit.in_vrs, &unit.derivative_orders, &unit.derivative_values)?;
+            // External signals are known functions of time: use their own derivatives (a step
+            // then stays a step instead of becoming a one-step ramp).
+            for (external_unit, j, signal) in &self.externals {
+                if *external_unit == u {
+                    first[*j] = signal.derivative(t);
+                    if quadratic {
+                        second[*j] = signal.second_derivative(t);
+                    }
+                }
+            }
+            unit.slave.set_real_input_derivatives(
+                &unit.derivative_vrs,
+                &unit.derivative_orders,
+                &unit.derivative_values,
+            )?;
         }
+        unit.in_older.copy_from_slice(&unit.in_old);
         unit.in_old.copy_from_slice(&unit.in_values);
         unit.out_fresh = false;
         match unit.slave.do_step(t, h, false)? {
@@ -1081,7 +1149,7 @@ impl Master {
         let t = self.time;
         self.do_steps(t, h)?;
         self.time = t + h;
-        self.last_step_start = Some(t);
+        self.step_starts = [Some(t), self.step_starts[0]];
         for unit in &mut self.units {
             unit.read_outputs()?;
         }
@@ -1111,7 +1179,7 @@ impl Master {
             }
         }
         self.time = t + h;
-        self.last_step_start = Some(t);
+        self.step_starts = [Some(t), self.step_starts[0]];
         self.check_finite()?;
         self.apply_signals();
         self.stats.communication_points += 1;

@@ -191,6 +191,9 @@ pub struct MasterSpec {
     /// (default false).
     #[serde(default)]
     pub extrapolate_inputs: bool,
+    /// `extrapolation_order`: 1 (default, linear) or 2 (quadratic: second derivatives too).
+    #[serde(default = "default_extrapolation_order")]
+    pub extrapolation_order: u8,
     /// `min_step`: smallest step when retrying a failed step (default `experiment.step / 64`).
     #[serde(default)]
     pub min_step: Option<f64>,
@@ -202,6 +205,10 @@ pub struct MasterSpec {
     /// `jacobian`: when loop Newton matrices are recomputed (default `"reuse"`).
     #[serde(default)]
     pub jacobian: JacobianUpdate,
+}
+
+fn default_extrapolation_order() -> u8 {
+    1
 }
 
 fn default_rollback() -> bool {
@@ -223,6 +230,7 @@ impl Default for MasterSpec {
             tolerance: default_tolerance(),
             max_iterations: default_max_iterations(),
             extrapolate_inputs: false,
+            extrapolation_order: default_extrapolation_order(),
             min_step: None,
             rollback: default_rollback(),
             jacobian: JacobianUpdate::default(),
@@ -375,6 +383,18 @@ impl SystemDescription {
         }
         if master.max_iterations == 0 {
             return bad("master.max_iterations", "must be at least 1, got 0".into());
+        }
+        if !(1..=2).contains(&master.extrapolation_order) {
+            return bad(
+                "master.extrapolation_order",
+                format!("must be 1 (linear) or 2 (quadratic), got {}", master.extrapolation_order),
+            );
+        }
+        if master.extrapolation_order == 2 && !master.extrapolate_inputs {
+            return bad(
+                "master.extrapolation_order",
+                "2 applies to extrapolated inputs: set extrapolate_inputs to true as well".into(),
+            );
         }
         if let Some(min_step) = master.min_step
             && !(min_step.is_finite() && min_step > 0.0 && min_step <= step)

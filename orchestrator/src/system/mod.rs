@@ -61,7 +61,10 @@
 //! - **`master`** (optional): `algorithm` `"newton"` (default), `"jacobi"` or `"gauss-seidel"`;
 //!   `tolerance` of the coupling residual (default 1e-10, > 0); `max_iterations` per
 //!   communication point (default 20, ≥ 1); `extrapolate_inputs` (default false: pass input
-//!   derivatives to FMUs that can interpolate inputs); `min_step`, the smallest step when a
+//!   derivatives to FMUs that can interpolate inputs); `extrapolation_order` (1, default: slopes
+//!   over the last step, linear extrapolation; 2: also second derivatives from the last three
+//!   points, quadratic extrapolation, for FMUs that accept `fmi2SetRealInputDerivatives` of
+//!   order 2, as ours do; needs `extrapolate_inputs`); `min_step`, the smallest step when a
 //!   failed step is retried (default `step / 64`, in (0, step]); `rollback` (default true: save
 //!   FMU states before each step so that a failed step can be retried; `false` saves that copy
 //!   per step and stops the run at a failed step); `jacobian`, `"reuse"` (default: chord Newton,

@@ -67,6 +67,8 @@ pub struct MasterOptions {
     pub max_iterations: u32,
     /// Pass input derivatives to FMUs that can interpolate inputs.
     pub extrapolate_inputs: bool,
+    /// Highest input derivative passed: 1 (linear extrapolation) or 2 (quadratic).
+    pub extrapolation_order: u8,
     /// Smallest communication step when retrying a failed step, s.
     pub min_step: f64,
     /// Save FMU states before each step to retry failed steps.
@@ -430,6 +432,7 @@ impl SystemDescription {
                 tolerance: self.master.tolerance,
                 max_iterations: self.master.max_iterations,
                 extrapolate_inputs: self.master.extrapolate_inputs,
+                extrapolation_order: self.master.extrapolation_order,
                 min_step: self.master.min_step.unwrap_or(self.experiment.step / 64.0),
                 rollback: self.master.rollback,
                 jacobian: self.master.jacobian,

@@ -66,6 +66,17 @@ impl Signal {
             Signal::Table(table) => table.derivative(t),
         }
     }
+
+    /// The second time derivative at `t` (zero except for the sine: tables are piecewise
+    /// linear), for masters that extrapolate inputs quadratically.
+    pub fn second_derivative(&self, t: f64) -> f64 {
+        match self {
+            Signal::Sine { amplitude, frequency, phase, .. } => {
+                -amplitude * (TAU * frequency).powi(2) * (TAU * frequency * t + phase).sin()
+            }
+            Signal::Constant(_) | Signal::Step { .. } | Signal::Table(_) => 0.0,
+        }
+    }
 }
 
 /// A table `(times, values)` with strictly increasing times, interpolated linearly.
