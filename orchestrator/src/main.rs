@@ -13,6 +13,15 @@ use orchestrator::package;
 use orchestrator::system::{SignalSpec, SystemDescription};
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trimmer};
 
+/// `println!` that does not panic when stdout is closed (`orchestrator run | head -1`): the
+/// message is dropped and the work goes on, so results and summaries are still written.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// Rotorcraft flight as coupled FMI 2.0 co-simulation units.
 #[derive(Parser)]
 #[command(version, about, long_about = None)]
@@ -120,12 +129,13 @@ fn dispatch(cli: Cli) -> Result<()> {
         }
         Command::Inspect { fmu } => {
             // Reads the description only: works without loading the binary.
-            print!("{}", inspect::describe(&read_model_description(&fmu)?));
+            let description = inspect::describe(&read_model_description(&fmu)?);
+            say!("{}", description.trim_end());
             Ok(())
         }
         Command::Package { out, lib_dir } => {
             for path in package::package_all(&out, lib_dir.as_deref())? {
-                println!("wrote {}", path.display());
+                say!("wrote {}", path.display());
             }
             Ok(())
         }
@@ -165,11 +175,11 @@ fn run(
 
     results.save_csv(out).with_context(|| format!("cannot write {}", out.display()))?;
     let summary = master.summary(wall_seconds);
-    println!("{}", summary.to_text());
-    println!("results: {} ({} variables)", out.display(), results.names.len());
+    say!("{}", summary.to_text());
+    say!("results: {} ({} variables)", out.display(), results.names.len());
     if let Some(path) = plot {
         orchestrator::plot::plot_svg(&results, path, label).map_err(anyhow::Error::msg)?;
-        println!("plot: {}", path.display());
+        say!("plot: {}", path.display());
     }
     if let Some(path) = summary_json {
         let text = serde_json::to_string_pretty(&summary.to_json())?;
@@ -204,7 +214,7 @@ fn trim(
         .map_err(anyhow::Error::msg)
         .with_context(|| format!("trim of {} failed", system_path.display()))?;
     bar.finish_and_clear();
-    println!("{}", trim.to_text());
+    say!("{}", trim.to_text());
     if let Some(path) = summary_json {
         let text = serde_json::to_string_pretty(&trim.to_json())?;
         std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
@@ -215,7 +225,7 @@ fn trim(
         trim.apply_json(&mut json, &description.base_dir).map_err(anyhow::Error::msg)?;
         std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("trimmed system: {} (orchestrator run starts from the trim)", path.display());
+        say!("trimmed system: {} (orchestrator run starts from the trim)", path.display());
     }
     if !trim.converged {
         anyhow::bail!("the trim did not converge to {:.1e} in {} iterations", trim.tolerance, trim.iterations);
@@ -244,7 +254,7 @@ fn run_built_in(
     for (_, fmu) in &mut description.fmus {
         fmu.path = PathBuf::from(fmu.path.file_name().context("built-in FMU path without a file name")?);
     }
-    println!("built-in helicopter (examples/helicopter.json), FMUs in {}", fmu_dir.display());
+    say!("built-in helicopter (examples/helicopter.json), FMUs in {}", fmu_dir.display());
 
     let mut fmus = FmuCache::default();
     let logger = Arc::new(StderrLogger::new(verbose));
@@ -252,7 +262,7 @@ fn run_built_in(
     let start = trimmer.start_from_system();
     let trim =
         trimmer.trim(FlightCondition::hover(), start, JacobianMethod::Broyden, |_| {}).map_err(anyhow::Error::msg)?;
-    println!("{}", trim.to_text());
+    say!("{}", trim.to_text());
     anyhow::ensure!(trim.converged, "the hover trim did not converge");
     let trim_path = out_dir.join("trim.json");
     std::fs::write(&trim_path, serde_json::to_string_pretty(&trim.to_json())? + "\n")?;
@@ -284,7 +294,7 @@ fn run_built_in(
         .map(String::from)
         .to_vec(),
     );
-    println!(
+    say!(
         "flying 4 s from the trim, lateral cyclic +{:.2} deg at t = {at} s (trim written to {})",
         step.to_degrees(),
         trim_path.display()
@@ -300,6 +310,6 @@ fn run_built_in(
         Some(&plot),
         verbose,
     )?;
-    println!("summary: {}", summary_json.display());
+    say!("summary: {}", summary_json.display());
     Ok(())
 }

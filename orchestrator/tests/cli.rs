@@ -75,6 +75,43 @@ fn unknown_variable_is_a_clear_error_without_panic() {
 }
 
 #[test]
+fn closed_stdout_does_not_stop_the_run() {
+    // `orchestrator run ... | head -1`: stdout is closed before the summary is printed; the run
+    // must still write its results and summary, without a panic.
+    let dir = tempfile::tempdir().unwrap();
+    let fuselage = common::our_fmu("Fuselage");
+    let system = dir.path().join("system.json");
+    std::fs::write(
+        &system,
+        format!(
+            r#"{{ "fmus": {{ "fuselage": {{ "path": {fuselage:?} }} }},
+                 "experiment": {{ "stop": 1.0, "step": 0.1 }} }}"#
+        ),
+    )
+    .unwrap();
+    let (csv, summary) = (dir.path().join("r.csv"), dir.path().join("s.json"));
+    let mut child = orchestrator()
+        .arg("run")
+        .arg(&system)
+        .arg("--out")
+        .arg(&csv)
+        .arg("--summary-json")
+        .arg(&summary)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the read end at once: the process cannot have printed yet (it unpacks the FMU
+    // first), so every line it prints meets a closed pipe.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.status.success(), "{stderr}");
+    assert!(csv.exists() && summary.exists(), "results and summary are written");
+}
+
+#[test]
 fn hostile_fmu_is_refused_by_inspect_and_run() {
     let dir = tempfile::tempdir().unwrap();
     let fmu = dir.path().join("evil.fmu");
