@@ -286,16 +286,22 @@ fn output_derivatives_are_time_derivatives() {
     assert_error(&inst, r, "fmi2GetRealOutputDerivatives", "order 2");
 }
 
-#[test]
-fn input_derivatives_extrapolate_a_ramped_force() {
-    // Free mass (k = 0, no damping): x(h) = x0 + v0 h + F0 h^2 / (2m) + F' h^3 / (6m).
-    let (m, f0, df, h) = (2.0, 1.0, 0.5, 0.7);
+/// An initialized free mass `m` (no spring, no damping) under the force `f0`.
+fn free_mass(m: f64, f0: f64) -> Instance<MassSpringDamper> {
     let (mut inst, _) = recorded::<MassSpringDamper>();
     inst.setup_experiment(0.0, None).unwrap();
     inst.set_real(&[vr::K, vr::M, vr::F], &[0.0, m, f0]).unwrap();
     inst.set_boolean(&[vr::DAMPING], &[false]).unwrap();
     inst.enter_initialization_mode().unwrap();
     inst.exit_initialization_mode().unwrap();
+    inst
+}
+
+#[test]
+fn input_derivatives_extrapolate_a_ramped_force() {
+    // Free mass (k = 0, no damping): x(h) = x0 + v0 h + F0 h^2 / (2m) + F' h^3 / (6m).
+    let (m, f0, df, h) = (2.0, 1.0, 0.5, 0.7);
+    let mut inst = free_mass(m, f0);
     inst.set_real_input_derivatives(&[vr::F], &[1], &[df]).unwrap();
     inst.do_step(0.0, h).unwrap();
     let y = get_all(&mut inst, &[vr::X, vr::V, vr::F]);
@@ -319,12 +325,7 @@ fn second_input_derivatives_extrapolate_a_parabolic_force() {
     // x(h) = x0 + v0 h + F0 h^2 / (2m) + F' h^3 / (6m) + F'' h^4 / (24m), which Dormand-Prince
     // (order 5) integrates exactly.
     let (m, f0, df, ddf, h) = (2.0, 1.0, 0.5, -3.0, 0.7);
-    let (mut inst, _) = recorded::<MassSpringDamper>();
-    inst.setup_experiment(0.0, None).unwrap();
-    inst.set_real(&[vr::K, vr::M, vr::F], &[0.0, m, f0]).unwrap();
-    inst.set_boolean(&[vr::DAMPING], &[false]).unwrap();
-    inst.enter_initialization_mode().unwrap();
-    inst.exit_initialization_mode().unwrap();
+    let mut inst = free_mass(m, f0);
     // Both orders in one call, the second listed first.
     inst.set_real_input_derivatives(&[vr::F, vr::F], &[2, 1], &[ddf, df]).unwrap();
     inst.do_step(0.0, h).unwrap();

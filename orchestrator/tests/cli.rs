@@ -9,11 +9,11 @@ fn orchestrator() -> Command {
     Command::new(env!("CARGO_BIN_EXE_orchestrator"))
 }
 
-#[test]
-fn run_writes_results_and_summary() {
-    let dir = tempfile::tempdir().unwrap();
+/// `system.json` in `dir`: the Fuselage falling freely for 1 s in steps of 0.1 s, recording `z`
+/// and `w`.
+fn free_fall_system(dir: &std::path::Path) -> std::path::PathBuf {
     let fuselage = common::our_fmu("Fuselage");
-    let system = dir.path().join("system.json");
+    let system = dir.join("system.json");
     std::fs::write(
         &system,
         format!(
@@ -23,6 +23,13 @@ fn run_writes_results_and_summary() {
         ),
     )
     .unwrap();
+    system
+}
+
+#[test]
+fn run_writes_results_and_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let system = free_fall_system(dir.path());
     let (csv, summary) = (dir.path().join("r.csv"), dir.path().join("s.json"));
     let out = orchestrator()
         .arg("run")
@@ -79,16 +86,7 @@ fn closed_stdout_does_not_stop_the_run() {
     // `orchestrator run ... | head -1`: stdout is closed before the summary is printed; the run
     // must still write its results and summary, without a panic.
     let dir = tempfile::tempdir().unwrap();
-    let fuselage = common::our_fmu("Fuselage");
-    let system = dir.path().join("system.json");
-    std::fs::write(
-        &system,
-        format!(
-            r#"{{ "fmus": {{ "fuselage": {{ "path": {fuselage:?} }} }},
-                 "experiment": {{ "stop": 1.0, "step": 0.1 }} }}"#
-        ),
-    )
-    .unwrap();
+    let system = free_fall_system(dir.path());
     let (csv, summary) = (dir.path().join("r.csv"), dir.path().join("s.json"));
     let mut child = orchestrator()
         .arg("run")
