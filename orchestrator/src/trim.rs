@@ -588,6 +588,10 @@ impl Trim {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        s += &format!(
+            "  largest residual at the start, then after each iteration and confirmation: {}\n",
+            self.history.iter().map(|r| format!("{r:.2e}")).collect::<Vec<_>>().join(" ")
+        );
         s += &format!("  periodicity of the main rotor over the last revolution: {:.2e} rad", self.periodicity);
         s
     }
