@@ -990,14 +990,16 @@ impl Master {
 
     fn step_newton(&mut self, h: f64) -> Result<(), MasterError> {
         let t = self.time;
-        let first = self.step_starts[0].is_none();
+        // Only a first step whose inputs some FMU extrapolates gains from being redone.
+        let redo = self.step_starts[0].is_none()
+            && self.can_roll_back
+            && self.system.master.extrapolate_inputs
+            && self.units.iter().any(|u| u.can_interpolate && !u.in_vrs.is_empty());
         if self.can_roll_back {
             self.save()?;
         }
         match self.attempt(t, h) {
-            Ok(()) if first && self.can_roll_back && self.system.master.extrapolate_inputs => {
-                self.redo_first_step(t, h)
-            }
+            Ok(()) if redo => self.redo_first_step(t, h),
             Ok(()) => Ok(()),
             Err(e) => {
                 let retry = self.can_roll_back && h / 2.0 >= self.system.master.min_step;
@@ -1078,7 +1080,7 @@ impl Master {
         unit.flush()?;
         if extrapolate && unit.can_interpolate && !unit.in_vrs.is_empty() {
             let n_in = unit.in_vrs.len();
-            let quadratic = unit.derivative_values.len() > n_in;
+            let quadratic = self.system.master.extrapolation_order == 2;
             // Derivatives at t of the polynomial through the inputs at the last two (linear) or
             // three (quadratic) communication points, by divided differences.
             let h1 = self.step_starts[0].map_or(0.0, |t1| t - t1);
