@@ -18,43 +18,25 @@
 //! ./target/release/orchestrator package --out target/fmus`; `ROTORCRAFT_FMU_DIR` overrides).
 //! Run with `cargo bench -p orchestrator --bench trim`.
 
-use std::path::PathBuf;
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::sync::Arc;
 
 use orchestrator::import::StderrLogger;
 use orchestrator::master::FmuCache;
-use orchestrator::system::SystemDescription;
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trim, TrimStart, Trimmer};
-use test_fmus::fixtures::our_fmu;
-
-fn helicopter() -> SystemDescription {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/helicopter.json");
-    let mut description = SystemDescription::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
-    for (_, fmu) in &mut description.fmus {
-        let stem = fmu.path.file_stem().and_then(|s| s.to_str()).expect("an FMU file name").to_string();
-        fmu.path = our_fmu(&stem);
-    }
-    description
-}
 
 /// A start for each method.
 type StartFor<'a> = Box<dyn Fn(JacobianMethod) -> TrimStart + 'a>;
 
+/// Continues from `trim`, with or without its Jacobian.
 fn start_from(trim: &Trim, with_jacobian: bool) -> TrimStart {
-    let mut unknowns = [0.0; 6];
-    for (u, (_, v)) in unknowns.iter_mut().zip(&trim.controls) {
-        *u = *v;
-    }
-    unknowns[4..].copy_from_slice(&trim.attitude);
-    TrimStart {
-        unknowns,
-        rotor_states: Some(trim.rotor_states.clone()),
-        jacobian: trim.jacobian.filter(|_| with_jacobian),
-    }
+    TrimStart { jacobian: trim.jacobian.filter(|_| with_jacobian), ..trim.continuation() }
 }
 
 fn main() {
-    let description = helicopter();
+    let description = common::example("helicopter.json");
     let mut fmus = FmuCache::default();
     let mut trimmer = Trimmer::new(&description, &mut fmus, Arc::new(StderrLogger::new(false))).unwrap();
     let cold = TrimStart { unknowns: [0.12, 0.0, 0.0, 0.12, 0.0, 0.0], rotor_states: None, jacobian: None };

@@ -251,9 +251,7 @@ fn run_built_in(
     let fmu_dir = out_dir.join("fmus");
     package::package_all(&fmu_dir, None).context("cannot package the built-in scenario's FMUs")?;
     let mut description = SystemDescription::from_str(BUILT_IN_HELICOPTER, &fmu_dir)?;
-    for (_, fmu) in &mut description.fmus {
-        fmu.path = PathBuf::from(fmu.path.file_name().context("built-in FMU path without a file name")?);
-    }
+    description.use_fmus_in(&fmu_dir)?;
     say!("built-in helicopter (examples/helicopter.json), FMUs in {}", fmu_dir.display());
 
     let mut fmus = FmuCache::default();

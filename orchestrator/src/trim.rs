@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 use crate::import::FmuLogger;
 use crate::master::linalg::solve_in_place;
 use crate::master::{FmuCache, Master};
-use crate::system::{Experiment, ParameterSpec, SignalSpec, SystemDescription, TrimSpec};
+use crate::system::{Experiment, SignalSpec, SystemDescription, TrimSpec};
 
 /// Names of the residual components, the Fuselage's `free.*` outputs.
 pub const RESIDUAL_NAMES: [&str; 6] =
@@ -274,7 +274,7 @@ impl<'a> Trimmer<'a> {
             }
         }
         for (k, name) in ["phi0", "theta0"].iter().enumerate() {
-            unknowns[4 + k] = written_parameter(&self.base, &self.spec.airframe, name).unwrap_or(0.0);
+            unknowns[4 + k] = self.base.number_parameter(&self.spec.airframe, name).unwrap_or(0.0);
         }
         TrimStart { unknowns, rotor_states: None, jacobian: None }
     }
@@ -410,12 +410,12 @@ impl<'a> Trimmer<'a> {
         let (velocity, rates) = condition.body_motion(x[4], x[5]);
         let airframe = self.spec.airframe.clone();
         for (name, value) in airframe_parameters(x, velocity, rates) {
-            set_parameter(&mut d, &airframe, &name, ParameterSpec::Number(value));
+            d.set_number_parameter(&airframe, &name, value);
         }
-        set_parameter(&mut d, &airframe, "dof_mask", ParameterSpec::Number(0.0));
+        d.set_number_parameter(&airframe, "dof_mask", 0.0);
         for (instance, assignments) in &warm.0 {
             for (name, value) in assignments {
-                set_parameter(&mut d, instance, name, ParameterSpec::Number(*value));
+                d.set_number_parameter(instance, name, *value);
             }
         }
         d.experiment = Experiment { start: 0.0, stop: revolutions as f64 * self.period, step: self.period / n as f64 };
@@ -478,6 +478,17 @@ const BLADE_STATES: [&str; 4] = ["lag", "flap", "lag_rate", "flap_rate"];
 const BLADE_INITIAL: [&str; 4] = ["dlag0", "dflap0", "lag_rate0", "flap_rate0"];
 
 impl Trim {
+    /// A start for a neighbouring condition (the next speed of a sweep, say): these unknowns,
+    /// the rotor state at the end and the Jacobian.
+    pub fn continuation(&self) -> TrimStart {
+        let mut unknowns = [0.0; 6];
+        for (u, (_, v)) in unknowns.iter_mut().zip(&self.controls) {
+            *u = *v;
+        }
+        unknowns[4..].copy_from_slice(&self.attitude);
+        TrimStart { unknowns, rotor_states: Some(self.rotor_states.clone()), jacobian: self.jacobian }
+    }
+
     /// Every parameter assignment that starts a run on the trim: airframe attitude, velocity and
     /// rates; rotor azimuth and blade states.
     fn parameter_assignments(&self) -> Vec<(String, String, f64)> {
@@ -492,7 +503,7 @@ impl Trim {
     /// Sets `description` up to start on the trim: parameters, and constant control inputs.
     pub fn apply(&self, description: &mut SystemDescription) {
         for (instance, name, value) in self.parameter_assignments() {
-            set_parameter(description, &instance, &name, ParameterSpec::Number(value));
+            description.set_number_parameter(&instance, &name, value);
         }
         for (control, value) in &self.controls {
             for input in description.inputs.iter_mut().filter(|i| &i.to == control) {
@@ -650,28 +661,9 @@ fn max_abs(v: &[f64]) -> f64 {
     v.iter().fold(0.0, |m, x| m.max(x.abs()))
 }
 
-/// Sets (or adds) parameter `name` of `instance`.
-fn set_parameter(d: &mut SystemDescription, instance: &str, name: &str, value: ParameterSpec) {
-    if let Some((_, fmu)) = d.fmus.iter_mut().find(|(n, _)| n == instance) {
-        match fmu.parameters.iter_mut().find(|(n, _)| n == name) {
-            Some((_, v)) => *v = value,
-            None => fmu.parameters.push((name.to_string(), value)),
-        }
-    }
-}
-
-/// The value of parameter `name` of `instance` as written in the system, if it is a number.
-fn written_parameter(d: &SystemDescription, instance: &str, name: &str) -> Option<f64> {
-    let (_, fmu) = d.fmus.iter().find(|(n, _)| n == instance)?;
-    match fmu.parameters.iter().find(|(n, _)| n == name)? {
-        (_, ParameterSpec::Number(v)) => Some(*v),
-        _ => None,
-    }
-}
-
 /// The value of parameter `name` of `instance`: as written, or the FMU's start value.
 fn parameter_value(d: &SystemDescription, fmus: &mut FmuCache, instance: &str, name: &str) -> Result<f64, String> {
-    if let Some(v) = written_parameter(d, instance, name) {
+    if let Some(v) = d.number_parameter(instance, name) {
         return Ok(v);
     }
     let (_, spec) = d.fmus.iter().find(|(n, _)| n == instance).ok_or_else(|| format!("no instance '{instance}'"))?;

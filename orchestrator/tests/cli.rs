@@ -189,12 +189,11 @@ fn csv_column(path: &std::path::Path, name: &str) -> Vec<f64> {
 
 /// `helicopter.json` with its FMU paths pointing at the packaged FMUs, written into `dir`.
 fn helicopter_json(dir: &std::path::Path) -> std::path::PathBuf {
-    let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/helicopter.json");
+    let example = test_fmus::fixtures::example_path("helicopter.json");
     let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
     for (_, fmu) in json["fmus"].as_object_mut().unwrap() {
-        let stem =
-            std::path::Path::new(fmu["path"].as_str().unwrap()).file_stem().unwrap().to_str().unwrap().to_string();
-        fmu["path"] = serde_json::json!(common::our_fmu(&stem));
+        let file = std::path::Path::new(fmu["path"].as_str().unwrap()).file_name().unwrap();
+        fmu["path"] = serde_json::json!(common::fmu_dir().join(file));
     }
     let path = dir.join("helicopter.json");
     std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();

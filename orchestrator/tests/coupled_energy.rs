@@ -42,46 +42,10 @@
 mod common;
 
 use std::f64::consts::PI;
-use std::path::{Path, PathBuf};
 
+use common::{example, param, run_description};
 use orchestrator::master::{Master, Results};
-use orchestrator::system::{JacobianUpdate, ParameterSpec, SystemDescription};
-
-fn example() -> SystemDescription {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/energy-check.json");
-    let mut description = SystemDescription::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
-    for (_, fmu) in &mut description.fmus {
-        let stem = fmu.path.file_stem().and_then(|s| s.to_str()).expect("an FMU file name").to_string();
-        fmu.path = common::our_fmu(&stem);
-    }
-    description
-}
-
-/// A numeric parameter of an instance as written in the description.
-fn param(description: &SystemDescription, instance: &str, name: &str) -> f64 {
-    let (_, fmu) = description.fmus.iter().find(|(n, _)| n == instance).unwrap_or_else(|| panic!("no {instance}"));
-    match fmu.parameters.iter().find(|(n, _)| n == name) {
-        Some((_, ParameterSpec::Number(v))) => *v,
-        other => panic!("{instance}.{name}: {other:?}"),
-    }
-}
-
-fn set_param(description: &mut SystemDescription, instance: &str, name: &str, value: f64) {
-    let (_, fmu) = description.fmus.iter_mut().find(|(n, _)| n == instance).unwrap();
-    match fmu.parameters.iter_mut().find(|(n, _)| n == name) {
-        Some((_, v)) => *v = ParameterSpec::Number(value),
-        None => fmu.parameters.push((name.to_string(), ParameterSpec::Number(value))),
-    }
-}
-
-fn run(description: SystemDescription) -> (Results, Master) {
-    let system = description
-        .resolve(|path: &Path| {
-            orchestrator::import::Fmu::open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string())
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-    common::run(system).unwrap_or_else(|e| panic!("{e}"))
-}
+use orchestrator::system::JacobianUpdate;
 
 fn column(results: &Results, name: &str) -> Vec<f64> {
     results.column(name).unwrap_or_else(|| panic!("{name} not recorded"))
@@ -116,7 +80,7 @@ impl Balance {
 /// Runs the example with the macro step divided by `refine` (and input extrapolation on or off)
 /// and evaluates the energy balance.
 fn balance(refine: usize, extrapolate: bool) -> (Balance, Master) {
-    let mut description = example();
+    let mut description = example("energy-check.json");
     description.experiment.step /= refine as f64;
     description.master.extrapolate_inputs = extrapolate;
     // Full Newton (the default reuses the loop Jacobian), for the one-iteration check below; the
@@ -128,7 +92,7 @@ fn balance(refine: usize, extrapolate: bool) -> (Balance, Master) {
     let (k_lag, k_flap) = (param(&description, "rotor", "k_lag"), param(&description, "rotor", "k_flap"));
     assert_eq!(param(&description, "rotor", "c_lag"), 0.0, "the check needs no lag damper");
     assert_eq!(param(&description, "fuselage", "g"), 0.0, "the check runs without gravity (see the module doc)");
-    let (results, master) = run(description);
+    let (results, master) = run_description(&description);
 
     let fuselage = column(&results, "fuselage.energy.kinetic");
     let rotor = column(&results, "rotor.energy.kinetic");
@@ -182,7 +146,8 @@ fn coupled_energy_is_conserved_to_second_order_in_the_macro_step() {
     assert_eq!(loops.len(), 1, "{loops:?}");
     assert_eq!(loops[0].len(), 24, "{loops:?}");
     assert_eq!(master.stats().newton_iterations_max, 1);
-    let revolutions = master.summary(0.0).simulated_seconds * param(&example(), "rotor", "Omega") / (2.0 * PI);
+    let revolutions =
+        master.summary(0.0).simulated_seconds * param(&example("energy-check.json"), "rotor", "Omega") / (2.0 * PI);
 
     let ratios = (coarse.drift / half.drift, half.drift / quarter.drift);
     let held_ratio = held.drift / held_half.drift;
@@ -219,11 +184,11 @@ fn gravity_does_not_change_the_motion_relative_to_the_falling_centre_of_mass() {
     // the rotors receive it only as part of the specific force hub.acc = a_P - g; a mismatch
     // between the two would show here.
     let (free_fall, _) = {
-        let mut description = example();
-        set_param(&mut description, "fuselage", "g", 9.80665);
-        run(description)
+        let mut description = example("energy-check.json");
+        description.set_number_parameter("fuselage", "g", 9.80665);
+        run_description(&description)
     };
-    let (no_gravity, _) = run(example());
+    let (no_gravity, _) = run_description(&example("energy-check.json"));
     let t = &free_fall.time;
     let g = 9.80665;
     let mut worst_relative: f64 = 0.0;

@@ -16,28 +16,18 @@
 mod common;
 
 use std::f64::consts::PI;
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use orchestrator::master::{Master, MasterError, Results};
-use orchestrator::system::{Algorithm, ParameterSpec, SystemDescription};
+use orchestrator::system::{Algorithm, SystemDescription};
 
 const REVOLUTIONS: usize = 7;
 /// 5-degree azimuth steps.
 const STEPS_PER_REV: usize = 72;
 
 fn helicopter(algorithm: Algorithm, refine: usize) -> SystemDescription {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/helicopter.json");
-    let mut description = SystemDescription::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
-    for (_, fmu) in &mut description.fmus {
-        let stem = fmu.path.file_stem().and_then(|s| s.to_str()).expect("an FMU file name").to_string();
-        fmu.path = common::our_fmu(&stem);
-    }
-    let (_, rotor) = description.fmus.iter().find(|(n, _)| n == "rotor").unwrap();
-    let omega = match rotor.parameters.iter().find(|(n, _)| n == "Omega") {
-        Some((_, ParameterSpec::Number(v))) => *v,
-        other => panic!("rotor.Omega: {other:?}"),
-    };
+    let mut description = common::example("helicopter.json");
+    let omega = common::param(&description, "rotor", "Omega");
     let revolution = 2.0 * PI / omega;
     description.experiment.start = 0.0;
     description.experiment.stop = REVOLUTIONS as f64 * revolution;
@@ -47,12 +37,7 @@ fn helicopter(algorithm: Algorithm, refine: usize) -> SystemDescription {
 }
 
 fn run(description: SystemDescription) -> Result<(Results, Master, f64), MasterError> {
-    let system = description
-        .resolve(|path: &Path| {
-            orchestrator::import::Fmu::open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string())
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut master = common::master(system)?;
+    let mut master = common::master(common::resolve(&description))?;
     let started = Instant::now();
     let results = master.run(|_| {})?;
     Ok((results, master, started.elapsed().as_secs_f64()))

@@ -21,46 +21,10 @@
 mod common;
 
 use std::f64::consts::PI;
-use std::path::{Path, PathBuf};
 
-use orchestrator::master::{Master, Results};
-use orchestrator::system::{JacobianUpdate, ParameterSpec, SignalSpec, SystemDescription};
-
-fn example(name: &str) -> SystemDescription {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples").join(name);
-    let mut description = SystemDescription::from_file(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-    for (_, fmu) in &mut description.fmus {
-        let stem = fmu.path.file_stem().and_then(|s| s.to_str()).expect("an FMU file name").to_string();
-        fmu.path = common::our_fmu(&stem);
-    }
-    description
-}
-
-fn run(description: SystemDescription) -> (Results, Master) {
-    let system = description
-        .resolve(|path: &Path| {
-            orchestrator::import::Fmu::open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string())
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-    common::run(system).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// A numeric parameter of an instance as written in the description.
-fn param(description: &SystemDescription, instance: &str, name: &str) -> f64 {
-    let (_, fmu) = description.fmus.iter().find(|(n, _)| n == instance).unwrap_or_else(|| panic!("no {instance}"));
-    match fmu.parameters.iter().find(|(n, _)| n == name) {
-        Some((_, ParameterSpec::Number(v))) => *v,
-        other => panic!("{instance}.{name}: {other:?}"),
-    }
-}
-
-fn set_param(description: &mut SystemDescription, instance: &str, name: &str, value: f64) {
-    let (_, fmu) = description.fmus.iter_mut().find(|(n, _)| n == instance).unwrap();
-    match fmu.parameters.iter_mut().find(|(n, _)| n == name) {
-        Some((_, v)) => *v = ParameterSpec::Number(value),
-        None => fmu.parameters.push((name.to_string(), ParameterSpec::Number(value))),
-    }
-}
+use common::{example, param, run_description};
+use orchestrator::master::Results;
+use orchestrator::system::{JacobianUpdate, SignalSpec, SystemDescription};
 
 /// The constant signal driving `to`.
 fn constant_input(description: &SystemDescription, to: &str) -> f64 {
@@ -127,7 +91,7 @@ fn gunns_6dof_example_accelerates_and_spins_up_as_the_closed_form() {
     let alpha_x_r = cross(alpha, at);
     let acc_point: [f64; 3] = std::array::from_fn(|k| accel[k] + alpha_x_r[k]);
 
-    let (results, _) = run(description);
+    let (results, _) = run_description(&description);
     let t = &results.time;
     let get = |n: &str| column(&results, &format!("body.{n}"));
     let alpha_out = ["x", "y", "z"].map(|c| get(&format!("ext.alpha.{c}")));
@@ -195,7 +159,7 @@ fn flap_response_example_cones_to_the_linear_static_gain() {
     // Blade-element thrust without inflow at zero coning: nb rho a c / 2 Omega^2 theta int r^2 dr.
     let thrust = nb * k_rho * omega * omega * theta * (r_tip.powi(3) - r_root.powi(3)) / 3.0;
 
-    let (results, master) = run(description);
+    let (results, master) = run_description(&description);
     assert!(master.loops().is_empty());
     let flap1 = column(&results, "rotor.blade[1].flap");
     let flap3 = column(&results, "rotor.blade[3].flap");
@@ -241,7 +205,7 @@ fn helicopter_example_solves_its_loop_by_newton_and_hovers_on_its_thrust() {
     // default reuses the Jacobian (`chord_newton_on_the_helicopter_matches_full_newton`).
     description.master.jacobian = JacobianUpdate::EveryIteration;
 
-    let (results, master) = run(description);
+    let (results, master) = run_description(&description);
     let loops = master.loops();
     eprintln!("loops: {loops:?}");
     assert_eq!(loops.len(), 1, "one algebraic loop: both rotors and the airframe through the hub accelerations");
@@ -314,9 +278,9 @@ fn chord_newton_on_the_helicopter_matches_full_newton() {
     let omega = param(&description, "rotor", "Omega");
     description.experiment.stop = 2.0 * 2.0 * PI / omega;
     assert_eq!(description.master.jacobian, JacobianUpdate::Reuse, "the default");
-    let (chord, chord_master) = run(description.clone());
+    let (chord, chord_master) = run_description(&description);
     description.master.jacobian = JacobianUpdate::EveryIteration;
-    let (full, full_master) = run(description);
+    let (full, full_master) = run_description(&description);
     let (c, f) = (chord_master.stats(), full_master.stats());
     let points = c.communication_points;
     let mut worst = (0.0_f64, String::new());
@@ -364,14 +328,14 @@ fn held_rotor_response(lon: f64, lat: f64) -> RotorResponse {
     let revolution = 2.0 * PI / omega;
     description.experiment.step = revolution / steps_per_rev as f64;
     description.experiment.stop = 4.0 * revolution;
-    set_param(&mut description, "fuselage", "dof_mask", 0.0);
+    description.set_number_parameter("fuselage", "dof_mask", 0.0);
     for (input, value) in [("controls.lon_cyclic", lon), ("controls.lat_cyclic", lat)] {
         set_constant_input(&mut description, input, value);
     }
-    set_param(&mut description, "controls", "lon_cyclic0", lon);
-    set_param(&mut description, "controls", "lat_cyclic0", lat);
+    description.set_number_parameter("controls", "lon_cyclic0", lon);
+    description.set_number_parameter("controls", "lat_cyclic0", lat);
     description.outputs.as_mut().unwrap().push("rotor.blade[1].azimuth".into());
-    let (results, _) = run(description);
+    let (results, _) = run_description(&description);
     let n = results.time.len();
     let last = n - 1 - steps_per_rev..n - 1;
     let avg = |name: &str| column(&results, name)[last.clone()].iter().sum::<f64>() / steps_per_rev as f64;

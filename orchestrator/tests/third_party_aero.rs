@@ -21,36 +21,20 @@ mod import_support;
 
 use std::path::{Path, PathBuf};
 
+use common::{param, run_description};
 use import_support::{build_with_pythonfmu, workspace_root};
-use orchestrator::master::{Master, Results};
-use orchestrator::system::{ParameterSpec, SignalSpec, SystemDescription};
+use orchestrator::master::Results;
+use orchestrator::system::{SignalSpec, SystemDescription};
 
-/// An example with our FMUs from `ROTORCRAFT_FMU_DIR` and SimpleAero from `simple_aero`.
+/// An example with our FMUs and SimpleAero from `simple_aero`.
 fn example(name: &str, simple_aero: &Path) -> SystemDescription {
-    let path = workspace_root().join("examples").join(name);
-    let mut description = SystemDescription::from_file(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut description = common::example(name);
     for (_, fmu) in &mut description.fmus {
-        let stem = fmu.path.file_stem().and_then(|s| s.to_str()).expect("an FMU file name").to_string();
-        fmu.path = if stem == "SimpleAero" { simple_aero.to_path_buf() } else { common::our_fmu(&stem) };
+        if fmu.path.file_stem().is_some_and(|s| s == "SimpleAero") {
+            fmu.path = simple_aero.to_path_buf();
+        }
     }
     description
-}
-
-fn param(description: &SystemDescription, instance: &str, name: &str) -> f64 {
-    let (_, fmu) = description.fmus.iter().find(|(n, _)| n == instance).unwrap_or_else(|| panic!("no {instance}"));
-    match fmu.parameters.iter().find(|(n, _)| n == name) {
-        Some((_, ParameterSpec::Number(v))) => *v,
-        other => panic!("{instance}.{name}: {other:?}"),
-    }
-}
-
-fn run(description: SystemDescription) -> (Results, Master) {
-    let system = description
-        .resolve(|path: &Path| {
-            orchestrator::import::Fmu::open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string())
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-    common::run(system).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn last(results: &Results, name: &str) -> f64 {
@@ -79,9 +63,9 @@ fn third_party_aero_example_cones_and_lifts_as_blade_element_theory() {
     let (rho, a, chord, r_tip) = (ap("rho"), ap("a"), ap("chord"), ap("R"));
     assert_eq!(ap("e"), e, "SimpleAero's span starts at the flap hinge");
 
-    let (theirs, master) = run(theirs_description);
+    let (theirs, master) = run_description(&theirs_description);
     assert!(master.loops().is_empty(), "the blade loads depend on the rotor's states only: no loop");
-    let (ours, _) = run(ours_description);
+    let (ours, _) = run_description(&ours_description);
 
     // SimpleAero's 10 midpoint stations from the hinge (x = r - e) to the tip.
     let n = 10;

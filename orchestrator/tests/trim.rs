@@ -12,31 +12,14 @@
 mod common;
 
 use std::f64::consts::PI;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
+use common::{example, param};
 use orchestrator::import::StderrLogger;
 use orchestrator::master::{FmuCache, Master};
-use orchestrator::system::{ParameterSpec, SystemDescription};
+use orchestrator::system::SystemDescription;
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trim, TrimStart, Trimmer};
-
-fn helicopter() -> SystemDescription {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/helicopter.json");
-    let mut description = SystemDescription::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
-    for (_, fmu) in &mut description.fmus {
-        let stem = fmu.path.file_stem().and_then(|s| s.to_str()).expect("an FMU file name").to_string();
-        fmu.path = common::our_fmu(&stem);
-    }
-    description
-}
-
-fn param(description: &SystemDescription, instance: &str, name: &str) -> f64 {
-    let (_, fmu) = description.fmus.iter().find(|(n, _)| n == instance).unwrap();
-    match fmu.parameters.iter().find(|(n, _)| n == name) {
-        Some((_, ParameterSpec::Number(v))) => *v,
-        other => panic!("{instance}.{name}: {other:?}"),
-    }
-}
 
 fn trim(trimmer: &mut Trimmer, condition: FlightCondition, start: TrimStart) -> Trim {
     let trim = trimmer.trim(condition, start, JacobianMethod::Broyden, |_| {}).unwrap_or_else(|e| panic!("{e}"));
@@ -44,16 +27,6 @@ fn trim(trimmer: &mut Trimmer, condition: FlightCondition, start: TrimStart) -> 
     assert!(trim.converged, "{condition:?} did not converge: {:?}", trim.history);
     assert!(trim.residual.iter().all(|r| r.abs() < trim.tolerance));
     trim
-}
-
-/// Continues from `trim`: its unknowns, rotor state and Jacobian.
-fn continue_from(trim: &Trim) -> TrimStart {
-    let mut unknowns = [0.0; 6];
-    for (u, (_, v)) in unknowns.iter_mut().zip(&trim.controls) {
-        *u = *v;
-    }
-    unknowns[4..].copy_from_slice(&trim.attitude);
-    TrimStart { unknowns, rotor_states: Some(trim.rotor_states.clone()), jacobian: trim.jacobian }
 }
 
 /// Hover thrust (N) of blade-element momentum theory at pitch `theta75` (rad, at 0.75 R): for each
@@ -102,7 +75,7 @@ fn bemt_thrust(d: &SystemDescription, theta75: f64) -> f64 {
 
 #[test]
 fn hover_trim_matches_blade_element_momentum_theory_and_stays_trimmed() {
-    let description = helicopter();
+    let description = example("helicopter.json");
     let mut fmus = FmuCache::default();
     let logger = Arc::new(StderrLogger::new(false));
     let mut trimmer = Trimmer::new(&description, &mut fmus, logger.clone()).unwrap();
@@ -170,13 +143,13 @@ fn hover_trim_matches_blade_element_momentum_theory_and_stays_trimmed() {
 
 #[test]
 fn forward_flight_trims_follow_the_classical_trim_curves() {
-    let description = helicopter();
+    let description = example("helicopter.json");
     let mut fmus = FmuCache::default();
     let mut trimmer = Trimmer::new(&description, &mut fmus, Arc::new(StderrLogger::new(false))).unwrap();
     let start = trimmer.start_from_system();
     let mut trims = vec![trim(&mut trimmer, FlightCondition::hover(), start)];
     for speed in [20.0, 40.0, 60.0] {
-        let start = continue_from(trims.last().unwrap());
+        let start = trims.last().unwrap().continuation();
         trims.push(trim(&mut trimmer, FlightCondition { speed, turn_rate: 0.0 }, start));
     }
     let collective: Vec<f64> = trims.iter().map(|t| t.controls[0].1).collect();
@@ -201,14 +174,14 @@ fn forward_flight_trims_follow_the_classical_trim_curves() {
 
 #[test]
 fn level_turn_banks_by_the_coordinated_turn_angle() {
-    let description = helicopter();
+    let description = example("helicopter.json");
     let mut fmus = FmuCache::default();
     let mut trimmer = Trimmer::new(&description, &mut fmus, Arc::new(StderrLogger::new(false))).unwrap();
     let start = trimmer.start_from_system();
     let hover = trim(&mut trimmer, FlightCondition::hover(), start);
     // Seed 000: 1 m/s forward at 18 deg/s (a full turn in 20 s).
     let condition = FlightCondition { speed: 1.0, turn_rate: 18f64.to_radians() };
-    let turn = trim(&mut trimmer, condition, continue_from(&hover));
+    let turn = trim(&mut trimmer, condition, hover.continuation());
     let bank = turn.attitude[0] - hover.attitude[0];
     let coordinated = (condition.speed * condition.turn_rate / param(&description, "fuselage", "g")).atan();
     eprintln!(

@@ -24,9 +24,11 @@
 //! ./target/release/orchestrator package --out target/fmus` (`ROTORCRAFT_FMU_DIR` overrides the
 //! directory). Run with `cargo bench -p monolithic-reference --bench monolithic_vs_cosim`.
 
-use std::f64::consts::PI;
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -34,13 +36,10 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use monolithic_reference::{MonolithicSystem, Options, Registry};
 use orchestrator::import::StderrLogger;
 use orchestrator::master::{FmuCache, Master, Results};
-use orchestrator::system::{ParameterSpec, SignalSpec, System, SystemDescription};
+use orchestrator::system::System;
 use test_fmus::fixtures::{our_fmu, package_test_fmu};
 
-fn system(json: &str, base: &Path) -> System {
-    let description = SystemDescription::from_str(json, base).unwrap_or_else(|e| panic!("{e}"));
-    monolithic_reference::resolve(&description).unwrap_or_else(|e| panic!("{e}"))
-}
+use common::system;
 
 /// `master` options for inputs held (`order` 0) or extrapolated at `order` 1 or 2.
 fn master_json(order: u8) -> String {
@@ -105,25 +104,7 @@ fn flap_json(order: u8) -> String {
 /// lateral-cyclic sine (0.005 rad, 1 Hz) on top, 5 degrees of azimuth per macro step, inputs
 /// held (`order` 0) or extrapolated at `order` 1 or 2.
 fn helicopter_system(order: u8) -> System {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/helicopter.json");
-    let mut description = SystemDescription::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
-    for (_, fmu) in &mut description.fmus {
-        let stem = fmu.path.file_stem().and_then(|s| s.to_str()).expect("an FMU file name").to_string();
-        fmu.path = our_fmu(&stem);
-    }
-    let (_, rotor) = description.fmus.iter().find(|(n, _)| n == "rotor").expect("a main rotor 'rotor'");
-    let omega = match rotor.parameters.iter().find(|(n, _)| n == "Omega") {
-        Some((_, ParameterSpec::Number(v))) => *v,
-        other => panic!("rotor.Omega: {other:?}"),
-    };
-    for input in description.inputs.iter_mut().filter(|i| i.to == "controls.lat_cyclic") {
-        let SignalSpec::Constant(trim) = input.signal else { panic!("the example's lateral cyclic is a constant") };
-        input.signal = SignalSpec::Sine { amplitude: 0.005, frequency: 1.0, phase: 0.0, offset: trim };
-    }
-    let revolution = 2.0 * PI / omega;
-    description.experiment.start = 0.0;
-    description.experiment.stop = 14.0 * revolution;
-    description.experiment.step = revolution * 5.0 / 360.0;
+    let mut description = common::helicopter_with_stick(5.0);
     description.master.extrapolate_inputs = order > 0;
     description.master.extrapolation_order = order.max(1);
     monolithic_reference::resolve(&description).unwrap_or_else(|e| panic!("{e}"))
@@ -152,19 +133,9 @@ fn median_time(runs: usize, mut f: impl FnMut()) -> f64 {
     times[runs / 2]
 }
 
-/// Max |run - reference| of `column` over the run's recorded times (a subset of the
-/// reference's grid), relative to `scale`.
+/// Max |run - reference| of `column` over the run's recorded times, relative to `scale`.
 fn deviation(run: &Results, reference: &Results, column: &str, scale: f64) -> f64 {
-    let (a, b) = (run.column(column).unwrap(), reference.column(column).unwrap());
-    let mut r = 0;
-    let mut worst: f64 = 0.0;
-    for (n, &t) in run.time.iter().enumerate() {
-        while (reference.time[r] - t).abs() > 1e-9 * t.abs().max(1.0) {
-            r += 1;
-        }
-        worst = worst.max((a[n] - b[r]).abs());
-    }
-    worst / scale
+    common::max_difference_on_coarser_grid(run, reference, column) / scale
 }
 
 /// The cheapest monolithic run (fewest right-hand sides) whose error is within `target`: an

@@ -15,54 +15,11 @@
 
 mod common;
 
-use std::f64::consts::PI;
-use std::path::PathBuf;
+use orchestrator::system::System;
 
-use orchestrator::master::Results;
-use orchestrator::system::{ParameterSpec, SignalSpec, System, SystemDescription};
-
-const REVOLUTIONS: f64 = 14.0;
-
-/// Lateral-cyclic sine on top of the trim: amplitude (rad) and frequency (Hz).
-const STICK: (f64, f64) = (0.005, 1.0);
-
-/// The example with our packaged FMUs, over 14 revolutions with the stick input, at `degrees` of
-/// azimuth per macro step.
+/// The example from its trim with the lateral-cyclic sine at `degrees` of azimuth per macro step.
 fn helicopter(degrees: f64) -> System {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/helicopter.json");
-    let mut description = SystemDescription::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
-    for (_, fmu) in &mut description.fmus {
-        let stem = fmu.path.file_stem().and_then(|s| s.to_str()).expect("an FMU file name").to_string();
-        fmu.path = common::our_fmu(&stem);
-    }
-    let (_, rotor) = description.fmus.iter().find(|(n, _)| n == "rotor").expect("a main rotor 'rotor'");
-    let omega = match rotor.parameters.iter().find(|(n, _)| n == "Omega") {
-        Some((_, ParameterSpec::Number(v))) => *v,
-        other => panic!("rotor.Omega: {other:?}"),
-    };
-    let revolution = 2.0 * PI / omega;
-    for input in description.inputs.iter_mut().filter(|i| i.to == "controls.lat_cyclic") {
-        let SignalSpec::Constant(trim) = input.signal else { panic!("the example's lateral cyclic is a constant") };
-        input.signal = SignalSpec::Sine { amplitude: STICK.0, frequency: STICK.1, phase: 0.0, offset: trim };
-    }
-    description.experiment.start = 0.0;
-    description.experiment.stop = REVOLUTIONS * revolution;
-    description.experiment.step = revolution * degrees / 360.0;
-    monolithic_reference::resolve(&description).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Max |run - reference| of `column` at the run's recorded times (a subset of the reference's).
-fn deviation(run: &Results, reference: &Results, column: &str) -> f64 {
-    let (a, b) = (run.column(column).unwrap(), reference.column(column).unwrap());
-    let mut r = 0;
-    let mut worst: f64 = 0.0;
-    for (n, &t) in run.time.iter().enumerate() {
-        while (reference.time[r] - t).abs() > 1e-9 {
-            r += 1;
-        }
-        worst = worst.max((a[n] - b[r]).abs());
-    }
-    worst
+    monolithic_reference::resolve(&common::helicopter_with_stick(degrees)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -84,7 +41,7 @@ fn cosimulation_error_against_the_monolithic_reference_is_third_order() {
         let summary = master.summary(0.0);
         assert_eq!(summary.rollbacks, 0);
         for (c, column) in columns.iter().enumerate() {
-            errors[c].push(deviation(&cosim, &reference, column));
+            errors[c].push(common::max_difference_on_coarser_grid(&cosim, &reference, column));
         }
     }
     for (c, column) in columns.iter().enumerate() {

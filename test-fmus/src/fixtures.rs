@@ -25,12 +25,21 @@ pub fn package_test_fmu<M: fmu_core::Model>(dir: &Path) -> PathBuf {
     out
 }
 
-/// One of our packaged FMUs (`ROTORCRAFT_FMU_DIR`, default `<workspace>/target/fmus`).
-pub fn our_fmu(identifier: &str) -> PathBuf {
-    let dir = std::env::var_os("ROTORCRAFT_FMU_DIR")
+/// The directory of our packaged FMUs: `ROTORCRAFT_FMU_DIR`, default `<workspace>/target/fmus`.
+pub fn fmu_dir() -> PathBuf {
+    std::env::var_os("ROTORCRAFT_FMU_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fmus"));
-    let path = dir.join(format!("{identifier}.fmu"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fmus"))
+}
+
+/// A system description in `<workspace>/examples`.
+pub fn example_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(name)
+}
+
+/// One of our packaged FMUs in [`fmu_dir`].
+pub fn our_fmu(identifier: &str) -> PathBuf {
+    let path = fmu_dir().join(format!("{identifier}.fmu"));
     assert!(path.is_file(), "{} is missing: run `bash scripts/test.sh`, which packages the FMUs", path.display());
     path
 }

@@ -314,6 +314,39 @@ impl SystemDescription {
         Ok(description)
     }
 
+    /// Looks every FMU up by its file name in `dir` instead of the path written (the examples
+    /// name `../target/fmus/Rotor.fmu`; the same FMUs packaged elsewhere serve them unchanged).
+    pub fn use_fmus_in(&mut self, dir: &Path) -> Result<(), SystemError> {
+        for (name, fmu) in &mut self.fmus {
+            let file = fmu
+                .path
+                .file_name()
+                .ok_or_else(|| SystemError::new(format!("fmus.{name}.path"), "the path names no file"))?;
+            fmu.path = dir.join(file);
+        }
+        Ok(())
+    }
+
+    /// The value of parameter `name` of `instance` as written, if it is a number.
+    pub fn number_parameter(&self, instance: &str, name: &str) -> Option<f64> {
+        let (_, fmu) = self.fmus.iter().find(|(n, _)| n == instance)?;
+        match fmu.parameters.iter().find(|(n, _)| n == name)? {
+            (_, ParameterSpec::Number(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// Sets (or adds) parameter `name` of `instance` to the number `value`; nothing for an
+    /// unknown instance.
+    pub fn set_number_parameter(&mut self, instance: &str, name: &str, value: f64) {
+        if let Some((_, fmu)) = self.fmus.iter_mut().find(|(n, _)| n == instance) {
+            match fmu.parameters.iter_mut().find(|(n, _)| n == name) {
+                Some((_, v)) => *v = ParameterSpec::Number(value),
+                None => fmu.parameters.push((name.to_string(), ParameterSpec::Number(value))),
+            }
+        }
+    }
+
     /// The checks of [`SystemDescription::from_str`] that need no FMU (run again by
     /// [`SystemDescription::resolve`]).
     pub fn validate(&self) -> Result<(), SystemError> {

@@ -9,14 +9,36 @@ use orchestrator::master::{FmuCache, Master, Results};
 use orchestrator::system::{System, SystemDescription};
 
 #[allow(unused_imports)]
-pub use test_fmus::fixtures::{our_fmu, package_test_fmu};
+pub use test_fmus::fixtures::{fmu_dir, our_fmu, package_test_fmu};
 
 /// Resolves a JSON system description whose relative paths start at `base`.
 pub fn system(json: &str, base: &Path) -> System {
-    let description = SystemDescription::from_str(json, base).unwrap_or_else(|e| panic!("{e}"));
+    resolve(&SystemDescription::from_str(json, base).unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// Resolves a system description against its FMUs.
+pub fn resolve(description: &SystemDescription) -> System {
     description
         .resolve(|path| Fmu::open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))
         .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `examples/<name>` with our packaged FMUs (looked up by file name in [`fmu_dir`]).
+pub fn example(name: &str) -> SystemDescription {
+    let mut description =
+        SystemDescription::from_file(test_fmus::fixtures::example_path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    description.use_fmus_in(&fmu_dir()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    description
+}
+
+/// A numeric parameter as written in the description.
+pub fn param(description: &SystemDescription, instance: &str, name: &str) -> f64 {
+    description.number_parameter(instance, name).unwrap_or_else(|| panic!("{instance}.{name} is not a written number"))
+}
+
+/// Resolves and runs a system description.
+pub fn run_description(description: &SystemDescription) -> (Results, Master) {
+    run(resolve(description)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Builds a master for a system (opening its FMUs).
