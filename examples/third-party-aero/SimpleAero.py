@@ -14,7 +14,7 @@ The loads are computed in `do_step` from the inputs at the start of the step (Py
 have no get-after-set and no directional derivatives), so a master sees them one communication
 step late.
 
-Build: `pythonfmu build -f examples/third-party-aero/SimpleAero.py --dest target/fmus`
+Build: `pythonfmu build -f examples/third-party-aero/SimpleAero.py --dest examples/third-party-aero`
 (`bash scripts/test.sh` does this with the `pythonfmu` of `tests/python/requirements.txt`).
 """
 

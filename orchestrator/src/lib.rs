@@ -6,5 +6,6 @@ pub mod import;
 pub mod master;
 pub mod package;
 pub mod plot;
+pub mod result_files;
 pub mod system;
 pub mod trim;

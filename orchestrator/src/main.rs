@@ -1,15 +1,19 @@
 //! `orchestrator`: the command-line front end of the rotorcraft co-simulation toolkit.
 
+mod cli;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
+use clap::{Args, Parser, Subcommand};
+use cli::outputs::{OutputFiles, RunInputs};
+use cli::progress::Progress;
 use orchestrator::import::{StderrLogger, inspect, read_model_description};
 use orchestrator::master::{FmuCache, Master};
 use orchestrator::package;
+use orchestrator::plot::{PlotOptions, plot_svg};
+use orchestrator::result_files::column_infos;
 use orchestrator::system::{SignalSpec, SystemDescription};
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trimmer};
 
@@ -32,25 +36,21 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a coupled system described in JSON and write the results as CSV. Without a system:
-    /// the built-in helicopter (examples/helicopter.json) is packaged, trimmed in hover and flown
+    /// Run a coupled system described in JSON and write the results. Without a system: the
+    /// built-in helicopter (examples/helicopter.json) is packaged, trimmed in hover and flown
     /// for 4 s with a lateral-cyclic step, writing results, plot, trim and summary into --out-dir.
     Run {
         /// System description (JSON): FMUs, connections, experiment, master options, signals.
         /// Omit it for the built-in helicopter scenario.
         system: Option<PathBuf>,
-        /// Results file (CSV, FMPy-style quoted header, time first); default `results.csv`, or
-        /// `OUT_DIR/results.csv` for the built-in scenario.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Also write the run figures (steps, wall time, real-time factor, Newton iterations,
-        /// residuals) as JSON.
-        #[arg(long)]
-        summary_json: Option<PathBuf>,
-        /// Also plot the recorded variables over time (SVG, one panel per variable).
-        #[arg(long)]
-        plot: Option<PathBuf>,
-        /// Output folder of the built-in scenario (FMUs, trim, results, plot, summary).
+        #[command(flatten)]
+        changes: SystemChanges,
+        #[command(flatten)]
+        experiment: ExperimentChanges,
+        #[command(flatten)]
+        files: ResultOptions,
+        /// Output folder of the built-in scenario (FMUs, trim, results, plot, summary); relative
+        /// to the current directory.
         #[arg(long, default_value = "out")]
         out_dir: PathBuf,
         /// Print every FMU message, not only warnings and errors.
@@ -64,12 +64,15 @@ enum Command {
         /// System description (JSON) with a `trim` section.
         system: PathBuf,
         /// Airspeed of level flight, m/s (0: hover).
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
         speed: f64,
         /// Turn rate of a level coordinated turn, deg/s (positive: to the right).
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
         turn_rate: f64,
-        /// Write the trimmed system description here: `orchestrator run` on it starts from the trim.
+        #[command(flatten)]
+        changes: SystemChanges,
+        /// Write the trimmed system description here: `orchestrator run` on it starts from the
+        /// trim. Refused when the trim does not converge.
         #[arg(long)]
         out: Option<PathBuf>,
         /// Also write the trim figures (controls, attitude, residual, iterations, trials,
@@ -100,6 +103,56 @@ enum Command {
     },
 }
 
+/// Changes to a system description given on the command line.
+#[derive(Args, Debug, Clone, Default)]
+struct SystemChanges {
+    /// Set a parameter, or replace the signal of a driven input by a constant:
+    /// `INSTANCE.VARIABLE=VALUE` (a number, true or false); repeatable.
+    #[arg(long = "set", value_name = "INSTANCE.VAR=VALUE", allow_hyphen_values = true)]
+    set: Vec<String>,
+}
+
+/// Changes to the experiment and the recording of a run.
+#[derive(Args, Debug, Clone, Default)]
+struct ExperimentChanges {
+    /// Start time, s (replaces experiment.start).
+    #[arg(long, allow_negative_numbers = true)]
+    start: Option<f64>,
+    /// Stop time, s (replaces experiment.stop).
+    #[arg(long, allow_negative_numbers = true)]
+    stop: Option<f64>,
+    /// Communication step, s (replaces experiment.step).
+    #[arg(long, allow_negative_numbers = true)]
+    step: Option<f64>,
+    /// Variables to record, as in the JSON `outputs` (`fuselage.*`, `rotor.blade[*].flap`);
+    /// repeatable; replaces the system's list.
+    #[arg(long = "output", value_name = "PATTERN")]
+    output: Vec<String>,
+}
+
+/// Where and how results are written.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ResultOptions {
+    /// Results file: `.csv` (FMPy-style quoted header, time first; the units go to
+    /// `<name>.units.csv` beside it) or `.mat` (MAT v4 trajectory file as written by Dymola and
+    /// OpenModelica). Default `results.csv`, or `OUT_DIR/results.csv` for the built-in scenario.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Also write the run figures (steps, wall time, real-time factor, Newton iterations,
+    /// residuals) and what was run (system file and hash, options, version) as JSON.
+    #[arg(long)]
+    summary_json: Option<PathBuf>,
+    /// Also plot the recorded variables over time (SVG, one panel per variable, units on the axes).
+    #[arg(long)]
+    plot: Option<PathBuf>,
+    /// Variables to plot (exact names or one `*`); repeatable; default: every recorded variable.
+    #[arg(long = "plot-vars", value_name = "PATTERN")]
+    plot_vars: Vec<String>,
+    /// Plot angles (rad, rad/s, rad/s2) in degrees.
+    #[arg(long)]
+    degrees: bool,
+}
+
 fn main() -> std::process::ExitCode {
     // Errors are printed as their cause chain, one line, without a backtrace.
     match dispatch(Cli::parse()) {
@@ -113,19 +166,23 @@ fn main() -> std::process::ExitCode {
 
 fn dispatch(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Run { system: Some(system), out, summary_json, plot, out_dir: _, verbose } => {
-            let description = SystemDescription::from_file(&system)?;
-            let out = out.unwrap_or_else(|| PathBuf::from("results.csv"));
-            let label = system.display().to_string();
-            run(description, &label, &out, summary_json.as_deref(), plot.as_deref(), verbose)
+        Command::Run { system: Some(system), changes, experiment, mut files, out_dir: _, verbose } => {
+            let mut description = SystemDescription::from_file(&system)?;
+            changes.apply(&mut description)?;
+            experiment.apply(&mut description)?;
+            let out = files.out.take().unwrap_or_else(|| PathBuf::from("results.csv"));
+            let inputs = RunInputs::from_file(&system)?;
+            let title = changes.title(&system.display().to_string());
+            let outputs = OutputFiles::new(out, &files)?;
+            run(description, &title, &inputs, &outputs, &files, verbose)
         }
-        Command::Run { system: None, out, summary_json, plot, out_dir, verbose } => {
-            run_built_in(&out_dir, out, summary_json, plot, verbose)
+        Command::Run { system: None, changes, experiment, files, out_dir, verbose } => {
+            run_built_in(&out_dir, &changes, &experiment, files, verbose)
         }
-        Command::Trim { system, speed, turn_rate, out, summary_json, jacobian, verbose } => {
+        Command::Trim { system, speed, turn_rate, changes, out, summary_json, jacobian, verbose } => {
             let condition = FlightCondition { speed, turn_rate: turn_rate.to_radians() };
             let method = if jacobian == "fd" { JacobianMethod::FiniteDifference } else { JacobianMethod::Broyden };
-            trim(&system, condition, method, out.as_deref(), summary_json.as_deref(), verbose)
+            trim(&system, condition, method, &changes, out.as_deref(), summary_json.as_deref(), verbose)
         }
         Command::Inspect { fmu } => {
             // Reads the description only: works without loading the binary.
@@ -142,48 +199,74 @@ fn dispatch(cli: Cli) -> Result<()> {
     }
 }
 
+impl SystemChanges {
+    /// A plot title: `name`, and the changes when there are any.
+    fn title(&self, name: &str) -> String {
+        if self.set.is_empty() { name.to_string() } else { format!("{name} with {}", self.set.join(", ")) }
+    }
+
+    fn apply(&self, description: &mut SystemDescription) -> Result<()> {
+        for assignment in &self.set {
+            description.set_value(assignment)?;
+        }
+        Ok(())
+    }
+}
+
+impl ExperimentChanges {
+    fn apply(&self, description: &mut SystemDescription) -> Result<()> {
+        let experiment = &mut description.experiment;
+        experiment.start = self.start.unwrap_or(experiment.start);
+        experiment.stop = self.stop.unwrap_or(experiment.stop);
+        experiment.step = self.step.unwrap_or(experiment.step);
+        if !self.output.is_empty() {
+            description.outputs = Some(self.output.clone());
+        }
+        description.validate().context("after the command-line changes")?;
+        Ok(())
+    }
+}
+
+/// Runs `description`, writing what `outputs` names.
 fn run(
     description: SystemDescription,
-    label: &str,
-    out: &Path,
-    summary_json: Option<&Path>,
-    plot: Option<&Path>,
+    title: &str,
+    inputs: &RunInputs,
+    outputs: &OutputFiles,
+    files: &ResultOptions,
     verbose: bool,
 ) -> Result<()> {
     let mut fmus = FmuCache::default();
     let system = description
         .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
-    let steps = system.experiment.steps() as u64;
+    outputs.check_against(&description, &system, inputs.system_file())?;
+    let columns = column_infos(&system);
+    let experiment = system.experiment;
     let logger = Arc::new(StderrLogger::new(verbose));
     let mut master = Master::new(system, &mut fmus, logger)?;
 
-    let bar = ProgressBar::new(steps);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} steps  t = {msg} s  ETA {eta}",
-        )
-        .expect("valid template"),
-    );
-    let started = Instant::now();
-    let results = master.run(|t| {
-        bar.inc(1);
-        bar.set_message(format!("{t:.4}"));
-    });
-    bar.finish_and_clear();
-    let results = results.with_context(|| format!("run of {label} failed"))?;
+    let mut progress = Progress::new(experiment.steps() as u64, experiment.start, experiment.stop);
+    let started = std::time::Instant::now();
+    let results = master.run(|t| progress.step(t));
+    progress.finish();
+    let results = results.with_context(|| format!("run of {title} failed"))?;
     let wall_seconds = started.elapsed().as_secs_f64();
 
-    results.save_csv(out).with_context(|| format!("cannot write {}", out.display()))?;
+    outputs.write_results(&results, &columns)?;
     let summary = master.summary(wall_seconds);
     say!("{}", summary.to_text());
-    say!("results: {} ({} variables)", out.display(), results.names.len());
-    if let Some(path) = plot {
-        orchestrator::plot::plot_svg(&results, path, label).map_err(anyhow::Error::msg)?;
+    say!("results: {} ({} variables)", outputs.results.display(), results.names.len());
+    if let Some(path) = &outputs.plot {
+        let options =
+            PlotOptions { title: title.to_string(), variables: files.plot_vars.clone(), degrees: files.degrees };
+        plot_svg(&results, &columns, path, &options).map_err(anyhow::Error::msg)?;
         say!("plot: {}", path.display());
     }
-    if let Some(path) = summary_json {
-        let text = serde_json::to_string_pretty(&summary.to_json())?;
-        std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(path) = &outputs.summary_json {
+        let mut json = summary.to_json();
+        json["inputs"] = inputs.to_json(&description);
+        std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
 }
@@ -192,43 +275,52 @@ fn trim(
     system_path: &Path,
     condition: FlightCondition,
     method: JacobianMethod,
+    changes: &SystemChanges,
     out: Option<&Path>,
     summary_json: Option<&Path>,
     verbose: bool,
 ) -> Result<()> {
-    let description = SystemDescription::from_file(system_path)?;
+    let mut description = SystemDescription::from_file(system_path)?;
+    changes.apply(&mut description)?;
+    if let Some(path) = out {
+        cli::outputs::refuse_overwrite(path, system_path)?;
+    }
     let mut fmus = FmuCache::default();
     let logger = Arc::new(StderrLogger::new(verbose));
     let mut trimmer = Trimmer::new(&description, &mut fmus, logger).map_err(anyhow::Error::msg)?;
     let start = trimmer.start_from_system();
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("valid template"));
+    let spinner = cli::progress::Spinner::new();
     let trim = trimmer
         .trim(condition, start, method, |p| {
-            bar.set_message(format!(
+            spinner.say(&format!(
                 "iteration {}: residual {:.2e}, {} trials, {} revolutions",
                 p.iteration, p.residual, p.trials, p.revolutions
-            ));
-            bar.tick();
+            ))
         })
         .map_err(anyhow::Error::msg)
         .with_context(|| format!("trim of {} failed", system_path.display()))?;
-    bar.finish_and_clear();
+    spinner.finish();
     say!("{}", trim.to_text());
     if let Some(path) = summary_json {
         let text = serde_json::to_string_pretty(&trim.to_json())?;
         std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
     }
+    if !trim.converged {
+        let refused = out.map(|p| format!("; {} not written", p.display())).unwrap_or_default();
+        anyhow::bail!("the trim did not converge to {:.1e} in {} iterations{refused}", trim.tolerance, trim.iterations);
+    }
     if let Some(path) = out {
         let text = std::fs::read_to_string(system_path)?;
         let mut json: serde_json::Value = serde_json::from_str(&text)?;
-        trim.apply_json(&mut json, &description.base_dir).map_err(anyhow::Error::msg)?;
+        let to_dir = std::path::absolute(path)?.parent().map(Path::to_path_buf).unwrap_or_default();
+        let to_dir = std::fs::canonicalize(&to_dir).unwrap_or(to_dir);
+        trim.apply_json(&mut json, &description.base_dir, &to_dir).map_err(anyhow::Error::msg)?;
+        for assignment in &changes.set {
+            cli::outputs::apply_set_to_json(&mut json, assignment)?;
+        }
         std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
         say!("trimmed system: {} (orchestrator run starts from the trim)", path.display());
-    }
-    if !trim.converged {
-        anyhow::bail!("the trim did not converge to {:.1e} in {} iterations", trim.tolerance, trim.iterations);
     }
     Ok(())
 }
@@ -243,16 +335,23 @@ const BUILT_IN_STEP: (f64, f64) = (0.01, 1.0);
 /// for 4 s with a lateral-cyclic step.
 fn run_built_in(
     out_dir: &Path,
-    out: Option<PathBuf>,
-    summary_json: Option<PathBuf>,
-    plot: Option<PathBuf>,
+    changes: &SystemChanges,
+    experiment: &ExperimentChanges,
+    mut files: ResultOptions,
     verbose: bool,
 ) -> Result<()> {
+    let out_dir = std::path::absolute(out_dir).with_context(|| format!("bad --out-dir {}", out_dir.display()))?;
     let fmu_dir = out_dir.join("fmus");
     package::package_all(&fmu_dir, None).context("cannot package the built-in scenario's FMUs")?;
-    let mut description = SystemDescription::from_str(BUILT_IN_HELICOPTER, &fmu_dir)?;
+    let mut description = SystemDescription::from_str(BUILT_IN_HELICOPTER, std::env::current_dir()?)?;
     description.use_fmus_in(&fmu_dir)?;
+    changes.apply(&mut description)?;
     say!("built-in helicopter (examples/helicopter.json), FMUs in {}", fmu_dir.display());
+    let out = files.out.take().unwrap_or_else(|| out_dir.join("results.csv"));
+    files.plot = files.plot.or_else(|| Some(out_dir.join("plot.svg")));
+    files.summary_json = files.summary_json.or_else(|| Some(out_dir.join("summary.json")));
+    let outputs = OutputFiles::new(out, &files)?;
+    let trim_path = out_dir.join("trim.json");
 
     let mut fmus = FmuCache::default();
     let logger = Arc::new(StderrLogger::new(verbose));
@@ -262,8 +361,8 @@ fn run_built_in(
         trimmer.trim(FlightCondition::hover(), start, JacobianMethod::Broyden, |_| {}).map_err(anyhow::Error::msg)?;
     say!("{}", trim.to_text());
     anyhow::ensure!(trim.converged, "the hover trim did not converge");
-    let trim_path = out_dir.join("trim.json");
-    std::fs::write(&trim_path, serde_json::to_string_pretty(&trim.to_json())? + "\n")?;
+    std::fs::write(&trim_path, serde_json::to_string_pretty(&trim.to_json())? + "\n")
+        .with_context(|| format!("cannot write {}", trim_path.display()))?;
     trim.apply(&mut description);
 
     let (step, at) = BUILT_IN_STEP;
@@ -292,22 +391,18 @@ fn run_built_in(
         .map(String::from)
         .to_vec(),
     );
+    experiment.apply(&mut description)?;
     say!(
-        "flying 4 s from the trim, lateral cyclic +{:.2} deg at t = {at} s (trim written to {})",
+        "flying {} s from the trim, lateral cyclic +{:.2} deg at t = {at} s (trim written to {})",
+        description.experiment.stop - description.experiment.start,
         step.to_degrees(),
         trim_path.display()
     );
-    let out = out.unwrap_or_else(|| out_dir.join("results.csv"));
-    let plot = plot.unwrap_or_else(|| out_dir.join("plot.svg"));
-    let summary_json = summary_json.unwrap_or_else(|| out_dir.join("summary.json"));
-    run(
-        description,
-        "built-in helicopter: hover trim, lateral-cyclic step",
-        &out,
-        Some(&summary_json),
-        Some(&plot),
-        verbose,
-    )?;
-    say!("summary: {}", summary_json.display());
+    let inputs = RunInputs::built_in(BUILT_IN_HELICOPTER);
+    let title = changes.title("built-in helicopter: hover trim, lateral-cyclic step");
+    run(description, &title, &inputs, &outputs, &files, verbose)?;
+    if let Some(path) = &outputs.summary_json {
+        say!("summary: {}", path.display());
+    }
     Ok(())
 }

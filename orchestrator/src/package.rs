@@ -45,6 +45,77 @@ pub fn our_fmus() -> Vec<OurFmu> {
     ]
 }
 
+/// The model identifiers of [`our_fmus`], the names a system description's `model` accepts.
+pub fn our_models() -> Vec<&'static str> {
+    our_fmus().iter().map(|f| f.identifier).collect()
+}
+
+/// Environment variable naming a folder of our packaged FMUs (`<model>.fmu`).
+pub const FMU_DIR_VARIABLE: &str = "ROTORCRAFT_FMU_DIR";
+
+/// The `.fmu` file of our FMU `model` (one of [`our_models`]): `$ROTORCRAFT_FMU_DIR/<model>.fmu`
+/// when that variable is set; otherwise `fmus/<model>.fmu` beside the built libraries (the
+/// orchestrator's own folder, `target/release/`), packaged there on first use and again
+/// whenever the library is newer than the archive. Safe against concurrent runs: an archive is
+/// written under a unique name and renamed into place.
+pub fn our_fmu_file(model: &str) -> Result<PathBuf> {
+    let fmu = our_fmus()
+        .into_iter()
+        .find(|f| f.identifier == model)
+        .with_context(|| format!("'{model}' is not one of our FMUs ({})", our_models().join(", ")))?;
+    if let Some(dir) = std::env::var_os(FMU_DIR_VARIABLE) {
+        let path = PathBuf::from(dir).join(format!("{model}.fmu"));
+        if !path.is_file() {
+            bail!(
+                "{} not found ({FMU_DIR_VARIABLE} is set): write our FMUs there with `orchestrator package --out {}`, \
+                 or unset {FMU_DIR_VARIABLE}",
+                path.display(),
+                path.parent().unwrap_or(Path::new(".")).display()
+            );
+        }
+        return Ok(path);
+    }
+    let library_dir = default_library_dir()?;
+    let library = library_file(&library_dir, model)?;
+    let cache = library_dir.join("fmus");
+    let target = cache.join(format!("{model}.fmu"));
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let fresh = matches!((modified(&target), modified(&library)), (Some(a), Some(l)) if a >= l);
+    if !fresh {
+        std::fs::create_dir_all(&cache).with_context(|| format!("cannot create the FMU cache {}", cache.display()))?;
+        let partial = cache.join(format!(".{model}.{}.fmu.partial", std::process::id()));
+        write_one(&fmu, &library, &partial)?;
+        std::fs::rename(&partial, &target).with_context(|| format!("cannot move {} into place", target.display()))?;
+    }
+    Ok(target)
+}
+
+/// `library_dir/lib<model>.so`, or an error that says how to build it.
+fn library_file(library_dir: &Path, model: &str) -> Result<PathBuf> {
+    let library = library_dir.join(format!("lib{model}.so"));
+    if !library.is_file() {
+        bail!(
+            "shared library {} not found: build the FMU libraries first with `cargo build --release --workspace` \
+             (or pass --lib-dir, or set {FMU_DIR_VARIABLE} to a folder of packaged FMUs)",
+            library.display()
+        );
+    }
+    Ok(library)
+}
+
+/// Packages `fmu` with its built `library` into `target`.
+fn write_one(fmu: &OurFmu, library: &Path, target: &Path) -> Result<()> {
+    let documentation = (fmu.documentation)();
+    fmu_core::package::write_fmu(
+        target,
+        &(fmu.model_description)(),
+        fmu.identifier,
+        library,
+        &[("index.html", &documentation)],
+    )
+    .with_context(|| format!("cannot write {}", target.display()))
+}
+
 /// The directory cargo put this executable in, where the FMU libraries are built too.
 fn default_library_dir() -> Result<PathBuf> {
     let exe = std::env::current_exe().context("cannot locate the orchestrator executable")?;
@@ -62,24 +133,9 @@ pub fn package_all(out: &Path, library_dir: Option<&Path>) -> Result<Vec<PathBuf
     std::fs::create_dir_all(out).with_context(|| format!("cannot create output directory {}", out.display()))?;
     let mut written = Vec::new();
     for fmu in our_fmus() {
-        let library = library_dir.join(format!("lib{}.so", fmu.identifier));
-        if !library.is_file() {
-            bail!(
-                "shared library {} not found: build the FMU libraries first with `cargo build --release --workspace` \
-                 (or pass --lib-dir)",
-                library.display()
-            );
-        }
+        let library = library_file(&library_dir, fmu.identifier)?;
         let target = out.join(format!("{}.fmu", fmu.identifier));
-        let documentation = (fmu.documentation)();
-        fmu_core::package::write_fmu(
-            &target,
-            &(fmu.model_description)(),
-            fmu.identifier,
-            &library,
-            &[("index.html", &documentation)],
-        )
-        .with_context(|| format!("cannot write {}", target.display()))?;
+        write_one(&fmu, &library, &target)?;
         written.push(target);
     }
     Ok(written)

@@ -1,36 +1,88 @@
-//! Time-history plots of recorded results as SVG: one panel per variable, stacked, sharing the
-//! time axis, so a run can be looked at rather than read.
+//! Time-history plots of recorded results as SVG: one panel per variable sharing the time axis,
+//! each titled with its name and unit, so a run can be looked at rather than read.
 
 use std::path::Path;
 
 use plotters::prelude::*;
 
 use crate::master::Results;
+use crate::result_files::ColumnInfo;
+use crate::system::name_matches;
 
-/// Most panels drawn in one figure; further columns are left out (and said in the title).
-pub const MAX_PANELS: usize = 12;
+/// Line colours that read well on white (the "tab10" set of scientific plotting tools).
+const COLOURS: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
 
-/// Writes an SVG with one panel per recorded variable (the first [`MAX_PANELS`]).
-pub fn plot_svg(results: &Results, path: &Path, title: &str) -> Result<(), String> {
-    let shown = results.names.len().min(MAX_PANELS);
-    if shown == 0 || results.time.is_empty() {
-        return Err("nothing to plot: no recorded variables or no time points".into());
+/// What to draw.
+#[derive(Debug, Clone, Default)]
+pub struct PlotOptions {
+    /// Figure title (the system's name).
+    pub title: String,
+    /// Patterns of the variables to draw (as in `outputs`: exact names or one `*`); empty: every
+    /// recorded variable.
+    pub variables: Vec<String>,
+    /// Draw angles (unit `rad`, `rad/s`, `rad/s2`) in degrees.
+    pub degrees: bool,
+}
+
+/// The unit a column is drawn in and the factor from its recorded unit.
+fn display_unit(unit: &str, degrees: bool) -> (String, f64) {
+    match unit.strip_prefix("rad") {
+        Some(rest) if degrees && (rest.is_empty() || rest.starts_with('/')) => {
+            (format!("deg{rest}"), 180.0 / std::f64::consts::PI)
+        }
+        _ => (unit.to_string(), 1.0),
     }
-    let panel_height = 150;
-    let root = SVGBackend::new(path, (900, 60 + panel_height * shown as u32)).into_drawing_area();
+}
+
+/// Writes an SVG with one panel per selected variable (in recording order), laid out in one
+/// column, or two or three when there are many.
+pub fn plot_svg(results: &Results, columns: &[ColumnInfo], path: &Path, options: &PlotOptions) -> Result<(), String> {
+    let selected: Vec<usize> = (0..results.names.len())
+        .filter(|&c| {
+            options.variables.is_empty() || options.variables.iter().any(|p| name_matches(p, &results.names[c]))
+        })
+        .collect();
+    if selected.is_empty() {
+        return Err(if options.variables.is_empty() {
+            "nothing to plot: no recorded variables".into()
+        } else {
+            format!("nothing to plot: no recorded variable matches {}", options.variables.join(", "))
+        });
+    }
+    if results.time.is_empty() {
+        return Err("nothing to plot: no time points".into());
+    }
+    let grid_columns = match selected.len() {
+        0..=8 => 1,
+        9..=40 => 2,
+        _ => 3,
+    };
+    let grid_rows = selected.len().div_ceil(grid_columns);
+    let (panel_width, panel_height) = (900 / grid_columns as u32 + 100 * (grid_columns as u32 - 1), 160);
+    let size = (panel_width * grid_columns as u32, 60 + panel_height * grid_rows as u32);
+    let root = SVGBackend::new(path, size).into_drawing_area();
     let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let heading = if shown < results.names.len() {
-        format!("{title} (first {shown} of {} variables)", results.names.len())
-    } else {
-        title.to_string()
-    };
-    let root = root.titled(&heading, ("sans-serif", 20)).map_err(|e| err(&e))?;
-    let panels = root.split_evenly((shown, 1));
+    let root = root.titled(&options.title, ("sans-serif", 20)).map_err(|e| err(&e))?;
+    let panels = root.split_evenly((grid_rows, grid_columns));
     let (t0, t1) = (results.time[0], *results.time.last().expect("not empty"));
     let t1 = if t1 > t0 { t1 } else { t0 + 1.0 };
-    for (c, panel) in panels.iter().enumerate() {
-        let column = results.column(&results.names[c]).expect("recorded");
+    for (k, (&c, panel)) in selected.iter().zip(&panels).enumerate() {
+        let name = &results.names[c];
+        let recorded_unit = columns.get(c).map(|i| i.unit.as_str()).unwrap_or("");
+        let (unit, factor) = display_unit(recorded_unit, options.degrees);
+        let column: Vec<f64> = results.column(name).expect("recorded").into_iter().map(|v| v * factor).collect();
         let (lo, hi) = column
             .iter()
             .filter(|v| v.is_finite())
@@ -38,23 +90,41 @@ pub fn plot_svg(results: &Results, path: &Path, title: &str) -> Result<(), Strin
         let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
         // A flat series gets a visible band around its value.
         let pad = ((hi - lo) * 0.05).max(1e-3 * hi.abs().max(lo.abs()).max(1.0));
+        let bottom_row = k + grid_columns >= selected.len();
+        let caption = if unit.is_empty() { name.clone() } else { format!("{name} [{unit}]") };
         let mut chart = ChartBuilder::on(panel)
             .margin(6)
             .margin_right(24)
-            .x_label_area_size(if c + 1 == shown { 30 } else { 16 })
+            .x_label_area_size(if bottom_row { 30 } else { 16 })
             .y_label_area_size(80)
-            .caption(&results.names[c], ("sans-serif", 14))
+            .caption(&caption, ("sans-serif", 14))
             .build_cartesian_2d(t0..t1, (lo - pad)..(hi + pad))
             .map_err(|e| err(&e))?;
         let mut mesh = chart.configure_mesh();
-        mesh.y_labels(4).x_labels(10);
-        if c + 1 == shown {
-            mesh.x_desc("time, s");
+        mesh.y_labels(4).x_labels(8);
+        if bottom_row {
+            mesh.x_desc("time [s]");
         }
         mesh.draw().map_err(|e| err(&e))?;
+        let colour = COLOURS[k % COLOURS.len()];
         chart
-            .draw_series(LineSeries::new(results.time.iter().copied().zip(column), &Palette99::pick(c)))
+            .draw_series(LineSeries::new(results.time.iter().copied().zip(column), colour.stroke_width(2)))
             .map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn angles_in_degrees_only_when_asked() {
+        assert_eq!(display_unit("rad", true), ("deg".to_string(), 180.0 / std::f64::consts::PI));
+        assert_eq!(display_unit("rad/s", true).0, "deg/s");
+        assert_eq!(display_unit("rad/s2", true).0, "deg/s2");
+        assert_eq!(display_unit("rad", false), ("rad".to_string(), 1.0));
+        assert_eq!(display_unit("radius_unit", true), ("radius_unit".to_string(), 1.0));
+        assert_eq!(display_unit("m/s", true), ("m/s".to_string(), 1.0));
+    }
 }

@@ -2,7 +2,7 @@
 //! (seed 004 Table 1 rotor on a fixed hub, lag locked, 1-degree collective step) with `Aero.fmu`
 //! replaced by a third-party aerodynamics FMU, `examples/third-party-aero/SimpleAero.py`, built
 //! here with PythonFMU from that file (the one source; `scripts/test.sh` builds the same file
-//! into `target/fmus` for the example). Only the system description changes: the aero instance's
+//! beside the example). Only the system description changes: the aero instance's
 //! path and parameters, and the connection to `blade[i].azimuth`, an input SimpleAero does not
 //! have. The run completes with a physically sensible response, checked against independent
 //! references computed here in closed form:
@@ -30,8 +30,8 @@ use orchestrator::system::{SignalSpec, SystemDescription};
 fn example(name: &str, simple_aero: &Path) -> SystemDescription {
     let mut description = common::example(name);
     for (_, fmu) in &mut description.fmus {
-        if fmu.path.file_stem().is_some_and(|s| s == "SimpleAero") {
-            fmu.path = simple_aero.to_path_buf();
+        if fmu.path.as_deref().and_then(Path::file_stem).is_some_and(|s| s == "SimpleAero") {
+            fmu.path = Some(simple_aero.to_path_buf());
         }
     }
     description

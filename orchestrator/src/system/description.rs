@@ -11,6 +11,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use super::error::SystemError;
 use super::json_path::{offset_of, path_at};
 use super::names::{Reference, closest, did_you_mean, is_instance_name};
+use super::resolve::existing_file;
 
 /// A system description as written in JSON (see the [module documentation](super) for the
 /// format). Built by [`SystemDescription::from_file`] or [`SystemDescription::from_str`], which
@@ -81,12 +82,18 @@ fn default_settle_revolutions() -> u32 {
     1
 }
 
-/// One entry of `fmus`.
+/// One entry of `fmus`: the FMU, named by exactly one of `path` and `model`, and its parameters.
+/// [`SystemDescription::fmu_file`] is the one place that turns either into a file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FmuSpec {
-    /// `path` of the `.fmu`, relative to the JSON file's directory (or absolute).
-    pub path: PathBuf,
+    /// `path` of a `.fmu` file, relative to the JSON file's directory (or absolute).
+    #[serde(default)]
+    pub path: Option<PathBuf>,
+    /// `model`: one of our own FMUs by its model identifier (`"Fuselage"`, `"Rotor"`, `"Aero"`,
+    /// `"Controls"`), found by [`crate::package::our_fmu_file`].
+    #[serde(default)]
+    pub model: Option<String>,
     /// `parameters`: name and value, in document order (default: none).
     #[serde(default, deserialize_with = "ordered_map")]
     pub parameters: Vec<(String, ParameterSpec)>,
@@ -314,17 +321,45 @@ impl SystemDescription {
         Ok(description)
     }
 
-    /// Looks every FMU up by its file name in `dir` instead of the path written (the examples
-    /// name `../target/fmus/Rotor.fmu`; the same FMUs packaged elsewhere serve them unchanged).
+    /// Takes every `model` entry (our own FMUs) from `dir` (as `dir/<model>.fmu`, made absolute)
+    /// instead of the default place; `path` entries are kept as written.
     pub fn use_fmus_in(&mut self, dir: &Path) -> Result<(), SystemError> {
-        for (name, fmu) in &mut self.fmus {
-            let file = fmu
-                .path
-                .file_name()
-                .ok_or_else(|| SystemError::new(format!("fmus.{name}.path"), "the path names no file"))?;
-            fmu.path = dir.join(file);
+        let dir = std::path::absolute(dir)
+            .map_err(|e| SystemError::new("", format!("cannot make {} absolute: {e}", dir.display())))?;
+        for (_, fmu) in &mut self.fmus {
+            if let Some(model) = fmu.model.take() {
+                fmu.path = Some(dir.join(format!("{model}.fmu")));
+            }
         }
         Ok(())
+    }
+
+    /// The `.fmu` file of instance `name`: its `path` joined to [`Self::base_dir`], or its
+    /// `model` looked up by [`crate::package::our_fmu_file`]. The only place that locates FMUs.
+    pub fn fmu_file(&self, name: &str) -> Result<PathBuf, SystemError> {
+        let field = format!("fmus.{name}");
+        let (_, fmu) = self
+            .fmus
+            .iter()
+            .find(|(n, _)| n == name)
+            .ok_or_else(|| SystemError::new(&field, format!("no instance '{name}'")))?;
+        match (&fmu.path, &fmu.model) {
+            (Some(path), None) => {
+                existing_file(&self.base_dir.join(path), &format!("{field}.path")).map_err(|mut e| {
+                    if e.message.starts_with("file not found") {
+                        e.message += " (relative paths start at the JSON file's folder; our own FMUs can be named with \
+                                   \"model\": \"Rotor\" instead, or packaged with `orchestrator package --out DIR`)";
+                    }
+                    e
+                })
+            }
+            (None, Some(model)) => {
+                let path = crate::package::our_fmu_file(model)
+                    .map_err(|e| SystemError::new(format!("{field}.model"), format!("{e:#}")))?;
+                existing_file(&path, &format!("{field}.model"))
+            }
+            _ => Err(SystemError::new(&field, "name the FMU by exactly one of 'path' and 'model'")),
+        }
     }
 
     /// The value of parameter `name` of `instance` as written, if it is a number.
@@ -347,6 +382,48 @@ impl SystemDescription {
         }
     }
 
+    /// Applies one `INSTANCE.VARIABLE=VALUE` assignment (the `--set` of `run` and `trim`): a
+    /// variable that an `inputs` entry drives exactly (`"to"` equal to the reference) gets the
+    /// constant `VALUE` instead of its signal; any other variable becomes (or stays) a
+    /// parameter with that value. `VALUE` is a finite number, `true` or `false`. The variable
+    /// itself is checked against the FMU by [`SystemDescription::resolve`].
+    pub fn set_value(&mut self, assignment: &str) -> Result<(), SystemError> {
+        let field = format!("--set {assignment}");
+        let Some((reference, value)) = assignment.split_once('=') else {
+            return Err(SystemError::new(field, "expected INSTANCE.VARIABLE=VALUE, e.g. fuselage.mass=2200"));
+        };
+        let (reference, value) = (reference.trim(), value.trim());
+        let value = match value {
+            "true" => ParameterSpec::Boolean(true),
+            "false" => ParameterSpec::Boolean(false),
+            text => match text.parse::<f64>() {
+                Ok(v) if v.is_finite() => ParameterSpec::Number(v),
+                _ => return Err(SystemError::new(field, format!("'{text}' is not a finite number, true or false"))),
+            },
+        };
+        let parsed = self.reference(reference, &field)?;
+        if parsed.stars() != 0 {
+            return Err(SystemError::new(field, "name one variable, without '*'"));
+        }
+        if let Some(input) = self.inputs.iter_mut().find(|i| i.to == reference) {
+            let ParameterSpec::Number(v) = value else {
+                return Err(SystemError::new(
+                    field,
+                    format!("'{reference}' is driven by a Real signal: give a number"),
+                ));
+            };
+            input.signal = SignalSpec::Constant(v);
+            return Ok(());
+        }
+        let (instance, variable) = (parsed.instance.to_string(), parsed.variable.to_string());
+        let (_, fmu) = self.fmus.iter_mut().find(|(n, _)| *n == instance).expect("reference() checked the instance");
+        match fmu.parameters.iter_mut().find(|(n, _)| *n == variable) {
+            Some((_, v)) => *v = value,
+            None => fmu.parameters.push((variable, value)),
+        }
+        Ok(())
+    }
+
     /// The checks of [`SystemDescription::from_str`] that need no FMU (run again by
     /// [`SystemDescription::resolve`]).
     pub fn validate(&self) -> Result<(), SystemError> {
@@ -362,8 +439,33 @@ impl SystemDescription {
                     ),
                 ));
             }
-            if fmu.path.as_os_str().is_empty() {
-                return Err(SystemError::new(format!("fmus.{name}.path"), "empty path"));
+            match (&fmu.path, &fmu.model) {
+                (Some(path), None) if path.as_os_str().is_empty() => {
+                    return Err(SystemError::new(format!("fmus.{name}.path"), "empty path"));
+                }
+                (Some(_), None) => {}
+                (None, Some(model)) => {
+                    let known = crate::package::our_models();
+                    if !known.contains(&model.as_str()) {
+                        let hint = did_you_mean(closest(model, known.iter().map(|k| (*k, true))));
+                        return Err(SystemError::new(
+                            format!("fmus.{name}.model"),
+                            format!("'{model}' is not one of our FMUs ({}){hint}", known.join(", ")),
+                        ));
+                    }
+                }
+                (Some(_), Some(_)) => {
+                    return Err(SystemError::new(
+                        format!("fmus.{name}"),
+                        "give either 'path' (a .fmu file) or 'model' (one of our FMUs), not both",
+                    ));
+                }
+                (None, None) => {
+                    return Err(SystemError::new(
+                        format!("fmus.{name}"),
+                        "missing 'path' (a .fmu file) or 'model' (one of our FMUs: Fuselage, Rotor, Aero, Controls)",
+                    ));
+                }
             }
         }
         self.validate_numbers()?;

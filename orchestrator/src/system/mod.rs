@@ -123,5 +123,6 @@ pub use description::{
     SystemDescription, TrimSpec,
 };
 pub use error::SystemError;
+pub use names::name_matches;
 pub use resolve::{Connection, ExternalInput, InstanceSpec, MasterOptions, ParameterValue, System, VarRef};
 pub use signal::{Signal, Table};

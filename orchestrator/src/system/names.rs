@@ -116,6 +116,12 @@ impl<'a> Pattern<'a> {
     }
 }
 
+/// Whether `name` (`instance.variable`) matches `pattern`, written as in `outputs`: an exact
+/// name, or one `*` standing for any run of characters (`fuselage.*`, `rotor.blade[*].flap`).
+pub fn name_matches(pattern: &str, name: &str) -> bool {
+    Pattern::new(pattern).capture(name).is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -176,12 +176,10 @@ fn lexical_absolute(path: &Path) -> PathBuf {
     out
 }
 
-/// `base_dir` joined with `path`, canonical when the file exists; else the "file not found"
-/// error at `field`.
-fn existing_file(base_dir: &Path, path: &Path, field: &str) -> Result<PathBuf, SystemError> {
-    let joined = base_dir.join(path);
-    std::fs::canonicalize(&joined).map_err(|e| {
-        let shown = lexical_absolute(&joined);
+/// `path`, canonical when the file exists; else the "file not found" error at `field`.
+pub(super) fn existing_file(path: &Path, field: &str) -> Result<PathBuf, SystemError> {
+    std::fs::canonicalize(path).map_err(|e| {
+        let shown = lexical_absolute(path);
         if e.kind() == std::io::ErrorKind::NotFound {
             SystemError::new(field, format!("file not found: {}", shown.display()))
         } else {
@@ -302,8 +300,9 @@ impl SystemDescription {
         let mut resolver = Resolver { instances: Vec::with_capacity(self.fmus.len()) };
         for (name, fmu) in &self.fmus {
             let field = format!("fmus.{name}");
-            let path = existing_file(&self.base_dir, &fmu.path, &format!("{field}.path"))?;
-            let description = descriptions(&path).map_err(|m| SystemError::new(format!("{field}.path"), m))?;
+            let path = self.fmu_file(name)?;
+            let source = if fmu.model.is_some() { "model" } else { "path" };
+            let description = descriptions(&path).map_err(|m| SystemError::new(format!("{field}.{source}"), m))?;
             let parameters = fmu
                 .parameters
                 .iter()
@@ -451,7 +450,7 @@ impl SystemDescription {
                 Signal::Sine { amplitude: *amplitude, frequency: *frequency, phase: *phase, offset: *offset }
             }
             SignalSpec::Table { csv, column } => {
-                let path = existing_file(&self.base_dir, csv, &format!("{field}.table.csv"))?;
+                let path = existing_file(&self.base_dir.join(csv), &format!("{field}.table.csv"))?;
                 Signal::Table(
                     Table::from_csv(&path, column).map_err(|m| SystemError::new(format!("{field}.table"), m))?,
                 )
