@@ -213,6 +213,41 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
     x
 }
 
+/// The variable reference of a model as Markdown (`docs/variables/<modelIdentifier>.md`): one
+/// table per causality with type, unit, start value and description of every variable.
+pub fn variables_markdown<M: Model>() -> String {
+    let catalog = catalog::<M>();
+    let info = M::INFO;
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    let mut md = String::new();
+    let _ = write!(
+        md,
+        "# {} (`modelIdentifier=\"{}\"`)\n\n{}\n\nGenerated from the code by {TOOL_NAME} {} \
+         (`UPDATE_MODEL_DESCRIPTIONS=1 cargo test -p orchestrator --test model_descriptions`); do not edit. \
+         SI units; body axes FRD, inertial axes NED; angles in rad.\n",
+        info.model_name,
+        info.model_identifier,
+        cell(info.description),
+        env!("CARGO_PKG_VERSION")
+    );
+    for (heading, causality) in
+        [("Parameters", Causality::Parameter), ("Inputs", Causality::Input), ("Outputs", Causality::Output)]
+    {
+        let _ = write!(md, "\n## {heading}\n\n| name | type | unit | start | description |\n|---|---|---|---|---|\n");
+        for v in catalog.variables.iter().filter(|v| v.causality == causality) {
+            let (ty, unit, start) = match v.kind {
+                Kind::Real { unit, start } => {
+                    ("Real", unit, if causality == Causality::Output { String::new() } else { real(start) })
+                }
+                Kind::Integer { start, .. } => ("Integer", "", start.to_string()),
+                Kind::Boolean { start } => ("Boolean", "", start.to_string()),
+            };
+            let _ = writeln!(md, "| `{}` | {ty} | {} | {start} | {} |", v.name, cell(unit), cell(&v.description));
+        }
+    }
+    md
+}
+
 /// `documentation/index.html`: the variables of model `M` with unit, causality and meaning.
 pub fn documentation_html<M: Model>() -> String {
     let catalog = catalog::<M>();

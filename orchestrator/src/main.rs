@@ -15,7 +15,7 @@ use orchestrator::package;
 use orchestrator::plot::{PlotOptions, plot_svg};
 use orchestrator::result_files::column_infos;
 use orchestrator::system::{SignalSpec, SystemDescription};
-use orchestrator::trim::{FlightCondition, JacobianMethod, Trimmer};
+use orchestrator::trim::{FlightCondition, JacobianMethod, RESIDUAL_NAMES, Trimmer, start_residual};
 
 /// `println!` that does not panic when stdout is closed (`orchestrator run | head -1`): the
 /// message is dropped and the work goes on, so results and summaries are still written.
@@ -229,18 +229,19 @@ impl ExperimentChanges {
 
 /// Runs `description`, writing what `outputs` names.
 fn run(
-    description: SystemDescription,
+    mut description: SystemDescription,
     title: &str,
     inputs: &RunInputs,
     outputs: &OutputFiles,
     files: &ResultOptions,
     verbose: bool,
 ) -> Result<()> {
+    let checked = record_trim_residual(&mut description);
     let mut fmus = FmuCache::default();
     let system = description
         .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
     outputs.check_against(&description, &system, inputs.system_file())?;
-    let columns = column_infos(&system);
+    let mut columns = column_infos(&system);
     let experiment = system.experiment;
     let logger = Arc::new(StderrLogger::new(verbose));
     let mut master = Master::new(system, &mut fmus, logger)?;
@@ -251,6 +252,14 @@ fn run(
     progress.finish();
     let results = results.with_context(|| format!("run of {title} failed"))?;
     let wall_seconds = started.elapsed().as_secs_f64();
+    let results = match checked {
+        Some(added) => {
+            warn_if_not_trimmed(&description, &mut fmus, &results);
+            columns.retain(|c| !added.contains(&c.name));
+            results.without(&added)
+        }
+        None => results,
+    };
 
     outputs.write_results(&results, &columns)?;
     let summary = master.summary(wall_seconds);
@@ -269,6 +278,48 @@ fn run(
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// For a system with a `trim` section, adds its airframe's `free.*` accelerations to the
+/// recorded variables (when a list is given and lacks them), for [`warn_if_not_trimmed`];
+/// returns the names added, to be dropped from the results again.
+fn record_trim_residual(description: &mut SystemDescription) -> Option<Vec<String>> {
+    let airframe = &description.trim.as_ref()?.airframe;
+    let names: Vec<String> = RESIDUAL_NAMES.iter().map(|r| format!("{airframe}.{r}")).collect();
+    let mut added = Vec::new();
+    if let Some(outputs) = description.outputs.as_mut() {
+        for name in names {
+            if !outputs.contains(&name) {
+                outputs.push(name.clone());
+                added.push(name);
+            }
+        }
+    }
+    Some(added)
+}
+
+/// Warns when the run of a trimmable system did not start trimmed: its airframe accelerations
+/// averaged over the first rotor revolution exceed ten times the trim tolerance (a swapped FMU
+/// or changed parameter invalidates a stored trim).
+fn warn_if_not_trimmed(description: &SystemDescription, fmus: &mut FmuCache, results: &orchestrator::master::Results) {
+    let Some(spec) = &description.trim else { return };
+    match start_residual(description, fmus, results) {
+        Ok(Some(residual)) => {
+            let (k, largest) = residual
+                .iter()
+                .enumerate()
+                .fold((0, 0.0f64), |(k, m), (i, r)| if r.abs() > m { (i, r.abs()) } else { (k, m) });
+            if largest > 10.0 * spec.tolerance {
+                eprintln!(
+                    "warning: the start is not trimmed: over the first rotor revolution the airframe's {} averages \
+                     {:.3e} (trim tolerance {:.0e}); `orchestrator trim SYSTEM.json --out trimmed.json` gives a trimmed start",
+                    RESIDUAL_NAMES[k], residual[k], spec.tolerance
+                );
+            }
+        }
+        Ok(None) => {}
+        Err(e) => eprintln!("warning: cannot check whether the start is trimmed: {e}"),
+    }
 }
 
 fn trim(
@@ -332,7 +383,7 @@ const BUILT_IN_HELICOPTER: &str = include_str!("../../examples/helicopter.json")
 const BUILT_IN_STEP: (f64, f64) = (0.01, 1.0);
 
 /// Packages our FMUs into `out_dir/fmus`, trims the built-in helicopter in hover, and flies it
-/// for 4 s with a lateral-cyclic step.
+/// for 4 s with a lateral-cyclic step (plotted with angles in degrees).
 fn run_built_in(
     out_dir: &Path,
     changes: &SystemChanges,
@@ -349,6 +400,7 @@ fn run_built_in(
     say!("built-in helicopter (examples/helicopter.json), FMUs in {}", fmu_dir.display());
     let out = files.out.take().unwrap_or_else(|| out_dir.join("results.csv"));
     files.plot = files.plot.or_else(|| Some(out_dir.join("plot.svg")));
+    files.degrees = true;
     files.summary_json = files.summary_json.or_else(|| Some(out_dir.join("summary.json")));
     let outputs = OutputFiles::new(out, &files)?;
     let trim_path = out_dir.join("trim.json");

@@ -12,13 +12,15 @@ pub struct OurFmu {
     pub model_description: fn() -> std::sync::Arc<str>,
     /// Generates `documentation/index.html`.
     pub documentation: fn() -> String,
+    /// Generates the variable reference `docs/variables/<identifier>.md`.
+    pub variables_markdown: fn() -> String,
 }
 
 /// Every FMU this workspace builds.
 pub fn our_fmus() -> Vec<OurFmu> {
     use fmu_aero::Aero;
     use fmu_controls::Controls;
-    use fmu_core::description::{documentation_html, model_description};
+    use fmu_core::description::{documentation_html, model_description, variables_markdown};
     use fmu_fuselage::Fuselage;
     use fmu_rotor::Rotor;
     vec![
@@ -26,21 +28,25 @@ pub fn our_fmus() -> Vec<OurFmu> {
             identifier: "Fuselage",
             model_description: model_description::<Fuselage>,
             documentation: documentation_html::<Fuselage>,
+            variables_markdown: variables_markdown::<Fuselage>,
         },
         OurFmu {
             identifier: "Rotor",
             model_description: model_description::<Rotor>,
             documentation: documentation_html::<Rotor>,
+            variables_markdown: variables_markdown::<Rotor>,
         },
         OurFmu {
             identifier: "Aero",
             model_description: model_description::<Aero>,
             documentation: documentation_html::<Aero>,
+            variables_markdown: variables_markdown::<Aero>,
         },
         OurFmu {
             identifier: "Controls",
             model_description: model_description::<Controls>,
             documentation: documentation_html::<Controls>,
+            variables_markdown: variables_markdown::<Controls>,
         },
     ]
 }

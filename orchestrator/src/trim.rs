@@ -624,6 +624,32 @@ fn airframe_parameters(x: &[f64; 6], velocity: [f64; 3], rates: [f64; 3]) -> Vec
     p
 }
 
+/// How far a run's start is from trim: the airframe's `free.*` accelerations (columns
+/// `<airframe>.free.*` of `results`) averaged as a trim averages them, over the first main-rotor
+/// revolution of the run. `None` when the run is shorter than one revolution.
+pub fn start_residual(
+    description: &SystemDescription,
+    fmus: &mut FmuCache,
+    results: &crate::master::Results,
+) -> Result<Option<[f64; 6]>, String> {
+    let spec = description.trim.as_ref().ok_or("the system has no 'trim' section")?;
+    let rotor = spec.rotors.first().ok_or("trim.rotors is empty")?;
+    let omega = parameter_value(description, fmus, rotor, "Omega")?;
+    let n = (2.0 * std::f64::consts::PI / omega.abs() / description.experiment.step).round() as usize;
+    if n < 8 || results.time.len() <= n {
+        return Ok(None);
+    }
+    let window = revolution_window(n);
+    let mut residual = [0.0; 6];
+    for (r, name) in residual.iter_mut().zip(RESIDUAL_NAMES) {
+        let values = results
+            .column(&format!("{}.{name}", spec.airframe))
+            .ok_or_else(|| format!("'{}.{name}' is not recorded", spec.airframe))?;
+        *r = values[..n].iter().zip(&window).map(|(v, w)| v * w).sum();
+    }
+    Ok(Some(residual))
+}
+
 /// Averaging weights over one revolution of `n` samples: the periodic Hann window
 /// `(1 - cos(2 pi k / n)) / n`. It returns the mean exactly and removes every harmonic of 2/rev
 /// and above exactly (a main rotor's loads in periodic steady state hold only multiples of nb/rev),

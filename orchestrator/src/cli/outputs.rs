@@ -79,7 +79,8 @@ pub struct OutputFiles {
 
 impl OutputFiles {
     /// Decides the files from `results` and the options, creates their folders and checks that
-    /// each can be written (an existing file is not truncated until the run has finished).
+    /// each can be written, without writing any (an existing file is left as it is until the run
+    /// has finished).
     pub fn new(results: PathBuf, options: &ResultOptions) -> Result<Self> {
         let mat = results.extension().is_some_and(|e| e.eq_ignore_ascii_case("mat"));
         let units = (!mat).then(|| units_path(&results));
@@ -89,14 +90,17 @@ impl OutputFiles {
             if all[..k].iter().any(|other| same_file(other, path)) {
                 bail!("{} is named for two outputs of the run", path.display());
             }
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).with_context(|| format!("cannot create the folder {}", dir.display()))?;
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create the folder {}", dir.display()))?;
+            if path.exists() {
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(path)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            } else {
+                tempfile::NamedTempFile::new_in(dir)
+                    .with_context(|| format!("cannot write {}: the folder is not writable", path.display()))?;
             }
-            std::fs::OpenOptions::new()
-                .append(true)
-                .create(true)
-                .open(path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
         }
         Ok(files)
     }

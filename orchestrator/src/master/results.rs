@@ -35,6 +35,20 @@ impl Results {
         Some((0..self.time.len()).map(|r| self.values[r * w + c]).collect())
     }
 
+    /// The same results without the columns named in `drop`.
+    pub fn without(&self, drop: &[String]) -> Results {
+        let keep: Vec<usize> = (0..self.names.len()).filter(|&c| !drop.contains(&self.names[c])).collect();
+        let mut out = Results::new(keep.iter().map(|&c| self.names[c].clone()).collect(), self.time.len());
+        let w = self.names.len();
+        let mut row = Vec::with_capacity(keep.len());
+        for (r, &t) in self.time.iter().enumerate() {
+            row.clear();
+            row.extend(keep.iter().map(|&c| self.values[r * w + c]));
+            out.push(t, &row);
+        }
+        out
+    }
+
     /// Writes CSV: `"time","inst.var",...` then one row per communication point, each number
     /// printed so that it reads back exactly.
     pub fn write_csv(&self, out: &mut impl Write) -> io::Result<()> {

@@ -16,8 +16,8 @@
 //! ```json
 //! {
 //!   "fmus": {
-//!     "fuselage": { "path": "../target/fmus/Fuselage.fmu", "parameters": { "mass": 2100, "euler_sequence": 321, "strict_inertia": false } },
-//!     "rotor":    { "path": "Rotor.fmu" }
+//!     "fuselage": { "model": "Fuselage", "parameters": { "mass": 2100, "euler_sequence": 321, "strict_inertia": false } },
+//!     "rotor":    { "path": "../fmus/Rotor.fmu" }
 //!   },
 //!   "connections": [
 //!     { "from": "rotor.hub.F.*", "to": "fuselage.hub.F.*" },
@@ -40,7 +40,10 @@
 //!
 //! - **`fmus`** (required, at least one): instance name → FMU. Instance names are identifiers
 //!   (ASCII letters, digits, `_`; not starting with a digit; no dots); the same `.fmu` may be
-//!   instantiated under several names. `path` is required. `parameters` (optional) sets start
+//!   instantiated under several names. The FMU is named by exactly one of `path` (a `.fmu` file,
+//!   relative to the JSON file's directory) and `model` (one of our FMUs, `"Fuselage"`,
+//!   `"Rotor"`, `"Aero"`, `"Controls"`, located by [`crate::package::our_fmu_file`]); see
+//!   [`SystemDescription::fmu_file`]. `parameters` (optional) sets start
 //!   values before initialization: JSON numbers or booleans, checked against the variable's
 //!   type (`Real`: a number; `Integer`/`Enumeration`: an integral number in the 32-bit range;
 //!   `Boolean`: `true`/`false`); the variable must be a parameter, or an input (to set its start
