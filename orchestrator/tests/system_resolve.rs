@@ -392,7 +392,7 @@ fn unknown_fields_are_refused_where_they_are() {
         r#"{"fmus": {"rotor": {"path": "Rotor.fmu", "parameter": {}}}, "experiment": {"stop": 1, "step": 1}}"#,
         "fmus.rotor.parameter",
     );
-    assert!(e.contains("unknown field 'parameter', expected 'path' or 'parameters'"), "{e}");
+    assert!(e.contains("unknown field 'parameter', expected one of 'path', 'model', 'parameters'"), "{e}");
     let e = error(
         &with(r#""connections": ["rotor.hub.F.x -> fuselage.hub.F.x", {"form": "rotor.hub.F.y"}]"#),
         "connections[1].form",
@@ -414,7 +414,14 @@ fn missing_fields_and_wrong_types() {
     let e = error(r#"{"fmus": {"rotor": {"path": "Rotor.fmu"}}}"#, "");
     assert!(e.starts_with("missing field 'experiment'"), "{e}");
     let e = error(r#"{"fmus": {"rotor": {}}, "experiment": {"stop": 1, "step": 1}}"#, "fmus.rotor");
-    assert!(e.starts_with("fmus.rotor: missing field 'path'"), "{e}");
+    assert!(e.starts_with("fmus.rotor: missing 'path' (a .fmu file) or 'model' (one of our FMUs"), "{e}");
+    let e = error(
+        r#"{"fmus": {"rotor": {"path": "Rotor.fmu", "model": "Rotor"}}, "experiment": {"stop": 1, "step": 1}}"#,
+        "fmus.rotor",
+    );
+    assert!(e.contains("either 'path' (a .fmu file) or 'model' (one of our FMUs), not both"), "{e}");
+    let e = error(r#"{"fmus": {"rotor": {"model": "Rotr"}}, "experiment": {"stop": 1, "step": 1}}"#, "fmus.rotor.model");
+    assert!(e.contains("'Rotr' is not one of our FMUs (Fuselage, Rotor, Aero, Controls) (did you mean 'Rotor'?)"), "{e}");
     let e = error(&with(r#""connections": [{"from": "rotor.hub.F.x"}]"#), "connections[0]");
     assert!(e.starts_with("connections[0]: missing field 'to'"), "{e}");
     let e = error(
