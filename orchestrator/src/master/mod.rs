@@ -89,6 +89,18 @@ pub enum MasterError {
     /// The system uses something the master does not support.
     #[error("{0}")]
     Unsupported(String),
+    /// An FMU ended the simulation itself: `fmi2DoStep` returned `fmi2Discard` and
+    /// `fmi2GetBooleanStatus(fmi2Terminated)` is true (FMI 2.0 section 4.2.3). [`Master::run`]
+    /// turns this into a clean end of the run (see [`RunSummary::stop_reason`]); only
+    /// [`Master::step`] returns it.
+    #[error("instance '{instance}' terminated the simulation at t = {time} s")]
+    Terminated {
+        /// Instance name.
+        instance: String,
+        /// Its last successful time (`fmi2LastSuccessfulTime`; the step's start if it does not
+        /// say), s.
+        time: f64,
+    },
 }
 
 /// FMUs opened (extracted and loaded) once per file, shared by all their instances.
@@ -336,6 +348,8 @@ pub struct Master {
     forward_slopes_over: Option<f64>,
     stats: Stats,
     warnings: Vec<String>,
+    /// Why [`Master::run`] ended before the stop time (an FMU terminated the simulation).
+    stop_reason: Option<String>,
 }
 
 #[derive(Clone, Copy)]
@@ -590,6 +604,7 @@ impl Master {
             can_roll_back,
             stats: Stats::default(),
             warnings: Vec::new(),
+            stop_reason: None,
         };
         master.apply_parameters(&mds)?;
         Ok(master)
@@ -660,6 +675,12 @@ impl Master {
         &self.stats
     }
 
+    /// Why the last [`Master::run`] ended before the stop time, if it did (an FMU terminated the
+    /// simulation); `None` after a run to the stop time.
+    pub fn stop_reason(&self) -> Option<&str> {
+        self.stop_reason.as_deref()
+    }
+
     /// The run figures after [`Master::run`], given the wall-clock time it took.
     pub fn summary(&self, wall_seconds: f64) -> RunSummary {
         let exp = self.system.experiment;
@@ -680,6 +701,7 @@ impl Master {
             rollbacks: self.stats.rollbacks,
             loops: self.loops(),
             warnings: self.warnings.clone(),
+            stop_reason: self.stop_reason.clone(),
         }
     }
 
@@ -1127,6 +1149,10 @@ impl Master {
             StepResult::Discarded => {
                 Err(MasterError::StepDiscarded { instance: unit.name.clone(), time: t, step: h, hint: String::new() })
             }
+            StepResult::Terminated => {
+                let time = unit.slave.last_successful_time().ok().filter(|x| x.is_finite()).unwrap_or(t);
+                Err(MasterError::Terminated { instance: unit.name.clone(), time })
+            }
         }
     }
 
@@ -1208,8 +1234,13 @@ impl Master {
 
     /// Runs the experiment: initialization, then macro steps to the stop time, recording at
     /// every communication point. `progress` is called with the time after each step.
+    ///
+    /// An FMU that terminates the simulation (see [`MasterError::Terminated`]) ends the run
+    /// cleanly at the last completed communication point: the results up to it are returned,
+    /// every FMU is terminated, and [`Master::stop_reason`] says why.
     pub fn run(&mut self, mut progress: impl FnMut(f64)) -> Result<Results, MasterError> {
         let exp = self.system.experiment;
+        self.stop_reason = None;
         let n_steps = exp.steps();
         let mut results = Results::new(self.recorded_names.clone(), n_steps + 1);
         self.initialize()?;
@@ -1218,7 +1249,16 @@ impl Master {
         results.push(self.time, &row);
         for n in 1..=n_steps {
             let target = if n == n_steps { exp.stop } else { exp.start + n as f64 * exp.step };
-            self.step(target - self.time)?;
+            match self.step(target - self.time) {
+                Ok(()) => {}
+                Err(e @ MasterError::Terminated { .. }) => {
+                    let reason = e.to_string();
+                    eprintln!("{reason}; the run ends at t = {} s, the last communication point", self.time);
+                    self.stop_reason = Some(reason);
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
             self.record(&mut row)?;
             results.push(self.time, &row);
             progress(self.time);
