@@ -1,7 +1,7 @@
 //! Misbehaving FMUs and archives, each built here (C compiled with the system compiler, archives
 //! written with the `zip` crate), against the importer and the `orchestrator` binary: hostile log
-//! formats and an FMU that terminates the simulation itself. The table in
-//! `docs/importer-robustness.md` lists the cases.
+//! formats, an FMU that terminates the simulation itself, and binaries the loader refuses. The
+//! table in `docs/importer-robustness.md` lists the cases.
 
 mod import_support;
 
@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use std::sync::Arc;
 
 use import_support::{Collector, compile_shared};
-use orchestrator::import::{Fmu, Status, StepResult};
+use orchestrator::import::{Fmu, ImportError, Status, StepResult};
 
 /// A bouncing-ball-like counter: every completed step adds one to `count`. A step that would pass
 /// `t_end` (default 0.35 s) stops there and returns `fmi2Discard`; with `terminate` = 1 (default)
@@ -345,4 +345,74 @@ fn terminated_is_a_step_result_of_the_import_api() {
     assert!(slave.terminated());
     assert_eq!(slave.last_successful_time().unwrap(), 0.35);
     slave.terminate().unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. The loader's own message for binaries it refuses.
+
+/// A 64-byte ELF header: `class` 1 (32-bit) or 2 (64-bit), `machine` (3 = i386, 62 = x86-64,
+/// 183 = AArch64), type ET_DYN, no program headers.
+fn elf_header(class: u8, machine: u16) -> Vec<u8> {
+    let mut bytes = vec![0u8; 64];
+    bytes[..7].copy_from_slice(&[0x7f, b'E', b'L', b'F', class, 1, 1]);
+    bytes[16..18].copy_from_slice(&3u16.to_le_bytes());
+    bytes[18..20].copy_from_slice(&machine.to_le_bytes());
+    bytes[20..24].copy_from_slice(&1u32.to_le_bytes());
+    bytes
+}
+
+fn load_error(dir: &Path, file: &str, binary: &[u8]) -> (PathBuf, ImportError) {
+    let path = ball_archive(dir, file, binary);
+    let err = Fmu::open(&path).unwrap_err();
+    (path, err)
+}
+
+#[test]
+fn wrong_architecture_binary_gives_the_loaders_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, binary, reason) in [
+        ("Elf32.fmu", elf_header(1, 3), "wrong ELF class: ELFCLASS32"),
+        // glibc says "cannot open shared object file: No such file or directory" here.
+        ("Aarch64.fmu", elf_header(2, 183), "an ELF file for AArch64 (e_machine 183)"),
+        ("Text.fmu", format!("#!/bin/sh\n{}\n", "# not a library ".repeat(16)).into_bytes(), "invalid ELF header"),
+    ] {
+        let (path, err) = load_error(dir.path(), file, &binary);
+        let ImportError::LoadLibrary { message, .. } = &err else { panic!("{file}: {err:?}") };
+        let text = err.to_string();
+        assert!(text.starts_with(&format!("{}: cannot load binaries/linux64/Ball.so: ", path.display())), "{text}");
+        assert!(message.contains(reason), "{file}: {text}");
+        assert!(!message.starts_with("No such file"), "{text}");
+        assert!(text.contains(", not a Linux x86-64 shared library)"), "{file}: {text}");
+    }
+}
+
+#[test]
+fn missing_dependency_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    // A binary linked against libballdep.so, which the FMU does not ship.
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let dep_c = dir.path().join("dep.c");
+    std::fs::write(&dep_c, "int ball_dep(void) { return 1; }\n").unwrap();
+    let dep_so = dir.path().join("libballdep.so");
+    let status = Command::new(&compiler).args(["-shared", "-fPIC", "-o"]).arg(&dep_so).arg(&dep_c).status().unwrap();
+    assert!(status.success());
+    let ball_c = dir.path().join("ball.c");
+    std::fs::write(&ball_c, format!("int ball_dep(void);\nint ball_uses_dep(void) {{ return ball_dep(); }}\n{BALL_C}"))
+        .unwrap();
+    let ball_so = dir.path().join("ball.so");
+    let output = Command::new(&compiler)
+        .args(["-shared", "-fPIC", "-Wl,--no-as-needed", "-o"])
+        .arg(&ball_so)
+        .arg(&ball_c)
+        .arg("-L")
+        .arg(dir.path())
+        .arg("-lballdep")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let (path, err) = load_error(dir.path(), "NeedsDep.fmu", &std::fs::read(&ball_so).unwrap());
+    let text = err.to_string();
+    assert!(text.starts_with(&format!("{}: cannot load binaries/linux64/Ball.so: ", path.display())), "{text}");
+    assert!(text.contains("libballdep.so: cannot open shared object file: No such file or directory"), "{text}");
+    assert!(text.contains("a library it depends on is missing: libballdep.so"), "{text}");
 }
