@@ -1,7 +1,7 @@
 //! Misbehaving FMUs and archives, each built here (C compiled with the system compiler, archives
 //! written with the `zip` crate), against the importer and the `orchestrator` binary: hostile log
-//! formats, an FMU that terminates the simulation itself, and binaries the loader refuses. The
-//! table in `docs/importer-robustness.md` lists the cases.
+//! formats, an FMU that terminates the simulation itself, binaries the loader refuses, and
+//! duplicate archive entries. The table in `docs/importer-robustness.md` lists the cases.
 
 mod import_support;
 
@@ -415,4 +415,46 @@ fn missing_dependency_is_named() {
     assert!(text.starts_with(&format!("{}: cannot load binaries/linux64/Ball.so: ", path.display())), "{text}");
     assert!(text.contains("libballdep.so: cannot open shared object file: No such file or directory"), "{text}");
     assert!(text.contains("a library it depends on is missing: libballdep.so"), "{text}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Duplicate archive entries.
+
+#[test]
+fn duplicate_entry_names_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = compile_shared(dir.path(), "ball", BALL_C);
+    // Two descriptions: the zip writer refuses duplicate names, so the second is written under a
+    // name of the same length and renamed in the bytes (local header and central directory).
+    let path = dir.path().join("Dup.fmu");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+    let options = zip::write::SimpleFileOptions::default();
+    zip.start_file("modelDescription.xml", options).unwrap();
+    zip.write_all(BALL_XML.as_bytes()).unwrap();
+    zip.start_file("binaries/linux64/Ball.so", options).unwrap();
+    zip.write_all(&binary).unwrap();
+    zip.start_file("modelDescription.xmX", options).unwrap();
+    zip.write_all(BALL_XML.replace("{ball}", "{evil}").as_bytes()).unwrap();
+    zip.finish().unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let (from, to) = (b"modelDescription.xmX", b"modelDescription.xml");
+    let mut renamed = 0;
+    for i in 0..bytes.len() - from.len() {
+        if &bytes[i..i + from.len()] == from {
+            bytes[i..i + from.len()].copy_from_slice(to);
+            renamed += 1;
+        }
+    }
+    assert_eq!(renamed, 2, "local header and central directory");
+    std::fs::write(&path, bytes).unwrap();
+
+    let err = Fmu::open(&path).unwrap_err();
+    assert!(matches!(&err, ImportError::DuplicateEntry { entry, .. } if entry == "modelDescription.xml"), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        format!("{}: refusing the archive: it has two entries named 'modelDescription.xml'", path.display())
+    );
+    // The description alone is refused the same way.
+    let err = orchestrator::import::read_model_description(&path).unwrap_err();
+    assert!(matches!(&err, ImportError::DuplicateEntry { .. }), "{err:?}");
 }
