@@ -1,7 +1,8 @@
 //! Misbehaving FMUs and archives, each built here (C compiled with the system compiler, archives
 //! written with the `zip` crate), against the importer and the `orchestrator` binary: hostile log
-//! formats, an FMU that terminates the simulation itself, binaries the loader refuses, and
-//! duplicate archive entries. The table in `docs/importer-robustness.md` lists the cases.
+//! formats, an FMU that terminates the simulation itself, binaries the loader refuses, duplicate
+//! archive entries, and experiments with absurd numbers of communication points. The table in
+//! `docs/importer-robustness.md` lists the cases.
 
 mod import_support;
 
@@ -457,4 +458,28 @@ fn duplicate_entry_names_are_refused() {
     // The description alone is refused the same way.
     let err = orchestrator::import::read_model_description(&path).unwrap_err();
     assert!(matches!(&err, ImportError::DuplicateEntry { .. }), "{err:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Bounded work.
+
+#[test]
+fn absurd_numbers_of_communication_points_are_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = ball_fmu(dir.path(), false);
+    for (experiment, numbers) in [
+        (r#"{ "stop": 1e13, "step": 1.0 }"#, "(10000000000000 - 0) / 1 = 1e13 communication points"),
+        (r#"{ "stop": 1e300, "step": 1e-300 }"#, "= inf communication points"),
+        (r#"{ "start": 0, "stop": 2000000000, "step": 1 }"#, "= 2e9 communication points"),
+    ] {
+        let started = std::time::Instant::now();
+        let out = run_ball(dir.path(), &fmu, "", experiment);
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success(), "{experiment}: {stderr}");
+        assert!(stderr.contains(numbers), "{experiment}: {stderr}");
+        assert!(stderr.contains("more than the limit of 1e9"), "{stderr}");
+        assert!(!stderr.contains("memory allocation") && !stderr.contains("panicked"), "{stderr}");
+        assert!(started.elapsed().as_secs() < 30, "refused up front, not after running");
+        assert!(!dir.path().join("results.csv").exists());
+    }
 }

@@ -101,6 +101,45 @@ pub enum MasterError {
         /// say), s.
         time: f64,
     },
+    /// The experiment has more communication points than [`MAX_COMMUNICATION_POINTS`].
+    #[error(
+        "experiment: (stop - start) / step = ({stop} - {start}) / {step} = {points:e} communication points, more than \
+         the limit of {limit:e}; use a larger step or a shorter interval"
+    )]
+    TooManyPoints {
+        /// `experiment.start`, s.
+        start: f64,
+        /// `experiment.stop`, s.
+        stop: f64,
+        /// `experiment.step`, s.
+        step: f64,
+        /// `(stop - start) / step`.
+        points: f64,
+        /// [`MAX_COMMUNICATION_POINTS`].
+        limit: f64,
+    },
+}
+
+/// Most communication points (macro steps) a run may have: 10^9. More is refused up front by
+/// [`Master::new`] and [`Master::run`], before any work or allocation, so a mistyped step
+/// (`stop / step = 1e13`, `1e300 / 1e-300`) is an error instead of an allocation failure or a
+/// run that never ends. Results are recorded as the run goes (no allocation for all points in
+/// advance), so memory grows only with the points actually reached.
+pub const MAX_COMMUNICATION_POINTS: f64 = 1e9;
+
+/// Initial room reserved for recorded rows; beyond it the results grow as the run goes.
+const RESULT_ROWS_RESERVED: usize = 1 << 12;
+
+/// Refuses an experiment with more than [`MAX_COMMUNICATION_POINTS`] (or a non-finite count).
+pub fn check_communication_points(experiment: &crate::system::Experiment) -> Result<(), MasterError> {
+    let (start, stop, step) = (experiment.start, experiment.stop, experiment.step);
+    let points = (stop - start) / step;
+    // Written so that NaN fails too.
+    if points <= MAX_COMMUNICATION_POINTS {
+        Ok(())
+    } else {
+        Err(MasterError::TooManyPoints { start, stop, step, points, limit: MAX_COMMUNICATION_POINTS })
+    }
 }
 
 /// FMUs opened (extracted and loaded) once per file, shared by all their instances.
@@ -366,6 +405,7 @@ impl Master {
     /// Instantiates every instance of `system` from the FMUs in `fmus` (opening any not yet
     /// open) and prepares the coupling. FMU messages go to `logger`.
     pub fn new(system: System, fmus: &mut FmuCache, logger: Arc<dyn FmuLogger>) -> Result<Master, MasterError> {
+        check_communication_points(&system.experiment)?;
         let mut slaves = Vec::new();
         for inst in &system.instances {
             let setup = |message: String| MasterError::Setup { instance: inst.name.clone(), message };
@@ -1240,9 +1280,10 @@ impl Master {
     /// every FMU is terminated, and [`Master::stop_reason`] says why.
     pub fn run(&mut self, mut progress: impl FnMut(f64)) -> Result<Results, MasterError> {
         let exp = self.system.experiment;
+        check_communication_points(&exp)?;
         self.stop_reason = None;
         let n_steps = exp.steps();
-        let mut results = Results::new(self.recorded_names.clone(), n_steps + 1);
+        let mut results = Results::new(self.recorded_names.clone(), n_steps.min(RESULT_ROWS_RESERVED) + 1);
         self.initialize()?;
         let mut row = vec![0.0; self.recorded.len()];
         self.record(&mut row)?;
