@@ -203,7 +203,7 @@ fn formatted_messages_statuses_and_fatal() {
     assert_eq!(slave.do_step(0.5, 2.0, true).unwrap(), StepResult::Discarded);
     assert_eq!(slave.last_successful_time().unwrap(), 1.5);
 
-    // A message longer than the shim's stack buffer arrives whole (second formatting pass).
+    // A long message (3 000 bytes, under the shim's 4 KiB bound) arrives whole.
     let err = slave.do_step(0.5, -1.0, true).unwrap_err();
     let message = err.message.as_deref().unwrap();
     let expected = format!("step size -1 is not positive; {}; end 7", "x".repeat(3000));

@@ -3,11 +3,14 @@
 //! Every entry name is checked before anything is written: absolute paths, `..` components,
 //! NUL bytes and symbolic links are refused with an error naming the entry, so nothing is ever
 //! written outside the temporary directory. Files are created with `create_new` (never
-//! overwriting, never following a link). Against zip bombs, the entry count and the total number
+//! overwriting, never following a link). An archive with two entries of the same name is refused
+//! naming the entry (a zip reader keeps only one of them, so which one an importer extracts is
+//! arbitrary; two names for the same path, `a` and `./a`, are refused when the second file is
+//! created). Against zip bombs, the entry count and the total number
 //! of bytes actually decompressed are limited; the sizes in the headers are not trusted.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Component, Path, PathBuf};
 
 use super::ImportError;
@@ -57,6 +60,10 @@ pub fn extract_in(archive: &Path, parent: &Path, limits: &ExtractLimits) -> Resu
     let file = File::open(archive).map_err(|source| ImportError::Io { path: archive_path.clone(), source })?;
     let mut zip = zip::ZipArchive::new(BufReader::new(file))
         .map_err(|source| ImportError::NotAZip { path: archive_path.clone(), source })?;
+    if zip.has_duplicate_names() {
+        let entry = duplicate_name(archive, zip.central_directory_start(), limits.max_entries);
+        return Err(ImportError::DuplicateEntry { archive: archive_path, entry });
+    }
     if zip.len() > limits.max_entries {
         return Err(ImportError::TooManyEntries {
             archive: archive_path,
@@ -113,6 +120,39 @@ pub fn extract_in(archive: &Path, parent: &Path, limits: &ExtractLimits) -> Resu
         out.flush().map_err(extract_error)?;
     }
     Ok(ExtractedFmu { dir, archive: archive_path })
+}
+
+/// The first name that occurs twice in the central directory of the archive at `path`, which
+/// starts at `start` (the zip reader reported duplicates, but its index keeps one entry per
+/// name). The walk reads at most `max_entries` headers; when it cannot name the entry (a damaged
+/// directory), a description stands in for the name.
+fn duplicate_name(path: &Path, start: u64, max_entries: usize) -> String {
+    fn walk(path: &Path, start: u64, max_entries: usize) -> io::Result<Option<String>> {
+        /// Central directory file header: signature, then name, extra and comment lengths at 28.
+        const SIGNATURE: [u8; 4] = [0x50, 0x4b, 0x01, 0x02];
+        let mut reader = BufReader::new(File::open(path)?);
+        reader.seek(SeekFrom::Start(start))?;
+        let mut seen = std::collections::HashSet::new();
+        let mut header = [0u8; 46];
+        for _ in 0..=max_entries {
+            reader.read_exact(&mut header)?;
+            if header[..4] != SIGNATURE {
+                return Ok(None);
+            }
+            let field = |at: usize| u16::from_le_bytes([header[at], header[at + 1]]);
+            let mut name = vec![0u8; usize::from(field(28))];
+            reader.read_exact(&mut name)?;
+            reader.seek_relative(i64::from(field(30)) + i64::from(field(32)))?;
+            if !seen.insert(name.clone()) {
+                return Ok(Some(String::from_utf8_lossy(&name).into_owned()));
+            }
+        }
+        Ok(None)
+    }
+    walk(path, start, max_entries)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| "(a name that occurs twice in the central directory)".to_string())
 }
 
 /// `io::copy` without its specialisations (so the zip reader's CRC check always runs to the end).

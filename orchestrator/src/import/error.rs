@@ -37,6 +37,15 @@ pub enum ImportError {
         /// Why it is refused (absolute path, `..` component, symbolic link, NUL byte).
         reason: &'static str,
     },
+    /// Two entries of the archive have the same name: which one a zip reader extracts is
+    /// arbitrary (the last one, usually), so the archive is ambiguous.
+    #[error("{}: refusing the archive: it has two entries named '{entry}'", .archive.display())]
+    DuplicateEntry {
+        /// The archive.
+        archive: PathBuf,
+        /// The duplicated name.
+        entry: String,
+    },
     /// More entries than the extraction limit allows (zip bomb protection).
     #[error("{}: {entries} entries, more than the limit of {limit}; refusing a possible zip bomb", .archive.display())]
     TooManyEntries {

@@ -58,6 +58,8 @@ pub const FMI2_TRUE: Fmi2Boolean = 1;
 pub const FMI2_FALSE: Fmi2Boolean = 0;
 /// `fmi2LastSuccessfulTime` (an `fmi2StatusKind`)
 pub const FMI2_LAST_SUCCESSFUL_TIME: Fmi2StatusKind = 2;
+/// `fmi2Terminated` (an `fmi2StatusKind`)
+pub const FMI2_TERMINATED: Fmi2StatusKind = 3;
 
 /// `fmi2CallbackLogger`: C-variadic, the message is a `printf` format.
 pub type Fmi2CallbackLogger =
@@ -183,6 +185,8 @@ pub type GetRealOutputDerivativesFn = unsafe extern "C" fn(
 pub type DoStepFn = unsafe extern "C" fn(Fmi2Component, Fmi2Real, Fmi2Real, Fmi2Boolean) -> Fmi2Status;
 /// `fmi2GetRealStatus`
 pub type GetRealStatusFn = unsafe extern "C" fn(Fmi2Component, Fmi2StatusKind, *mut Fmi2Real) -> Fmi2Status;
+/// `fmi2GetBooleanStatus`
+pub type GetBooleanStatusFn = unsafe extern "C" fn(Fmi2Component, Fmi2StatusKind, *mut Fmi2Boolean) -> Fmi2Status;
 
 /// The FMI 2.0 Co-Simulation functions of one loaded binary.
 ///
@@ -254,6 +258,8 @@ pub struct Fmi2Functions {
     pub cancel_step: Option<ComponentFn>,
     /// `fmi2GetRealStatus` (if exported; used for `fmi2LastSuccessfulTime`)
     pub get_real_status: Option<GetRealStatusFn>,
+    /// `fmi2GetBooleanStatus` (if exported; used for `fmi2Terminated` after a discarded step)
+    pub get_boolean_status: Option<GetBooleanStatusFn>,
 }
 
 /// Why a binary could not be loaded or resolved (turned into an `ImportError` by the caller,
@@ -426,6 +432,8 @@ fn resolve(library: &Library, cs: &CoSimulation) -> Result<Fmi2Functions, LoadEr
         cancel_step: unsafe { symbol(library, "fmi2CancelStep") },
         // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
         get_real_status: unsafe { symbol(library, "fmi2GetRealStatus") },
+        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
+        get_boolean_status: unsafe { symbol(library, "fmi2GetBooleanStatus") },
     })
 }
 

@@ -146,7 +146,7 @@ impl Fmu {
             LoadError::Open(message) => ImportError::LoadLibrary {
                 archive: archive.clone(),
                 library: library.clone(),
-                message: load_hint(message),
+                message: load_hint(message, &library_path, extracted.path()),
             },
             LoadError::Symbol(symbol) => {
                 ImportError::MissingSymbol { archive: archive.clone(), library: library.clone(), symbol }
@@ -276,13 +276,77 @@ fn missing_binary(archive: &Path, dir: &Path, expected: String) -> ImportError {
     }
 }
 
-/// Adds a hint to loader messages whose cause is usually the environment.
-fn load_hint(message: String) -> String {
-    if message.contains("failed to map segment") || message.contains("operation not permitted") {
-        format!("{message} (is the temporary directory on a noexec mount? set TMPDIR to another directory)")
-    } else {
-        message
+/// The loader's message (`dlerror`, kept whole) for a binary that cannot be loaded, made
+/// readable: paths inside the temporary extraction directory (gone by the time the message is
+/// read) are shown relative to the archive, and the usual causes are named. glibc reports a
+/// binary for another machine as "cannot open shared object file: No such file or directory",
+/// as if the file were missing, so the binary's ELF header is read to say what it really is.
+fn load_hint(message: String, library: &Path, dir: &Path) -> String {
+    let mut prefix = dir.as_os_str().to_string_lossy().into_owned();
+    prefix.push('/');
+    let message = message.strip_prefix("dlopen failed: ").unwrap_or(&message).replace(&prefix, "");
+    let mut hints = Vec::new();
+    if let Some(what) = elf_mismatch(library) {
+        hints.push(format!("{what}, not a Linux x86-64 shared library"));
+    } else if let Some(missing) = missing_dependency(&message, library) {
+        hints.push(format!(
+            "a library it depends on is missing: {missing} (neither shipped next to the binary nor on the loader's \
+             path; `ldd` on the binary lists its dependencies)"
+        ));
     }
+    if message.contains("failed to map segment") || message.contains("operation not permitted") {
+        hints.push("is the temporary directory on a noexec mount? set TMPDIR to another directory".into());
+    }
+    if hints.is_empty() { message } else { format!("{message} ({})", hints.join("; ")) }
+}
+
+/// What is wrong with `library` as a shared library for this process, read from its ELF
+/// header; `None` when the header is that of a Linux x86-64 shared library (or unreadable).
+fn elf_mismatch(library: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut header = [0u8; 20];
+    let read = std::fs::File::open(library).and_then(|mut f| f.read(&mut header)).ok()?;
+    if read < 4 || header[..4] != *b"\x7fELF" {
+        return Some("the binary is not an ELF file".into());
+    }
+    if read < header.len() {
+        return Some("the binary is a truncated ELF file".into());
+    }
+    if header[4] != 2 {
+        return Some(format!("the binary is a {} ELF file", if header[4] == 1 { "32-bit" } else { "non-64-bit" }));
+    }
+    if header[5] != 1 {
+        return Some("the binary is a big-endian ELF file".into());
+    }
+    let machine = u16::from_le_bytes([header[18], header[19]]);
+    if cfg!(target_arch = "x86_64") && machine != 62 {
+        let name = match machine {
+            3 => "i386",
+            8 => "MIPS",
+            20 => "PowerPC",
+            21 => "PowerPC 64",
+            22 => "S/390",
+            40 => "ARM",
+            183 => "AArch64",
+            243 => "RISC-V",
+            _ => "another machine",
+        };
+        return Some(format!("the binary is an ELF file for {name} (e_machine {machine})"));
+    }
+    let kind = u16::from_le_bytes([header[16], header[17]]);
+    if kind != 3 {
+        return Some(format!("the binary is not a shared library (ELF type {kind}, a shared library has 3)"));
+    }
+    None
+}
+
+/// The dependency named by a loader message "NAME: cannot open shared object file", when NAME
+/// is not the binary itself.
+fn missing_dependency<'a>(message: &'a str, library: &Path) -> Option<&'a str> {
+    let end = message.find(": cannot open shared object file")?;
+    let name = message[..end].rsplit(": ").next()?.trim();
+    let own = library.file_name()?.to_string_lossy();
+    (!name.is_empty() && !name.ends_with(own.as_ref())).then_some(name)
 }
 
 /// `file://` URI of an absolute path, percent-encoding what a URI path cannot hold.

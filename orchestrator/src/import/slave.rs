@@ -13,8 +13,9 @@ use std::sync::atomic::Ordering;
 
 use super::error::{CallError, CallErrorKind};
 use super::ffi::{
-    FMI2_COSIMULATION, FMI2_FALSE, FMI2_LAST_SUCCESSFUL_TIME, FMI2_TRUE, Fmi2Boolean, Fmi2CallbackFunctions,
-    Fmi2Component, Fmi2FmuState, Fmi2Functions, Fmi2Status, Fmi2String, calloc, free, rotorcraft_fmi2_logger,
+    FMI2_COSIMULATION, FMI2_FALSE, FMI2_LAST_SUCCESSFUL_TIME, FMI2_TERMINATED, FMI2_TRUE, Fmi2Boolean,
+    Fmi2CallbackFunctions, Fmi2Component, Fmi2FmuState, Fmi2Functions, Fmi2Status, Fmi2String, calloc, free,
+    rotorcraft_fmi2_logger,
 };
 use super::logger::LoggerEnv;
 use super::{FmuLogger, ImportError, PYTHON_INIT, Shared, Status, environment_pointer, next_instance_id};
@@ -27,6 +28,10 @@ pub enum StepResult {
     /// The FMU could not complete the step (`fmi2Discard`); see
     /// [`Slave::last_successful_time`] and roll back with an [`FmuState`] or stop.
     Discarded,
+    /// `fmi2Discard` with `fmi2GetBooleanStatus(fmi2Terminated)` true: the FMU ended the
+    /// simulation itself at [`Slave::last_successful_time`] (FMI 2.0 section 4.2.3). Retrying
+    /// is pointless; the importer should stop (`fmi2Terminate` is still allowed).
+    Terminated,
 }
 
 /// A saved FMU state (`fmi2FMUstate`), owned by the instance that made it.
@@ -408,15 +413,16 @@ impl Slave {
         Ok(())
     }
 
-    /// `fmi2DoStep` from communication point `t` over `h`. `fmi2Discard` is
-    /// [`StepResult::Discarded`], not an error. No allocation.
+    /// `fmi2DoStep` from communication point `t` over `h`. `fmi2Discard` is not an error: it is
+    /// [`StepResult::Terminated`] when the FMU then reports `fmi2Terminated` (see
+    /// [`Slave::terminated`]), else [`StepResult::Discarded`]. No allocation.
     pub fn do_step(&mut self, t: f64, h: f64, no_set_fmu_state_prior: bool) -> Result<StepResult, CallError> {
         const F: &str = "fmi2DoStep";
         let mark = self.begin(F)?;
         // SAFETY: FMI 2.0 signature; scalar arguments only.
         let code = unsafe { (self.functions.do_step)(self.c(), t, h, no_set_fmu_state_prior as Fmi2Boolean) };
         if code == Status::Discard as Fmi2Status {
-            return Ok(StepResult::Discarded);
+            return Ok(if self.terminated() { StepResult::Terminated } else { StepResult::Discarded });
         }
         self.check(F, mark, code).map(|()| StepResult::Complete)
     }
@@ -620,6 +626,23 @@ impl Slave {
         let code = unsafe { f(self.c(), FMI2_LAST_SUCCESSFUL_TIME, &mut value) };
         self.check(F, mark, code)?;
         Ok(value)
+    }
+
+    /// `fmi2GetBooleanStatus(fmi2Terminated)`: whether the FMU wants the simulation to end (asked
+    /// after a discarded step). A binary without the function, a call that does not return
+    /// `fmi2OK`/`fmi2Warning`, or an instance poisoned by `fmi2Fatal` count as "not terminated".
+    pub fn terminated(&mut self) -> bool {
+        const F: &str = "fmi2GetBooleanStatus";
+        let Some(f) = self.functions.get_boolean_status else {
+            return false;
+        };
+        let Ok(mark) = self.begin(F) else {
+            return false;
+        };
+        let mut value: Fmi2Boolean = FMI2_FALSE;
+        // SAFETY: FMI 2.0 signature; `value` is a writable fmi2Boolean.
+        let code = unsafe { f(self.c(), FMI2_TERMINATED, &mut value) };
+        self.check(F, mark, code).is_ok() && value != FMI2_FALSE
     }
 }
 

@@ -89,6 +89,57 @@ pub enum MasterError {
     /// The system uses something the master does not support.
     #[error("{0}")]
     Unsupported(String),
+    /// An FMU ended the simulation itself: `fmi2DoStep` returned `fmi2Discard` and
+    /// `fmi2GetBooleanStatus(fmi2Terminated)` is true (FMI 2.0 section 4.2.3). [`Master::run`]
+    /// turns this into a clean end of the run (see [`RunSummary::stop_reason`]); only
+    /// [`Master::step`] returns it.
+    #[error("instance '{instance}' terminated the simulation at t = {time} s")]
+    Terminated {
+        /// Instance name.
+        instance: String,
+        /// Its last successful time (`fmi2LastSuccessfulTime`; the step's start if it does not
+        /// say), s.
+        time: f64,
+    },
+    /// The experiment has more communication points than [`MAX_COMMUNICATION_POINTS`].
+    #[error(
+        "experiment: (stop - start) / step = ({stop} - {start}) / {step} = {points:e} communication points, more than \
+         the limit of {limit:e}; use a larger step or a shorter interval"
+    )]
+    TooManyPoints {
+        /// `experiment.start`, s.
+        start: f64,
+        /// `experiment.stop`, s.
+        stop: f64,
+        /// `experiment.step`, s.
+        step: f64,
+        /// `(stop - start) / step`.
+        points: f64,
+        /// [`MAX_COMMUNICATION_POINTS`].
+        limit: f64,
+    },
+}
+
+/// Most communication points (macro steps) a run may have: 10^9. More is refused up front by
+/// [`Master::new`] and [`Master::run`], before any work or allocation, so a mistyped step
+/// (`stop / step = 1e13`, `1e300 / 1e-300`) is an error instead of an allocation failure or a
+/// run that never ends. Results are recorded as the run goes (no allocation for all points in
+/// advance), so memory grows only with the points actually reached.
+pub const MAX_COMMUNICATION_POINTS: f64 = 1e9;
+
+/// Initial room reserved for recorded rows; beyond it the results grow as the run goes.
+const RESULT_ROWS_RESERVED: usize = 1 << 12;
+
+/// Refuses an experiment with more than [`MAX_COMMUNICATION_POINTS`] (or a non-finite count).
+pub fn check_communication_points(experiment: &crate::system::Experiment) -> Result<(), MasterError> {
+    let (start, stop, step) = (experiment.start, experiment.stop, experiment.step);
+    let points = (stop - start) / step;
+    // Written so that NaN fails too.
+    if points <= MAX_COMMUNICATION_POINTS {
+        Ok(())
+    } else {
+        Err(MasterError::TooManyPoints { start, stop, step, points, limit: MAX_COMMUNICATION_POINTS })
+    }
 }
 
 /// FMUs opened (extracted and loaded) once per file, shared by all their instances.
@@ -336,6 +387,8 @@ pub struct Master {
     forward_slopes_over: Option<f64>,
     stats: Stats,
     warnings: Vec<String>,
+    /// Why [`Master::run`] ended before the stop time (an FMU terminated the simulation).
+    stop_reason: Option<String>,
 }
 
 #[derive(Clone, Copy)]
@@ -352,6 +405,7 @@ impl Master {
     /// Instantiates every instance of `system` from the FMUs in `fmus` (opening any not yet
     /// open) and prepares the coupling. FMU messages go to `logger`.
     pub fn new(system: System, fmus: &mut FmuCache, logger: Arc<dyn FmuLogger>) -> Result<Master, MasterError> {
+        check_communication_points(&system.experiment)?;
         let mut slaves = Vec::new();
         for inst in &system.instances {
             let setup = |message: String| MasterError::Setup { instance: inst.name.clone(), message };
@@ -590,6 +644,7 @@ impl Master {
             can_roll_back,
             stats: Stats::default(),
             warnings: Vec::new(),
+            stop_reason: None,
         };
         master.apply_parameters(&mds)?;
         Ok(master)
@@ -660,6 +715,12 @@ impl Master {
         &self.stats
     }
 
+    /// Why the last [`Master::run`] ended before the stop time, if it did (an FMU terminated the
+    /// simulation); `None` after a run to the stop time.
+    pub fn stop_reason(&self) -> Option<&str> {
+        self.stop_reason.as_deref()
+    }
+
     /// The run figures after [`Master::run`], given the wall-clock time it took.
     pub fn summary(&self, wall_seconds: f64) -> RunSummary {
         let exp = self.system.experiment;
@@ -680,6 +741,7 @@ impl Master {
             rollbacks: self.stats.rollbacks,
             loops: self.loops(),
             warnings: self.warnings.clone(),
+            stop_reason: self.stop_reason.clone(),
         }
     }
 
@@ -1127,6 +1189,10 @@ impl Master {
             StepResult::Discarded => {
                 Err(MasterError::StepDiscarded { instance: unit.name.clone(), time: t, step: h, hint: String::new() })
             }
+            StepResult::Terminated => {
+                let time = unit.slave.last_successful_time().ok().filter(|x| x.is_finite()).unwrap_or(t);
+                Err(MasterError::Terminated { instance: unit.name.clone(), time })
+            }
         }
     }
 
@@ -1208,17 +1274,32 @@ impl Master {
 
     /// Runs the experiment: initialization, then macro steps to the stop time, recording at
     /// every communication point. `progress` is called with the time after each step.
+    ///
+    /// An FMU that terminates the simulation (see [`MasterError::Terminated`]) ends the run
+    /// cleanly at the last completed communication point: the results up to it are returned,
+    /// every FMU is terminated, and [`Master::stop_reason`] says why.
     pub fn run(&mut self, mut progress: impl FnMut(f64)) -> Result<Results, MasterError> {
         let exp = self.system.experiment;
+        check_communication_points(&exp)?;
+        self.stop_reason = None;
         let n_steps = exp.steps();
-        let mut results = Results::new(self.recorded_names.clone(), n_steps + 1);
+        let mut results = Results::new(self.recorded_names.clone(), n_steps.min(RESULT_ROWS_RESERVED) + 1);
         self.initialize()?;
         let mut row = vec![0.0; self.recorded.len()];
         self.record(&mut row)?;
         results.push(self.time, &row);
         for n in 1..=n_steps {
             let target = if n == n_steps { exp.stop } else { exp.start + n as f64 * exp.step };
-            self.step(target - self.time)?;
+            match self.step(target - self.time) {
+                Ok(()) => {}
+                Err(e @ MasterError::Terminated { .. }) => {
+                    let reason = e.to_string();
+                    eprintln!("{reason}; the run ends at t = {} s, the last communication point", self.time);
+                    self.stop_reason = Some(reason);
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
             self.record(&mut row)?;
             results.push(self.time, &row);
             progress(self.time);

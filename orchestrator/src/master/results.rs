@@ -101,6 +101,8 @@ pub struct RunSummary {
     pub loops: Vec<Vec<String>>,
     /// Warnings.
     pub warnings: Vec<String>,
+    /// Why the run ended before the stop time (an FMU terminated the simulation), if it did.
+    pub stop_reason: Option<String>,
 }
 
 impl RunSummary {
@@ -123,16 +125,18 @@ impl RunSummary {
             "rollbacks": self.rollbacks,
             "loops": self.loops,
             "warnings": self.warnings,
+            "stop_reason": self.stop_reason,
         })
     }
 
     /// Human-readable lines.
     pub fn to_text(&self) -> String {
+        let stopped = self.stop_reason.as_ref().map(|r| format!("\nstopped early: {r}")).unwrap_or_default();
         format!(
             "steps: {} ({} communication points, {} rollbacks)\n\
              simulated: {:.6} s in {:.3} s wall, real-time factor {:.1}\n\
              algebraic loops: {}; Newton iterations per point: mean {:.2}, max {}; max residual {:.3e}; \
-             Jacobian updates {}",
+             Jacobian updates {}{stopped}",
             self.steps,
             self.communication_points,
             self.rollbacks,
