@@ -420,8 +420,12 @@ fn missing_fields_and_wrong_types() {
         "fmus.rotor",
     );
     assert!(e.contains("either 'path' (a .fmu file) or 'model' (one of our FMUs), not both"), "{e}");
-    let e = error(r#"{"fmus": {"rotor": {"model": "Rotr"}}, "experiment": {"stop": 1, "step": 1}}"#, "fmus.rotor.model");
-    assert!(e.contains("'Rotr' is not one of our FMUs (Fuselage, Rotor, Aero, Controls) (did you mean 'Rotor'?)"), "{e}");
+    let e =
+        error(r#"{"fmus": {"rotor": {"model": "Rotr"}}, "experiment": {"stop": 1, "step": 1}}"#, "fmus.rotor.model");
+    assert!(
+        e.contains("'Rotr' is not one of our FMUs (Fuselage, Rotor, Aero, Controls) (did you mean 'Rotor'?)"),
+        "{e}"
+    );
     let e = error(&with(r#""connections": [{"from": "rotor.hub.F.x"}]"#), "connections[0]");
     assert!(e.starts_with("connections[0]: missing field 'to'"), "{e}");
     let e = error(
