@@ -119,9 +119,10 @@ fn pythonfmu_instances_step_in_process() {
     b.get_string(&[label], &mut labels).unwrap();
     assert_eq!(labels[0], "second");
 
-    // A step the model refuses is a discard, not an error.
+    // A step the model refuses is not an error: PythonFMU (0.7) returns fmi2Discard and reports
+    // fmi2Terminated, so the FMU has ended the simulation.
     a.set_real(&[u], &[2000.0]).unwrap();
-    assert_eq!(a.do_step(1.0, h, true).unwrap(), StepResult::Discarded);
+    assert_eq!(a.do_step(1.0, h, true).unwrap(), StepResult::Terminated);
 
     // Optional functions the FMU does not declare are refused without calling it.
     let err = a.get_fmu_state().unwrap_err();

@@ -328,6 +328,7 @@ fn a_plain_discard_is_still_a_failed_step() {
     let stderr = text(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(stderr.contains("ball: fmi2DoStep from t = 0.3") && stderr.contains("was discarded"), "{stderr}");
+    assert!(stderr.contains("the step cannot be retried"), "no FMU state support: {stderr}");
     assert!(!stderr.contains("terminated the simulation"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }

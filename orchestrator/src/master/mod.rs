@@ -19,7 +19,12 @@
 //!   with half the step where every FMU can get and set its state, down to `min_step`;
 //!   otherwise the run stops with an error that names the loop and its residual.
 //! - `jacobi` and `gauss-seidel` are the classic explicit schemes, kept for comparison.
+//! - Integer, Enumeration and Boolean variables (module `discrete`) are recorded and passed
+//!   along their connections (and Integer to Real) once per communication point, right after the
+//!   step and before the Real coupling is solved, outside the Newton iteration; String variables
+//!   are not recorded.
 
+mod discrete;
 pub mod graph;
 pub mod linalg;
 mod results;
@@ -389,16 +394,50 @@ pub struct Master {
     warnings: Vec<String>,
     /// Why [`Master::run`] ended before the stop time (an FMU terminated the simulation).
     stop_reason: Option<String>,
+    /// Integer, Enumeration and Boolean variables, exchanged at communication points.
+    discrete: discrete::Discrete,
 }
 
 #[derive(Clone, Copy)]
 enum Recorded {
     Output(usize, usize),
     Input(usize, usize),
+    /// A discrete variable's slot in [`discrete::Discrete`].
+    Discrete(usize),
 }
 
 fn var_name(md: &ModelDescription, instance: &str, v: usize) -> String {
     format!("{instance}.{}", md.variables[v].name)
+}
+
+/// Registers connection `c`, which is not Real to Real, with `discrete`: Integer or Enumeration
+/// to Integer or Enumeration, Boolean to Boolean, Integer to Real (collected in `to_real` as the
+/// connection, linked once the Real input's position is known).
+fn discrete_connection(
+    system: &System,
+    mds: &[ModelDescription],
+    c: &crate::system::Connection,
+    discrete: &mut discrete::Discrete,
+    to_real: &mut Vec<crate::system::Connection>,
+) -> Result<(), MasterError> {
+    let type_of = |r: &VarRef| mds[r.instance].variables[r.variable].var_type;
+    let name = |r: &VarRef| var_name(&mds[r.instance], &system.instances[r.instance].name, r.variable);
+    let (from, to) = (discrete::Kind::of(type_of(&c.from)), discrete::Kind::of(type_of(&c.to)));
+    match (from, to) {
+        (Some(a), Some(b)) if a == b => discrete.connect(c.from, c.to, mds),
+        (Some(discrete::Kind::Integer), None) if type_of(&c.to) == VarType::Real => to_real.push(*c),
+        _ => {
+            return Err(MasterError::Unsupported(format!(
+                "connection {} -> {}: {:?} to {:?} is not supported (Real, Integer/Enumeration and Boolean \
+                 connect to their own kind, Integer also to Real; String not at all)",
+                name(&c.from),
+                name(&c.to),
+                type_of(&c.from),
+                type_of(&c.to)
+            )));
+        }
+    }
+    Ok(())
 }
 
 impl Master {
@@ -440,21 +479,51 @@ impl Master {
             }
             Ok(())
         };
+        // Connections between discrete variables (and Integer to Real) are exchanged outside the
+        // Newton coupling (see `discrete`); a Real input they drive is a driven input.
+        let is_real = |r: &VarRef| mds[r.instance].variables[r.variable].var_type == VarType::Real;
+        let mut discrete = discrete::Discrete::new(n_units);
+        let mut discrete_to_real = Vec::new();
         for c in &system.connections {
-            require_real(&c.from, "connection source")?;
-            require_real(&c.to, "connection target")?;
-            push(&mut read[c.from.instance], c.from.variable);
-            push(&mut driven[c.to.instance], c.to.variable);
+            if is_real(&c.from) && is_real(&c.to) {
+                push(&mut read[c.from.instance], c.from.variable);
+                push(&mut driven[c.to.instance], c.to.variable);
+            } else {
+                discrete_connection(&system, &mds, c, &mut discrete, &mut discrete_to_real)?;
+                if is_real(&c.to) {
+                    push(&mut driven[c.to.instance], c.to.variable);
+                }
+            }
         }
         for e in &system.inputs {
             require_real(&e.to, "external input")?;
             push(&mut driven[e.to.instance], e.to.variable);
         }
+        for c in &discrete_to_real {
+            let j = driven[c.to.instance].iter().position(|&v| v == c.to.variable).expect("pushed above");
+            discrete.connect_to_real(c.from, c.to.instance, j, &mds);
+        }
+        let mut notes = Vec::new();
+        let mut recorded_discrete = HashMap::new();
         for r in &system.outputs {
             let md = &mds[r.instance];
-            let causality = md.variables[r.variable].causality;
-            if causality == Causality::Output {
-                require_real(r, "recorded output")?;
+            let variable = &md.variables[r.variable];
+            let causality = variable.causality;
+            if variable.var_type == VarType::String {
+                notes.push(format!(
+                    "{}: String variables are not recorded",
+                    var_name(md, &system.instances[r.instance].name, r.variable)
+                ));
+            } else if discrete::Kind::of(variable.var_type).is_some() {
+                let input = causality != Causality::Output;
+                if input && !discrete.has(*r) {
+                    return Err(MasterError::Unsupported(format!(
+                        "{}: only outputs and connected or driven inputs can be recorded",
+                        var_name(md, &system.instances[r.instance].name, r.variable)
+                    )));
+                }
+                recorded_discrete.insert(*r, discrete.slot(*r, &mds, input));
+            } else if causality == Causality::Output {
                 push(&mut read[r.instance], r.variable);
             } else if !driven[r.instance].contains(&r.variable) {
                 return Err(MasterError::Unsupported(format!(
@@ -524,7 +593,7 @@ impl Master {
         // Graph nodes: connected outputs.
         let mut nodes: Vec<Node> = Vec::new();
         let mut node_of: HashMap<(usize, usize), usize> = HashMap::new();
-        for c in &system.connections {
+        for c in system.connections.iter().filter(|c| is_real(&c.from) && is_real(&c.to)) {
             let k = read[c.from.instance].iter().position(|&v| v == c.from.variable).expect("pushed above");
             let j = driven[c.to.instance].iter().position(|&v| v == c.to.variable).expect("pushed above");
             let p = *node_of.entry((c.from.instance, k)).or_insert_with(|| {
@@ -609,7 +678,14 @@ impl Master {
         let mut recorded_names = Vec::new();
         for r in &system.outputs {
             let md = &mds[r.instance];
+            if md.variables[r.variable].var_type == VarType::String {
+                continue;
+            }
             recorded_names.push(var_name(md, &system.instances[r.instance].name, r.variable));
+            if let Some(&slot) = recorded_discrete.get(r) {
+                recorded.push(Recorded::Discrete(slot));
+                continue;
+            }
             recorded.push(match read[r.instance].iter().position(|&v| v == r.variable) {
                 Some(k) => Recorded::Output(r.instance, k),
                 None => Recorded::Input(
@@ -645,7 +721,11 @@ impl Master {
             stats: Stats::default(),
             warnings: Vec::new(),
             stop_reason: None,
+            discrete,
         };
+        for note in notes {
+            master.warn(note);
+        }
         master.apply_parameters(&mds)?;
         Ok(master)
     }
@@ -766,6 +846,7 @@ impl Master {
                 unit.slave.get_real(&unit.in_vrs, &mut unit.in_values)?;
             }
         }
+        self.discrete.exchange(&mut self.units)?;
         self.solve_coupling(Phase::Initialization)?;
         for unit in &mut self.units {
             unit.flush()?;
@@ -1113,6 +1194,7 @@ impl Master {
         self.do_steps(t, h)?;
         self.time = t + h;
         self.read_predictions()?;
+        self.discrete.exchange(&mut self.units)?;
         let iterations = self.solve_coupling(Phase::Stepping)?;
         // Outputs of get-after-set FMUs not read during the coupling (recorded ones, say).
         for unit in &mut self.units {
@@ -1226,6 +1308,7 @@ impl Master {
             self.nodes[p].value = self.units[self.nodes[p].unit].out_pred[self.nodes[p].output];
             self.propagate(p);
         }
+        self.discrete.exchange(&mut self.units)?;
         self.apply_signals();
         self.stats.communication_points += 1;
         Ok(())
@@ -1249,6 +1332,7 @@ impl Master {
         self.time = t + h;
         self.step_starts = [Some(t), self.step_starts[0]];
         self.check_finite()?;
+        self.discrete.exchange(&mut self.units)?;
         self.apply_signals();
         self.stats.communication_points += 1;
         Ok(())
@@ -1267,6 +1351,7 @@ impl Master {
             *value = match *r {
                 Recorded::Output(u, k) => self.units[u].output(k, Phase::Stepping)?,
                 Recorded::Input(u, j) => self.units[u].in_values[j],
+                Recorded::Discrete(slot) => self.discrete.value(slot),
             };
         }
         Ok(())

@@ -159,6 +159,12 @@ fn compatible(a: VarType, b: VarType) -> bool {
     a == b || (integral(a) && integral(b))
 }
 
+/// Whether an output of type `from` can drive an input of type `to`: [`compatible`] types, or an
+/// Integer driving a Real (the master passes its value at each communication point).
+fn connectable(from: VarType, to: VarType) -> bool {
+    compatible(from, to) || (from == VarType::Integer && to == VarType::Real)
+}
+
 /// Absolute form of `path` with `.` and `..` removed lexically (for messages about missing
 /// files, which cannot be canonicalized).
 fn lexical_absolute(path: &Path) -> PathBuf {
@@ -512,7 +518,7 @@ fn resolve_connection(
                 format!("'{}' is {}, not an input{context}", resolver.name(to), causality_name(target.causality)),
             ));
         }
-        if !compatible(source.var_type, target.var_type) {
+        if !connectable(source.var_type, target.var_type) {
             return Err(SystemError::new(
                 format!("connections[{i}]"),
                 format!(

@@ -1,0 +1,182 @@
+//! Integer, Enumeration and Boolean variables: recorded, and passed along connections outside the
+//! Newton coupling.
+//!
+//! Discrete values cannot be iterated on by Newton, so they are sampled: at every communication
+//! point, right after the step (and once in initialization mode, before the Real coupling is
+//! solved), every discrete output the master uses is read, passed to the inputs it is connected
+//! to, and those are set; they hold over the next step (zero-order hold). A discrete output
+//! therefore reaches a connected input at the same communication point, but a loop through
+//! discrete variables sees the values of the point before.
+//!
+//! Connections: Integer and Enumeration to Integer or Enumeration, Boolean to Boolean, and
+//! Integer to Real (the Real input is then an input the master drives, set to the integer's value
+//! before the Real coupling is solved). String variables are neither connected nor recorded.
+//! Recorded values are numbers: integers as they are, Booleans as 0 and 1.
+
+use crate::import::CallError;
+use crate::import::model_description::{ModelDescription, VarType};
+use crate::system::VarRef;
+
+use super::Unit;
+
+/// How a discrete value is exchanged with the FMU.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Kind {
+    /// `fmi2GetInteger` / `fmi2SetInteger` (Integer and Enumeration).
+    Integer,
+    /// `fmi2GetBoolean` / `fmi2SetBoolean`.
+    Boolean,
+}
+
+impl Kind {
+    /// The exchange kind of a discrete FMI type, `None` for Real and String.
+    pub(super) fn of(var_type: VarType) -> Option<Kind> {
+        match var_type {
+            VarType::Integer | VarType::Enumeration => Some(Kind::Integer),
+            VarType::Boolean => Some(Kind::Boolean),
+            VarType::Real | VarType::String => None,
+        }
+    }
+}
+
+/// Where a connection's value goes.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    /// A discrete input: its slot.
+    Slot(usize),
+    /// A Real input the master drives: (unit, input position).
+    Real(usize, usize),
+}
+
+/// The discrete variables of one unit, by kind: value references and their slots.
+#[derive(Default)]
+struct UnitVars {
+    read_int: (Vec<u32>, Vec<usize>),
+    read_bool: (Vec<u32>, Vec<usize>),
+    write_int: (Vec<u32>, Vec<usize>),
+    write_bool: (Vec<u32>, Vec<usize>),
+    /// Scratch buffers.
+    ints: Vec<i32>,
+    bools: Vec<bool>,
+}
+
+/// The discrete variables of a system and their current values.
+#[derive(Default)]
+pub(super) struct Discrete {
+    /// Current value of every discrete variable the master reads or sets.
+    values: Vec<f64>,
+    /// Slot of each variable, to find it again.
+    slot_of: Vec<(VarRef, usize)>,
+    units: Vec<UnitVars>,
+    /// (source slot, target).
+    links: Vec<(usize, Target)>,
+}
+
+impl Discrete {
+    /// Empty, for `n_units` units.
+    pub(super) fn new(n_units: usize) -> Discrete {
+        Discrete { units: (0..n_units).map(|_| UnitVars::default()).collect(), ..Discrete::default() }
+    }
+
+    /// Whether `r` is a discrete variable the master reads or sets.
+    pub(super) fn has(&self, r: VarRef) -> bool {
+        self.slot_of.iter().any(|(v, _)| *v == r)
+    }
+
+    /// The slot of discrete variable `r` (added as an output to read, or an input to set, on
+    /// first use).
+    pub(super) fn slot(&mut self, r: VarRef, mds: &[ModelDescription], input: bool) -> usize {
+        if let Some(&(_, s)) = self.slot_of.iter().find(|(v, _)| *v == r) {
+            return s;
+        }
+        let variable = &mds[r.instance].variables[r.variable];
+        let kind = Kind::of(variable.var_type).expect("a discrete variable");
+        let s = self.values.len();
+        self.values.push(0.0);
+        self.slot_of.push((r, s));
+        let unit = &mut self.units[r.instance];
+        let list = match (kind, input) {
+            (Kind::Integer, false) => &mut unit.read_int,
+            (Kind::Boolean, false) => &mut unit.read_bool,
+            (Kind::Integer, true) => &mut unit.write_int,
+            (Kind::Boolean, true) => &mut unit.write_bool,
+        };
+        list.0.push(variable.value_reference);
+        list.1.push(s);
+        s
+    }
+
+    /// Connects discrete output `from` to discrete input `to`.
+    pub(super) fn connect(&mut self, from: VarRef, to: VarRef, mds: &[ModelDescription]) {
+        let source = self.slot(from, mds, false);
+        let target = self.slot(to, mds, true);
+        self.links.push((source, Target::Slot(target)));
+    }
+
+    /// Connects discrete output `from` to Real input position `j` of unit `unit`.
+    pub(super) fn connect_to_real(&mut self, from: VarRef, unit: usize, j: usize, mds: &[ModelDescription]) {
+        let source = self.slot(from, mds, false);
+        self.links.push((source, Target::Real(unit, j)));
+    }
+
+    /// The current value in `slot`.
+    pub(super) fn value(&self, slot: usize) -> f64 {
+        self.values[slot]
+    }
+
+    /// Reads every discrete output, passes the values along the connections, and sets the
+    /// discrete inputs (Real inputs driven by an Integer through [`Unit::set_input`], so they
+    /// reach the FMU with the Real inputs).
+    pub(super) fn exchange(&mut self, units: &mut [Unit]) -> Result<(), CallError> {
+        if self.values.is_empty() {
+            return Ok(());
+        }
+        for (unit, owner) in self.units.iter_mut().zip(units.iter_mut()) {
+            let slave = &mut owner.slave;
+            let (vrs, slots) = &unit.read_int;
+            if !vrs.is_empty() {
+                unit.ints.resize(vrs.len(), 0);
+                slave.get_integer(vrs, &mut unit.ints)?;
+                for (&s, &v) in slots.iter().zip(&unit.ints) {
+                    self.values[s] = f64::from(v);
+                }
+            }
+            let (vrs, slots) = &unit.read_bool;
+            if !vrs.is_empty() {
+                unit.bools.resize(vrs.len(), false);
+                slave.get_boolean(vrs, &mut unit.bools)?;
+                for (&s, &v) in slots.iter().zip(&unit.bools) {
+                    self.values[s] = if v { 1.0 } else { 0.0 };
+                }
+            }
+        }
+        for &(source, target) in &self.links {
+            let value = self.values[source];
+            match target {
+                Target::Slot(s) => self.values[s] = value,
+                Target::Real(unit, j) => units[unit].set_input(j, value),
+            }
+        }
+        for (unit, owner) in self.units.iter_mut().zip(units.iter_mut()) {
+            let slave = &mut owner.slave;
+            if !unit.write_int.0.is_empty() || !unit.write_bool.0.is_empty() {
+                // Outputs read before may depend on these inputs.
+                owner.out_fresh = false;
+            }
+            let (vrs, slots) = &unit.write_int;
+            if !vrs.is_empty() {
+                unit.ints.clear();
+                // Integer-valued by construction (read from an Integer or Enumeration).
+                unit.ints.extend(slots.iter().map(|&s| self.values[s] as i32));
+                slave.set_integer(vrs, &unit.ints)?;
+            }
+            let (vrs, slots) = &unit.write_bool;
+            if !vrs.is_empty() {
+                unit.bools.clear();
+                unit.bools.extend(slots.iter().map(|&s| self.values[s] != 0.0));
+                slave.set_boolean(vrs, &unit.bools)?;
+            }
+        }
+        Ok(())
+    }
+}
