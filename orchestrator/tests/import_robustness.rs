@@ -154,6 +154,20 @@ fmi2Status fmi2GetBooleanStatus(fmi2Component c, int kind, fmi2Boolean* v) {
     *v = ((Inst*)c)->terminated;
     return fmi2OK;
 }
+
+/* FMU state (used when the description declares canGetAndSetFMUstate): a copy of the instance. */
+fmi2Status fmi2GetFMUstate(fmi2Component c, void** state) {
+    Inst* i = c;
+    if (*state == NULL) *state = i->cb.allocateMemory(1, sizeof(Inst));
+    memcpy(*state, i, sizeof(Inst));
+    return fmi2OK;
+}
+fmi2Status fmi2SetFMUstate(fmi2Component c, void* state) { memcpy(c, state, sizeof(Inst)); return fmi2OK; }
+fmi2Status fmi2FreeFMUstate(fmi2Component c, void** state) {
+    ((Inst*)c)->cb.freeMemory(*state);
+    *state = NULL;
+    return fmi2OK;
+}
 "#;
 
 const BALL_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -172,11 +186,15 @@ const BALL_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 /// Writes an FMU archive `dir/<file>` with the Ball description and `binary` as its
 /// `binaries/linux64/Ball.so`.
 fn ball_archive(dir: &Path, file: &str, binary: &[u8]) -> PathBuf {
+    ball_archive_with(dir, file, binary, BALL_XML)
+}
+
+fn ball_archive_with(dir: &Path, file: &str, binary: &[u8], xml: &str) -> PathBuf {
     let path = dir.join(file);
     let mut zip = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
     let options = zip::write::SimpleFileOptions::default();
     zip.start_file("modelDescription.xml", options).unwrap();
-    zip.write_all(BALL_XML.as_bytes()).unwrap();
+    zip.write_all(xml.as_bytes()).unwrap();
     zip.start_file("binaries/linux64/Ball.so", options).unwrap();
     zip.write_all(binary).unwrap();
     zip.finish().unwrap();
@@ -190,6 +208,14 @@ fn ball_fmu(dir: &Path, hostile: bool) -> PathBuf {
     ball_archive(dir, "Ball.fmu", &binary)
 }
 
+/// `StatefulBall.fmu` in `dir`: the Ball declaring `canGetAndSetFMUstate`, so the master can roll
+/// its steps back.
+fn stateful_ball_fmu(dir: &Path) -> PathBuf {
+    let binary = compile_shared(dir, "ball", BALL_C);
+    let xml = BALL_XML.replace(r#"modelIdentifier="Ball""#, r#"modelIdentifier="Ball" canGetAndSetFMUstate="true""#);
+    ball_archive_with(dir, "StatefulBall.fmu", &binary, &xml)
+}
+
 fn orchestrator() -> Command {
     Command::new(env!("CARGO_BIN_EXE_orchestrator"))
 }
@@ -197,13 +223,18 @@ fn orchestrator() -> Command {
 /// Runs `orchestrator run system.json --out results.csv --summary-json summary.json` in `dir`
 /// with a system of one Ball instance `ball` (extra JSON members `fmu_extra` for its entry).
 fn run_ball(dir: &Path, fmu: &Path, fmu_extra: &str, experiment: &str) -> Output {
+    run_ball_with(dir, fmu, fmu_extra, experiment, "")
+}
+
+/// [`run_ball`] with extra top-level JSON members `extra` (each preceded by a comma).
+fn run_ball_with(dir: &Path, fmu: &Path, fmu_extra: &str, experiment: &str, extra: &str) -> Output {
     let system = dir.join("system.json");
     std::fs::write(
         &system,
         format!(
             r#"{{ "fmus": {{ "ball": {{ "path": {fmu:?} {fmu_extra} }} }},
                  "experiment": {experiment},
-                 "outputs": ["ball.time", "ball.count"] }}"#
+                 "outputs": ["ball.time", "ball.count"] {extra} }}"#
         ),
     )
     .unwrap();
@@ -331,6 +362,37 @@ fn a_plain_discard_is_still_a_failed_step() {
     assert!(stderr.contains("the step cannot be retried"), "no FMU state support: {stderr}");
     assert!(!stderr.contains("terminated the simulation"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// With FMU state support a real discard is rolled back and retried smaller; a termination is not.
+#[test]
+fn only_a_real_discard_rolls_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = stateful_ball_fmu(dir.path());
+    let summary = |dir: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+    };
+
+    let out = run_ball(dir.path(), &fmu, "", r#"{ "stop": 1.0, "step": 0.1 }"#);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json = summary(dir.path());
+    assert_eq!(json["rollbacks"], 0, "{json}");
+    assert_eq!(json["stop_reason"], "instance 'ball' terminated the simulation at t = 0.35 s");
+
+    // A plain discard at 0.35 s: the step from 0.3 s is halved (0.3 -> 0.35 succeeds), then the
+    // steps from 0.35 s are halved down to min_step and the run stops with an error.
+    std::fs::remove_file(dir.path().join("summary.json")).unwrap();
+    let out = run_ball_with(
+        dir.path(),
+        &fmu,
+        r#", "parameters": { "terminate": 0 }"#,
+        r#"{ "stop": 1.0, "step": 0.1 }"#,
+        r#", "master": { "min_step": 0.02 }"#,
+    );
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("ball: fmi2DoStep from t = 0.35"), "{stderr}");
+    assert!(stderr.contains("halving down to min_step = 0.02 s did not help"), "{stderr}");
 }
 
 #[test]
@@ -469,8 +531,8 @@ fn absurd_numbers_of_communication_points_are_refused_up_front() {
     let dir = tempfile::tempdir().unwrap();
     let fmu = ball_fmu(dir.path(), false);
     for (experiment, numbers) in [
-        (r#"{ "stop": 1e13, "step": 1.0 }"#, "(10000000000000 - 0) / 1 = 1e13 communication points"),
-        (r#"{ "stop": 1e300, "step": 1e-300 }"#, "= inf communication points"),
+        (r#"{ "stop": 1e13, "step": 1.0 }"#, "(10000000000000.0 - 0.0) / 1.0 = 1e13 communication points"),
+        (r#"{ "stop": 1e300, "step": 1e-300 }"#, "(1e300 - 0.0) / 1e-300 = inf communication points"),
         (r#"{ "start": 0, "stop": 2000000000, "step": 1 }"#, "= 2e9 communication points"),
     ] {
         let started = std::time::Instant::now();

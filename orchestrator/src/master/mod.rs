@@ -108,8 +108,8 @@ pub enum MasterError {
     },
     /// The experiment has more communication points than [`MAX_COMMUNICATION_POINTS`].
     #[error(
-        "experiment: (stop - start) / step = ({stop} - {start}) / {step} = {points:e} communication points, more than \
-         the limit of {limit:e}; use a larger step or a shorter interval"
+        "experiment: (stop - start) / step = ({stop:?} - {start:?}) / {step:?} = {points:e} communication points, more \
+         than the limit of {limit:e}; use a larger step or a shorter interval"
     )]
     TooManyPoints {
         /// `experiment.start`, s.

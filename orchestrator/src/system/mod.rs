@@ -55,12 +55,12 @@
 //!   possibly empty, dots and brackets included (`rotor.blade[*].flap`, `rotor.*`); it selects
 //!   the matching **outputs** of the instance, in model-description order, and the `*` of `to`
 //!   is replaced by the same text for each. Both sides have the same number of `*`, zero or one.
-//!   `from` must be an output, `to` an input of a compatible type (equal, or Integer with
-//!   Enumeration). A pattern that matches nothing is an error, and so is any target the
+//!   `from` must be an output, `to` an input of a compatible type (equal, Integer with
+//!   Enumeration, or an Integer output to a Real input). A pattern that matches nothing is an error, and so is any target the
 //!   replacement names that does not exist. An input is driven by at most one connection or
 //!   external input.
 //! - **`experiment`** (required): `start` (default 0), `stop` (> start), `step` (communication
-//!   step, > 0), all in seconds.
+//!   step, > 0), all in seconds; at most 1e9 communication points (checked by the master).
 //! - **`master`** (optional): `algorithm` `"newton"` (default), `"jacobi"` or `"gauss-seidel"`;
 //!   `tolerance` of the coupling residual (default 1e-10, > 0); `max_iterations` per
 //!   communication point (default 20, ≥ 1); `extrapolate_inputs` (default false: pass input
