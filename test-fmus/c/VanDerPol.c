@@ -1,0 +1,116 @@
+/* VanDerPol: the smallest useful FMI 2.0 Co-Simulation FMU, for measuring what an importer costs
+ * per communication step. States x1, x2 with x1' = x2, x2' = mu (1 - x1^2) x2 - x1, advanced by one
+ * classical Runge-Kutta step per fmi2DoStep. Value references: 0 x1, 1 x2 (outputs), 2 mu
+ * (parameter). No FMU state, no directional derivatives: a plain third-party-style FMU. */
+#include <stddef.h>
+#include <string.h>
+
+typedef void* fmi2Component;
+typedef void* fmi2ComponentEnvironment;
+typedef unsigned int fmi2ValueReference;
+typedef double fmi2Real;
+typedef int fmi2Integer;
+typedef int fmi2Boolean;
+typedef const char* fmi2String;
+typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
+typedef void (*fmi2CallbackLogger)(fmi2ComponentEnvironment, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
+typedef struct {
+    fmi2CallbackLogger logger;
+    void* (*allocateMemory)(size_t, size_t);
+    void (*freeMemory)(void*);
+    void (*stepFinished)(fmi2ComponentEnvironment, fmi2Status);
+    fmi2ComponentEnvironment componentEnvironment;
+} fmi2CallbackFunctions;
+
+typedef struct {
+    fmi2CallbackFunctions cb;
+    double x[3]; /* x1, x2, mu: indexed by value reference */
+} Instance;
+
+const char* fmi2GetTypesPlatform(void) { return "default"; }
+const char* fmi2GetVersion(void) { return "2.0"; }
+
+fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2String resources,
+                              const fmi2CallbackFunctions* f, fmi2Boolean visible, fmi2Boolean loggingOn) {
+    (void)name; (void)type; (void)guid; (void)resources; (void)visible; (void)loggingOn;
+    Instance* i = f->allocateMemory(1, sizeof(Instance));
+    if (!i) return NULL;
+    i->cb = *f;
+    i->x[0] = 2.0;
+    i->x[1] = 0.0;
+    i->x[2] = 1.0;
+    return i;
+}
+
+void fmi2FreeInstance(fmi2Component c) { Instance* i = c; i->cb.freeMemory(i); }
+fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean on, size_t n, const fmi2String* k) {
+    (void)c; (void)on; (void)n; (void)k; return fmi2OK;
+}
+fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean td, fmi2Real tol, fmi2Real start, fmi2Boolean sd,
+                               fmi2Real stop) {
+    (void)c; (void)td; (void)tol; (void)start; (void)sd; (void)stop; return fmi2OK;
+}
+fmi2Status fmi2EnterInitializationMode(fmi2Component c) { (void)c; return fmi2OK; }
+fmi2Status fmi2ExitInitializationMode(fmi2Component c) { (void)c; return fmi2OK; }
+fmi2Status fmi2Terminate(fmi2Component c) { (void)c; return fmi2OK; }
+fmi2Status fmi2Reset(fmi2Component c) { (void)c; return fmi2Error; }
+
+fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, fmi2Real* v) {
+    Instance* i = c;
+    for (size_t k = 0; k < n; k++) {
+        if (vr[k] > 2) return fmi2Error;
+        v[k] = i->x[vr[k]];
+    }
+    return fmi2OK;
+}
+fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, const fmi2Real* v) {
+    Instance* i = c;
+    for (size_t k = 0; k < n; k++) {
+        if (vr[k] != 2) return fmi2Error;
+        i->x[2] = v[k];
+    }
+    return fmi2OK;
+}
+#define NO_VARIABLES(fn, type) \
+    fmi2Status fn(fmi2Component c, const fmi2ValueReference* vr, size_t n, type v) { \
+        (void)c; (void)vr; (void)v; return n == 0 ? fmi2OK : fmi2Error; }
+NO_VARIABLES(fmi2GetInteger, fmi2Integer*)
+NO_VARIABLES(fmi2SetInteger, const fmi2Integer*)
+NO_VARIABLES(fmi2GetBoolean, fmi2Boolean*)
+NO_VARIABLES(fmi2SetBoolean, const fmi2Boolean*)
+NO_VARIABLES(fmi2GetString, fmi2String*)
+NO_VARIABLES(fmi2SetString, const fmi2String*)
+
+static void rhs(double mu, const double* x, double* dx) {
+    dx[0] = x[1];
+    dx[1] = mu * (1.0 - x[0] * x[0]) * x[1] - x[0];
+}
+
+fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean noSetPrior) {
+    Instance* i = c;
+    double k1[2], k2[2], k3[2], k4[2], y[2];
+    (void)t; (void)noSetPrior;
+    rhs(i->x[2], i->x, k1);
+    for (int j = 0; j < 2; j++) y[j] = i->x[j] + 0.5 * h * k1[j];
+    rhs(i->x[2], y, k2);
+    for (int j = 0; j < 2; j++) y[j] = i->x[j] + 0.5 * h * k2[j];
+    rhs(i->x[2], y, k3);
+    for (int j = 0; j < 2; j++) y[j] = i->x[j] + h * k3[j];
+    rhs(i->x[2], y, k4);
+    for (int j = 0; j < 2; j++) i->x[j] += h / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
+    return fmi2OK;
+}
+fmi2Status fmi2CancelStep(fmi2Component c) { (void)c; return fmi2Error; }
+fmi2Status fmi2SetRealInputDerivatives(fmi2Component c, const fmi2ValueReference* vr, size_t n,
+                                       const fmi2Integer* order, const fmi2Real* v) {
+    (void)c; (void)vr; (void)order; (void)v; return n == 0 ? fmi2OK : fmi2Error;
+}
+fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c, const fmi2ValueReference* vr, size_t n,
+                                        const fmi2Integer* order, fmi2Real* v) {
+    (void)c; (void)vr; (void)order; (void)v; return n == 0 ? fmi2OK : fmi2Error;
+}
+fmi2Status fmi2GetStatus(fmi2Component c, int s, fmi2Status* v) { (void)c; (void)s; (void)v; return fmi2Discard; }
+fmi2Status fmi2GetRealStatus(fmi2Component c, int s, fmi2Real* v) { (void)c; (void)s; (void)v; return fmi2Discard; }
+fmi2Status fmi2GetIntegerStatus(fmi2Component c, int s, fmi2Integer* v) { (void)c; (void)s; (void)v; return fmi2Discard; }
+fmi2Status fmi2GetBooleanStatus(fmi2Component c, int s, fmi2Boolean* v) { (void)c; (void)s; (void)v; return fmi2Discard; }
+fmi2Status fmi2GetStringStatus(fmi2Component c, int s, fmi2String* v) { (void)c; (void)s; (void)v; return fmi2Discard; }
