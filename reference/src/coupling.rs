@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use orchestrator::master::graph::{self, Component};
 
-use crate::lu;
+use orchestrator::master::linalg;
 use crate::registry::DynModel;
 use fmu_core::Dual64;
 
@@ -473,7 +473,7 @@ impl Coupling {
                 self.counters.jacobian_updates += 1;
                 let lp = &mut self.loops[l];
                 lp.factored = false;
-                if let Err(e) = lu::factor(m, &mut lp.a, &mut lp.pivots) {
+                if let Err(e) = linalg::factor(m, &mut lp.a, &mut lp.pivots) {
                     return fail(e.to_string(), self);
                 }
                 lp.factored = true;
@@ -481,7 +481,7 @@ impl Coupling {
             let lp = &mut self.loops[l];
             // Newton step: (I - dg/dz) dz = r, solved in the g buffer.
             lp.g.copy_from_slice(&lp.r);
-            lu::solve(m, &lp.a, &lp.pivots, &mut lp.g);
+            linalg::solve_factored(m, &lp.a, &lp.pivots, &mut lp.g);
             for i in 0..m {
                 lp.z[i] -= lp.g[i];
             }

@@ -45,7 +45,6 @@
 #![forbid(unsafe_code)]
 
 mod coupling;
-mod lu;
 pub mod monolithic;
 pub mod registry;
 
