@@ -244,7 +244,7 @@ pub unsafe fn free_instance<M: Model>(c: Component) {
 /// `fmi2SetDebugLogging`.
 ///
 /// # Safety
-/// See [`with_instance`]; `categories` null or `n` valid C strings.
+/// See `with_instance`; `categories` null or `n` valid C strings.
 pub unsafe fn set_debug_logging<M: Model>(
     c: Component,
     logging_on: Boolean,
@@ -280,7 +280,7 @@ pub unsafe fn set_debug_logging<M: Model>(
 /// `fmi2SetupExperiment`.
 ///
 /// # Safety
-/// See [`with_instance`].
+/// See `with_instance`.
 pub unsafe fn setup_experiment<M: Model>(
     c: Component,
     _tolerance_defined: Boolean,
@@ -303,7 +303,7 @@ macro_rules! simple {
         #[$doc]
         ///
         /// # Safety
-        /// See [`with_instance`].
+        /// See `with_instance`.
         pub unsafe fn $name<M: Model>(c: Component) -> StatusCode {
             // SAFETY: forwarded contract.
             unsafe { with_instance::<M>(c, $fmi, |me| me.$method()) }
@@ -325,7 +325,7 @@ simple! {
 /// `fmi2Reset`.
 ///
 /// # Safety
-/// See [`with_instance`].
+/// See `with_instance`.
 pub unsafe fn reset<M: Model>(c: Component) -> StatusCode {
     // SAFETY: forwarded contract.
     unsafe {
@@ -342,7 +342,7 @@ macro_rules! accessors {
         $(#[$doc])*
         ///
         /// # Safety
-        /// See [`with_instance`]; `vr` and `value` null or `n` valid elements.
+        /// See `with_instance`; `vr` and `value` null or `n` valid elements.
         pub unsafe fn $name<M: Model>(c: Component, vr: *const ValueReference, n: usize, value: *const $c) -> StatusCode {
             const F: &str = $fmi;
             // SAFETY: forwarded contract.
@@ -372,7 +372,7 @@ accessors! {
 /// `fmi2GetReal`.
 ///
 /// # Safety
-/// See [`with_instance`]; `vr` null or `n` valid elements, `value` null or `n` writable.
+/// See `with_instance`; `vr` null or `n` valid elements, `value` null or `n` writable.
 pub unsafe fn get_real<M: Model>(c: Component, vr: *const ValueReference, n: usize, value: *mut f64) -> StatusCode {
     const F: &str = "fmi2GetReal";
     // SAFETY: forwarded contract.
@@ -484,7 +484,7 @@ fn null_argument(function: &'static str, what: &str) -> FmiError {
 /// `fmi2GetFMUstate`: allocates a new state, or overwrites `*state` if it is one of ours.
 ///
 /// # Safety
-/// See [`with_instance`]; `state` null or valid, `*state` null or from this function.
+/// See `with_instance`; `state` null or valid, `*state` null or from this function.
 pub unsafe fn get_fmu_state<M: Model>(c: Component, state: *mut FmuStatePtr) -> StatusCode {
     const F: &str = "fmi2GetFMUstate";
     // SAFETY: forwarded contract.
@@ -511,7 +511,7 @@ pub unsafe fn get_fmu_state<M: Model>(c: Component, state: *mut FmuStatePtr) -> 
 /// `fmi2SetFMUstate`.
 ///
 /// # Safety
-/// See [`with_instance`]; `state` null or from [`get_fmu_state`] / [`deserialize_fmu_state`] of
+/// See `with_instance`; `state` null or from [`get_fmu_state`] / [`deserialize_fmu_state`] of
 /// the same model.
 pub unsafe fn set_fmu_state<M: Model>(c: Component, state: FmuStatePtr) -> StatusCode {
     const F: &str = "fmi2SetFMUstate";
@@ -633,7 +633,7 @@ pub unsafe fn deserialize_fmu_state<M: Model>(
 /// `fmi2GetDirectionalDerivative`.
 ///
 /// # Safety
-/// See [`with_instance`]; arrays null or of the given lengths.
+/// See `with_instance`; arrays null or of the given lengths.
 pub unsafe fn get_directional_derivative<M: Model>(
     c: Component,
     unknown: *const ValueReference,
@@ -664,7 +664,7 @@ pub unsafe fn get_directional_derivative<M: Model>(
 /// `fmi2SetRealInputDerivatives`.
 ///
 /// # Safety
-/// See [`with_instance`]; arrays null or `n` elements.
+/// See `with_instance`; arrays null or `n` elements.
 pub unsafe fn set_real_input_derivatives<M: Model>(
     c: Component,
     vr: *const ValueReference,
@@ -687,7 +687,7 @@ pub unsafe fn set_real_input_derivatives<M: Model>(
 /// `fmi2GetRealOutputDerivatives`.
 ///
 /// # Safety
-/// See [`with_instance`]; arrays null or `n` elements, `value` writable.
+/// See `with_instance`; arrays null or `n` elements, `value` writable.
 pub unsafe fn get_real_output_derivatives<M: Model>(
     c: Component,
     vr: *const ValueReference,
@@ -711,7 +711,7 @@ pub unsafe fn get_real_output_derivatives<M: Model>(
 /// `fmi2DoStep`.
 ///
 /// # Safety
-/// See [`with_instance`].
+/// See `with_instance`.
 pub unsafe fn do_step<M: Model>(c: Component, t: f64, h: f64, _no_set_fmu_state_prior: Boolean) -> StatusCode {
     // SAFETY: forwarded contract.
     unsafe { with_instance::<M>(c, "fmi2DoStep", |me| me.do_step(t, h)) }
@@ -720,7 +720,7 @@ pub unsafe fn do_step<M: Model>(c: Component, t: f64, h: f64, _no_set_fmu_state_
 /// `fmi2GetStatus`.
 ///
 /// # Safety
-/// See [`with_instance`].
+/// See `with_instance`.
 pub unsafe fn get_status<M: Model>(c: Component, kind: c_int, _value: *mut StatusCode) -> StatusCode {
     // SAFETY: forwarded contract.
     unsafe { with_instance::<M>(c, "fmi2GetStatus", |me| me.unsupported_status("fmi2GetStatus", kind)) }
@@ -729,7 +729,7 @@ pub unsafe fn get_status<M: Model>(c: Component, kind: c_int, _value: *mut Statu
 /// `fmi2GetRealStatus`: `fmi2LastSuccessfulTime`.
 ///
 /// # Safety
-/// See [`with_instance`]; `value` writable.
+/// See `with_instance`; `value` writable.
 pub unsafe fn get_real_status<M: Model>(c: Component, kind: c_int, value: *mut f64) -> StatusCode {
     const F: &str = "fmi2GetRealStatus";
     // SAFETY: forwarded contract.
@@ -750,7 +750,7 @@ pub unsafe fn get_real_status<M: Model>(c: Component, kind: c_int, value: *mut f
 /// `fmi2GetBooleanStatus`: `fmi2Terminated`.
 ///
 /// # Safety
-/// See [`with_instance`]; `value` writable.
+/// See `with_instance`; `value` writable.
 pub unsafe fn get_boolean_status<M: Model>(c: Component, kind: c_int, value: *mut Boolean) -> StatusCode {
     const F: &str = "fmi2GetBooleanStatus";
     // SAFETY: forwarded contract.
@@ -771,7 +771,7 @@ pub unsafe fn get_boolean_status<M: Model>(c: Component, kind: c_int, value: *mu
 /// `fmi2GetIntegerStatus` and `fmi2GetStringStatus`: no such status kinds.
 ///
 /// # Safety
-/// See [`with_instance`].
+/// See `with_instance`.
 pub unsafe fn get_other_status<M: Model>(c: Component, function: &'static str, kind: c_int) -> StatusCode {
     // SAFETY: forwarded contract.
     unsafe { with_instance::<M>(c, function, |me| me.unsupported_status(function, kind)) }

@@ -10,7 +10,7 @@
 //! A **trial** `h(c)` is one co-simulation of the whole system through the Newton master: the
 //! airframe held on the steady motion (`dof_mask = 0`, so the rotor sees exactly the trimmed
 //! hub motion), `settle_revolutions` revolutions to let the rotor settle, then one revolution
-//! averaged with a Hann window (see [`revolution_window`]: exact for the main rotor's harmonics,
+//! averaged with a Hann window (see `revolution_window`: exact for the main rotor's harmonics,
 //! and it keeps a tail rotor turning at an incommensurate speed from leaking into the mean). Trials are warm-started: each begins on the rotor state (azimuth, per-blade lag,
 //! flap and rates) where the previous accepted trial ended, so the rotor starts on, or close to,
 //! its periodic orbit and one settling revolution suffices.
