@@ -12,9 +12,9 @@ use std::rc::Rc;
 
 use orchestrator::master::graph::{self, Component};
 
-use orchestrator::master::linalg;
 use crate::registry::DynModel;
 use fmu_core::Dual64;
+use orchestrator::master::linalg;
 
 /// One model instance with its inputs, outputs and AD buffers.
 pub(crate) struct Unit {
