@@ -87,6 +87,34 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
+    /// Run or trim a system at many points (a grid, a list or random samples of parameters,
+    /// trim conditions or experiment settings), each in its own process, `--jobs` at a time;
+    /// resumable; writes DIR/sweep.csv (a row per point), DIR/sweep.svg and DIR/points/<id>/.
+    Sweep {
+        /// Sweep file (JSON): system, work (`run` or `trim`), grid / list / random points.
+        sweep: PathBuf,
+        /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+        /// Points run at the same time (default: the number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Only collect the finished points into sweep.csv and the plot (after a Slurm run).
+        #[arg(long)]
+        gather: bool,
+        /// Submit the points as a Slurm job array (`sbatch`) of this many tasks instead of running them here.
+        #[arg(long, value_name = "TASKS")]
+        slurm: Option<usize>,
+        /// Options passed to `sbatch` (e.g. `--sbatch-option=--partition=short`); repeatable.
+        #[arg(long = "sbatch-option", value_name = "OPTION", allow_hyphen_values = true)]
+        sbatch_options: Vec<String>,
+        /// Run only every CHUNKS-th point from CHUNK (what one Slurm array task does).
+        #[arg(long, requires = "chunks")]
+        chunk: Option<usize>,
+        /// Number of chunks (Slurm array tasks).
+        #[arg(long, requires = "chunk")]
+        chunks: Option<usize>,
+    },
     /// List an FMU's model description: capabilities, variables, output dependencies.
     Inspect {
         /// The `.fmu` file.
@@ -184,6 +212,22 @@ fn dispatch(cli: Cli) -> Result<()> {
             let method = if jacobian == "fd" { JacobianMethod::FiniteDifference } else { JacobianMethod::Broyden };
             trim(&system, condition, method, &changes, out.as_deref(), summary_json.as_deref(), verbose)
         }
+        Command::Sweep { sweep, out, jobs, gather, slurm, sbatch_options, chunk, chunks } => {
+            let plan = cli::sweep::Sweep::from_file(&sweep)?;
+            if gather {
+                plan.gather(&out)
+            } else if let Some(tasks) = slurm {
+                plan.submit_slurm(&sweep, &out, tasks, &sbatch_options)
+            } else {
+                let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+                anyhow::ensure!(jobs >= 1, "--jobs must be at least 1");
+                let chunk = chunk.zip(chunks);
+                if let Some((k, n)) = chunk {
+                    anyhow::ensure!(n >= 1 && k < n, "--chunk must be below --chunks");
+                }
+                plan.run(&out, jobs, chunk)
+            }
+        }
         Command::Inspect { fmu } => {
             // Reads the description only: works without loading the binary.
             let description = inspect::describe(&read_model_description(&fmu)?);
@@ -266,8 +310,12 @@ fn run(
     say!("{}", summary.to_text());
     say!("results: {} ({} variables)", outputs.results.display(), results.names.len());
     if let Some(path) = &outputs.plot {
-        let options =
-            PlotOptions { title: title.to_string(), variables: files.plot_vars.clone(), degrees: files.degrees };
+        let options = PlotOptions {
+            title: title.to_string(),
+            variables: files.plot_vars.clone(),
+            degrees: files.degrees,
+            x_label: None,
+        };
         plot_svg(&results, &columns, path, &options).map_err(anyhow::Error::msg)?;
         say!("plot: {}", path.display());
     }

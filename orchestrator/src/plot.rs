@@ -33,6 +33,8 @@ pub struct PlotOptions {
     pub variables: Vec<String>,
     /// Draw angles (unit `rad`, `rad/s`, `rad/s2`) in degrees.
     pub degrees: bool,
+    /// Label of the horizontal axis (default: `time [s]`).
+    pub x_label: Option<String>,
 }
 
 /// The unit a column is drawn in and the factor from its recorded unit.
@@ -103,7 +105,7 @@ pub fn plot_svg(results: &Results, columns: &[ColumnInfo], path: &Path, options:
         let mut mesh = chart.configure_mesh();
         mesh.y_labels(4).x_labels(8);
         if bottom_row {
-            mesh.x_desc("time [s]");
+            mesh.x_desc(options.x_label.as_deref().unwrap_or("time [s]"));
         }
         mesh.draw().map_err(|e| err(&e))?;
         let colour = COLOURS[k % COLOURS.len()];

@@ -495,3 +495,110 @@ fn every_example_runs_from_the_workspace_root() {
         assert!(rows > 10, "{example}: {rows} rows");
     }
 }
+
+/// Column `name` of a CSV with a quoted header, as strings (`sweep.csv`).
+fn csv_cells(path: &std::path::Path, name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(|h| h.trim_matches('"').to_string()).collect();
+    let k = header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name} in {header:?}"));
+    lines.map(|l| l.split(',').nth(k).unwrap().trim_matches('"').to_string()).collect()
+}
+
+/// A sweep runs its points in separate processes, two at a time; a failing point is recorded and
+/// the others go on; a second call runs only what is not done; each point's figures are those of
+/// the same run made alone.
+#[test]
+fn sweep_runs_points_in_parallel_resumes_and_survives_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let system = test_fmus::fixtures::example_path("gunns-6dof.json");
+    let sweep = dir.path().join("sweep.json");
+    std::fs::write(
+        &sweep,
+        format!(
+            r#"{{ "system": {system:?}, "work": "run",
+                 "grid": {{ "body.mass": [1e6, -1, 2e6], "stop": [0.5] }},
+                 "statistics": ["body.x"] }}"#
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("sweep");
+    let run = orchestrator()
+        .args(["sweep", sweep.to_str().unwrap(), "--out", out.to_str().unwrap(), "--jobs", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", String::from_utf8_lossy(&run.stderr));
+    assert!(stdout.contains("3 points run") && stdout.contains("1 failed"), "{stdout}");
+    let table = out.join("sweep.csv");
+    assert_eq!(csv_cells(&table, "status"), ["ok", "failed", "ok"]);
+    assert!(csv_cells(&table, "error")[1].contains("mass"), "{:?}", csv_cells(&table, "error"));
+    // The same point alone.
+    let alone = dir.path().join("alone.csv");
+    let single = orchestrator()
+        .args([
+            "run",
+            system.to_str().unwrap(),
+            "--set",
+            "body.mass=2e6",
+            "--stop",
+            "0.5",
+            "--out",
+            alone.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(single.status.success());
+    let x = csv_column(&alone, "body.x");
+    assert_eq!(csv_cells(&table, "body.x.final")[2].parse::<f64>().unwrap(), *x.last().unwrap());
+    assert_eq!(csv_cells(&table, "steps")[2], "50");
+    assert!(out.join("sweep.svg").is_file());
+    // Resumed: only the failed point runs again.
+    let again =
+        orchestrator().args(["sweep", sweep.to_str().unwrap(), "--out", out.to_str().unwrap()]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(stdout.contains("1 points run") && stdout.contains("2 already done"), "{stdout}");
+    // Without Slurm installed, --slurm says so and leaves the job script.
+    let slurm = orchestrator()
+        .args(["sweep", sweep.to_str().unwrap(), "--out", out.to_str().unwrap(), "--slurm", "2"])
+        .output()
+        .unwrap();
+    if !slurm.status.success() {
+        let stderr = String::from_utf8_lossy(&slurm.stderr);
+        assert!(stderr.contains("sbatch"), "{stderr}");
+    }
+    let script = std::fs::read_to_string(out.join("sweep.sbatch")).unwrap();
+    assert!(
+        script.contains("#SBATCH --array=0-1") && script.contains("--chunk \"$SLURM_ARRAY_TASK_ID\" --chunks 2"),
+        "{script}"
+    );
+}
+
+/// A trim sweep over speed gives exactly the trims of `orchestrator trim --speed V`.
+#[test]
+fn trim_sweep_reproduces_single_trims() {
+    let dir = tempfile::tempdir().unwrap();
+    let system = helicopter_json(dir.path());
+    let sweep = dir.path().join("envelope.json");
+    std::fs::write(&sweep, format!(r#"{{ "system": {system:?}, "work": "trim", "grid": {{ "speed": [0, 20] }} }}"#))
+        .unwrap();
+    let out = dir.path().join("envelope");
+    let run = orchestrator().args(["sweep", sweep.to_str().unwrap(), "--out", out.to_str().unwrap()]).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let single = dir.path().join("trim20.json");
+    let trim = orchestrator()
+        .args(["trim", system.to_str().unwrap(), "--speed", "20", "--summary-json", single.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(trim.status.success());
+    let expected: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&single).unwrap()).unwrap();
+    let table = out.join("sweep.csv");
+    for (column, value) in [
+        ("controls_rad.controls.collective", &expected["controls_rad"]["controls.collective"]),
+        ("controls_rad.controls.lon_cyclic", &expected["controls_rad"]["controls.lon_cyclic"]),
+        ("attitude_rad.theta", &expected["attitude_rad"]["theta"]),
+    ] {
+        assert_eq!(csv_cells(&table, column)[1].parse::<f64>().unwrap(), value.as_f64().unwrap(), "{column}");
+    }
+    assert_eq!(csv_cells(&table, "converged"), ["1", "1"]);
+}

@@ -1,4 +1,5 @@
-//! Parts of the command-line front end: progress display and the files a run reads and writes.
+//! Parts of the command-line front end: progress display, the files a run reads and writes, sweeps.
 
 pub mod outputs;
 pub mod progress;
+pub mod sweep;

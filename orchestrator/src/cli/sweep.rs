@@ -1,0 +1,477 @@
+//! `orchestrator sweep`: many runs or trims of one system over a set of points (a grid, a list
+//! or random samples), each point in its own `orchestrator` process so that a crash or failure of
+//! one point is recorded and the others go on. Points already done are skipped (resumable);
+//! `DIR/sweep.csv` has one row per point and `DIR/sweep.svg` each figure against the first swept
+//! variable. With `--slurm` the same points run as a Slurm job array writing into the same `DIR`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// A sweep file as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepFile {
+    /// The system description (JSON), relative to the sweep file.
+    system: PathBuf,
+    /// `run` or `trim` at every point.
+    work: Work,
+    /// Cartesian product of named values or ranges.
+    #[serde(default)]
+    grid: BTreeMap<String, Values>,
+    /// Explicit points.
+    #[serde(default)]
+    list: Vec<BTreeMap<String, f64>>,
+    /// Random samples.
+    #[serde(default)]
+    random: Option<RandomPoints>,
+    /// Recorded outputs whose minimum, maximum, mean and final value go into `sweep.csv` (`run`).
+    #[serde(default)]
+    statistics: Vec<String>,
+    /// Further command-line arguments for every point (e.g. `["--stop", "2"]`).
+    #[serde(default)]
+    arguments: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Work {
+    Run,
+    Trim,
+}
+
+/// The values of one grid axis: a list, or `{"from", "to", "count"}` (evenly spaced, ends included).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Values {
+    List(Vec<f64>),
+    Range { from: f64, to: f64, count: usize },
+}
+
+/// `count` points with each variable uniform in its `[low, high]`, from `seed`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RandomPoints {
+    count: usize,
+    seed: u64,
+    ranges: BTreeMap<String, [f64; 2]>,
+}
+
+/// One point: values by variable name, in the order of the sweep's variables.
+type Point = Vec<(String, f64)>;
+
+/// Names that are not `INSTANCE.VARIABLE` parameters but options of `run` or `trim`.
+const OPTIONS: [(&str, &str); 5] =
+    [("speed", "--speed"), ("turn_rate", "--turn-rate"), ("start", "--start"), ("stop", "--stop"), ("step", "--step")];
+
+/// A parsed sweep: its system, work and points.
+pub struct Sweep {
+    system: PathBuf,
+    work: Work,
+    points: Vec<Point>,
+    statistics: Vec<String>,
+    arguments: Vec<String>,
+}
+
+impl Sweep {
+    /// Reads and checks a sweep file.
+    pub fn from_file(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let file: SweepFile = serde_json::from_str(&text).with_context(|| format!("{}", path.display()))?;
+        let base = path.parent().unwrap_or(Path::new(""));
+        let system = std::path::absolute(base.join(&file.system))?;
+        if !system.is_file() {
+            bail!("{}: system: {} not found", path.display(), system.display());
+        }
+        let points = points(&file).with_context(|| format!("{}", path.display()))?;
+        for (name, _) in points.first().into_iter().flatten() {
+            let is_option = OPTIONS.iter().any(|(n, _)| n == name);
+            if !is_option && !name.contains('.') {
+                bail!(
+                    "{}: '{name}' is neither INSTANCE.VARIABLE nor one of {:?}",
+                    path.display(),
+                    OPTIONS.map(|o| o.0)
+                );
+            }
+            if file.work == Work::Run && (name == "speed" || name == "turn_rate") {
+                bail!("{}: '{name}' is a trim condition; use \"work\": \"trim\"", path.display());
+            }
+        }
+        Ok(Self { system, work: file.work, points, statistics: file.statistics, arguments: file.arguments })
+    }
+
+    /// Runs the points not done yet in `dir`, `jobs` at a time (only those of `chunk` = (k, n):
+    /// every n-th point from k, for a Slurm array task), then gathers `sweep.csv` and the plot.
+    pub fn run(&self, dir: &Path, jobs: usize, chunk: Option<(usize, usize)>) -> Result<()> {
+        std::fs::create_dir_all(dir.join("points")).with_context(|| format!("cannot create {}", dir.display()))?;
+        let exe = std::env::current_exe().context("cannot locate the orchestrator executable")?;
+        let todo: Vec<usize> = (0..self.points.len())
+            .filter(|k| chunk.is_none_or(|(c, n)| k % n == c))
+            .filter(|&k| !point_done(&point_dir(dir, k)))
+            .collect();
+        let skipped = self.points.len() - todo.len();
+        eprintln!("sweep: {} points, {} to run, {jobs} at a time", self.points.len(), todo.len());
+        let next = AtomicUsize::new(0);
+        let failures = Mutex::new(Vec::new());
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs.max(1) {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&k) = todo.get(i) else { break };
+                        let status = self.run_point(&exe, dir, k);
+                        let ok = status.as_ref().is_ok_and(|s| s["status"] == "ok");
+                        if !ok {
+                            failures.lock().unwrap_or_else(|p| p.into_inner()).push(k);
+                        }
+                        eprintln!(
+                            "sweep: point {} of {} {} ({:.1} s)",
+                            k + 1,
+                            self.points.len(),
+                            if ok { "done" } else { "FAILED" },
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                });
+            }
+        });
+        let wall = started.elapsed().as_secs_f64();
+        if chunk.is_none() {
+            self.gather(dir)?;
+        }
+        let failed = failures.into_inner().unwrap_or_else(|p| p.into_inner());
+        let ran = todo.len();
+        println!(
+            "sweep: {ran} points run in {wall:.1} s ({:.1} points per minute), {skipped} already done, {} failed",
+            if wall > 0.0 { ran as f64 * 60.0 / wall } else { 0.0 },
+            failed.len()
+        );
+        Ok(())
+    }
+
+    /// The command line of point `k`, writing into `out`.
+    fn arguments(&self, k: usize, out: &Path) -> Vec<String> {
+        let mut args = vec![if self.work == Work::Run { "run" } else { "trim" }.to_string()];
+        args.push(self.system.display().to_string());
+        for (name, value) in &self.points[k] {
+            match OPTIONS.iter().find(|(n, _)| n == name) {
+                Some((_, option)) => args.push(format!("{option}={value:?}")),
+                None => args.push(format!("--set={name}={value:?}")),
+            }
+        }
+        let file = |name: &str| out.join(name).display().to_string();
+        match self.work {
+            Work::Run => {
+                args.extend(["--out".into(), file("results.csv"), "--summary-json".into(), file("summary.json")])
+            }
+            Work::Trim => {
+                args.extend(["--out".into(), file("trimmed.json"), "--summary-json".into(), file("summary.json")])
+            }
+        }
+        args.extend(self.arguments.iter().cloned());
+        args
+    }
+
+    /// Runs point `k` in its own process; writes and returns its `status.json`.
+    fn run_point(&self, exe: &Path, dir: &Path, k: usize) -> Result<Value> {
+        let out = point_dir(dir, k);
+        std::fs::create_dir_all(&out)?;
+        let _ = std::fs::remove_file(out.join("status.json"));
+        let args = self.arguments(k, &out);
+        let started = Instant::now();
+        let output = Command::new(exe).args(&args).output();
+        let wall = started.elapsed().as_secs_f64();
+        let status = match output {
+            Ok(o) => {
+                let mut log = o.stdout.clone();
+                log.extend_from_slice(&o.stderr);
+                std::fs::write(out.join("log.txt"), &log)?;
+                let stderr = String::from_utf8_lossy(&o.stderr);
+                let error = stderr.lines().rev().find(|l| l.starts_with("error:")).unwrap_or("").to_string();
+                json!({
+                    "status": if o.status.success() { "ok" } else { "failed" },
+                    "exit_code": o.status.code(),
+                    "error": error,
+                    "wall_seconds": wall,
+                    "command": args,
+                })
+            }
+            Err(e) => json!({ "status": "failed", "error": format!("cannot start {}: {e}", exe.display()) }),
+        };
+        std::fs::write(out.join("status.json"), serde_json::to_string_pretty(&status)? + "\n")?;
+        Ok(status)
+    }
+
+    /// Writes `sweep.csv` (one row per point: its values, status, summary figures, statistics)
+    /// and `sweep.svg` from whatever points have finished in `dir`.
+    pub fn gather(&self, dir: &Path) -> Result<()> {
+        let variables: Vec<String> =
+            self.points.first().map(|p| p.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
+        let mut rows: Vec<BTreeMap<String, String>> = Vec::new();
+        let mut figures: Vec<String> = Vec::new();
+        for (k, point) in self.points.iter().enumerate() {
+            let out = point_dir(dir, k);
+            let mut row = BTreeMap::new();
+            row.insert("id".to_string(), format!("{k}"));
+            for (name, value) in point {
+                row.insert(name.clone(), format!("{value:?}"));
+            }
+            let status: Value = read_json(&out.join("status.json")).unwrap_or(json!({ "status": "not run" }));
+            row.insert("status".into(), status["status"].as_str().unwrap_or("unknown").to_string());
+            row.insert("error".into(), status["error"].as_str().unwrap_or("").replace('"', "'"));
+            let mut add = |name: String, value: String| {
+                if !figures.contains(&name) {
+                    figures.push(name.clone());
+                }
+                row.insert(name, value);
+            };
+            if let Some(summary) = read_json(&out.join("summary.json")) {
+                for (name, value) in flatten(&summary) {
+                    add(name, value);
+                }
+            }
+            if self.work == Work::Run && !self.statistics.is_empty() {
+                for (name, value) in statistics(&out.join("results.csv"), &self.statistics) {
+                    add(name, value);
+                }
+            }
+            rows.push(row);
+        }
+        let mut header = vec!["id".to_string()];
+        header.extend(variables.iter().cloned());
+        header.extend(["status".to_string(), "error".to_string()]);
+        header.extend(figures.iter().cloned());
+        let mut csv = header.iter().map(|h| format!("\"{h}\"")).collect::<Vec<_>>().join(",") + "\n";
+        for row in &rows {
+            let cells: Vec<String> = header
+                .iter()
+                .map(|h| {
+                    let v = row.get(h).cloned().unwrap_or_default();
+                    if v.parse::<f64>().is_ok() { v } else { format!("\"{v}\"") }
+                })
+                .collect();
+            csv += &(cells.join(",") + "\n");
+        }
+        std::fs::write(dir.join("sweep.csv"), csv)?;
+        // Drawn against the first variable that changes; one line per combination of the others
+        // that change.
+        let varying: Vec<String> = variables
+            .iter()
+            .filter(|v| {
+                self.points
+                    .iter()
+                    .any(|p| p.iter().find(|(n, _)| n == *v) != self.points[0].iter().find(|(n, _)| n == *v))
+            })
+            .cloned()
+            .collect();
+        if let Some(x) = varying.first() {
+            plot(dir, x, &varying[1..], &figures, &rows)?;
+        }
+        println!("sweep: {} ({} points)", dir.join("sweep.csv").display(), rows.len());
+        Ok(())
+    }
+
+    /// Writes `DIR/sweep.sbatch` (a job array of `tasks` tasks, each running every `tasks`-th
+    /// point with this executable) and submits it with `sbatch`, passing `options` through.
+    pub fn submit_slurm(&self, sweep_file: &Path, dir: &Path, tasks: usize, options: &[String]) -> Result<()> {
+        std::fs::create_dir_all(dir)?;
+        let exe = std::env::current_exe()?;
+        let tasks = tasks.clamp(1, self.points.len().max(1));
+        let script = dir.join("sweep.sbatch");
+        let quote = |p: &Path| format!("'{}'", p.display().to_string().replace('\'', "'\\''"));
+        let text = format!(
+            "#!/bin/bash\n#SBATCH --job-name=orchestrator-sweep\n#SBATCH --array=0-{}\n#SBATCH --output={}/slurm-%A_%a.out\n\
+             # One array task runs every {tasks}-th point of the sweep; results go to the shared DIR.\n\
+             exec {} sweep {} --out {} --chunk \"$SLURM_ARRAY_TASK_ID\" --chunks {tasks}\n",
+            tasks - 1,
+            dir.display(),
+            quote(&exe),
+            quote(&std::path::absolute(sweep_file)?),
+            quote(&std::path::absolute(dir)?),
+        );
+        std::fs::write(&script, text)?;
+        let output = Command::new("sbatch").args(options).arg(&script).output().with_context(|| {
+            format!("cannot run sbatch (is Slurm installed?); the job script is {}", script.display())
+        })?;
+        if !output.status.success() {
+            bail!("sbatch failed: {}", String::from_utf8_lossy(&output.stderr).trim());
+        }
+        println!(
+            "{}; when it has finished: orchestrator sweep {} --out {} --gather",
+            String::from_utf8_lossy(&output.stdout).trim(),
+            sweep_file.display(),
+            dir.display()
+        );
+        Ok(())
+    }
+}
+
+fn point_dir(dir: &Path, k: usize) -> PathBuf {
+    dir.join("points").join(format!("{k:04}"))
+}
+
+fn point_done(out: &Path) -> bool {
+    read_json(&out.join("status.json")).is_some_and(|s| s["status"] == "ok")
+}
+
+fn read_json(path: &Path) -> Option<Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// The points of a sweep file: the grid's cartesian product, then the list, then random samples.
+fn points(file: &SweepFile) -> Result<Vec<Point>> {
+    let mut points: Vec<Point> = Vec::new();
+    if !file.grid.is_empty() {
+        points.push(Vec::new());
+        for (name, values) in &file.grid {
+            let values = match values {
+                Values::List(v) => v.clone(),
+                Values::Range { from, to, count } => match count {
+                    0 => bail!("grid.{name}: count must be at least 1"),
+                    1 => vec![*from],
+                    n => (0..*n).map(|k| from + (to - from) * k as f64 / (*n - 1) as f64).collect(),
+                },
+            };
+            if values.is_empty() {
+                bail!("grid.{name}: no values");
+            }
+            points = points
+                .iter()
+                .flat_map(|p| {
+                    values.iter().map(move |v| {
+                        let mut q = p.clone();
+                        q.push((name.clone(), *v));
+                        q
+                    })
+                })
+                .collect();
+        }
+    }
+    for (k, entry) in file.list.iter().enumerate() {
+        let point: Point = entry.iter().map(|(n, v)| (n.clone(), *v)).collect();
+        if let Some(first) = points.first()
+            && first.iter().map(|(n, _)| n).ne(point.iter().map(|(n, _)| n))
+        {
+            bail!("list[{k}]: every point must name the same variables as the others");
+        }
+        points.push(point);
+    }
+    if let Some(random) = &file.random {
+        let mut state = random.seed ^ 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..random.count {
+            let point: Point = random
+                .ranges
+                .iter()
+                .map(|(n, [low, high])| (n.clone(), low + (high - low) * uniform(&mut state)))
+                .collect();
+            points.push(point);
+        }
+    }
+    if points.is_empty() {
+        bail!("no points: give a grid, a list or random samples");
+    }
+    if points.iter().any(|p| p.iter().map(|(n, _)| n).ne(points[0].iter().map(|(n, _)| n))) {
+        bail!("grid, list and random points must name the same variables");
+    }
+    Ok(points)
+}
+
+/// A uniform number in [0, 1) from a SplitMix64 stream (reproducible for a seed on any machine).
+fn uniform(state: &mut u64) -> f64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) as f64 / 2f64.powi(64)
+}
+
+/// The scalar numbers and booleans of a summary JSON as `a.b` names, except what describes the
+/// inputs of the run.
+fn flatten(value: &Value) -> Vec<(String, String)> {
+    fn walk(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
+        match value {
+            Value::Number(n) => out.push((prefix.to_string(), n.to_string())),
+            Value::Bool(b) => out.push((prefix.to_string(), u8::from(*b).to_string())),
+            Value::Object(map) => {
+                for (k, v) in map {
+                    if k != "inputs" && k != "condition" {
+                        let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                        walk(&name, v, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk("", value, &mut out);
+    out
+}
+
+/// Minimum, maximum, mean and final value of each named column of a results CSV.
+fn statistics(csv: &Path, names: &[String]) -> Vec<(String, String)> {
+    let Ok(text) = std::fs::read_to_string(csv) else { return Vec::new() };
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap_or("").split(',').map(|h| h.trim_matches('"').to_string()).collect();
+    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|v| v.parse().unwrap_or(f64::NAN)).collect()).collect();
+    let mut out = Vec::new();
+    for name in names {
+        let Some(c) = header.iter().position(|h| h == name) else { continue };
+        let column: Vec<f64> = rows.iter().filter_map(|r| r.get(c).copied()).collect();
+        if column.is_empty() {
+            continue;
+        }
+        let min = column.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = column.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mean = column.iter().sum::<f64>() / column.len() as f64;
+        for (what, v) in [("min", min), ("max", max), ("mean", mean), ("final", *column.last().expect("not empty"))] {
+            out.push((format!("{name}.{what}"), format!("{v:?}")));
+        }
+    }
+    out
+}
+
+/// `sweep.svg`: every figure against the swept variable `x`, one line per combination of the
+/// `others`, points in order of `x`.
+fn plot(dir: &Path, x: &str, others: &[String], figures: &[String], rows: &[BTreeMap<String, String>]) -> Result<()> {
+    use orchestrator::master::Results;
+    // One "results" table per series: x as the time axis and the figures as columns, drawn by
+    // the run plot, so the sweep plot has the same look.
+    let mut series: BTreeMap<String, Vec<&BTreeMap<String, String>>> = BTreeMap::new();
+    for row in rows.iter().filter(|r| r.get("status").is_some_and(|s| s == "ok")) {
+        let key = others.iter().map(|o| format!("{o}={}", row.get(o).cloned().unwrap_or_default())).collect::<Vec<_>>();
+        series.entry(key.join(", ")).or_default().push(row);
+    }
+    let numeric: Vec<&String> = figures.iter().filter(|f| !f.ends_with("wall_seconds")).collect();
+    for (k, (key, mut members)) in series.into_iter().enumerate() {
+        let value =
+            |r: &BTreeMap<String, String>, n: &str| r.get(n).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+        members.sort_by(|a, b| value(a, x).total_cmp(&value(b, x)));
+        if members.len() < 2 {
+            continue;
+        }
+        let mut results = Results::new(numeric.iter().map(|n| n.to_string()).collect(), members.len());
+        for r in &members {
+            let row: Vec<f64> = numeric.iter().map(|n| value(r, n)).collect();
+            results.push(value(r, x), &row);
+        }
+        let name = if key.is_empty() { "sweep.svg".to_string() } else { format!("sweep-{k}.svg") };
+        let title = if key.is_empty() { format!("sweep over {x}") } else { format!("sweep over {x} ({key})") };
+        let options = orchestrator::plot::PlotOptions {
+            title,
+            variables: Vec::new(),
+            degrees: false,
+            x_label: Some(x.to_string()),
+        };
+        orchestrator::plot::plot_svg(&results, &[], &dir.join(name), &options).map_err(anyhow::Error::msg)?;
+    }
+    Ok(())
+}
