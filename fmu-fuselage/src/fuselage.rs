@@ -5,9 +5,14 @@
 //! ```text
 //! M6 [v' ; alpha] = [F ; M_O] - [m (w x v + w x (w x c)) ; w x (I_O w) + m c x (w x v)]
 //! M6 = [[m E, -m [c x]], [m [c x], I_O]],   I_O = I_cm + m (|c|^2 E - c c^T)
-//! F   = sum_P F_P + m g_b - 0.5 rho f |v| v,  M_O = sum_P (M_P + r_P x F_P) + c x (m g_b)
+//! F   = sum_P F_P + m g_b - 0.5 rho f |v| v + sum_L F_L
+//! M_O = sum_P (M_P + r_P x F_P) + c x (m g_b) + sum_L r_L x F_L
 //! g_b = R^T (0, 0, g),  position' = R v,  q' = 0.5 q (x) (0, w)
 //! ```
+//!
+//! `F_L` is the force of landing-gear leg `L` at its contact point `r_L` (see `Gear`): a
+//! unilateral vertical spring-damper against a flat ground and horizontal springs to where the
+//! leg started, NED axes, turned into body axes.
 //!
 //! `v'` is the rate of the body-axis components of the reference-point velocity and `alpha` the
 //! angular acceleration. A blocked axis of the DOF mask gets zero acceleration; the free axes
@@ -18,7 +23,7 @@ use fmu_core::variable::Variable;
 use nalgebra::{Matrix3, Matrix6};
 
 use crate::euler::EulerSequence;
-use crate::layout::{Point, u, vr, x, y};
+use crate::layout::{GEAR_LEGS, Point, u, vr, x, y};
 use crate::vec3::{self, V3, add, cross, dot, lift, mat_vec, mat_vec_f, scale_f, sub};
 
 /// The 6-DOF rigid airframe (`modelIdentifier="Fuselage"`), holding only parameter-derived data.
@@ -42,10 +47,52 @@ pub struct Fuselage {
     sequence: EulerSequence,
     /// `0.5 rho f`, kg/m.
     drag_coefficient: f64,
+    /// Landing gear (`None` when `gear.k` is 0).
+    gear: Option<Gear>,
     /// Initial state.
     x0: [f64; x::N],
     /// Integrator tolerance (relative and absolute).
     tolerance: f64,
+}
+
+/// Landing gear: legs in contact with a flat ground push with a unilateral vertical
+/// spring-damper, and are held horizontally by springs to where they started.
+#[derive(Debug, Clone)]
+struct Gear {
+    /// Contact points relative to the reference point, body axes, m.
+    legs: [[f64; 3]; GEAR_LEGS],
+    /// Vertical stiffness (N/m) and damping (N s/m) of each leg.
+    k: f64,
+    c: f64,
+    /// Horizontal stiffness (N/m) and damping (N s/m) of each leg in contact.
+    k_h: f64,
+    c_h: f64,
+    /// NED z of the ground, m.
+    ground_z: f64,
+    /// NED x and y of each contact point at the initial state (the horizontal springs' anchors), m.
+    anchors: [[f64; 2]; GEAR_LEGS],
+}
+
+impl Gear {
+    /// Force on the airframe at each leg, NED axes, N, for the reference point at NED `pos`, attitude
+    /// `r` (body to NED), body velocity `v` and rates `w`. Legs not touching the ground carry none.
+    fn forces<D: Scalar>(&self, pos: V3<D>, r: &vec3::M3<D>, v: V3<D>, w: V3<D>) -> [V3<D>; GEAR_LEGS] {
+        std::array::from_fn(|i| {
+            let leg = lift(self.legs[i]);
+            let p = add(pos, mat_vec(r, leg));
+            let depth = p[2] - self.ground_z;
+            if depth.re() <= 0.0 {
+                return [D::from(0.0); 3];
+            }
+            let p_dot = mat_vec(r, add(v, cross(w, leg)));
+            let normal = depth * self.k + p_dot[2] * self.c;
+            // The ground pushes, never pulls: a leg leaving faster than its spring extends carries none.
+            let f_z = if normal.re() > 0.0 { -normal } else { D::from(0.0) };
+            let f_x = -((p[0] - self.anchors[i][0]) * self.k_h + p_dot[0] * self.c_h);
+            let f_y = -((p[1] - self.anchors[i][1]) * self.k_h + p_dot[1] * self.c_h);
+            [f_x, f_y, f_z]
+        })
+    }
 }
 
 /// Rigid-body accelerations at the reference point (body axes).
@@ -136,6 +183,7 @@ impl Fuselage {
         if rho < 0.0 {
             return Err(format!("parameter 'rho' must be >= 0 kg/m^3 (got {rho})"));
         }
+        let gear = gear_from_parameters(params)?;
         let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
         if !(tolerance > 0.0 && tolerance < 1.0) {
             return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})"));
@@ -179,6 +227,14 @@ impl Fuselage {
         x0[x::QUAT..x::QUAT + 4].copy_from_slice(&q0);
         x0[x::VEL..x::VEL + 3].copy_from_slice(&finite3(params, vr::VEL0, ["u0", "v0", "w0"])?);
         x0[x::RATE..x::RATE + 3].copy_from_slice(&finite3(params, vr::RATE0, ["p0", "q0", "r0"])?);
+        let gear = gear.map(|mut gear| {
+            let r0 = vec3::dcm(q0);
+            for (anchor, leg) in gear.anchors.iter_mut().zip(&gear.legs) {
+                let p = add([x0[x::POS], x0[x::POS + 1], x0[x::POS + 2]], mat_vec(&r0, *leg));
+                *anchor = [p[0], p[1]];
+            }
+            gear
+        });
 
         Ok(Fuselage {
             mass,
@@ -190,6 +246,7 @@ impl Fuselage {
             points,
             sequence,
             drag_coefficient: 0.5 * rho * drag_area,
+            gear,
             x0,
             tolerance,
         })
@@ -202,13 +259,14 @@ impl Fuselage {
 
     /// Solves the coupled Newton-Euler equations for the accelerations at the reference point,
     /// blocked DOFs held.
-    fn accelerations<D: Scalar>(&self, v: V3<D>, w: V3<D>, g_b: V3<D>, loads: &[D]) -> Accelerations<D> {
-        solve6(&self.m6_inv, self.generalized_forces(v, w, g_b, loads))
+    fn accelerations<D: Scalar>(&self, kinematics: &Kinematics<D>, loads: &[D]) -> Accelerations<D> {
+        solve6(&self.m6_inv, self.generalized_forces(kinematics, loads))
     }
 
     /// Right-hand side of the Newton-Euler equations about the reference point: applied force and
     /// moment minus the velocity-dependent terms, body axes.
-    fn generalized_forces<D: Scalar>(&self, v: V3<D>, w: V3<D>, g_b: V3<D>, loads: &[D]) -> [D; 6] {
+    fn generalized_forces<D: Scalar>(&self, kinematics: &Kinematics<D>, loads: &[D]) -> [D; 6] {
+        let Kinematics { pos, r, v, w, g_b } = *kinematics;
         let m = self.mass;
         let c: V3<D> = lift(self.cg);
         // Applied loads: attachment points, gravity at the CoM, drag at the reference point.
@@ -221,6 +279,13 @@ impl Fuselage {
             let mp = [loads[b + u::MOMENT], loads[b + u::MOMENT + 1], loads[b + u::MOMENT + 2]];
             force = add(force, f);
             moment = add(moment, add(mp, cross(lift(self.points[p.index()]), f)));
+        }
+        if let Some(gear) = &self.gear {
+            for (leg, f_ned) in gear.legs.iter().zip(gear.forces(pos, &r, v, w)) {
+                let f = vec3::mat_t_vec(&r, f_ned);
+                force = add(force, f);
+                moment = add(moment, cross(lift(*leg), f));
+            }
         }
         let speed2 = dot(v, v);
         // |v| v has zero derivative at v = 0; skip there so sqrt(0) never meets a dual part.
@@ -235,6 +300,48 @@ impl Fuselage {
         let r = sub(moment, bias_r);
         [t[0], t[1], t[2], r[0], r[1], r[2]]
     }
+}
+
+/// The state seen by the load model: NED position, body-to-NED matrix, body velocity and rates,
+/// gravity in body axes.
+#[derive(Clone, Copy)]
+struct Kinematics<D> {
+    pos: V3<D>,
+    r: vec3::M3<D>,
+    v: V3<D>,
+    w: V3<D>,
+    g_b: V3<D>,
+}
+
+/// The landing gear of the parameters, `None` when `gear.k` is 0.
+fn gear_from_parameters(params: &dyn Parameters) -> Result<Option<Gear>, String> {
+    let mut coefficients = [0.0; 4];
+    for (c, (ref_, name)) in coefficients.iter_mut().zip([
+        (vr::GEAR_K, "gear.k"),
+        (vr::GEAR_C, "gear.c"),
+        (vr::GEAR_K_H, "gear.k_h"),
+        (vr::GEAR_C_H, "gear.c_h"),
+    ]) {
+        *c = finite(params, ref_, name)?;
+        if *c < 0.0 {
+            return Err(format!("parameter '{name}' must be >= 0 (got {c})"));
+        }
+    }
+    let [k, c, k_h, c_h] = coefficients;
+    let ground_z = finite(params, vr::GROUND_Z, "ground_z")?;
+    if k == 0.0 {
+        return Ok(None);
+    }
+    let mut legs = [[0.0; 3]; GEAR_LEGS];
+    for (i, leg) in legs.iter_mut().enumerate() {
+        let n = i + 1;
+        *leg = finite3(
+            params,
+            vr::GEAR + 3 * i as u32,
+            [&format!("gear[{n}].x"), &format!("gear[{n}].y"), &format!("gear[{n}].z")],
+        )?;
+    }
+    Ok(Some(Gear { legs, k, c, k_h, c_h, ground_z, anchors: [[0.0; 2]; GEAR_LEGS] }))
 }
 
 /// `m6_inv * rhs`, split into the linear and angular accelerations.
@@ -292,8 +399,8 @@ impl Model for Fuselage {
     fn derivatives(&self, _t: f64, xs: &[f64], us: &[f64], dx: &mut [f64]) {
         let q = [xs[x::QUAT], xs[x::QUAT + 1], xs[x::QUAT + 2], xs[x::QUAT + 3]];
         let r = vec3::dcm(q);
-        let (v, w) = (v3(xs, x::VEL), v3(xs, x::RATE));
-        let acc = self.accelerations(v, w, self.gravity_body(&r), us);
+        let (pos, v, w) = (v3(xs, x::POS), v3(xs, x::VEL), v3(xs, x::RATE));
+        let acc = self.accelerations(&Kinematics { pos, r, v, w, g_b: self.gravity_body(&r) }, us);
         put3(dx, x::POS, mat_vec(&r, v));
         let q_dot = vec3::quat_mul(q, [0.0, w[0], w[1], w[2]]);
         for k in 0..4 {
@@ -308,7 +415,16 @@ impl Model for Fuselage {
         let r = vec3::dcm(q);
         let (pos, v, w) = (v3(xs, x::POS), v3(xs, x::VEL), v3(xs, x::RATE));
         let g_b = self.gravity_body(&r);
-        let rhs = self.generalized_forces(v, w, g_b, us);
+        let kinematics = Kinematics { pos, r, v, w, g_b };
+        let rhs = self.generalized_forces(&kinematics, us);
+        match &self.gear {
+            Some(gear) => {
+                for (i, f) in gear.forces(pos, &r, v, w).iter().enumerate() {
+                    ys[y::GEAR_LOAD + i] = -f[2];
+                }
+            }
+            None => ys[y::GEAR_LOAD..y::GEAR_LOAD + GEAR_LEGS].fill(D::from(0.0)),
+        }
         let acc = solve6(&self.m6_inv, rhs);
         let free = solve6(&self.m6_inv_free, rhs);
         put3(ys, y::FREE, free.v_dot);

@@ -77,7 +77,10 @@ pub mod u {
     }
 }
 
-/// Indices into the real output vector `y` (72 outputs).
+/// Landing-gear contact points (legs) of the airframe.
+pub const GEAR_LEGS: usize = 4;
+
+/// Indices into the real output vector `y` (76 outputs).
 pub mod y {
     /// `x y z`: NED position of the reference point, m.
     pub const POS: usize = 0;
@@ -112,8 +115,10 @@ pub mod y {
     /// `free.u_dot free.v_dot free.w_dot free.p_dot free.q_dot free.r_dot`: body-axis
     /// accelerations with every DOF free (m/s^2, rad/s^2), the trim residual.
     pub const FREE: usize = POINTS + 3 * PER_POINT;
+    /// `gear[1..4].load`: normal ground force on each landing-gear contact point, N (>= 0).
+    pub const GEAR_LOAD: usize = FREE + 6;
     /// Number of outputs.
-    pub const N: usize = FREE + 6;
+    pub const N: usize = GEAR_LOAD + super::GEAR_LEGS;
 
     /// Index of the first output of a point's block.
     pub fn point(p: super::Point) -> usize {
@@ -153,6 +158,18 @@ pub mod vr {
     pub const TOLERANCE: u32 = 36;
     /// `strict_inertia` (boolean).
     pub const STRICT_INERTIA: u32 = 37;
+    /// `gear[i].x gear[i].y gear[i].z` for legs i = 1..4: `GEAR + 3 (i - 1)` (12 references).
+    pub const GEAR: u32 = 38;
+    /// `gear.k`, N/m: vertical stiffness of each leg.
+    pub const GEAR_K: u32 = 50;
+    /// `gear.c`, N s/m: vertical damping of each leg.
+    pub const GEAR_C: u32 = 51;
+    /// `gear.k_h`, N/m: horizontal stiffness of each leg.
+    pub const GEAR_K_H: u32 = 52;
+    /// `gear.c_h`, N s/m: horizontal damping of each leg.
+    pub const GEAR_C_H: u32 = 53;
+    /// `ground_z`, m: NED z of the ground plane.
+    pub const GROUND_Z: u32 = 54;
     /// Value reference of input `u[k]` is `INPUT_BASE + k`.
     pub const INPUT_BASE: u32 = 100;
     /// Value reference of output `y[k]` is `OUTPUT_BASE + k`.

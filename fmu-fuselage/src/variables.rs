@@ -2,7 +2,7 @@
 
 use fmu_core::variable::Variable;
 
-use crate::layout::{Point, u, vr, y};
+use crate::layout::{GEAR_LEGS, Point, u, vr, y};
 
 /// Component suffixes of a vector variable.
 const AXES: [&str; 3] = ["x", "y", "z"];
@@ -107,6 +107,40 @@ fn parameters(v: &mut Vec<Variable>) {
     v.push(Variable::real_parameter("tolerance", vr::TOLERANCE, "", 1e-9).describe(
         "Relative and absolute tolerance of the error-controlled integrator inside fmi2DoStep (0 < tol < 1)",
     ));
+    for i in 0..GEAR_LEGS {
+        for k in 0..3 {
+            v.push(
+                Variable::real_parameter(format!("gear[{}].{}", i + 1, AXES[k]), vr::GEAR + 3 * i as u32 + k as u32, "m", 0.0)
+                    .describe(format!(
+                        "Landing-gear contact point {} relative to the reference point (the bottom of the unloaded leg), {}, m",
+                        i + 1,
+                        BODY[k]
+                    )),
+            );
+        }
+    }
+    v.push(Variable::real_parameter("gear.k", vr::GEAR_K, "N/m", 0.0).describe(
+        "Vertical stiffness of each landing-gear leg, N/m (>= 0; 0: no landing gear): a leg whose contact point is \
+         d below the ground (NED z above ground_z) pushes up with max(0, k d + c d_dot)",
+    ));
+    v.push(
+        Variable::real_parameter("gear.c", vr::GEAR_C, "N.s/m", 0.0).describe(
+            "Vertical damping of each landing-gear leg, N s/m (>= 0), acting while the leg touches the ground",
+        ),
+    );
+    v.push(Variable::real_parameter("gear.k_h", vr::GEAR_K_H, "N/m", 0.0).describe(
+        "Horizontal stiffness of each landing-gear leg in contact, N/m (>= 0): a spring in NED x and y from the \
+         contact point to where that point starts (a helicopter parked where it starts; 0 for landings elsewhere)",
+    ));
+    v.push(
+        Variable::real_parameter("gear.c_h", vr::GEAR_C_H, "N.s/m", 0.0).describe(
+            "Horizontal damping of each landing-gear leg in contact, N s/m (>= 0), on the NED x and y velocity",
+        ),
+    );
+    v.push(
+        Variable::real_parameter("ground_z", vr::GROUND_Z, "m", 0.0)
+            .describe("NED z of the flat ground the landing gear stands on, m (down positive)"),
+    );
     v.push(Variable::boolean_parameter("strict_inertia", vr::STRICT_INERTIA, true).describe(
         "Reject inertia tensors whose principal moments violate the triangle inequality (physically \
          unrealisable); false admits them, e.g. for the GUNNS/JEOD validation case whose Izz > Ixx + Iyy",
@@ -275,5 +309,16 @@ fn outputs(v: &mut Vec<Variable>) {
             )
             .depends_on(all_inputs.iter().copied()),
         );
+    }
+    for i in 0..GEAR_LEGS {
+        v.push(out(
+            format!("gear[{}].load", i + 1),
+            y::GEAR_LOAD + i,
+            "N",
+            format!(
+                "Normal ground force on landing-gear leg {} (upwards, >= 0; 0 in the air or without gear), N",
+                i + 1
+            ),
+        ));
     }
 }
