@@ -24,7 +24,7 @@
 //! ./target/release/orchestrator package --out target/fmus` (`ROTORCRAFT_FMU_DIR` overrides the
 //! directory). Run with `cargo bench -p monolithic-reference --bench monolithic_vs_cosim`.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/reference/common/mod.rs"]
 mod common;
 
 use std::hint::black_box;

@@ -1,0 +1,9 @@
+//! Aero: all integration tests of this crate in one test binary (one link instead of
+//! 5); each former test file is a module, e.g. `cargo test -p fmu-aero --test aero flap_linearisation`.
+
+mod common;
+mod flap_linearisation;
+mod fmi_interface;
+mod forward_flight;
+mod hover_inflow;
+mod static_lift_seed004;

@@ -1,0 +1,14 @@
+//! Rotor: all integration tests of this crate in one test binary (one link instead of
+//! 10); each former test file is a module, e.g. `cargo test -p fmu-rotor --test rotor blade_kinematics`.
+
+mod blade_kinematics;
+mod common;
+mod declarations;
+mod energy;
+mod fmi_interface;
+mod frequencies;
+mod kinematics_cache;
+mod mass_matrix;
+mod momentum;
+mod restart;
+mod two_instances;

@@ -1,0 +1,211 @@
+//! The two-mass oscillator split across `TwoMassBody` and `TwoMassLoad` (force/acceleration
+//! algebraic loop, the shape of the rotor-airframe coupling), from the same JSON the
+//! orchestrator's tests use:
+//!
+//! 1. the monolithic reference against the closed form of the monolithic system (matrix
+//!    exponential): it has no coupling error, only integrator error, which follows its tolerance;
+//! 2. co-simulation (orchestrator, packaged FMUs, Newton coupling) against the monolithic
+//!    reference: the error falls at first order in the macro step with inputs held, at second
+//!    order with `extrapolate_inputs` (linear) and at third order with `extrapolation_order` 2.
+
+use monolithic_reference::{JacobianUpdate, MonolithicSystem, Options, Registry};
+use nalgebra::{Matrix4, Vector4};
+use test_fmus::{Body, Load};
+
+/// Body: m = 1 kg, k = 4 N/m, c = 0; Load: rigid m_r = 1.5 kg, m2 = 0.5 kg on k2 = 2 N/m,
+/// c2 = 0.1 N.s/m (as orchestrator/tests/two_mass.rs).
+const M: f64 = 1.0;
+const K: f64 = 4.0;
+const M_R: f64 = 1.5;
+const M2: f64 = 0.5;
+const K2: f64 = 2.0;
+const C2: f64 = 0.1;
+const X0: f64 = 1.0;
+const STOP: f64 = 5.0;
+
+/// Exact state `(x1, v1, x2, v2)` of `(m + m_r) x1'' = -k x1 + k2 (x2 - x1) + c2 (v2 - v1)`,
+/// `m2 x2'' = -k2 (x2 - x1) - c2 (v2 - v1)` at `t`, by the matrix exponential.
+fn exact(t: f64) -> Vector4<f64> {
+    let mt = M + M_R;
+    #[rustfmt::skip]
+    let a = Matrix4::new(
+        0.0, 1.0, 0.0, 0.0,
+        (-K - K2) / mt, -C2 / mt, K2 / mt, C2 / mt,
+        0.0, 0.0, 0.0, 1.0,
+        K2 / M2, C2 / M2, -K2 / M2, -C2 / M2,
+    );
+    (a * t).exp() * Vector4::new(X0, 0.0, 0.0, 0.0)
+}
+
+/// The system at macro step `step` with inputs held (`order` 0) or extrapolated at `order` 1 or 2.
+fn json(step: f64, order: u8) -> String {
+    let master = match order {
+        0 => r#""extrapolate_inputs": false"#.to_string(),
+        n => format!(r#""extrapolate_inputs": true, "extrapolation_order": {n}"#),
+    };
+    format!(
+        r#"{{
+  "fmus": {{
+    "body": {{ "path": "TwoMassBody.fmu", "parameters": {{ "m": {M}, "k": {K}, "c": 0.0, "x0": {X0} }} }},
+    "load": {{ "path": "TwoMassLoad.fmu", "parameters": {{ "m_r": {M_R}, "m2": {M2}, "k2": {K2}, "c2": {C2} }} }}
+  }},
+  "connections": [
+    "body.x -> load.x1", "body.v -> load.v1", "body.a -> load.a1", "load.F -> body.F"
+  ],
+  "experiment": {{ "start": 0.0, "stop": {STOP}, "step": {step} }},
+  "master": {{ "algorithm": "newton", {master} }},
+  "outputs": ["body.x", "body.v", "body.a", "load.F", "load.x2", "load.v2", "load.x1"]
+}}"#
+    )
+}
+
+fn packaged() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::package_test_fmu::<Body>(dir.path());
+    crate::common::package_test_fmu::<Load>(dir.path());
+    dir
+}
+
+/// Max over the grid of the largest state error against the closed form.
+fn error_against_closed_form(results: &orchestrator::master::Results) -> f64 {
+    let cols: Vec<Vec<f64>> =
+        ["body.x", "body.v", "load.x2", "load.v2"].iter().map(|c| results.column(c).unwrap()).collect();
+    let mut worst: f64 = 0.0;
+    for (n, &t) in results.time.iter().enumerate() {
+        let e = exact(t);
+        for i in 0..4 {
+            worst = worst.max((cols[i][n] - e[i]).abs());
+        }
+    }
+    worst
+}
+
+#[test]
+fn monolithic_reference_matches_the_closed_form() {
+    let dir = packaged();
+    let system = crate::common::system(&json(0.01, 0), dir.path());
+    let (results, reference) = crate::common::monolithic(&system);
+    let error = error_against_closed_form(&results);
+    eprintln!("monolithic, tolerance 1e-10: max state error {error:.2e}; {}", reference.stats().to_text());
+    // Only the integrator's error: Dormand-Prince at 1e-10 over 5 s (about 1.1 periods of the
+    // slow mode), state of order 1.
+    assert!(error < 1e-8, "max state error {error:e}");
+
+    // The loop is the orchestrator's, and it is consistent at every recorded point.
+    assert_eq!(reference.loops(), vec![vec!["body.a".to_string(), "load.F".to_string()]]);
+    let (a, f, x) =
+        (results.column("body.a").unwrap(), results.column("load.F").unwrap(), results.column("body.x").unwrap());
+    let x1 = results.column("load.x1").unwrap();
+    for i in 0..a.len() {
+        assert!((a[i] - (f[i] - K * x[i]) / M).abs() < 1e-9, "loop residual at row {i}");
+        assert_eq!(x1[i], x[i], "connected input equals its source at row {i}");
+    }
+    // A linear loop with exact Jacobians: one Newton iteration per solve at most.
+    let stats = reference.stats();
+    assert_eq!(stats.coupling.newton_iterations_max, 1);
+    assert!(stats.coupling.loop_solves >= stats.rhs_evaluations);
+    assert_eq!(stats.coupling.loop_failures, 0);
+}
+
+#[test]
+fn monolithic_error_follows_the_integrator_tolerance() {
+    let dir = packaged();
+    let system = crate::common::system(&json(0.01, 0), dir.path());
+    let mut errors = Vec::new();
+    for tol in [1e-5, 1e-7, 1e-9] {
+        // Recorded every 0.5 s so that the tolerance, not the recording grid, limits the steps.
+        let options = Options::for_system(&system).with_tolerance(tol);
+        let mut reference = MonolithicSystem::with_options(&system, &Registry::builtin(), options).unwrap();
+        let results = reference.run(0.5).unwrap();
+        errors.push(error_against_closed_form(&results));
+    }
+    eprintln!("monolithic error at tolerances 1e-5, 1e-7, 1e-9: {}", crate::common::list(&errors));
+    for w in errors.windows(2) {
+        // Two decades of tolerance buy at least one decade of error (fifth order: about 1.6).
+        assert!(w[1] < w[0] / 10.0, "{}", crate::common::list(&errors));
+    }
+}
+
+#[test]
+fn reused_and_fresh_loop_jacobians_give_the_same_solution() {
+    let dir = packaged();
+    let system = crate::common::system(&json(0.01, 0), dir.path());
+    let mut runs = Vec::new();
+    for jacobian in [JacobianUpdate::EveryIteration, JacobianUpdate::WhenSlow] {
+        let options = Options { jacobian, ..Options::for_system(&system) };
+        let mut reference = MonolithicSystem::with_options(&system, &Registry::builtin(), options).unwrap();
+        let results = reference.run(0.01).unwrap();
+        eprintln!("{jacobian:?}: {}", reference.stats().to_text());
+        runs.push((results, reference.stats().clone()));
+    }
+    for column in ["body.x", "body.a", "load.F"] {
+        let d = crate::common::max_difference(&runs[0].0, &runs[1].0, column);
+        assert!(d < 1e-9, "{column}: {d:e}");
+    }
+    // The loop is linear with a constant matrix: one factorisation serves the whole run.
+    assert_eq!(runs[1].1.coupling.jacobian_updates, 1);
+    assert!(runs[0].1.coupling.jacobian_updates > 1000);
+}
+
+/// Max |co-simulation - monolithic| of the body position at macro step `h`.
+fn cosim_error(dir: &std::path::Path, h: f64, order: u8) -> f64 {
+    let system = crate::common::system(&json(h, order), dir);
+    let (cosim, _) = crate::common::cosim(&system);
+    let (reference, _) = crate::common::monolithic(&system);
+    crate::common::max_difference(&cosim, &reference, "body.x")
+}
+
+#[test]
+fn cosimulation_error_is_first_order_with_inputs_held() {
+    let dir = packaged();
+    let steps = [0.04, 0.02, 0.01, 0.005];
+    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir.path(), h, 0)).collect();
+    let orders: Vec<f64> = errors.windows(2).map(|w| (w[0] / w[1]).log2()).collect();
+    eprintln!(
+        "co-simulation vs monolithic, inputs held: max |x1 error| {} at {steps:?}, orders {}",
+        crate::common::list(&errors),
+        crate::common::list(&orders)
+    );
+    for &order in &orders {
+        assert!((0.9..1.1).contains(&order), "observed order {order} (errors {})", crate::common::list(&errors));
+    }
+}
+
+#[test]
+fn cosimulation_error_is_second_order_with_extrapolated_inputs() {
+    let dir = packaged();
+    let steps = [0.04, 0.02, 0.01, 0.005];
+    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir.path(), h, 1)).collect();
+    let orders: Vec<f64> = errors.windows(2).map(|w| (w[0] / w[1]).log2()).collect();
+    eprintln!(
+        "co-simulation vs monolithic, inputs extrapolated: max |x1 error| {} at {steps:?}, orders {}",
+        crate::common::list(&errors),
+        crate::common::list(&orders)
+    );
+    for &order in &orders {
+        assert!((1.8..2.2).contains(&order), "observed order {order} (errors {})", crate::common::list(&errors));
+    }
+    // The reference's own error (about 1e-9) is far below the smallest co-simulation error.
+    assert!(errors[errors.len() - 1] > 1e-6);
+}
+
+#[test]
+fn cosimulation_error_is_third_order_with_quadratic_extrapolation() {
+    let dir = packaged();
+    let steps = [0.04, 0.02, 0.01, 0.005];
+    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir.path(), h, 2)).collect();
+    let linear = cosim_error(dir.path(), 0.01, 1);
+    let orders: Vec<f64> = errors.windows(2).map(|w| (w[0] / w[1]).log2()).collect();
+    eprintln!(
+        "co-simulation vs monolithic, inputs extrapolated quadratically: max |x1 error| {} at {steps:?}, orders {}; \
+         linear at 0.01 s: {linear:.3e}",
+        crate::common::list(&errors),
+        crate::common::list(&orders)
+    );
+    for &order in &orders {
+        assert!((2.7..3.3).contains(&order), "observed order {order} (errors {})", crate::common::list(&errors));
+    }
+    assert!(errors[2] < linear / 10.0, "quadratic {:e} vs linear {linear:e} at 0.01 s", errors[2]);
+    // The reference's own error (about 1e-9) is far below the smallest co-simulation error.
+    assert!(errors[errors.len() - 1] > 1e-7);
+}
