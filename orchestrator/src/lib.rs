@@ -10,5 +10,6 @@ pub mod master;
 pub mod package;
 pub mod plot;
 pub mod result_files;
+pub mod ssp;
 pub mod system;
 pub mod trim;

@@ -115,6 +115,15 @@ enum Command {
         #[arg(long, requires = "chunk")]
         chunks: Option<usize>,
     },
+    /// Write a system as an SSP 1.0 archive (SystemStructure.ssd and the FMUs) for other tools;
+    /// `orchestrator run X.ssp` reads it back.
+    Export {
+        /// System description (JSON).
+        system: PathBuf,
+        /// The `.ssp` archive to write.
+        #[arg(long)]
+        ssp: PathBuf,
+    },
     /// List an FMU's model description: capabilities, variables, output dependencies.
     Inspect {
         /// The `.fmu` file.
@@ -227,6 +236,27 @@ fn dispatch(cli: Cli) -> Result<()> {
                 }
                 plan.run(&out, jobs, chunk)
             }
+        }
+        Command::Export { system, ssp } => {
+            cli::outputs::refuse_overwrite(&ssp, &system)?;
+            let description = SystemDescription::from_file(&system)?;
+            let mut fmus = FmuCache::default();
+            let resolved = description
+                .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
+            let report =
+                orchestrator::ssp::export(&system, &description, &resolved, &ssp).map_err(anyhow::Error::msg)?;
+            say!(
+                "wrote {}: {} components, {} connections, {} parameter bindings",
+                ssp.display(),
+                report.components,
+                report.connections,
+                report.parameters
+            );
+            say!(
+                "kept in the rotorcraft-fmi annotation only (other tools do not see them): {}",
+                report.annotation_only.join(", ")
+            );
+            Ok(())
         }
         Command::Inspect { fmu } => {
             // Reads the description only: works without loading the binary.

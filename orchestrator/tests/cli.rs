@@ -602,3 +602,77 @@ fn trim_sweep_reproduces_single_trims() {
     }
     assert_eq!(csv_cells(&table, "converged"), ["1", "1"]);
 }
+
+/// `export --ssp` then `run X.ssp` gives the JSON's run bit for bit (our annotation carries the
+/// step, master options, signals, outputs and trim); an SSD written by another tool is read with
+/// an external `.ssv` binding, and what is not supported is named in warnings.
+#[test]
+fn ssp_export_runs_bit_for_bit_and_foreign_ssd_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for (example, stop) in [("helicopter.json", "0.5"), ("flap-response.json", "0.3")] {
+        let ssp = dir.path().join(example.replace(".json", ".ssp"));
+        let system = root.join("examples").join(example);
+        let out =
+            orchestrator().args(["export", system.to_str().unwrap(), "--ssp", ssp.to_str().unwrap()]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let (a, b) = (dir.path().join("a.csv"), dir.path().join("b.csv"));
+        for (input, csv) in [(&system, &a), (&ssp, &b)] {
+            let run = orchestrator()
+                .args(["run", input.to_str().unwrap(), "--stop", stop, "--out", csv.to_str().unwrap()])
+                .output()
+                .unwrap();
+            assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        }
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), std::fs::read_to_string(&b).unwrap(), "{example}");
+    }
+
+    // An SSD beside its FMU, as another tool writes it: parameters in an .ssv file, a signal
+    // dictionary and a non-FMU component we do not support, no annotation (no step size).
+    let foreign = dir.path().join("foreign");
+    std::fs::create_dir_all(&foreign).unwrap();
+    std::fs::copy(common::our_fmu("Fuselage"), foreign.join("Fuselage.fmu")).unwrap();
+    std::fs::write(
+        foreign.join("body.ssv"),
+        r#"<?xml version="1.0"?>
+<ssv:ParameterSet xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues" version="1.0" name="p">
+  <ssv:Parameters>
+    <ssv:Parameter name="g"><ssv:Real value="5.0"/></ssv:Parameter>
+    <ssv:Parameter name="w0"><ssv:Real value="-1.0"/></ssv:Parameter>
+  </ssv:Parameters>
+</ssv:ParameterSet>"#,
+    )
+    .unwrap();
+    let ssd = foreign.join("SystemStructure.ssd");
+    std::fs::write(
+        &ssd,
+        r#"<?xml version="1.0"?>
+<ssd:SystemStructureDescription xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription" version="1.0" name="s">
+  <ssd:System name="s">
+    <ssd:Elements>
+      <ssd:Component name="body" type="application/x-fmu-sharedlibrary" source="Fuselage.fmu">
+        <ssd:ParameterBindings><ssd:ParameterBinding source="body.ssv"/></ssd:ParameterBindings>
+      </ssd:Component>
+      <ssd:Component name="scope" type="application/x-ssp-definition" source="scope.ssd"/>
+    </ssd:Elements>
+    <ssd:SignalDictionaries/>
+  </ssd:System>
+  <ssd:DefaultExperiment startTime="0" stopTime="1"/>
+</ssd:SystemStructureDescription>"#,
+    )
+    .unwrap();
+    let csv = dir.path().join("foreign.csv");
+    let run = orchestrator()
+        .args(["run", ssd.to_str().unwrap(), "--output", "body.z", "--out", csv.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    for named in ["'scope'", "SignalDictionaries", "communication step"] {
+        assert!(stderr.contains(named), "warning naming {named}: {stderr}");
+    }
+    // z = w0 t + g t^2 / 2 with the .ssv's values.
+    let (t, z) = (csv_column(&csv, "time"), csv_column(&csv, "body.z"));
+    assert_eq!(t.len(), 1001);
+    assert!((z.last().unwrap() - (-1.0 + 2.5)).abs() < 1e-9, "{}", z.last().unwrap());
+}

@@ -297,8 +297,17 @@ pub enum SignalSpec {
 impl SystemDescription {
     /// Reads and parses the JSON file at `path`; relative paths in it are taken relative to its
     /// directory.
+    /// An `.ssp` archive or `.ssd` file is read as SSP 1.0 ([`crate::ssp::import`]; what it
+    /// does not support is printed as warnings).
     pub fn from_file(path: impl AsRef<Path>) -> Result<Self, SystemError> {
         let path = std::path::absolute(path.as_ref()).unwrap_or_else(|_| path.as_ref().to_path_buf());
+        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ssp") || e.eq_ignore_ascii_case("ssd")) {
+            let (description, warnings) = crate::ssp::import(&path).map_err(|m| SystemError::new("", m))?;
+            for warning in warnings {
+                eprintln!("warning: {}: {warning}", path.display());
+            }
+            return Ok(description);
+        }
         let text = std::fs::read_to_string(&path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 SystemError::new("", format!("system description not found: {}", path.display()))
