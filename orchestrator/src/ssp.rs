@@ -228,8 +228,11 @@ pub fn export(
     Ok(report)
 }
 
-/// The `UnitDefinitions` of the FMU at `path`: unit name and its `BaseUnit` attributes.
-fn unit_definitions(path: &Path) -> Result<Vec<(String, Vec<(String, String)>)>, String> {
+/// A unit's name and the attributes of its `BaseUnit` (SI exponents, factor, offset).
+type UnitDefinition = (String, Vec<(String, String)>);
+
+/// The `UnitDefinitions` of the FMU at `path`.
+fn unit_definitions(path: &Path) -> Result<Vec<UnitDefinition>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut archive = zip::ZipArchive::new(file).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut text = String::new();
