@@ -166,7 +166,7 @@ fn main() -> std::process::ExitCode {
     match dispatch(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_text(&e));
             // Interrupted: 128 + the signal number, as a shell reports a process the signal ended.
             match process::interrupt_requested() {
                 Some(signal) => std::process::ExitCode::from((128 + signal) as u8),
@@ -174,6 +174,24 @@ fn main() -> std::process::ExitCode {
             }
         }
     }
+}
+
+/// The error and its causes on one line, each cause once: most of our errors already include
+/// their source's text (`cannot read X: No such file or directory`), which `{:#}` would print a
+/// second time.
+fn error_text(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }
 
 fn dispatch(cli: Cli) -> Result<()> {

@@ -513,6 +513,9 @@ impl Master {
             discrete.connect_to_real(c.from, c.to.instance, j, &mds);
         }
         let mut notes = Vec::new();
+        for (inst, md) in system.instances.iter().zip(&mds) {
+            notes.extend(md.alias_warnings().into_iter().map(|w| format!("{}: {w}", inst.name)));
+        }
         let mut recorded_discrete = HashMap::new();
         for r in &system.outputs {
             let md = &mds[r.instance];
