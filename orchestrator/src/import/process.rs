@@ -339,7 +339,7 @@ pub fn start_watchdog(limit: Duration, on_timeout: Box<dyn Fn() + Send>) -> std:
             };
             if sequence != seen.0 {
                 // A new call since the last sample: it began at most one sample ago.
-                seen = (sequence, Instant::now() - sample);
+                seen = (sequence, Instant::now().checked_sub(sample).unwrap_or_else(Instant::now));
                 continue;
             }
             if seen.1.elapsed() < limit {
