@@ -3,14 +3,14 @@
 mod cli;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use cli::outputs::{OutputFiles, RunInputs};
 use cli::progress::Progress;
-use orchestrator::import::{StderrLogger, inspect, read_model_description};
-use orchestrator::master::{FmuCache, Master};
+use orchestrator::import::{StderrLogger, inspect, process, read_model_description};
+use orchestrator::master::{FmuCache, Master, Results};
 use orchestrator::package;
 use orchestrator::plot::{PlotOptions, plot_svg};
 use orchestrator::result_files::column_infos;
@@ -56,6 +56,11 @@ enum Command {
         /// Print every FMU message, not only warnings and errors.
         #[arg(long)]
         verbose: bool,
+        /// End the process (exit code 124) when one FMI call takes longer than this, s: the
+        /// message names the instance, the function and the time; the CSV rows computed so far
+        /// are kept (a .mat file is not written).
+        #[arg(long, value_name = "SECONDS")]
+        fmu_timeout: Option<f64>,
     },
     /// Trim a system for a steady flight condition (hover, level flight, level turn): find the
     /// controls and airframe attitude at which the revolution-averaged airframe accelerations
@@ -191,19 +196,44 @@ pub struct ResultOptions {
 }
 
 fn main() -> std::process::ExitCode {
+    // A crash inside an FMU names the instance, the FMI function and the time before the process
+    // dies of it.
+    process::install_crash_reporter();
     // Errors are printed as their cause chain, one line, without a backtrace.
     match dispatch(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
-            std::process::ExitCode::FAILURE
+            eprintln!("error: {}", error_text(&e));
+            // Interrupted: 128 + the signal number, as a shell reports a process the signal ended.
+            match process::interrupt_requested() {
+                Some(signal) => std::process::ExitCode::from((128 + signal) as u8),
+                None => std::process::ExitCode::FAILURE,
+            }
         }
     }
 }
 
+/// The error and its causes on one line, each cause once: most of our errors already include
+/// their source's text (`cannot read X: No such file or directory`), which `{:#}` would print a
+/// second time.
+fn error_text(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
 fn dispatch(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Run { system: Some(system), changes, experiment, mut files, out_dir: _, verbose } => {
+        Command::Run { system: Some(system), changes, experiment, mut files, out_dir: _, verbose, fmu_timeout } => {
             let mut description = SystemDescription::from_file(&system)?;
             changes.apply(&mut description)?;
             experiment.apply(&mut description)?;
@@ -211,10 +241,11 @@ fn dispatch(cli: Cli) -> Result<()> {
             let inputs = RunInputs::from_file(&system)?;
             let title = changes.title(&system.display().to_string());
             let outputs = OutputFiles::new(out, &files)?;
-            run(description, &title, &inputs, &outputs, &files, verbose)
+            let limits = RunLimits::new(fmu_timeout)?;
+            run(description, &title, &inputs, &outputs, &files, verbose, limits)
         }
-        Command::Run { system: None, changes, experiment, files, out_dir, verbose } => {
-            run_built_in(&out_dir, &changes, &experiment, files, verbose)
+        Command::Run { system: None, changes, experiment, files, out_dir, verbose, fmu_timeout } => {
+            run_built_in(&out_dir, &changes, &experiment, files, verbose, RunLimits::new(fmu_timeout)?)
         }
         Command::Trim { system, speed, turn_rate, changes, out, summary_json, jacobian, verbose } => {
             let condition = FlightCondition { speed, turn_rate: turn_rate.to_radians() };
@@ -301,7 +332,30 @@ impl ExperimentChanges {
     }
 }
 
-/// Runs `description`, writing what `outputs` names.
+/// Limits on a run.
+#[derive(Debug, Clone, Copy, Default)]
+struct RunLimits {
+    /// `--fmu-timeout`: the longest one FMI call may take.
+    fmu_timeout: Option<std::time::Duration>,
+}
+
+impl RunLimits {
+    fn new(fmu_timeout: Option<f64>) -> Result<Self> {
+        let fmu_timeout = fmu_timeout
+            .map(|s| {
+                std::time::Duration::try_from_secs_f64(s)
+                    .ok()
+                    .filter(|d| !d.is_zero())
+                    .with_context(|| format!("--fmu-timeout {s}: expected a positive number of seconds"))
+            })
+            .transpose()?;
+        Ok(Self { fmu_timeout })
+    }
+}
+
+/// Runs `description`, writing what `outputs` names. The CSV rows are written as they are
+/// computed; on every end of the run (success, an error, SIGINT/SIGTERM) the CSV is flushed, a
+/// MAT file is written with the rows so far, and the summary JSON says how the run ended.
 fn run(
     mut description: SystemDescription,
     title: &str,
@@ -309,6 +363,7 @@ fn run(
     outputs: &OutputFiles,
     files: &ResultOptions,
     verbose: bool,
+    limits: RunLimits,
 ) -> Result<()> {
     let checked = record_trim_residual(&mut description);
     let mut fmus = FmuCache::default();
@@ -320,23 +375,81 @@ fn run(
     let logger = Arc::new(StderrLogger::new(verbose));
     let mut master = Master::new(system, &mut fmus, logger)?;
 
+    // The trim-residual columns added for the check are not written.
+    let added = checked.clone().unwrap_or_default();
+    columns.retain(|c| !added.contains(&c.name));
+    let names = master.recorded_names().to_vec();
+    let keep = (0..names.len()).filter(|&c| !added.contains(&names[c])).collect();
+    let csv = outputs.start_csv(&names, keep, &columns)?.map(|csv| Arc::new(Mutex::new(csv)));
+    if let Some(limit) = limits.fmu_timeout {
+        let csv = csv.clone();
+        process::start_watchdog(
+            limit,
+            Box::new(move || {
+                // The main thread holds the lock only while it writes a row: wait up to a second.
+                let Some(csv) = &csv else { return };
+                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+                while std::time::Instant::now() < deadline {
+                    if let Ok(mut csv) = csv.try_lock() {
+                        let _ = csv.flush();
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+            }),
+        )
+        .context("cannot start the --fmu-timeout watchdog")?;
+    }
+    process::install_interrupt_flag();
+
     let mut progress = Progress::new(experiment.steps() as u64, experiment.start, experiment.stop);
     let started = std::time::Instant::now();
-    let results = master.run(|t| progress.step(t));
-    progress.finish();
-    let results = results.with_context(|| format!("run of {title} failed"))?;
-    let wall_seconds = started.elapsed().as_secs_f64();
-    let results = match checked {
-        Some(added) => {
-            warn_if_not_trimmed(&description, &mut fmus, &results);
-            columns.retain(|c| !added.contains(&c.name));
-            results.without(&added)
+    let mut all = Results::new(names, 0);
+    let mut first = true;
+    let outcome = master.run_into(&mut all, |t, row| {
+        if !std::mem::take(&mut first) {
+            progress.step(t);
         }
-        None => results,
-    };
-
-    outputs.write_results(&results, &columns)?;
+        if let Some(csv) = &csv {
+            csv.lock().unwrap_or_else(|p| p.into_inner()).push(t, row);
+        }
+    });
+    progress.finish();
+    let wall_seconds = started.elapsed().as_secs_f64();
+    if outcome.is_ok() && checked.is_some() {
+        warn_if_not_trimmed(&description, &mut fmus, &all);
+    }
+    let results = if added.is_empty() { all } else { all.without(&added) };
+    let written = outputs.finish_results(csv.as_deref(), &results, &columns);
     let summary = master.summary(wall_seconds);
+    let mut json = summary.to_json();
+    json["inputs"] = inputs.to_json(&description);
+    if let Err(e) = &outcome {
+        json["stop_reason"] = e.to_string().into();
+        json["error"] = format!("run of {title} failed: {e}").into();
+        json["rows_written"] = results.time.len().into();
+    }
+    let write_summary = || -> Result<()> {
+        if let Some(path) = &outputs.summary_json {
+            std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    };
+    if let Err(e) = outcome {
+        // Results and summary first, so that a failed write does not hide the run's error.
+        if let Err(w) = written.and_then(|()| write_summary()) {
+            eprintln!("error: {w:#}");
+        }
+        eprintln!(
+            "results so far: {} ({} rows, to t = {} s)",
+            outputs.results.display(),
+            results.time.len(),
+            results.time.last().copied().unwrap_or(f64::NAN)
+        );
+        return Err(anyhow::Error::new(e).context(format!("run of {title} failed")));
+    }
+    written?;
     say!("{}", summary.to_text());
     say!("results: {} ({} variables)", outputs.results.display(), results.names.len());
     if let Some(path) = &outputs.plot {
@@ -349,13 +462,7 @@ fn run(
         plot_svg(&results, &columns, path, &options).map_err(anyhow::Error::msg)?;
         say!("plot: {}", path.display());
     }
-    if let Some(path) = &outputs.summary_json {
-        let mut json = summary.to_json();
-        json["inputs"] = inputs.to_json(&description);
-        std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(())
+    write_summary()
 }
 
 /// For a system with a `trim` section, adds its airframe's `free.*` accelerations to the
@@ -468,6 +575,7 @@ fn run_built_in(
     experiment: &ExperimentChanges,
     mut files: ResultOptions,
     verbose: bool,
+    limits: RunLimits,
 ) -> Result<()> {
     let out_dir = std::path::absolute(out_dir).with_context(|| format!("bad --out-dir {}", out_dir.display()))?;
     let fmu_dir = out_dir.join("fmus");
@@ -530,7 +638,7 @@ fn run_built_in(
     );
     let inputs = RunInputs::built_in(BUILT_IN_HELICOPTER);
     let title = changes.title("built-in helicopter: hover trim, lateral-cyclic step");
-    run(description, &title, &inputs, &outputs, &files, verbose)?;
+    run(description, &title, &inputs, &outputs, &files, verbose, limits)?;
     if let Some(path) = &outputs.summary_json {
         say!("summary: {}", path.display());
     }

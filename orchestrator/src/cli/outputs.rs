@@ -1,13 +1,17 @@
 //! The files around a run: what it read (recorded in the summary) and what it writes (checked
 //! and created before the run starts, never an input of the run).
 
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use orchestrator::master::Results;
+use orchestrator::master::{Results, write_csv_header, write_csv_row};
 use orchestrator::result_files::{ColumnInfo, units_path, write_mat, write_units_csv};
 use orchestrator::system::{SignalSpec, System, SystemDescription};
 
@@ -135,21 +139,99 @@ impl OutputFiles {
         Ok(())
     }
 
-    /// Writes the results (and the units table beside a CSV).
-    pub fn write_results(&self, results: &Results, columns: &[ColumnInfo]) -> Result<()> {
-        let write = |path: &Path, body: &dyn Fn(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>| {
-            let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-            let mut out = std::io::BufWriter::new(file);
-            body(&mut out)
-                .and_then(|()| std::io::Write::flush(&mut out))
-                .with_context(|| format!("cannot write {}", path.display()))
-        };
-        match &self.units {
-            None => write(&self.results, &|out| write_mat(results, columns, out)),
-            Some(units) => {
-                write(&self.results, &|out| results.write_csv(out))?;
-                write(units, &|out| write_units_csv(columns, out))
-            }
+    /// Starts the CSV results, when the results file is a CSV: writes the units table (from
+    /// `columns`) and the CSV header now, and returns the stream the rows go to as they are
+    /// computed (the recorded columns at positions `keep` of each row, named `names`). `None` for
+    /// a MAT file, written at the end by [`OutputFiles::finish_results`].
+    pub fn start_csv(&self, names: &[String], keep: Vec<usize>, columns: &[ColumnInfo]) -> Result<Option<CsvStream>> {
+        let Some(units) = &self.units else { return Ok(None) };
+        let file = std::fs::File::create(units).with_context(|| format!("cannot write {}", units.display()))?;
+        let mut out = std::io::BufWriter::new(file);
+        write_units_csv(columns, &mut out)
+            .and_then(|()| out.flush())
+            .with_context(|| format!("cannot write {}", units.display()))?;
+        CsvStream::create(&self.results, names, keep).map(Some)
+    }
+
+    /// Finishes the results, on every path (success or failure of the run): flushes the CSV
+    /// stream, or writes the MAT file from `results` (the rows so far when the run failed).
+    pub fn finish_results(
+        &self,
+        csv: Option<&Mutex<CsvStream>>,
+        results: &Results,
+        columns: &[ColumnInfo],
+    ) -> Result<()> {
+        if let Some(csv) = csv {
+            return csv.lock().unwrap_or_else(|p| p.into_inner()).finish();
+        }
+        let path = &self.results;
+        let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+        let mut out = std::io::BufWriter::new(file);
+        write_mat(results, columns, &mut out)
+            .and_then(|()| out.flush())
+            .with_context(|| format!("cannot write {}", path.display()))
+    }
+}
+
+/// Most wall time between a row being computed and its reaching the CSV file (the bound of what
+/// a process killed outright, by a crashing FMU or SIGKILL, loses).
+pub const CSV_FLUSH_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The CSV results file, written as the run goes: the header at the start, each row appended
+/// through a buffer that is flushed when [`CSV_FLUSH_INTERVAL`] has passed since the last flush
+/// (the monotonic clock, read once per row, is a vDSO call, not a system call) and by
+/// [`CsvStream::finish`] on every end of the run.
+pub struct CsvStream {
+    path: PathBuf,
+    out: BufWriter<File>,
+    keep: Vec<usize>,
+    row: Vec<f64>,
+    last_flush: Instant,
+    /// The first write error; later rows are dropped and [`CsvStream::finish`] reports it.
+    error: Option<std::io::Error>,
+}
+
+impl CsvStream {
+    /// Creates `path` and writes the header (flushed at once).
+    pub fn create(path: &Path, names: &[String], keep: Vec<usize>) -> Result<Self> {
+        let file = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+        let mut out = BufWriter::with_capacity(1 << 16, file);
+        let kept: Vec<String> = keep.iter().map(|&c| names[c].clone()).collect();
+        write_csv_header(&mut out, &kept)
+            .and_then(|()| out.flush())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        let row = Vec::with_capacity(keep.len());
+        Ok(Self { path: path.to_path_buf(), out, keep, row, last_flush: Instant::now(), error: None })
+    }
+
+    /// Appends one row (all recorded values; the kept columns are written).
+    pub fn push(&mut self, t: f64, values: &[f64]) {
+        if self.error.is_some() {
+            return;
+        }
+        self.row.clear();
+        self.row.extend(self.keep.iter().map(|&c| values[c]));
+        let mut result = write_csv_row(&mut self.out, t, &self.row);
+        if result.is_ok() && self.last_flush.elapsed() >= CSV_FLUSH_INTERVAL {
+            result = self.flush();
+        }
+        if let Err(e) = result {
+            self.error = Some(e);
+        }
+    }
+
+    /// Writes the buffered rows to the file.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.last_flush = Instant::now();
+        self.out.flush()
+    }
+
+    /// Flushes; reports the first write error of the run, if any.
+    pub fn finish(&mut self) -> Result<()> {
+        let flushed = self.flush();
+        match self.error.take().map_or(flushed, Err) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(e).with_context(|| format!("cannot write {}", self.path.display())),
         }
     }
 }

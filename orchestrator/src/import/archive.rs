@@ -49,6 +49,37 @@ impl ExtractedFmu {
     }
 }
 
+/// The extraction directories alive in this process, so that a process ended from another
+/// thread (the `--fmu-timeout` watchdog, which calls `_exit`) can still remove them.
+static LIVE_EXTRACTIONS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn register_live_extraction(dir: &Path) {
+    LIVE_EXTRACTIONS.lock().unwrap_or_else(|p| p.into_inner()).push(dir.to_path_buf());
+}
+
+impl Drop for ExtractedFmu {
+    fn drop(&mut self) {
+        // The TempDir field removes the directory after this.
+        let mut live = LIVE_EXTRACTIONS.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(k) = live.iter().position(|d| d == self.dir.path()) {
+            live.swap_remove(k);
+        }
+    }
+}
+
+/// Removes every extraction directory still alive (the process is about to end without running
+/// destructors). A library mapped from one keeps working: its pages stay mapped.
+pub(crate) fn remove_live_extractions() {
+    let live = match LIVE_EXTRACTIONS.try_lock() {
+        Ok(live) => live,
+        Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return,
+    };
+    for dir in live.iter() {
+        let _ = fs::remove_dir_all(dir);
+    }
+}
+
 /// Extracts `archive` into a new temporary directory under `TMPDIR` (default `/tmp`).
 pub fn extract(archive: &Path, limits: &ExtractLimits) -> Result<ExtractedFmu, ImportError> {
     extract_in(archive, &std::env::temp_dir(), limits)
@@ -119,6 +150,7 @@ pub fn extract_in(archive: &Path, parent: &Path, limits: &ExtractLimits) -> Resu
         total += written;
         out.flush().map_err(extract_error)?;
     }
+    register_live_extraction(dir.path());
     Ok(ExtractedFmu { dir, archive: archive_path })
 }
 

@@ -63,6 +63,14 @@ pub fn describe(md: &ModelDescription) -> String {
     table(&mut out, &header, &rows);
     let _ = writeln!(out);
 
+    let warnings = md.alias_warnings();
+    for warning in &warnings {
+        let _ = writeln!(out, "Warning: {warning}");
+    }
+    if !warnings.is_empty() {
+        let _ = writeln!(out);
+    }
+
     let _ = writeln!(out, "Output dependencies (direct feedthrough)");
     if md.outputs.is_empty() {
         let _ = writeln!(out, "  (no ModelStructure/Outputs)");

@@ -37,6 +37,7 @@ pub mod archive;
 pub mod ffi;
 pub mod inspect;
 pub mod model_description;
+pub mod process;
 
 mod error;
 mod logger;

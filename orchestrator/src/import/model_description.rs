@@ -362,6 +362,47 @@ impl ModelDescription {
         self.outputs.iter().find(|o| o.variable == index)
     }
 
+    /// Warnings about aliases (variables of one base type sharing a value reference, which the
+    /// parser accepts) where setting one changes another unexpectedly: two or more of them can be
+    /// set by the importer (inputs and parameters), or one that can be set aliases a `constant`.
+    /// Aliases that are read only (outputs, locals, one settable variable and its readable
+    /// aliases) are the common case of tools that export `x` and `der(y)` as one value, and are
+    /// not reported.
+    pub fn alias_warnings(&self) -> Vec<String> {
+        let settable = |v: &ScalarVariable| matches!(v.causality, Causality::Input | Causality::Parameter);
+        let mut groups: Vec<((u8, u32), Vec<usize>)> = Vec::new();
+        for (k, v) in self.variables.iter().enumerate() {
+            let key = (parse::base_type(v.var_type), v.value_reference);
+            match groups.iter_mut().find(|(g, _)| *g == key) {
+                Some((_, members)) => members.push(k),
+                None => groups.push((key, vec![k])),
+            }
+        }
+        let mut warnings = Vec::new();
+        for (_, members) in groups.iter().filter(|(_, m)| m.len() > 1) {
+            let vars: Vec<&ScalarVariable> = members.iter().map(|&k| &self.variables[k]).collect();
+            let set: Vec<&str> = vars.iter().filter(|v| settable(v)).map(|v| v.name.as_str()).collect();
+            let constant = vars.iter().find(|v| v.variability == Variability::Constant);
+            let names = vars.iter().map(|v| format!("'{}' ({})", v.name, v.causality.as_str())).collect::<Vec<_>>();
+            let vr = vars[0].value_reference;
+            if set.len() > 1 {
+                warnings.push(format!(
+                    "{} share valueReference {vr}: setting one sets the others ({} can all be set)",
+                    names.join(", "),
+                    set.join(", ")
+                ));
+            } else if let (Some(c), false) = (constant, set.is_empty()) {
+                warnings.push(format!(
+                    "{} share valueReference {vr}: setting '{}' changes '{}', declared constant",
+                    names.join(", "),
+                    set[0],
+                    c.name
+                ));
+            }
+        }
+        warnings
+    }
+
     /// The direct-feedthrough inputs of output `index` (0-based indices): the listed
     /// dependencies that are inputs, or every input when the attribute is absent.
     pub fn feedthrough_inputs(&self, index: usize) -> Vec<usize> {
@@ -496,6 +537,8 @@ mod parse {
         start: Option<String>,
         unit: Option<String>,
         declared_type: Option<String>,
+        /// `derivative` of a Real: the 1-based index of the state this is the derivative of.
+        derivative: Option<usize>,
     }
 
     /// An `Outputs/Unknown` with 1-based indices, checked at the end.
@@ -523,6 +566,112 @@ mod parse {
         variable_lines: Vec<usize>,
         pending: Option<PendingVariable>,
         unknowns: Vec<PendingUnknown>,
+        /// (line, variable, 1-based index of its state) for each Real with a `derivative`.
+        derivative_of: Vec<(usize, usize, usize)>,
+    }
+
+    /// Checks a `start` attribute against the type of its element (XML Schema lexical forms, as
+    /// FMI 2.0's schema declares them: xs:double, xs:int, xs:boolean); on error, what was
+    /// expected.
+    fn check_start(var_type: VarType, text: &str) -> Result<(), &'static str> {
+        let text = text.trim();
+        let ok = match var_type {
+            VarType::Real => matches!(text, "INF" | "-INF" | "NaN") || parse_real(text).is_some(),
+            VarType::Integer | VarType::Enumeration => text.strip_prefix('+').unwrap_or(text).parse::<i32>().is_ok(),
+            VarType::Boolean => matches!(text, "true" | "false" | "1" | "0"),
+            VarType::String => true,
+        };
+        if ok {
+            return Ok(());
+        }
+        Err(match var_type {
+            VarType::Real => "a real number",
+            VarType::Integer | VarType::Enumeration => "a 32-bit integer",
+            _ => "a boolean (true, false, 1 or 0)",
+        })
+    }
+
+    /// An xs:double in decimal or exponent notation (Rust's own parser also takes `inf` and
+    /// `nan` spelled in other ways, which XML Schema does not).
+    fn parse_real(text: &str) -> Option<f64> {
+        let digits = text.trim_start_matches(['+', '-']);
+        if !digits.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+            return None;
+        }
+        text.parse().ok()
+    }
+
+    /// Variables sharing a value reference. FMI 2.0 (section 2.2.7) makes value references
+    /// unique per base type only: fmi2Get/SetReal, ...Integer (Integer and Enumeration),
+    /// ...Boolean and ...String each have their own, so a Real and an Integer with the same number
+    /// are two different variables. Within one base type, variables with the same value reference
+    /// are aliases, "identical values": allowed, except two Reals with different `unit`s, which
+    /// cannot both describe one number (refused, naming both).
+    fn check_aliases(variables: &[ScalarVariable], lines: &[usize]) -> Result<(), DescriptionError> {
+        let mut first: HashMap<(u8, u32), usize> = HashMap::new();
+        for (k, v) in variables.iter().enumerate() {
+            let Some(&a) = first.get(&(base_type(v.var_type), v.value_reference)) else {
+                first.insert((base_type(v.var_type), v.value_reference), k);
+                continue;
+            };
+            let other = &variables[a];
+            if let (Some(u1), Some(u2)) = (&other.unit, &v.unit)
+                && u1 != u2
+            {
+                return Err(DescriptionError::Invalid {
+                    line: lines[k],
+                    message: format!(
+                        "ScalarVariables '{}' (unit {u1}) and '{}' (unit {u2}) share valueReference {}, so they are \
+                         one value, but their units differ",
+                        other.name, v.name, v.value_reference
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses dependency `known` of output `output` unless FMI 2.0 allows it: for `Outputs`
+    /// (section 2.2.8) the knowns are inputs, continuous-time states and the independent variable;
+    /// never the output itself, a parameter, a constant, another output or a local variable.
+    fn check_known(
+        variables: &[ScalarVariable],
+        states: &HashSet<usize>,
+        line: usize,
+        output: usize,
+        known: usize,
+    ) -> Result<(), DescriptionError> {
+        let v = &variables[known];
+        let allowed = known != output
+            && (matches!(v.causality, Causality::Input | Causality::Independent) || states.contains(&known));
+        if allowed {
+            return Ok(());
+        }
+        let what = if known == output {
+            "the output itself".to_string()
+        } else {
+            format!("a variable of causality {} that is not a continuous-time state", v.causality.as_str())
+        };
+        Err(DescriptionError::Invalid {
+            line,
+            message: format!(
+                "output '{}' lists dependency {} ('{}'), {what}; FMI 2.0 allows only inputs, continuous-time states \
+                 and the independent variable",
+                variables[output].name,
+                known + 1,
+                v.name
+            ),
+        })
+    }
+
+    /// The fmi2Get/Set family of a type (Integer and Enumeration share one).
+    pub(super) fn base_type(t: VarType) -> u8 {
+        match t {
+            VarType::Real => 0,
+            VarType::Integer | VarType::Enumeration => 1,
+            VarType::Boolean => 2,
+            VarType::String => 3,
+        }
     }
 
     pub(super) fn parse(xml: &str) -> Result<ModelDescription, DescriptionError> {
@@ -670,11 +819,23 @@ mod parse {
                         return Err(a.invalid(format!("ScalarVariable '{}' has two type elements", pending.name)));
                     }
                     let unit = if var_type == VarType::Real { a.get("unit").map(str::to_string) } else { None };
+                    let start = a.get("start").map(str::to_string);
+                    if let Some(start) = &start {
+                        check_start(var_type, start).map_err(|expected| {
+                            a.invalid(format!(
+                                "ScalarVariable '{}' has start=\"{start}\" on its {var_type:?} element, not {expected}",
+                                pending.name
+                            ))
+                        })?;
+                    }
+                    let derivative =
+                        if var_type == VarType::Real { a.unsigned("derivative")?.map(|d| d as usize) } else { None };
                     pending.typed = Some(TypeElement {
                         var_type,
-                        start: a.get("start").map(str::to_string),
+                        start,
                         unit,
                         declared_type: a.get("declaredType").map(str::to_string),
+                        derivative,
                     });
                 }
             } else if at(stack, &[ROOT, "TypeDefinitions"]) && name == "SimpleType" {
@@ -784,7 +945,7 @@ mod parse {
             let parent_is = |path: &[&str]| depth == path.len() && at(&stack[..depth], path);
             if name == "ScalarVariable" && parent_is(&["fmiModelDescription", "ModelVariables"]) {
                 let Some(p) = self.pending.take() else { return Ok(()) };
-                let Some(TypeElement { var_type, start, unit, declared_type }) = p.typed else {
+                let Some(TypeElement { var_type, start, unit, declared_type, derivative }) = p.typed else {
                     return Err(DescriptionError::Invalid {
                         line: p.line,
                         message: format!(
@@ -801,6 +962,9 @@ mod parse {
                 let default_variability =
                     if var_type == VarType::Real { Variability::Continuous } else { Variability::Discrete };
                 self.variable_lines.push(p.line);
+                if let Some(state) = derivative {
+                    self.derivative_of.push((p.line, self.variables.len(), state));
+                }
                 self.variables.push(ScalarVariable {
                     name: p.name,
                     value_reference: p.value_reference,
@@ -847,6 +1011,12 @@ mod parse {
                     })
                 }
             };
+            check_aliases(&self.variables, &self.variable_lines)?;
+            // Continuous-time states: the variables some Real declares itself the derivative of.
+            let mut states = HashSet::new();
+            for &(line, _, state) in &self.derivative_of {
+                states.insert(check(line, state, "derivative")?);
+            }
             let mut outputs = Vec::with_capacity(self.unknowns.len());
             for u in self.unknowns {
                 let variable = check(u.line, u.index, "<Outputs> <Unknown> index")?;
@@ -854,8 +1024,12 @@ mod parse {
                     None => None,
                     Some(deps) => Some(
                         deps.into_iter()
-                            .map(|d| check(u.line, d, &format!("dependency of output {}", u.index)))
-                            .collect::<Result<Vec<_>, _>>()?,
+                            .map(|d| {
+                                let d = check(u.line, d, &format!("dependency of output {}", u.index))?;
+                                check_known(&self.variables, &states, u.line, variable, d)?;
+                                Ok(d)
+                            })
+                            .collect::<Result<Vec<_>, DescriptionError>>()?,
                     ),
                 };
                 outputs.push(OutputDependency { variable, dependencies });
@@ -994,7 +1168,7 @@ mod tests {
     fn output_dependencies_are_zero_based_and_absent_means_none() {
         let structure = r#"
     <Outputs>
-      <Unknown index="3" dependencies="1 2"/>
+      <Unknown index="3" dependencies="1"/>
       <Unknown index="2" dependencies=""/>
       <Unknown index="1"/>
     </Outputs>
@@ -1003,12 +1177,13 @@ mod tests {
         assert_eq!(
             md.outputs,
             vec![
-                OutputDependency { variable: 2, dependencies: Some(vec![0, 1]) },
+                OutputDependency { variable: 2, dependencies: Some(vec![0]) },
                 OutputDependency { variable: 1, dependencies: Some(vec![]) },
                 OutputDependency { variable: 0, dependencies: None },
             ]
         );
-        assert_eq!(md.feedthrough_inputs(2), vec![0], "the parameter is not a feedthrough input");
+        // A parameter in the list is refused since FMI 2.0 forbids it (tests/description_checks.rs).
+        assert_eq!(md.feedthrough_inputs(2), vec![0]);
         assert_eq!(md.feedthrough_inputs(0), vec![0], "absent: all inputs");
     }
 

@@ -18,6 +18,7 @@ use super::ffi::{
     rotorcraft_fmi2_logger,
 };
 use super::logger::LoggerEnv;
+use super::process::{self, CallGuard};
 use super::{FmuLogger, ImportError, PYTHON_INIT, Shared, Status, environment_pointer, next_instance_id};
 
 /// Outcome of a successful `fmi2DoStep`.
@@ -57,6 +58,11 @@ pub struct Slave {
     component: NonNull<std::ffi::c_void>,
     functions: Fmi2Functions,
     name: String,
+    /// `name`, interned for the process-wide record of the call in progress ([`process`]).
+    static_name: &'static str,
+    /// The simulation time the FMU is at (the start time, then the end of the last completed
+    /// step; a step's start during `fmi2DoStep`), for that record.
+    time: f64,
     id: u64,
     /// States handed out and not yet freed.
     states: Vec<Fmi2FmuState>,
@@ -75,6 +81,13 @@ impl std::fmt::Debug for Slave {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Slave").field("name", &self.name).field("model", &self.shared.model_identifier).finish()
     }
+}
+
+/// The start of an FMI call: the logger's mark (messages logged since belong to the call) and the
+/// call's entry in the process-wide record, cleared when this is dropped.
+struct Mark {
+    messages: u64,
+    _call: CallGuard,
 }
 
 /// Stack buffer size for converting Booleans without allocating.
@@ -99,6 +112,8 @@ impl Slave {
         });
         let functions = shared.binary.functions;
         let _python_init = shared.python.then(|| PYTHON_INIT.lock().unwrap_or_else(|p| p.into_inner()));
+        let static_name = process::intern(name);
+        let call = process::enter(static_name, "fmi2Instantiate", 0.0);
         let mark = env.begin_call();
         // SAFETY: `instantiate` has the FMI 2.0 signature; all strings are NUL-terminated and
         // live across the call; `callbacks` and the environment it points to are boxed and
@@ -114,6 +129,7 @@ impl Slave {
                 if debug { FMI2_TRUE } else { FMI2_FALSE },
             )
         };
+        drop(call);
         let Some(component) = NonNull::new(component) else {
             return Err(ImportError::Instantiate {
                 model: shared.model_identifier.clone(),
@@ -125,6 +141,8 @@ impl Slave {
             component,
             functions,
             name: name.to_string(),
+            static_name,
+            time: 0.0,
             id: next_instance_id(),
             states: Vec::new(),
             env,
@@ -149,25 +167,28 @@ impl Slave {
         self.component.as_ptr()
     }
 
-    /// Marks the start of a call; refuses every call after an `fmi2Fatal`.
+    /// Marks the start of a call (for the logger and for the process-wide record of the call in
+    /// progress, until the [`Mark`] is dropped); refuses every call after an `fmi2Fatal`.
     #[inline]
-    fn begin(&self, function: &'static str) -> Result<u64, CallError> {
+    fn begin(&self, function: &'static str) -> Result<Mark, CallError> {
         if self.shared.fatal.load(Ordering::Relaxed) {
             return Err(self.refused(
                 function,
                 "an earlier call of this FMU returned fmi2Fatal; FMI 2.0 forbids any further call",
             ));
         }
-        Ok(self.env.begin_call())
+        let call = process::enter(self.static_name, function, self.time);
+        Ok(Mark { messages: self.env.begin_call(), _call: call })
     }
 
     /// `fmi2OK` and `fmi2Warning` are success.
     #[inline]
-    fn check(&self, function: &'static str, mark: u64, code: Fmi2Status) -> Result<(), CallError> {
+    fn check(&self, function: &'static str, mark: Mark, code: Fmi2Status) -> Result<(), CallError> {
+        drop(mark._call);
         if code == Status::Ok as Fmi2Status || code == Status::Warning as Fmi2Status {
             Ok(())
         } else {
-            Err(self.failed(function, mark, code))
+            Err(self.failed(function, mark.messages, code))
         }
     }
 
@@ -228,6 +249,7 @@ impl Slave {
     /// `fmi2SetupExperiment`.
     pub fn setup_experiment(&mut self, tolerance: Option<f64>, start: f64, stop: Option<f64>) -> Result<(), CallError> {
         const F: &str = "fmi2SetupExperiment";
+        self.time = start;
         let mark = self.begin(F)?;
         // SAFETY: FMI 2.0 signature; `self.c()` is a live instance of this binary.
         let code = unsafe {
@@ -418,13 +440,17 @@ impl Slave {
     /// [`Slave::terminated`]), else [`StepResult::Discarded`]. No allocation.
     pub fn do_step(&mut self, t: f64, h: f64, no_set_fmu_state_prior: bool) -> Result<StepResult, CallError> {
         const F: &str = "fmi2DoStep";
+        self.time = t;
         let mark = self.begin(F)?;
         // SAFETY: FMI 2.0 signature; scalar arguments only.
         let code = unsafe { (self.functions.do_step)(self.c(), t, h, no_set_fmu_state_prior as Fmi2Boolean) };
         if code == Status::Discard as Fmi2Status {
+            drop(mark);
             return Ok(if self.terminated() { StepResult::Terminated } else { StepResult::Discarded });
         }
-        self.check(F, mark, code).map(|()| StepResult::Complete)
+        self.check(F, mark, code)?;
+        self.time = t + h;
+        Ok(StepResult::Complete)
     }
 
     /// `fmi2GetDirectionalDerivative`: `dv_unknown = (d unknown / d known) dv_known`. Both
@@ -656,6 +682,7 @@ impl Drop for Slave {
             // the instance's memory is leaked rather than handed to a corrupted FMU.
             return;
         }
+        let _call = process::enter(self.static_name, "fmi2FreeInstance", self.time);
         if let Some(free_state) = self.functions.free_fmu_state {
             for mut ptr in std::mem::take(&mut self.states) {
                 // SAFETY: each registered pointer is a live state of this instance, freed once

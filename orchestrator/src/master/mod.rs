@@ -37,7 +37,7 @@ use crate::import::model_description::{Causality, ModelDescription, VarType};
 use crate::import::{CallError, Fmu, FmuLogger, FmuState, ImportError, Slave, StepResult};
 use crate::system::{Algorithm, JacobianUpdate, ParameterValue, Signal, System, VarRef};
 
-pub use results::{Results, RunSummary};
+pub use results::{Results, RunSummary, write_csv_header, write_csv_row};
 
 /// Why a run stopped.
 #[derive(Debug, thiserror::Error)]
@@ -104,6 +104,15 @@ pub enum MasterError {
         instance: String,
         /// Its last successful time (`fmi2LastSuccessfulTime`; the step's start if it does not
         /// say), s.
+        time: f64,
+    },
+    /// SIGINT or SIGTERM asked the run to stop ([`crate::import::process::install_interrupt_flag`]);
+    /// [`Master::run`] checks before every step.
+    #[error("interrupted by {signal} at t = {time} s")]
+    Interrupted {
+        /// `SIGINT` or `SIGTERM`.
+        signal: &'static str,
+        /// The last communication point completed, s.
         time: f64,
     },
     /// The experiment has more communication points than [`MAX_COMMUNICATION_POINTS`].
@@ -504,6 +513,9 @@ impl Master {
             discrete.connect_to_real(c.from, c.to.instance, j, &mds);
         }
         let mut notes = Vec::new();
+        for (inst, md) in system.instances.iter().zip(&mds) {
+            notes.extend(md.alias_warnings().into_iter().map(|w| format!("{}: {w}", inst.name)));
+        }
         let mut recorded_discrete = HashMap::new();
         for r in &system.outputs {
             let md = &mds[r.instance];
@@ -1364,16 +1376,37 @@ impl Master {
     /// cleanly at the last completed communication point: the results up to it are returned,
     /// every FMU is terminated, and [`Master::stop_reason`] says why.
     pub fn run(&mut self, mut progress: impl FnMut(f64)) -> Result<Results, MasterError> {
+        let mut results = Results::new(self.recorded_names.clone(), 0);
+        let mut first = true;
+        self.run_into(&mut results, |t, _| {
+            if !std::mem::take(&mut first) {
+                progress(t);
+            }
+        })?;
+        Ok(results)
+    }
+
+    /// [`Master::run`] into `results` (emptied first), calling `on_row` with each recorded row
+    /// right after it is appended, the initial one included. When the run fails, `results` keeps
+    /// the rows recorded before the failure. The run also stops, with
+    /// [`MasterError::Interrupted`], when SIGINT or SIGTERM set the flag of
+    /// [`crate::import::process::interrupt_requested`] (checked before every step).
+    pub fn run_into(&mut self, results: &mut Results, mut on_row: impl FnMut(f64, &[f64])) -> Result<(), MasterError> {
         let exp = self.system.experiment;
         check_communication_points(&exp)?;
         self.stop_reason = None;
         let n_steps = exp.steps();
-        let mut results = Results::new(self.recorded_names.clone(), n_steps.min(RESULT_ROWS_RESERVED) + 1);
+        *results = Results::new(self.recorded_names.clone(), n_steps.min(RESULT_ROWS_RESERVED) + 1);
         self.initialize()?;
         let mut row = vec![0.0; self.recorded.len()];
         self.record(&mut row)?;
         results.push(self.time, &row);
+        on_row(self.time, &row);
         for n in 1..=n_steps {
+            if let Some(signal) = crate::import::process::interrupt_requested() {
+                let signal = crate::import::process::signal_name(signal);
+                return Err(MasterError::Interrupted { signal, time: self.time });
+            }
             let target = if n == n_steps { exp.stop } else { exp.start + n as f64 * exp.step };
             match self.step(target - self.time) {
                 Ok(()) => {}
@@ -1387,11 +1420,11 @@ impl Master {
             }
             self.record(&mut row)?;
             results.push(self.time, &row);
-            progress(self.time);
+            on_row(self.time, &row);
         }
         for unit in &mut self.units {
             unit.slave.terminate()?;
         }
-        Ok(results)
+        Ok(())
     }
 }

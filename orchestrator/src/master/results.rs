@@ -52,18 +52,10 @@ impl Results {
     /// Writes CSV: `"time","inst.var",...` then one row per communication point, each number
     /// printed so that it reads back exactly.
     pub fn write_csv(&self, out: &mut impl Write) -> io::Result<()> {
-        write!(out, "\"time\"")?;
-        for n in &self.names {
-            write!(out, ",\"{}\"", n.replace('"', "\"\""))?;
-        }
-        writeln!(out)?;
+        write_csv_header(out, &self.names)?;
         let w = self.names.len();
-        for (r, t) in self.time.iter().enumerate() {
-            write!(out, "{t:?}")?;
-            for v in &self.values[r * w..(r + 1) * w] {
-                write!(out, ",{v:?}")?;
-            }
-            writeln!(out)?;
+        for (r, &t) in self.time.iter().enumerate() {
+            write_csv_row(out, t, &self.values[r * w..(r + 1) * w])?;
         }
         Ok(())
     }
@@ -74,6 +66,25 @@ impl Results {
         self.write_csv(&mut f)?;
         f.flush()
     }
+}
+
+/// Writes the CSV header line of [`Results::write_csv`]: `"time","inst.var",...`.
+pub fn write_csv_header(out: &mut impl Write, names: &[String]) -> io::Result<()> {
+    write!(out, "\"time\"")?;
+    for n in names {
+        write!(out, ",\"{}\"", n.replace('"', "\"\""))?;
+    }
+    writeln!(out)
+}
+
+/// Writes one CSV row of [`Results::write_csv`]: the time, then the values, each printed so that
+/// it reads back exactly.
+pub fn write_csv_row(out: &mut impl Write, t: f64, row: &[f64]) -> io::Result<()> {
+    write!(out, "{t:?}")?;
+    for v in row {
+        write!(out, ",{v:?}")?;
+    }
+    writeln!(out)
 }
 
 /// The figures of a run, printed at the end and written by `--summary-json`.

@@ -1,0 +1,390 @@
+//! How a run of the `orchestrator` binary ends when it does not end well, each case with a C FMU
+//! built here (`Slow`, [`SLOW_C`]): results written as the run goes and on every error path,
+//! Ctrl-C and SIGTERM, an FMU that crashes the process (SIGSEGV, abort) and an FMU call that never
+//! returns (`--fmu-timeout`). The table in `docs/importer-robustness.md` lists the cases.
+
+mod import_support;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use import_support::compile_shared;
+
+/// A counter that sleeps `sleep_ms` in every `fmi2DoStep`; the step that starts at or after
+/// `fail_at` does what `mode` says: 1 writes through a NULL pointer, 2 calls `abort()`, 3 loops
+/// forever, 4 returns `fmi2Error` (with a logged message).
+const SLOW_C: &str = r#"
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef void* fmi2Component;
+typedef void* fmi2ComponentEnvironment;
+typedef unsigned int fmi2ValueReference;
+typedef double fmi2Real;
+typedef int fmi2Integer;
+typedef int fmi2Boolean;
+typedef const char* fmi2String;
+typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
+typedef void (*fmi2CallbackLogger)(fmi2ComponentEnvironment, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
+typedef struct {
+    fmi2CallbackLogger logger;
+    void* (*allocateMemory)(size_t, size_t);
+    void (*freeMemory)(void*);
+    void (*stepFinished)(fmi2ComponentEnvironment, fmi2Status);
+    fmi2ComponentEnvironment componentEnvironment;
+} fmi2CallbackFunctions;
+
+typedef struct {
+    fmi2CallbackFunctions cb;
+    char name[64];
+    double time, count, sleep_ms, fail_at, mode;
+} Inst;
+
+const char* fmi2GetTypesPlatform(void) { return "default"; }
+const char* fmi2GetVersion(void) { return "2.0"; }
+
+fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2String resources,
+                              const fmi2CallbackFunctions* f, fmi2Boolean visible, fmi2Boolean loggingOn) {
+    (void)type; (void)guid; (void)resources; (void)visible; (void)loggingOn;
+    Inst* i = f->allocateMemory(1, sizeof(Inst));
+    i->cb = *f;
+    strncpy(i->name, name, sizeof i->name - 1);
+    i->sleep_ms = 10;
+    i->fail_at = 1e300;
+    return i;
+}
+
+void fmi2FreeInstance(fmi2Component c) { Inst* i = c; i->cb.freeMemory(i); }
+fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean on, size_t n, const fmi2String* k) {
+    (void)c; (void)on; (void)n; (void)k; return fmi2OK;
+}
+fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean td, fmi2Real tol, fmi2Real start, fmi2Boolean sd,
+                               fmi2Real stop) {
+    (void)td; (void)tol; (void)sd; (void)stop; ((Inst*)c)->time = start; return fmi2OK;
+}
+fmi2Status fmi2EnterInitializationMode(fmi2Component c) { (void)c; return fmi2OK; }
+fmi2Status fmi2ExitInitializationMode(fmi2Component c) { (void)c; return fmi2OK; }
+fmi2Status fmi2Terminate(fmi2Component c) { (void)c; return fmi2OK; }
+fmi2Status fmi2Reset(fmi2Component c) { (void)c; return fmi2Error; }
+
+static double* var(Inst* i, fmi2ValueReference vr) {
+    switch (vr) {
+    case 0: return &i->time;
+    case 1: return &i->count;
+    case 2: return &i->sleep_ms;
+    case 3: return &i->fail_at;
+    case 4: return &i->mode;
+    default: return NULL;
+    }
+}
+fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, fmi2Real* v) {
+    for (size_t k = 0; k < n; k++) { double* p = var(c, vr[k]); if (!p) return fmi2Error; v[k] = *p; }
+    return fmi2OK;
+}
+fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, const fmi2Real* v) {
+    for (size_t k = 0; k < n; k++) { double* p = var(c, vr[k]); if (!p || vr[k] < 2) return fmi2Error; *p = v[k]; }
+    return fmi2OK;
+}
+#define UNSUPPORTED(fn, type) \
+    fmi2Status fn(fmi2Component c, const fmi2ValueReference* vr, size_t n, type v) { \
+        (void)c; (void)vr; (void)v; return n == 0 ? fmi2OK : fmi2Error; }
+UNSUPPORTED(fmi2GetInteger, fmi2Integer*)
+UNSUPPORTED(fmi2SetInteger, const fmi2Integer*)
+UNSUPPORTED(fmi2GetBoolean, fmi2Boolean*)
+UNSUPPORTED(fmi2SetBoolean, const fmi2Boolean*)
+UNSUPPORTED(fmi2GetString, fmi2String*)
+UNSUPPORTED(fmi2SetString, const fmi2String*)
+
+fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean noSetPrior) {
+    Inst* i = c;
+    (void)noSetPrior;
+    struct timespec pause = { (time_t)(i->sleep_ms / 1000), (long)(1e6 * (i->sleep_ms - 1000 * (time_t)(i->sleep_ms / 1000))) };
+    nanosleep(&pause, NULL);
+    if (t >= i->fail_at - 1e-9) {
+        if (i->mode == 1) { volatile int* nowhere = NULL; *nowhere = 1; }
+        if (i->mode == 2) abort();
+        if (i->mode == 3) { volatile int spin = 1; while (spin) {} }
+        if (i->mode == 4) {
+            i->cb.logger(i->cb.componentEnvironment, i->name, fmi2Error, "logError", "the solver gave up at t = %g", t);
+            return fmi2Error;
+        }
+    }
+    i->time = t + h;
+    i->count += 1;
+    return fmi2OK;
+}
+"#;
+
+const SLOW_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="2.0" modelName="Slow" guid="{slow}" generationTool="gcc by hand">
+  <CoSimulation modelIdentifier="Slow" canHandleVariableCommunicationStepSize="true"/>
+  <ModelVariables>
+    <ScalarVariable name="time" valueReference="0" causality="output"><Real/></ScalarVariable>
+    <ScalarVariable name="count" valueReference="1" causality="output"><Real/></ScalarVariable>
+    <ScalarVariable name="sleep_ms" valueReference="2" causality="parameter" variability="fixed"><Real start="10"/></ScalarVariable>
+    <ScalarVariable name="fail_at" valueReference="3" causality="parameter" variability="fixed"><Real start="1e300"/></ScalarVariable>
+    <ScalarVariable name="mode" valueReference="4" causality="parameter" variability="fixed"><Real start="0"/></ScalarVariable>
+  </ModelVariables>
+  <ModelStructure><Outputs><Unknown index="1" dependencies=""/><Unknown index="2" dependencies=""/></Outputs></ModelStructure>
+</fmiModelDescription>
+"#;
+
+/// A test folder: `Slow.fmu`, `system.json`, and `tmp/`, the child's private TMPDIR.
+struct Case {
+    dir: tempfile::TempDir,
+}
+
+impl Case {
+    /// `Slow.fmu` and a system of one instance `slow` with `parameters` (JSON object body) over
+    /// `experiment` (JSON object).
+    fn new(parameters: &str, experiment: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let binary = compile_shared(dir.path(), "slow", SLOW_C);
+        let fmu = dir.path().join("Slow.fmu");
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(&fmu).unwrap());
+        let options = zip::write::SimpleFileOptions::default();
+        zip.start_file("modelDescription.xml", options).unwrap();
+        zip.write_all(SLOW_XML.as_bytes()).unwrap();
+        zip.start_file("binaries/linux64/Slow.so", options).unwrap();
+        zip.write_all(&binary).unwrap();
+        zip.finish().unwrap();
+        std::fs::write(
+            dir.path().join("system.json"),
+            format!(
+                r#"{{ "fmus": {{ "slow": {{ "path": {fmu:?}, "parameters": {{ {parameters} }} }} }},
+                     "experiment": {experiment},
+                     "outputs": ["slow.time", "slow.count"] }}"#
+            ),
+        )
+        .unwrap();
+        std::fs::create_dir(dir.path().join("tmp")).unwrap();
+        Case { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// Starts `orchestrator run system.json --out <out> --summary-json summary.json <extra>` with
+    /// TMPDIR set to `tmp/`.
+    fn start(&self, out: &str, extra: &[&str]) -> Child {
+        Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+            .arg("run")
+            .arg(self.path("system.json"))
+            .arg("--out")
+            .arg(self.path(out))
+            .arg("--summary-json")
+            .arg(self.path("summary.json"))
+            .args(extra)
+            .env("TMPDIR", self.path("tmp"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
+    /// The extraction folders left in the child's TMPDIR.
+    fn leftovers(&self) -> Vec<String> {
+        std::fs::read_dir(self.path("tmp"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    fn summary(&self) -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(self.path("summary.json")).unwrap()).unwrap()
+    }
+}
+
+/// Waits for `child` at most `limit` (killing it after that, so that a failing test does not
+/// hang): its status, stdout and stderr, and how long it ran.
+fn wait(mut child: Child, limit: Duration) -> (ExitStatus, String, String, Duration) {
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            let output = child.wait_with_output().unwrap();
+            panic!("still running after {limit:?}; stderr: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = child.wait_with_output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (status, text(&output.stdout), text(&output.stderr), started.elapsed())
+}
+
+/// The CSV rows (time, slow.time, slow.count), after checking the header; every line must parse.
+fn csv_rows(path: &Path) -> Vec<Vec<f64>> {
+    let csv = std::fs::read_to_string(path).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some(r#""time","slow.time","slow.count""#), "{csv}");
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap_or_else(|_| panic!("bad number in {l:?}"))).collect())
+        .collect();
+    for (n, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), 3, "{csv}");
+        assert_eq!(row[2], n as f64, "row {n} is the state after {n} steps: {csv}");
+    }
+    rows
+}
+
+/// Signal `name` (`INT`, `TERM`, `KILL`) to the process `child`, with kill(1) (no `unsafe` here).
+fn send(child: &Child, name: &str) {
+    let status = Command::new("kill").arg(format!("-{name}")).arg(child.id().to_string()).status().unwrap();
+    assert!(status.success());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Results are written as they are computed, and on every way the run ends.
+
+#[test]
+fn csv_rows_reach_the_file_while_the_run_goes() {
+    // 10 ms per step, 100 s of steps: the run would take 100 s.
+    let case = Case::new("", r#"{ "stop": 100, "step": 0.01 }"#);
+    let child = case.start("results.csv", &[]);
+    std::thread::sleep(Duration::from_millis(2500));
+    // Rows computed more than a second ago are on disk while the process still runs.
+    let during = csv_rows(&case.path("results.csv"));
+    send(&child, "KILL");
+    let (status, ..) = wait(child, Duration::from_secs(10));
+    assert!(!status.success());
+    assert!(during.len() >= 50, "after 2.5 s at most 1 s of rows may be buffered: {} rows", during.len());
+    // Killed outright: still a valid CSV, cut at a row boundary or within the last row only.
+    let csv = std::fs::read_to_string(case.path("results.csv")).unwrap();
+    let complete = &csv[..csv.rfind('\n').unwrap() + 1];
+    let rows = complete.lines().count() - 1;
+    assert!(rows >= during.len(), "{rows} rows after the kill, {} before", during.len());
+}
+
+#[test]
+fn a_failing_run_keeps_its_rows_and_says_why() {
+    // fmi2Error from the step at t = 0.3 (step 0.1): rows 0 ... 0.3 are kept.
+    for out in ["results.csv", "results.mat"] {
+        let case = Case::new(r#""mode": 4, "fail_at": 0.3, "sleep_ms": 0"#, r#"{ "stop": 10, "step": 0.1 }"#);
+        let (status, _, stderr, _) = wait(case.start(out, &[]), Duration::from_secs(30));
+        assert_eq!(status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("fmi2DoStep") && stderr.contains("the solver gave up at t = 0.3"), "{stderr}");
+        assert!(
+            stderr.contains("results so far:") && stderr.contains("(4 rows, to t = 0.30000000000000004 s)"),
+            "{stderr}"
+        );
+        let summary = case.summary();
+        let error = summary["error"].as_str().unwrap();
+        assert!(error.contains("fmi2DoStep"), "{summary}");
+        assert!(summary["stop_reason"].as_str().unwrap().contains("fmi2DoStep"), "{summary}");
+        assert_eq!(summary["rows_written"], 4, "{summary}");
+        if out.ends_with(".csv") {
+            let rows = csv_rows(&case.path(out));
+            assert_eq!(rows.len(), 4);
+            assert!(case.path("results.units.csv").is_file());
+        } else {
+            // MAT v4: the data_2 matrix has one column per communication point.
+            let bytes = std::fs::read(case.path(out)).unwrap();
+            let at = bytes.windows(7).position(|w| w == b"data_2\0").expect("a data_2 matrix");
+            let columns = i32::from_le_bytes(bytes[at - 12..at - 8].try_into().unwrap());
+            assert_eq!(columns, 4, "rows 0, 0.1, 0.2, 0.3");
+        }
+        assert!(case.leftovers().is_empty(), "{:?}", case.leftovers());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Ctrl-C and SIGTERM stop the run cleanly.
+
+fn interrupt(expected_code: i32, name: &str) {
+    let case = Case::new("", r#"{ "stop": 100, "step": 0.01 }"#);
+    let child = case.start("results.csv", &[]);
+    std::thread::sleep(Duration::from_millis(1000));
+    let sent = Instant::now();
+    send(&child, name.trim_start_matches("SIG"));
+    let (status, _, stderr, _) = wait(child, Duration::from_secs(20));
+    assert!(sent.elapsed() < Duration::from_secs(3), "stopped within one step of the signal");
+    assert_eq!(status.code(), Some(expected_code), "{stderr}");
+    assert!(stderr.contains(&format!("{name} received")), "{stderr}");
+    assert!(stderr.contains(&format!("interrupted by {name} at t = ")), "{stderr}");
+    let rows = csv_rows(&case.path("results.csv"));
+    assert!(rows.len() >= 20, "about 1 s of 10 ms steps: {} rows", rows.len());
+    let summary = case.summary();
+    assert!(summary["stop_reason"].as_str().unwrap().starts_with(&format!("interrupted by {name}")), "{summary}");
+    assert_eq!(summary["rows_written"], rows.len(), "{summary}");
+    // The FMU's extraction folder (a TempDir in TMPDIR) was removed.
+    assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
+}
+
+#[test]
+fn sigint_stops_the_run_cleanly() {
+    interrupt(130, "SIGINT");
+}
+
+#[test]
+fn sigterm_stops_the_run_cleanly() {
+    interrupt(143, "SIGTERM");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. A crashing FMU is named before the process dies.
+
+fn crash(mode: u32, signal: i32, name: &str) {
+    // 0.3 s per step of 0.05 s: the crash in the step from t = 0.3 comes after about 1.8 s, so the
+    // rows up to t = 0.2 (computed 1.2 s in) went out with the flush after the first second.
+    let case =
+        Case::new(&format!(r#""mode": {mode}, "fail_at": 0.3, "sleep_ms": 300"#), r#"{ "stop": 10, "step": 0.05 }"#);
+    let (status, _, stderr, elapsed) = wait(case.start("results.csv", &[]), Duration::from_secs(30));
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(signal), "the process dies of the signal: {status:?}\n{stderr}");
+    assert!(elapsed > Duration::from_millis(1500));
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("fatal signal")).collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].starts_with(&format!("fatal signal {name} in instance 'slow' during fmi2DoStep at t = 0.3 s;")),
+        "{stderr}"
+    );
+    let rows = csv_rows(&case.path("results.csv"));
+    assert!(rows.last().unwrap()[0] >= 0.2 - 1e-9, "rows to t = 0.2 at least: {rows:?}");
+}
+
+#[test]
+fn a_segfaulting_fmu_is_named() {
+    crash(1, 11, "SIGSEGV");
+}
+
+#[test]
+fn an_aborting_fmu_is_named() {
+    crash(2, 6, "SIGABRT");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. An FMI call that never returns.
+
+#[test]
+fn a_hanging_fmu_call_ends_the_process_after_the_timeout() {
+    // 10 ms steps of 0.1 s; the step from t = 0.5 never returns.
+    let case = Case::new(r#""mode": 3, "fail_at": 0.5"#, r#"{ "stop": 10, "step": 0.1 }"#);
+    let (status, _, stderr, elapsed) =
+        wait(case.start("results.csv", &["--fmu-timeout", "1"]), Duration::from_secs(20));
+    assert_eq!(status.code(), Some(124), "{stderr}");
+    assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
+    assert!(
+        stderr.contains("error: instance 'slow': fmi2DoStep at t = 0.5 s did not return within --fmu-timeout 1 s"),
+        "{stderr}"
+    );
+    // The watchdog flushed the rows computed before the hang: 0 ... 0.5.
+    let rows = csv_rows(&case.path("results.csv"));
+    assert_eq!(rows.len(), 6, "{rows:?}");
+    assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
+
+    // Without the option a normal run is not affected; a zero or negative limit is refused.
+    let case = Case::new("", r#"{ "stop": 0.5, "step": 0.1 }"#);
+    let (status, _, stderr, _) = wait(case.start("results.csv", &["--fmu-timeout", "5"]), Duration::from_secs(20));
+    assert!(status.success(), "{stderr}");
+    assert_eq!(csv_rows(&case.path("results.csv")).len(), 6);
+    let (status, _, stderr, _) = wait(case.start("results.csv", &["--fmu-timeout", "0"]), Duration::from_secs(20));
+    assert!(!status.success() && stderr.contains("--fmu-timeout 0: expected a positive number"), "{stderr}");
+}
