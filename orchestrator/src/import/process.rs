@@ -2,11 +2,11 @@
 //! the fatal-signal reporter, the Ctrl-C/SIGTERM flag and the `--fmu-timeout` watchdog. All the
 //! signal handling of the toolkit is here (the only `unsafe` outside the FMI calls themselves).
 //!
-//! **The current call.** [`Slave`](super::Slave) marks each FMI call on entry ([`enter`]: the
+//! **The current call.** [`Slave`](super::Slave) marks each FMI call on entry (`enter`: the
 //! instance, the function, the simulation time, a sequence number) and on return (the
-//! [`CallGuard`] it holds is dropped). The record is a handful of relaxed atomic stores into
+//! `CallGuard` it holds is dropped). The record is a handful of relaxed atomic stores into
 //! static memory, no clock read and no allocation; instance names are interned once per
-//! instantiation ([`intern`]), so the record only ever points at `'static` text. With FMUs called
+//! instantiation (`intern`), so the record only ever points at `'static` text. With FMUs called
 //! from several threads at once it holds whichever call was entered last.
 //!
 //! **Fatal signals** ([`install_crash_reporter`]). SIGSEGV, SIGABRT, SIGBUS, SIGFPE or SIGILL print
