@@ -20,3 +20,5 @@ export ROTORCRAFT_FMU_DIR="$PWD/target/fmus"
 export ROTORCRAFT_PYTHON="$PWD/target/venv/bin/python"
 cargo test --release --workspace
 target/venv/bin/python -m pytest -q tests/python
+# The sweep as a Slurm job array on a real single-node Slurm (installed when possible; SKIP otherwise).
+bash scripts/slurm-test.sh
