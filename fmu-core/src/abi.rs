@@ -1,15 +1,14 @@
 //! The FMI 2.0 Co-Simulation C ABI. Every `unsafe` block of the export side is in this file.
 //!
 //! Each function checks its pointers and lengths, converts them to slices and calls the safe
-//! [`Instance`] method of the same name inside `catch_unwind`, so a panic in a model becomes
+//! [`CoSimulation`] method of the same name inside `catch_unwind`, so a panic in a model becomes
 //! `fmi2Error` with a log message instead of aborting the host. [`crate::export_fmu!`] emits the
 //! `#[no_mangle]` symbols that forward here.
 
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::instance::{FmuState, Instance};
-use crate::model::Model;
+use crate::slave::{CoSimulation, InstantiateArgs};
 use crate::status::{FmiError, FmiResult, Status};
 
 /// `fmi2Component`
@@ -96,10 +95,10 @@ fn c_logger(callbacks: CallbackFunctions, instance_name: &str) -> crate::instanc
 /// # Safety
 /// `c` must be null or a pointer returned by [`instantiate`] for the same model `M` and not yet
 /// freed.
-unsafe fn with_instance<M: Model>(
+unsafe fn with_instance<S: CoSimulation>(
     c: Component,
     function: &'static str,
-    f: impl FnOnce(&mut Instance<M>) -> FmiResult<()>,
+    f: impl FnOnce(&mut S) -> FmiResult<()>,
 ) -> StatusCode {
     if c.is_null() {
         eprintln!("{function}: called with a null fmi2Component");
@@ -108,7 +107,7 @@ unsafe fn with_instance<M: Model>(
     // SAFETY: per this function's contract `c` came from `Box::into_raw` in `instantiate` and is
     // live; the importer does not call into one instance from two threads at once (FMI 2.0
     // section 2.1.1), so this is the only reference.
-    let instance = unsafe { &mut *(c as *mut Instance<M>) };
+    let instance = unsafe { &mut *(c as *mut S) };
     match catch_unwind(AssertUnwindSafe(|| f(instance))) {
         Ok(Ok(())) => Status::Ok as StatusCode,
         Ok(Err(e)) => e.status as StatusCode,
@@ -155,7 +154,7 @@ unsafe fn slice_mut<'a, T>(function: &'static str, what: &str, ptr: *mut T, n: u
 }
 
 /// Logs and returns an argument error found before the instance method runs.
-fn reject<M: Model>(instance: &mut Instance<M>, e: FmiError) -> FmiResult<()> {
+fn reject<S: CoSimulation>(instance: &mut S, e: FmiError) -> FmiResult<()> {
     instance.fail(&e);
     Err(e)
 }
@@ -178,11 +177,11 @@ unsafe fn c_str<'a>(s: *const c_char) -> Option<std::borrow::Cow<'a, str>> {
 /// # Safety
 /// String arguments must be null or NUL-terminated; `functions` null or a valid
 /// `fmi2CallbackFunctions`.
-pub unsafe fn instantiate<M: Model>(
+pub unsafe fn instantiate<S: CoSimulation>(
     instance_name: *const c_char,
     fmu_type: c_int,
     guid: *const c_char,
-    _resource_location: *const c_char,
+    resource_location: *const c_char,
     functions: *const CallbackFunctions,
     _visible: Boolean,
     logging_on: Boolean,
@@ -196,27 +195,27 @@ pub unsafe fn instantiate<M: Model>(
         let callbacks = unsafe { *functions };
         // SAFETY: null or NUL-terminated by contract.
         let name = unsafe { c_str(instance_name) }.map(|s| s.into_owned());
-        let mut log = c_logger(callbacks, name.as_deref().unwrap_or("?"));
-        let fail = |log: &mut crate::instance::Logger, message: String| {
-            log(Status::Error, "logStatusError", &format!("fmi2Instantiate: {message}"));
+        let fail = |message: String| {
+            c_logger(callbacks, name.as_deref().unwrap_or("?"))(
+                Status::Error,
+                "logStatusError",
+                &format!("fmi2Instantiate: {message}"),
+            );
             std::ptr::null_mut()
         };
-        let Some(name) = name else { return fail(&mut log, "instance name is null".into()) };
+        let Some(instance_name) = name.as_deref() else { return fail("instance name is null".into()) };
         if fmu_type != FMI2_COSIMULATION {
-            return fail(
-                &mut log,
-                format!(
-                    "fmuType {fmu_type} requested, but {} supports only fmi2CoSimulation",
-                    M::INFO.model_identifier
-                ),
-            );
+            return fail(format!("fmuType {fmu_type} requested, but this FMU supports only fmi2CoSimulation (1)"));
         }
         // SAFETY: null or NUL-terminated by contract.
-        let Some(guid) = (unsafe { c_str(guid) }) else { return fail(&mut log, "GUID is null".into()) };
-        if let Err(m) = Instance::<M>::check_guid(&guid) {
-            return fail(&mut log, m);
-        }
-        let mut instance = Instance::<M>::with_logger(&name, log);
+        let Some(guid) = (unsafe { c_str(guid) }) else { return fail("GUID is null".into()) };
+        // SAFETY: null or NUL-terminated by contract.
+        let resource_location = unsafe { c_str(resource_location) };
+        let args = InstantiateArgs { instance_name, guid: &guid, resource_location: resource_location.as_deref() };
+        let mut instance = match S::instantiate(args, c_logger(callbacks, instance_name)) {
+            Ok(instance) => instance,
+            Err(m) => return fail(m),
+        };
         if logging_on != 0 {
             let _ = instance.set_debug_logging(true, &[]);
         }
@@ -232,12 +231,12 @@ pub unsafe fn instantiate<M: Model>(
 ///
 /// # Safety
 /// `c` must be null or a live pointer from [`instantiate`] of model `M`; it is invalid after.
-pub unsafe fn free_instance<M: Model>(c: Component) {
+pub unsafe fn free_instance<S: CoSimulation>(c: Component) {
     if c.is_null() {
         return;
     }
     // SAFETY: from `Box::into_raw` in `instantiate`, freed exactly once per the FMI contract.
-    let boxed = unsafe { Box::from_raw(c as *mut Instance<M>) };
+    let boxed = unsafe { Box::from_raw(c as *mut S) };
     let _ = catch_unwind(AssertUnwindSafe(move || drop(boxed)));
 }
 
@@ -245,7 +244,7 @@ pub unsafe fn free_instance<M: Model>(c: Component) {
 ///
 /// # Safety
 /// See `with_instance`; `categories` null or `n` valid C strings.
-pub unsafe fn set_debug_logging<M: Model>(
+pub unsafe fn set_debug_logging<S: CoSimulation>(
     c: Component,
     logging_on: Boolean,
     n: usize,
@@ -254,7 +253,7 @@ pub unsafe fn set_debug_logging<M: Model>(
     const F: &str = "fmi2SetDebugLogging";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             let ptrs = match slice(F, "categories", categories, n) {
                 Ok(p) => p,
                 Err(e) => return reject(me, e),
@@ -281,7 +280,7 @@ pub unsafe fn set_debug_logging<M: Model>(
 ///
 /// # Safety
 /// See `with_instance`.
-pub unsafe fn setup_experiment<M: Model>(
+pub unsafe fn setup_experiment<S: CoSimulation>(
     c: Component,
     _tolerance_defined: Boolean,
     _tolerance: f64,
@@ -291,7 +290,7 @@ pub unsafe fn setup_experiment<M: Model>(
 ) -> StatusCode {
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, "fmi2SetupExperiment", |me| {
+        with_instance::<S>(c, "fmi2SetupExperiment", |me| {
             me.setup_experiment(start_time, (stop_time_defined != 0).then_some(stop_time))
         })
     }
@@ -304,9 +303,9 @@ macro_rules! simple {
         ///
         /// # Safety
         /// See `with_instance`.
-        pub unsafe fn $name<M: Model>(c: Component) -> StatusCode {
+        pub unsafe fn $name<S: CoSimulation>(c: Component) -> StatusCode {
             // SAFETY: forwarded contract.
-            unsafe { with_instance::<M>(c, $fmi, |me| me.$method()) }
+            unsafe { with_instance::<S>(c, $fmi, |me| me.$method()) }
         }
     )*};
 }
@@ -326,14 +325,9 @@ simple! {
 ///
 /// # Safety
 /// See `with_instance`.
-pub unsafe fn reset<M: Model>(c: Component) -> StatusCode {
+pub unsafe fn reset<S: CoSimulation>(c: Component) -> StatusCode {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_instance::<M>(c, "fmi2Reset", |me| {
-            me.reset();
-            Ok(())
-        })
-    }
+    unsafe { with_instance::<S>(c, "fmi2Reset", |me| me.reset()) }
 }
 
 /// Setters and getters over value-reference arrays.
@@ -343,11 +337,11 @@ macro_rules! accessors {
         ///
         /// # Safety
         /// See `with_instance`; `vr` and `value` null or `n` valid elements.
-        pub unsafe fn $name<M: Model>(c: Component, vr: *const ValueReference, n: usize, value: *const $c) -> StatusCode {
+        pub unsafe fn $name<S: CoSimulation>(c: Component, vr: *const ValueReference, n: usize, value: *const $c) -> StatusCode {
             const F: &str = $fmi;
             // SAFETY: forwarded contract.
             unsafe {
-                with_instance::<M>(c, F, |me| {
+                with_instance::<S>(c, F, |me| {
                     let (vrs, values) = match (slice(F, "value reference array", vr, n), slice(F, "value array", value, n)) {
                         (Ok(a), Ok(b)) => (a, b),
                         (Err(e), _) | (_, Err(e)) => return reject(me, e),
@@ -373,11 +367,16 @@ accessors! {
 ///
 /// # Safety
 /// See `with_instance`; `vr` null or `n` valid elements, `value` null or `n` writable.
-pub unsafe fn get_real<M: Model>(c: Component, vr: *const ValueReference, n: usize, value: *mut f64) -> StatusCode {
+pub unsafe fn get_real<S: CoSimulation>(
+    c: Component,
+    vr: *const ValueReference,
+    n: usize,
+    value: *mut f64,
+) -> StatusCode {
     const F: &str = "fmi2GetReal";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             match (slice(F, "value reference array", vr, n), slice_mut(F, "value array", value, n)) {
                 (Ok(vrs), Ok(values)) => me.get_real(vrs, values),
                 (Err(e), _) | (_, Err(e)) => reject(me, e),
@@ -390,7 +389,7 @@ pub unsafe fn get_real<M: Model>(c: Component, vr: *const ValueReference, n: usi
 ///
 /// # Safety
 /// As [`get_real`].
-pub unsafe fn get_integer<M: Model>(
+pub unsafe fn get_integer<S: CoSimulation>(
     c: Component,
     vr: *const ValueReference,
     n: usize,
@@ -399,7 +398,7 @@ pub unsafe fn get_integer<M: Model>(
     const F: &str = "fmi2GetInteger";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             match (slice(F, "value reference array", vr, n), slice_mut(F, "value array", value, n)) {
                 (Ok(vrs), Ok(values)) => me.get_integer(vrs, values),
                 (Err(e), _) | (_, Err(e)) => reject(me, e),
@@ -412,7 +411,7 @@ pub unsafe fn get_integer<M: Model>(
 ///
 /// # Safety
 /// As [`get_real`].
-pub unsafe fn get_boolean<M: Model>(
+pub unsafe fn get_boolean<S: CoSimulation>(
     c: Component,
     vr: *const ValueReference,
     n: usize,
@@ -421,7 +420,7 @@ pub unsafe fn get_boolean<M: Model>(
     const F: &str = "fmi2GetBoolean";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             match (slice(F, "value reference array", vr, n), slice_mut(F, "value array", value, n)) {
                 (Ok(vrs), Ok(values)) => {
                     let mut flags = vec![false; n];
@@ -441,7 +440,7 @@ pub unsafe fn get_boolean<M: Model>(
 ///
 /// # Safety
 /// As [`get_real`].
-pub unsafe fn get_string<M: Model>(
+pub unsafe fn get_string<S: CoSimulation>(
     c: Component,
     vr: *const ValueReference,
     n: usize,
@@ -450,7 +449,7 @@ pub unsafe fn get_string<M: Model>(
     const F: &str = "fmi2GetString";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| match slice(F, "value reference array", vr, n) {
+        with_instance::<S>(c, F, |me| match slice(F, "value reference array", vr, n) {
             Ok(vrs) => me.get_string(vrs),
             Err(e) => reject(me, e),
         })
@@ -461,7 +460,7 @@ pub unsafe fn get_string<M: Model>(
 ///
 /// # Safety
 /// As [`get_real`].
-pub unsafe fn set_string<M: Model>(
+pub unsafe fn set_string<S: CoSimulation>(
     c: Component,
     vr: *const ValueReference,
     n: usize,
@@ -470,7 +469,7 @@ pub unsafe fn set_string<M: Model>(
     const F: &str = "fmi2SetString";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| match slice(F, "value reference array", vr, n) {
+        with_instance::<S>(c, F, |me| match slice(F, "value reference array", vr, n) {
             Ok(vrs) => me.set_string(vrs),
             Err(e) => reject(me, e),
         })
@@ -485,16 +484,16 @@ fn null_argument(function: &'static str, what: &str) -> FmiError {
 ///
 /// # Safety
 /// See `with_instance`; `state` null or valid, `*state` null or from this function.
-pub unsafe fn get_fmu_state<M: Model>(c: Component, state: *mut FmuStatePtr) -> StatusCode {
+pub unsafe fn get_fmu_state<S: CoSimulation>(c: Component, state: *mut FmuStatePtr) -> StatusCode {
     const F: &str = "fmi2GetFMUstate";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             if state.is_null() {
                 return reject(me, null_argument(F, "FMUstate"));
             }
             // SAFETY: non-null, writable by contract.
-            let existing = *state as *mut FmuState;
+            let existing = *state as *mut S::State;
             if existing.is_null() {
                 let saved = me.get_fmu_state()?;
                 // SAFETY: as above.
@@ -513,16 +512,16 @@ pub unsafe fn get_fmu_state<M: Model>(c: Component, state: *mut FmuStatePtr) -> 
 /// # Safety
 /// See `with_instance`; `state` null or from [`get_fmu_state`] / [`deserialize_fmu_state`] of
 /// the same model.
-pub unsafe fn set_fmu_state<M: Model>(c: Component, state: FmuStatePtr) -> StatusCode {
+pub unsafe fn set_fmu_state<S: CoSimulation>(c: Component, state: FmuStatePtr) -> StatusCode {
     const F: &str = "fmi2SetFMUstate";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             if state.is_null() {
                 return reject(me, null_argument(F, "FMUstate"));
             }
             // SAFETY: non-null state allocated by us for this model.
-            me.set_fmu_state(&*(state as *const FmuState))
+            me.set_fmu_state(&*(state as *const S::State))
         })
     }
 }
@@ -531,13 +530,13 @@ pub unsafe fn set_fmu_state<M: Model>(c: Component, state: FmuStatePtr) -> Statu
 ///
 /// # Safety
 /// See [`set_fmu_state`].
-pub unsafe fn free_fmu_state<M: Model>(c: Component, state: *mut FmuStatePtr) -> StatusCode {
+pub unsafe fn free_fmu_state<S: CoSimulation>(c: Component, state: *mut FmuStatePtr) -> StatusCode {
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, "fmi2FreeFMUstate", |_| {
+        with_instance::<S>(c, "fmi2FreeFMUstate", |_| {
             if !state.is_null() && !(*state).is_null() {
                 // SAFETY: allocated by `Box::into_raw` in get/deserialize, freed once here.
-                drop(Box::from_raw(*state as *mut FmuState));
+                drop(Box::from_raw(*state as *mut S::State));
                 *state = std::ptr::null_mut();
             }
             Ok(())
@@ -549,15 +548,19 @@ pub unsafe fn free_fmu_state<M: Model>(c: Component, state: *mut FmuStatePtr) ->
 ///
 /// # Safety
 /// See [`set_fmu_state`]; `size` writable.
-pub unsafe fn serialized_fmu_state_size<M: Model>(c: Component, state: FmuStatePtr, size: *mut usize) -> StatusCode {
+pub unsafe fn serialized_fmu_state_size<S: CoSimulation>(
+    c: Component,
+    state: FmuStatePtr,
+    size: *mut usize,
+) -> StatusCode {
     const F: &str = "fmi2SerializedFMUstateSize";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             if state.is_null() || size.is_null() {
                 return reject(me, null_argument(F, "FMUstate or size"));
             }
-            let bytes = me.serialize_fmu_state(&*(state as *const FmuState))?;
+            let bytes = me.serialize_fmu_state(&*(state as *const S::State))?;
             *size = bytes.len();
             Ok(())
         })
@@ -568,7 +571,7 @@ pub unsafe fn serialized_fmu_state_size<M: Model>(c: Component, state: FmuStateP
 ///
 /// # Safety
 /// See [`set_fmu_state`]; `bytes` null or `size` writable bytes.
-pub unsafe fn serialize_fmu_state<M: Model>(
+pub unsafe fn serialize_fmu_state<S: CoSimulation>(
     c: Component,
     state: FmuStatePtr,
     bytes: *mut c_char,
@@ -577,11 +580,11 @@ pub unsafe fn serialize_fmu_state<M: Model>(
     const F: &str = "fmi2SerializeFMUstate";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             if state.is_null() {
                 return reject(me, null_argument(F, "FMUstate"));
             }
-            let data = me.serialize_fmu_state(&*(state as *const FmuState))?;
+            let data = me.serialize_fmu_state(&*(state as *const S::State))?;
             if data.len() > size {
                 let message = format!("buffer of {size} bytes is smaller than the state ({} bytes)", data.len());
                 return reject(me, FmiError { status: Status::Error, function: F, message });
@@ -600,7 +603,7 @@ pub unsafe fn serialize_fmu_state<M: Model>(
 ///
 /// # Safety
 /// See [`get_fmu_state`]; `bytes` null or `size` readable bytes.
-pub unsafe fn deserialize_fmu_state<M: Model>(
+pub unsafe fn deserialize_fmu_state<S: CoSimulation>(
     c: Component,
     bytes: *const c_char,
     size: usize,
@@ -609,7 +612,7 @@ pub unsafe fn deserialize_fmu_state<M: Model>(
     const F: &str = "fmi2DeSerializeFMUstate";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             if state.is_null() {
                 return reject(me, null_argument(F, "FMUstate"));
             }
@@ -618,7 +621,7 @@ pub unsafe fn deserialize_fmu_state<M: Model>(
                 Err(e) => return reject(me, e),
             };
             let restored = me.deserialize_fmu_state(data)?;
-            let existing = *state as *mut FmuState;
+            let existing = *state as *mut S::State;
             if existing.is_null() {
                 *state = Box::into_raw(Box::new(restored)) as FmuStatePtr;
             } else {
@@ -634,7 +637,7 @@ pub unsafe fn deserialize_fmu_state<M: Model>(
 ///
 /// # Safety
 /// See `with_instance`; arrays null or of the given lengths.
-pub unsafe fn get_directional_derivative<M: Model>(
+pub unsafe fn get_directional_derivative<S: CoSimulation>(
     c: Component,
     unknown: *const ValueReference,
     n_unknown: usize,
@@ -646,7 +649,7 @@ pub unsafe fn get_directional_derivative<M: Model>(
     const F: &str = "fmi2GetDirectionalDerivative";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             let args = (
                 slice(F, "unknown value references", unknown, n_unknown),
                 slice(F, "known value references", known, n_known),
@@ -665,7 +668,7 @@ pub unsafe fn get_directional_derivative<M: Model>(
 ///
 /// # Safety
 /// See `with_instance`; arrays null or `n` elements.
-pub unsafe fn set_real_input_derivatives<M: Model>(
+pub unsafe fn set_real_input_derivatives<S: CoSimulation>(
     c: Component,
     vr: *const ValueReference,
     n: usize,
@@ -675,7 +678,7 @@ pub unsafe fn set_real_input_derivatives<M: Model>(
     const F: &str = "fmi2SetRealInputDerivatives";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             match (slice(F, "value references", vr, n), slice(F, "orders", order, n), slice(F, "values", value, n)) {
                 (Ok(v), Ok(o), Ok(x)) => me.set_real_input_derivatives(v, o, x),
                 (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => reject(me, e),
@@ -688,7 +691,7 @@ pub unsafe fn set_real_input_derivatives<M: Model>(
 ///
 /// # Safety
 /// See `with_instance`; arrays null or `n` elements, `value` writable.
-pub unsafe fn get_real_output_derivatives<M: Model>(
+pub unsafe fn get_real_output_derivatives<S: CoSimulation>(
     c: Component,
     vr: *const ValueReference,
     n: usize,
@@ -698,7 +701,7 @@ pub unsafe fn get_real_output_derivatives<M: Model>(
     const F: &str = "fmi2GetRealOutputDerivatives";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             match (slice(F, "value references", vr, n), slice(F, "orders", order, n), slice_mut(F, "values", value, n))
             {
                 (Ok(v), Ok(o), Ok(x)) => me.get_real_output_derivatives(v, o, x),
@@ -712,29 +715,29 @@ pub unsafe fn get_real_output_derivatives<M: Model>(
 ///
 /// # Safety
 /// See `with_instance`.
-pub unsafe fn do_step<M: Model>(c: Component, t: f64, h: f64, _no_set_fmu_state_prior: Boolean) -> StatusCode {
+pub unsafe fn do_step<S: CoSimulation>(c: Component, t: f64, h: f64, _no_set_fmu_state_prior: Boolean) -> StatusCode {
     // SAFETY: forwarded contract.
-    unsafe { with_instance::<M>(c, "fmi2DoStep", |me| me.do_step(t, h)) }
+    unsafe { with_instance::<S>(c, "fmi2DoStep", |me| me.do_step(t, h)) }
 }
 
 /// `fmi2GetStatus`.
 ///
 /// # Safety
 /// See `with_instance`.
-pub unsafe fn get_status<M: Model>(c: Component, kind: c_int, _value: *mut StatusCode) -> StatusCode {
+pub unsafe fn get_status<S: CoSimulation>(c: Component, kind: c_int, _value: *mut StatusCode) -> StatusCode {
     // SAFETY: forwarded contract.
-    unsafe { with_instance::<M>(c, "fmi2GetStatus", |me| me.unsupported_status("fmi2GetStatus", kind)) }
+    unsafe { with_instance::<S>(c, "fmi2GetStatus", |me| me.unsupported_status("fmi2GetStatus", kind)) }
 }
 
 /// `fmi2GetRealStatus`: `fmi2LastSuccessfulTime`.
 ///
 /// # Safety
 /// See `with_instance`; `value` writable.
-pub unsafe fn get_real_status<M: Model>(c: Component, kind: c_int, value: *mut f64) -> StatusCode {
+pub unsafe fn get_real_status<S: CoSimulation>(c: Component, kind: c_int, value: *mut f64) -> StatusCode {
     const F: &str = "fmi2GetRealStatus";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             if kind != STATUS_LAST_SUCCESSFUL_TIME {
                 return me.unsupported_status(F, kind);
             }
@@ -751,11 +754,11 @@ pub unsafe fn get_real_status<M: Model>(c: Component, kind: c_int, value: *mut f
 ///
 /// # Safety
 /// See `with_instance`; `value` writable.
-pub unsafe fn get_boolean_status<M: Model>(c: Component, kind: c_int, value: *mut Boolean) -> StatusCode {
+pub unsafe fn get_boolean_status<S: CoSimulation>(c: Component, kind: c_int, value: *mut Boolean) -> StatusCode {
     const F: &str = "fmi2GetBooleanStatus";
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<M>(c, F, |me| {
+        with_instance::<S>(c, F, |me| {
             if kind != STATUS_TERMINATED {
                 return me.unsupported_status(F, kind);
             }
@@ -772,9 +775,9 @@ pub unsafe fn get_boolean_status<M: Model>(c: Component, kind: c_int, value: *mu
 ///
 /// # Safety
 /// See `with_instance`.
-pub unsafe fn get_other_status<M: Model>(c: Component, function: &'static str, kind: c_int) -> StatusCode {
+pub unsafe fn get_other_status<S: CoSimulation>(c: Component, function: &'static str, kind: c_int) -> StatusCode {
     // SAFETY: forwarded contract.
-    unsafe { with_instance::<M>(c, function, |me| me.unsupported_status(function, kind)) }
+    unsafe { with_instance::<S>(c, function, |me| me.unsupported_status(function, kind)) }
 }
 
 /// Emits the FMI 2.0 Co-Simulation symbols for a model type. Use once, in the crate that is
@@ -782,12 +785,21 @@ pub unsafe fn get_other_status<M: Model>(c: Component, function: &'static str, k
 #[macro_export]
 macro_rules! export_fmu {
     ($model:ty) => {
+        $crate::export_cosimulation!($crate::Instance<$model>);
+    };
+}
+
+/// Emits the FMI 2.0 Co-Simulation symbols for any [`CoSimulation`] slave (for a [`crate::Model`],
+/// use [`crate::export_fmu!`]). Use once, in the crate that is built as the FMU's shared library.
+#[macro_export]
+macro_rules! export_cosimulation {
+    ($slave:ty) => {
         mod fmi2_exports {
             #![allow(non_snake_case, clippy::missing_safety_doc)]
             use super::*;
             use std::ffi::{c_char, c_int};
             use $crate::abi::{self, Boolean, CallbackFunctions, Component, FmuStatePtr, StatusCode, ValueReference};
-            type M = $model;
+            type M = $slave;
 
             // SAFETY (all functions below): the importer calls them under the FMI 2.0 calling
             // contract; each forwards to `fmu_core::abi`, which checks null pointers and lengths

@@ -16,6 +16,7 @@ pub mod instance;
 pub mod model;
 pub mod ode;
 pub mod package;
+pub mod slave;
 pub mod status;
 pub mod units;
 pub mod variable;
@@ -24,6 +25,7 @@ pub mod verify;
 pub use description::{guid, model_description};
 pub use instance::{FmuState, Instance, SlaveState};
 pub use model::{Model, ModelInfo, Parameters, Scalar};
+pub use slave::{CoSimulation, InstantiateArgs};
 pub use status::{FmiError, FmiResult, Status};
 pub use variable::{Causality, Feedthrough, Kind, Variability, Variable};
 

@@ -9,8 +9,8 @@ use std::ptr::{null, null_mut};
 use std::sync::Mutex;
 
 use common::{Decay, MassSpringDamper, decay_vr, defaults as d, vr};
-use fmu_core::Model;
 use fmu_core::abi::{self, CallbackFunctions, CallbackLogger, Component, FmuStatePtr};
+use fmu_core::{Instance, Model};
 
 const OK: c_int = 0;
 const ERROR: c_int = 3;
@@ -69,7 +69,7 @@ fn instantiate<M: Model>(name: Option<&str>, fmu_type: c_int, guid: &str) -> (Co
     // SAFETY: all strings are NUL-terminated or null, `callbacks` is valid for the call (it is
     // copied), and `log` (the environment) outlives the instance (see `Fmu::drop`).
     let c = unsafe {
-        abi::instantiate::<M>(
+        abi::instantiate::<Instance<M>>(
             name.as_ref().map_or(null(), |n| n.as_ptr()),
             fmu_type,
             guid.as_ptr(),
@@ -101,9 +101,9 @@ impl<M: Model> Fmu<M> {
         let fmu = Self::new();
         // SAFETY: `fmu.c` is a live component of model `M`.
         unsafe {
-            assert_eq!(abi::setup_experiment::<M>(fmu.c, 0, 0.0, 0.0, 0, 0.0), OK);
-            assert_eq!(abi::enter_initialization_mode::<M>(fmu.c), OK);
-            assert_eq!(abi::exit_initialization_mode::<M>(fmu.c), OK);
+            assert_eq!(abi::setup_experiment::<Instance<M>>(fmu.c, 0, 0.0, 0.0, 0, 0.0), OK);
+            assert_eq!(abi::enter_initialization_mode::<Instance<M>>(fmu.c), OK);
+            assert_eq!(abi::exit_initialization_mode::<Instance<M>>(fmu.c), OK);
         }
         fmu
     }
@@ -124,7 +124,7 @@ impl<M: Model> Fmu<M> {
     fn get_real(&self, vrs: &[u32]) -> Vec<f64> {
         let mut v = vec![f64::NAN; vrs.len()];
         // SAFETY: live component; arrays of `vrs.len()` elements.
-        let status = unsafe { abi::get_real::<M>(self.c, vrs.as_ptr(), vrs.len(), v.as_mut_ptr()) };
+        let status = unsafe { abi::get_real::<Instance<M>>(self.c, vrs.as_ptr(), vrs.len(), v.as_mut_ptr()) };
         assert_eq!(status, OK, "{:?}", self.messages());
         v
     }
@@ -132,19 +132,19 @@ impl<M: Model> Fmu<M> {
     fn set_real(&self, vrs: &[u32], values: &[f64]) -> c_int {
         assert_eq!(vrs.len(), values.len());
         // SAFETY: live component; arrays of `vrs.len()` elements.
-        unsafe { abi::set_real::<M>(self.c, vrs.as_ptr(), vrs.len(), values.as_ptr()) }
+        unsafe { abi::set_real::<Instance<M>>(self.c, vrs.as_ptr(), vrs.len(), values.as_ptr()) }
     }
 
     fn do_step(&self, t: f64, h: f64) -> c_int {
         // SAFETY: live component.
-        unsafe { abi::do_step::<M>(self.c, t, h, 0) }
+        unsafe { abi::do_step::<Instance<M>>(self.c, t, h, 0) }
     }
 }
 
 impl<M: Model> Drop for Fmu<M> {
     fn drop(&mut self) {
         // SAFETY: `c` came from `instantiate::<M>` and is freed exactly once, before `log`.
-        unsafe { abi::free_instance::<M>(self.c) };
+        unsafe { abi::free_instance::<Instance<M>>(self.c) };
     }
 }
 
@@ -181,7 +181,15 @@ fn null_guid_and_null_callbacks_are_refused() {
     let guid = CString::new(&*fmu_core::guid::<MassSpringDamper>()).unwrap();
     // SAFETY: null callbacks must be detected before anything is dereferenced.
     let c = unsafe {
-        abi::instantiate::<MassSpringDamper>(c"n".as_ptr(), CO_SIMULATION, guid.as_ptr(), null(), null(), 0, 0)
+        abi::instantiate::<Instance<MassSpringDamper>>(
+            c"n".as_ptr(),
+            CO_SIMULATION,
+            guid.as_ptr(),
+            null(),
+            null(),
+            0,
+            0,
+        )
     };
     assert!(c.is_null());
     // Callbacks without a logger: refused quietly, no crash.
@@ -194,7 +202,15 @@ fn null_guid_and_null_callbacks_are_refused() {
     };
     // SAFETY: valid strings and callbacks; the wrong GUID is reported to a logger that is absent.
     let c = unsafe {
-        abi::instantiate::<MassSpringDamper>(c"n".as_ptr(), CO_SIMULATION, c"{}".as_ptr(), null(), &callbacks, 0, 0)
+        abi::instantiate::<Instance<MassSpringDamper>>(
+            c"n".as_ptr(),
+            CO_SIMULATION,
+            c"{}".as_ptr(),
+            null(),
+            &callbacks,
+            0,
+            0,
+        )
     };
     assert!(c.is_null());
     // Null GUID.
@@ -205,8 +221,9 @@ fn null_guid_and_null_callbacks_are_refused() {
         ..callbacks
     };
     // SAFETY: as above; `log` outlives the call.
-    let c =
-        unsafe { abi::instantiate::<MassSpringDamper>(c"n".as_ptr(), CO_SIMULATION, null(), null(), &callbacks, 0, 0) };
+    let c = unsafe {
+        abi::instantiate::<Instance<MassSpringDamper>>(c"n".as_ptr(), CO_SIMULATION, null(), null(), &callbacks, 0, 0)
+    };
     assert!(c.is_null());
     assert!(log.lock().unwrap().iter().any(|m| m.contains("GUID is null")));
 }
@@ -222,32 +239,35 @@ fn null_component_is_an_error_everywhere() {
     // SAFETY: every function must check for a null component before touching anything else; all
     // other pointers are valid anyway.
     let statuses = unsafe {
-        abi::free_instance::<M>(c); // returns nothing; must not crash
+        abi::free_instance::<Instance<M>>(c); // returns nothing; must not crash
         [
-            ("SetDebugLogging", abi::set_debug_logging::<M>(c, 1, 0, null())),
-            ("SetupExperiment", abi::setup_experiment::<M>(c, 0, 0.0, 0.0, 0, 0.0)),
-            ("EnterInitializationMode", abi::enter_initialization_mode::<M>(c)),
-            ("ExitInitializationMode", abi::exit_initialization_mode::<M>(c)),
-            ("Terminate", abi::terminate::<M>(c)),
-            ("Reset", abi::reset::<M>(c)),
-            ("CancelStep", abi::cancel_step::<M>(c)),
-            ("SetReal", abi::set_real::<M>(c, vrs.as_ptr(), 1, r.as_ptr())),
-            ("SetInteger", abi::set_integer::<M>(c, vrs.as_ptr(), 1, i.as_ptr())),
-            ("SetBoolean", abi::set_boolean::<M>(c, vrs.as_ptr(), 1, b.as_ptr())),
-            ("SetString", abi::set_string::<M>(c, vrs.as_ptr(), 0, null())),
-            ("GetReal", abi::get_real::<M>(c, vrs.as_ptr(), 1, r.as_mut_ptr())),
-            ("GetInteger", abi::get_integer::<M>(c, vrs.as_ptr(), 1, i.as_mut_ptr())),
-            ("GetBoolean", abi::get_boolean::<M>(c, vrs.as_ptr(), 1, b.as_mut_ptr())),
-            ("GetString", abi::get_string::<M>(c, vrs.as_ptr(), 0, null_mut())),
-            ("GetFMUstate", abi::get_fmu_state::<M>(c, &mut state)),
-            ("SetFMUstate", abi::set_fmu_state::<M>(c, state)),
-            ("FreeFMUstate", abi::free_fmu_state::<M>(c, &mut state)),
-            ("SerializedFMUstateSize", abi::serialized_fmu_state_size::<M>(c, state, &mut size)),
-            ("SerializeFMUstate", abi::serialize_fmu_state::<M>(c, state, bytes.as_mut_ptr(), bytes.len())),
-            ("DeSerializeFMUstate", abi::deserialize_fmu_state::<M>(c, bytes.as_ptr(), bytes.len(), &mut state)),
+            ("SetDebugLogging", abi::set_debug_logging::<Instance<M>>(c, 1, 0, null())),
+            ("SetupExperiment", abi::setup_experiment::<Instance<M>>(c, 0, 0.0, 0.0, 0, 0.0)),
+            ("EnterInitializationMode", abi::enter_initialization_mode::<Instance<M>>(c)),
+            ("ExitInitializationMode", abi::exit_initialization_mode::<Instance<M>>(c)),
+            ("Terminate", abi::terminate::<Instance<M>>(c)),
+            ("Reset", abi::reset::<Instance<M>>(c)),
+            ("CancelStep", abi::cancel_step::<Instance<M>>(c)),
+            ("SetReal", abi::set_real::<Instance<M>>(c, vrs.as_ptr(), 1, r.as_ptr())),
+            ("SetInteger", abi::set_integer::<Instance<M>>(c, vrs.as_ptr(), 1, i.as_ptr())),
+            ("SetBoolean", abi::set_boolean::<Instance<M>>(c, vrs.as_ptr(), 1, b.as_ptr())),
+            ("SetString", abi::set_string::<Instance<M>>(c, vrs.as_ptr(), 0, null())),
+            ("GetReal", abi::get_real::<Instance<M>>(c, vrs.as_ptr(), 1, r.as_mut_ptr())),
+            ("GetInteger", abi::get_integer::<Instance<M>>(c, vrs.as_ptr(), 1, i.as_mut_ptr())),
+            ("GetBoolean", abi::get_boolean::<Instance<M>>(c, vrs.as_ptr(), 1, b.as_mut_ptr())),
+            ("GetString", abi::get_string::<Instance<M>>(c, vrs.as_ptr(), 0, null_mut())),
+            ("GetFMUstate", abi::get_fmu_state::<Instance<M>>(c, &mut state)),
+            ("SetFMUstate", abi::set_fmu_state::<Instance<M>>(c, state)),
+            ("FreeFMUstate", abi::free_fmu_state::<Instance<M>>(c, &mut state)),
+            ("SerializedFMUstateSize", abi::serialized_fmu_state_size::<Instance<M>>(c, state, &mut size)),
+            ("SerializeFMUstate", abi::serialize_fmu_state::<Instance<M>>(c, state, bytes.as_mut_ptr(), bytes.len())),
+            (
+                "DeSerializeFMUstate",
+                abi::deserialize_fmu_state::<Instance<M>>(c, bytes.as_ptr(), bytes.len(), &mut state),
+            ),
             (
                 "GetDirectionalDerivative",
-                abi::get_directional_derivative::<M>(
+                abi::get_directional_derivative::<Instance<M>>(
                     c,
                     vrs.as_ptr(),
                     1,
@@ -259,18 +279,18 @@ fn null_component_is_an_error_everywhere() {
             ),
             (
                 "SetRealInputDerivatives",
-                abi::set_real_input_derivatives::<M>(c, [vr::F].as_ptr(), 1, [1].as_ptr(), [1.0].as_ptr()),
+                abi::set_real_input_derivatives::<Instance<M>>(c, [vr::F].as_ptr(), 1, [1].as_ptr(), [1.0].as_ptr()),
             ),
             (
                 "GetRealOutputDerivatives",
-                abi::get_real_output_derivatives::<M>(c, vrs.as_ptr(), 1, [1].as_ptr(), r.as_mut_ptr()),
+                abi::get_real_output_derivatives::<Instance<M>>(c, vrs.as_ptr(), 1, [1].as_ptr(), r.as_mut_ptr()),
             ),
-            ("DoStep", abi::do_step::<M>(c, 0.0, 0.1, 0)),
-            ("GetStatus", abi::get_status::<M>(c, 0, null_mut())),
-            ("GetRealStatus", abi::get_real_status::<M>(c, 2, r.as_mut_ptr())),
-            ("GetBooleanStatus", abi::get_boolean_status::<M>(c, 3, b.as_mut_ptr())),
-            ("GetIntegerStatus", abi::get_other_status::<M>(c, "fmi2GetIntegerStatus", 0)),
-            ("GetStringStatus", abi::get_other_status::<M>(c, "fmi2GetStringStatus", 0)),
+            ("DoStep", abi::do_step::<Instance<M>>(c, 0.0, 0.1, 0)),
+            ("GetStatus", abi::get_status::<Instance<M>>(c, 0, null_mut())),
+            ("GetRealStatus", abi::get_real_status::<Instance<M>>(c, 2, r.as_mut_ptr())),
+            ("GetBooleanStatus", abi::get_boolean_status::<Instance<M>>(c, 3, b.as_mut_ptr())),
+            ("GetIntegerStatus", abi::get_other_status::<Instance<M>>(c, "fmi2GetIntegerStatus", 0)),
+            ("GetStringStatus", abi::get_other_status::<Instance<M>>(c, "fmi2GetStringStatus", 0)),
         ]
     };
     for (function, status) in statuses {
@@ -284,20 +304,20 @@ fn null_arrays_are_refused_with_a_message() {
     let fmu = Fmu::<MassSpringDamper>::initialized();
     let mut out = [0.0; 2];
     // SAFETY: live component; the null array must be detected, `out` is valid.
-    let status = unsafe { abi::get_real::<MassSpringDamper>(fmu.c, null(), 2, out.as_mut_ptr()) };
+    let status = unsafe { abi::get_real::<Instance<MassSpringDamper>>(fmu.c, null(), 2, out.as_mut_ptr()) };
     assert_eq!(status, ERROR);
     fmu.assert_logged(&["fmi2GetReal", "value reference array is a null pointer"]);
 
     let fmu = Fmu::<MassSpringDamper>::initialized();
     // SAFETY: as above, the value array is null.
-    let status = unsafe { abi::set_real::<MassSpringDamper>(fmu.c, [vr::F].as_ptr(), 1, null()) };
+    let status = unsafe { abi::set_real::<Instance<MassSpringDamper>>(fmu.c, [vr::F].as_ptr(), 1, null()) };
     assert_eq!(status, ERROR);
     fmu.assert_logged(&["fmi2SetReal", "value array is a null pointer"]);
 
     // n = 0 with null arrays is a legal no-op.
     let fmu = Fmu::<MassSpringDamper>::initialized();
     // SAFETY: n = 0, so no array is read.
-    let status = unsafe { abi::get_real::<MassSpringDamper>(fmu.c, null(), 0, null_mut()) };
+    let status = unsafe { abi::get_real::<Instance<MassSpringDamper>>(fmu.c, null(), 0, null_mut()) };
     assert_eq!(status, OK);
 }
 
@@ -306,7 +326,7 @@ fn unknown_value_reference_is_refused_with_a_message() {
     let fmu = Fmu::<MassSpringDamper>::initialized();
     let mut out = [0.0];
     // SAFETY: live component, arrays of one element.
-    let status = unsafe { abi::get_real::<MassSpringDamper>(fmu.c, [777].as_ptr(), 1, out.as_mut_ptr()) };
+    let status = unsafe { abi::get_real::<Instance<MassSpringDamper>>(fmu.c, [777].as_ptr(), 1, out.as_mut_ptr()) };
     assert_eq!(status, ERROR);
     fmu.assert_logged(&["[abi-test] 3 logStatusError", "fmi2GetReal", "unknown value reference 777"]);
 }
@@ -331,17 +351,17 @@ fn lifecycle_and_values_through_the_abi() {
     let fmu = Fmu::<M>::new();
     // SAFETY: live component, arrays of the given lengths.
     unsafe {
-        assert_eq!(abi::setup_experiment::<M>(fmu.c, 1, 1e-6, 0.0, 1, 5.0), OK);
-        assert_eq!(abi::set_integer::<M>(fmu.c, [vr::SPRINGS].as_ptr(), 1, [2].as_ptr()), OK);
-        assert_eq!(abi::set_boolean::<M>(fmu.c, [vr::DAMPING].as_ptr(), 1, [0].as_ptr()), OK);
-        assert_eq!(abi::enter_initialization_mode::<M>(fmu.c), OK);
-        assert_eq!(abi::exit_initialization_mode::<M>(fmu.c), OK);
+        assert_eq!(abi::setup_experiment::<Instance<M>>(fmu.c, 1, 1e-6, 0.0, 1, 5.0), OK);
+        assert_eq!(abi::set_integer::<Instance<M>>(fmu.c, [vr::SPRINGS].as_ptr(), 1, [2].as_ptr()), OK);
+        assert_eq!(abi::set_boolean::<Instance<M>>(fmu.c, [vr::DAMPING].as_ptr(), 1, [0].as_ptr()), OK);
+        assert_eq!(abi::enter_initialization_mode::<Instance<M>>(fmu.c), OK);
+        assert_eq!(abi::exit_initialization_mode::<Instance<M>>(fmu.c), OK);
         let (mut n, mut flag) = ([0], [1]);
-        assert_eq!(abi::get_integer::<M>(fmu.c, [vr::SPRINGS].as_ptr(), 1, n.as_mut_ptr()), OK);
-        assert_eq!(abi::get_boolean::<M>(fmu.c, [vr::DAMPING].as_ptr(), 1, flag.as_mut_ptr()), OK);
+        assert_eq!(abi::get_integer::<Instance<M>>(fmu.c, [vr::SPRINGS].as_ptr(), 1, n.as_mut_ptr()), OK);
+        assert_eq!(abi::get_boolean::<Instance<M>>(fmu.c, [vr::DAMPING].as_ptr(), 1, flag.as_mut_ptr()), OK);
         assert_eq!((n, flag), ([2], [0]));
         // Integer out of range through the ABI.
-        assert_eq!(abi::set_integer::<M>(fmu.c, [vr::SPRINGS].as_ptr(), 1, [99].as_ptr()), ERROR);
+        assert_eq!(abi::set_integer::<Instance<M>>(fmu.c, [vr::SPRINGS].as_ptr(), 1, [99].as_ptr()), ERROR);
     }
     fmu.assert_logged(&["fmi2SetInteger", "99", "outside [1, 8]"]);
     let fmu = Fmu::<M>::initialized();
@@ -354,8 +374,8 @@ fn lifecycle_and_values_through_the_abi() {
     assert_eq!(fmu.do_step(0.0, 0.1), OK);
     // SAFETY: live component.
     unsafe {
-        assert_eq!(abi::terminate::<M>(fmu.c), OK);
-        assert_eq!(abi::reset::<M>(fmu.c), OK);
+        assert_eq!(abi::terminate::<Instance<M>>(fmu.c), OK);
+        assert_eq!(abi::reset::<Instance<M>>(fmu.c), OK);
     }
 }
 
@@ -366,14 +386,14 @@ fn debug_logging_categories() {
     let all = [c"logEvents".as_ptr()];
     // SAFETY: live component; one valid category string.
     unsafe {
-        assert_eq!(abi::set_debug_logging::<M>(fmu.c, 1, 1, all.as_ptr()), OK);
-        assert_eq!(abi::setup_experiment::<M>(fmu.c, 0, 0.0, 0.0, 0, 0.0), OK);
-        assert_eq!(abi::enter_initialization_mode::<M>(fmu.c), OK);
+        assert_eq!(abi::set_debug_logging::<Instance<M>>(fmu.c, 1, 1, all.as_ptr()), OK);
+        assert_eq!(abi::setup_experiment::<Instance<M>>(fmu.c, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(abi::enter_initialization_mode::<Instance<M>>(fmu.c), OK);
     }
     fmu.assert_logged(&["[abi-test] 0 logEvents", "entered initialization mode"]);
     let bad = [c"logNothing".as_ptr()];
     // SAFETY: as above.
-    let status = unsafe { abi::set_debug_logging::<M>(fmu.c, 1, 1, bad.as_ptr()) };
+    let status = unsafe { abi::set_debug_logging::<Instance<M>>(fmu.c, 1, 1, bad.as_ptr()) };
     assert_eq!(status, ERROR);
     fmu.assert_logged(&["unknown log category 'logNothing'"]);
 }
@@ -394,30 +414,30 @@ fn fmu_state_round_trip_through_raw_pointers() {
     steps(0, 5);
     let mut state: FmuStatePtr = null_mut();
     // SAFETY: live component; `state` is a valid out-pointer holding null (allocate a new state).
-    assert_eq!(unsafe { abi::get_fmu_state::<M>(fmu.c, &mut state) }, OK);
+    assert_eq!(unsafe { abi::get_fmu_state::<Instance<M>>(fmu.c, &mut state) }, OK);
     assert!(!state.is_null());
     let first = steps(5, 10);
     // SAFETY: `state` came from get_fmu_state of this model.
-    assert_eq!(unsafe { abi::set_fmu_state::<M>(fmu.c, state) }, OK);
+    assert_eq!(unsafe { abi::set_fmu_state::<Instance<M>>(fmu.c, state) }, OK);
     assert_eq!(steps(5, 10), first, "restored continuation is bit-identical");
 
     // Saving into an existing state object reuses it.
     let previous = state;
     // SAFETY: `state` is ours and live; it is overwritten in place.
-    assert_eq!(unsafe { abi::get_fmu_state::<M>(fmu.c, &mut state) }, OK);
+    assert_eq!(unsafe { abi::get_fmu_state::<Instance<M>>(fmu.c, &mut state) }, OK);
     assert_eq!(state, previous);
     let second = steps(15, 3);
     // SAFETY: as above.
-    assert_eq!(unsafe { abi::set_fmu_state::<M>(fmu.c, state) }, OK);
+    assert_eq!(unsafe { abi::set_fmu_state::<Instance<M>>(fmu.c, state) }, OK);
     assert_eq!(steps(15, 3), second);
 
     // SAFETY: frees our state once and nulls the pointer; freeing null is a no-op.
     unsafe {
-        assert_eq!(abi::free_fmu_state::<M>(fmu.c, &mut state), OK);
+        assert_eq!(abi::free_fmu_state::<Instance<M>>(fmu.c, &mut state), OK);
         assert!(state.is_null());
-        assert_eq!(abi::free_fmu_state::<M>(fmu.c, &mut state), OK);
+        assert_eq!(abi::free_fmu_state::<Instance<M>>(fmu.c, &mut state), OK);
         // A null state cannot be set.
-        assert_eq!(abi::set_fmu_state::<M>(fmu.c, null_mut()), ERROR);
+        assert_eq!(abi::set_fmu_state::<Instance<M>>(fmu.c, null_mut()), ERROR);
     }
     fmu.assert_logged(&["fmi2SetFMUstate", "FMUstate is a null pointer"]);
 }
@@ -434,13 +454,13 @@ fn serialization_through_the_abi() {
     let mut size = 0usize;
     // SAFETY: live component and valid out-pointers; the state is ours.
     let bytes = unsafe {
-        assert_eq!(abi::get_fmu_state::<M>(fmu.c, &mut state), OK);
-        assert_eq!(abi::serialized_fmu_state_size::<M>(fmu.c, state, &mut size), OK);
+        assert_eq!(abi::get_fmu_state::<Instance<M>>(fmu.c, &mut state), OK);
+        assert_eq!(abi::serialized_fmu_state_size::<Instance<M>>(fmu.c, state, &mut size), OK);
         assert!(size > 100, "size {size}");
         let mut bytes = vec![0u8; size];
         // Too small a buffer is refused ...
-        assert_eq!(abi::serialize_fmu_state::<M>(fmu.c, state, bytes.as_mut_ptr().cast(), size - 1), ERROR);
-        assert_eq!(abi::free_fmu_state::<M>(fmu.c, &mut state), OK);
+        assert_eq!(abi::serialize_fmu_state::<Instance<M>>(fmu.c, state, bytes.as_mut_ptr().cast(), size - 1), ERROR);
+        assert_eq!(abi::free_fmu_state::<Instance<M>>(fmu.c, &mut state), OK);
         bytes
     };
     fmu.assert_logged(&["fmi2SerializeFMUstate", "smaller than the state"]);
@@ -454,9 +474,9 @@ fn serialization_through_the_abi() {
     let mut bytes = bytes;
     // SAFETY: as above; `bytes` has `size` writable bytes.
     unsafe {
-        assert_eq!(abi::get_fmu_state::<M>(fmu.c, &mut state), OK);
-        assert_eq!(abi::serialize_fmu_state::<M>(fmu.c, state, bytes.as_mut_ptr().cast(), size), OK);
-        assert_eq!(abi::free_fmu_state::<M>(fmu.c, &mut state), OK);
+        assert_eq!(abi::get_fmu_state::<Instance<M>>(fmu.c, &mut state), OK);
+        assert_eq!(abi::serialize_fmu_state::<Instance<M>>(fmu.c, state, bytes.as_mut_ptr().cast(), size), OK);
+        assert_eq!(abi::free_fmu_state::<Instance<M>>(fmu.c, &mut state), OK);
     }
     let expected: Vec<f64> = (4..10)
         .flat_map(|i| {
@@ -470,10 +490,10 @@ fn serialization_through_the_abi() {
     let mut restored: FmuStatePtr = null_mut();
     // SAFETY: `bytes` holds `size` readable bytes; `restored` is a valid out-pointer.
     unsafe {
-        assert_eq!(abi::deserialize_fmu_state::<M>(fresh.c, bytes.as_ptr().cast(), size, &mut restored), OK);
+        assert_eq!(abi::deserialize_fmu_state::<Instance<M>>(fresh.c, bytes.as_ptr().cast(), size, &mut restored), OK);
         assert!(!restored.is_null());
-        assert_eq!(abi::set_fmu_state::<M>(fresh.c, restored), OK);
-        assert_eq!(abi::free_fmu_state::<M>(fresh.c, &mut restored), OK);
+        assert_eq!(abi::set_fmu_state::<Instance<M>>(fresh.c, restored), OK);
+        assert_eq!(abi::free_fmu_state::<Instance<M>>(fresh.c, &mut restored), OK);
     }
     let continued: Vec<f64> = (4..10)
         .flat_map(|i| {
@@ -490,8 +510,9 @@ fn serialization_through_the_abi() {
     let other = Fmu::<M>::new();
     let garbage = b"garbage garbage garbage";
     // SAFETY: `garbage` is readable for its length.
-    let status =
-        unsafe { abi::deserialize_fmu_state::<M>(other.c, garbage.as_ptr().cast(), garbage.len(), &mut restored) };
+    let status = unsafe {
+        abi::deserialize_fmu_state::<Instance<M>>(other.c, garbage.as_ptr().cast(), garbage.len(), &mut restored)
+    };
     assert_eq!(status, ERROR);
     assert!(restored.is_null());
     other.assert_logged(&["fmi2DeSerializeFMUstate", "bad magic"]);
@@ -508,7 +529,7 @@ fn cancel_step_is_an_error() {
     let fmu = Fmu::<MassSpringDamper>::initialized();
     assert_eq!(fmu.do_step(0.0, 0.1), OK);
     // SAFETY: live component.
-    assert_eq!(unsafe { abi::cancel_step::<MassSpringDamper>(fmu.c) }, ERROR);
+    assert_eq!(unsafe { abi::cancel_step::<Instance<MassSpringDamper>>(fmu.c) }, ERROR);
     fmu.assert_logged(&["fmi2CancelStep"]);
 }
 
@@ -522,14 +543,14 @@ fn status_queries() {
     let (mut t, mut terminated) = (f64::NAN, 1);
     // SAFETY: live component, valid out-pointers.
     unsafe {
-        assert_eq!(abi::get_real_status::<M>(fmu.c, 2, &mut t), OK); // fmi2LastSuccessfulTime
-        assert_eq!(abi::get_boolean_status::<M>(fmu.c, 3, &mut terminated), OK); // fmi2Terminated
+        assert_eq!(abi::get_real_status::<Instance<M>>(fmu.c, 2, &mut t), OK); // fmi2LastSuccessfulTime
+        assert_eq!(abi::get_boolean_status::<Instance<M>>(fmu.c, 3, &mut terminated), OK); // fmi2Terminated
     }
     assert!((t - 0.6).abs() < 1e-15, "t = {t}");
     assert_eq!(terminated, 0);
     // Other kinds do not exist for synchronous steps.
     // SAFETY: live component; the status kind is refused before `value` is used.
-    assert_eq!(unsafe { abi::get_real_status::<M>(fmu.c, 0, &mut t) }, ERROR);
+    assert_eq!(unsafe { abi::get_real_status::<Instance<M>>(fmu.c, 0, &mut t) }, ERROR);
     fmu.assert_logged(&["fmi2GetRealStatus", "status kind 0"]);
 }
 
@@ -539,14 +560,14 @@ fn panic_in_model_becomes_fmi2_error_and_the_host_survives() {
     let fmu = Fmu::<M>::new();
     // SAFETY: live component; one-element arrays.
     unsafe {
-        assert_eq!(abi::set_boolean::<M>(fmu.c, [decay_vr::PANIC].as_ptr(), 1, [1].as_ptr()), OK);
-        assert_eq!(abi::setup_experiment::<M>(fmu.c, 0, 0.0, 0.0, 0, 0.0), OK);
-        assert_eq!(abi::enter_initialization_mode::<M>(fmu.c), OK);
-        assert_eq!(abi::exit_initialization_mode::<M>(fmu.c), OK);
+        assert_eq!(abi::set_boolean::<Instance<M>>(fmu.c, [decay_vr::PANIC].as_ptr(), 1, [1].as_ptr()), OK);
+        assert_eq!(abi::setup_experiment::<Instance<M>>(fmu.c, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(abi::enter_initialization_mode::<Instance<M>>(fmu.c), OK);
+        assert_eq!(abi::exit_initialization_mode::<Instance<M>>(fmu.c), OK);
     }
     let mut y = [f64::NAN];
     // SAFETY: live component; `outputs` panics inside, which must not unwind across this call.
-    let status = unsafe { abi::get_real::<M>(fmu.c, [decay_vr::Y].as_ptr(), 1, y.as_mut_ptr()) };
+    let status = unsafe { abi::get_real::<Instance<M>>(fmu.c, [decay_vr::Y].as_ptr(), 1, y.as_mut_ptr()) };
     assert_eq!(status, ERROR);
     fmu.assert_logged(&["3 logStatusError", "fmi2GetReal", "panic", "panics on request"]);
     // The instance is in Error: stepping is an illegal call sequence, reset recovers.
@@ -554,10 +575,10 @@ fn panic_in_model_becomes_fmi2_error_and_the_host_survives() {
     fmu.assert_logged(&["fmi2DoStep", "illegal call sequence"]);
     // SAFETY: live component.
     unsafe {
-        assert_eq!(abi::reset::<M>(fmu.c), OK);
-        assert_eq!(abi::setup_experiment::<M>(fmu.c, 0, 0.0, 0.0, 0, 0.0), OK);
-        assert_eq!(abi::enter_initialization_mode::<M>(fmu.c), OK);
-        assert_eq!(abi::exit_initialization_mode::<M>(fmu.c), OK);
+        assert_eq!(abi::reset::<Instance<M>>(fmu.c), OK);
+        assert_eq!(abi::setup_experiment::<Instance<M>>(fmu.c, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(abi::enter_initialization_mode::<Instance<M>>(fmu.c), OK);
+        assert_eq!(abi::exit_initialization_mode::<Instance<M>>(fmu.c), OK);
     }
     assert_eq!(fmu.do_step(0.0, 0.1), OK);
     let y = fmu.get_real(&[decay_vr::Y]);
@@ -569,7 +590,8 @@ fn percent_signs_in_messages_are_escaped() {
     // The logger's message is a printf format: a '%' from an error text must arrive as "%%".
     let fmu = Fmu::<MassSpringDamper>::new();
     // SAFETY: live component; the category string is valid.
-    let status = unsafe { abi::set_debug_logging::<MassSpringDamper>(fmu.c, 1, 1, [c"100%s".as_ptr()].as_ptr()) };
+    let status =
+        unsafe { abi::set_debug_logging::<Instance<MassSpringDamper>>(fmu.c, 1, 1, [c"100%s".as_ptr()].as_ptr()) };
     assert_eq!(status, ERROR);
     fmu.assert_logged(&["'100%%s'"]);
 }
