@@ -1,5 +1,5 @@
 //! Writes the `.fmu` archive: `modelDescription.xml`, `binaries/linux64/<id>.so` and optional
-//! documentation.
+//! further files (documentation, resources).
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -11,13 +11,14 @@ use zip::write::SimpleFileOptions;
 pub const PLATFORM: &str = "linux64";
 
 /// Writes `out` as an FMI 2.0 `.fmu` with the given model description and shared library.
-/// `documentation` entries are `(file name, contents)` placed under `documentation/`.
+/// `files` are `(path in the archive, contents)`, e.g. `("documentation/index.html", ...)` or
+/// `("resources/data.csv", ...)`; their folders are added.
 pub fn write_fmu(
     out: &Path,
     model_description: &str,
     model_identifier: &str,
     shared_library: &Path,
-    documentation: &[(&str, &str)],
+    files: &[(&str, &[u8])],
 ) -> io::Result<()> {
     let binary = std::fs::read(shared_library)
         .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", shared_library.display())))?;
@@ -31,12 +32,17 @@ pub fn write_fmu(
     zip.add_directory(format!("binaries/{PLATFORM}/"), options)?;
     zip.start_file(format!("binaries/{PLATFORM}/{model_identifier}.so"), options.unix_permissions(0o755))?;
     zip.write_all(&binary)?;
-    if !documentation.is_empty() {
-        zip.add_directory("documentation/", options)?;
-        for (name, text) in documentation {
-            zip.start_file(format!("documentation/{name}"), options)?;
-            zip.write_all(text.as_bytes())?;
+    let mut folders: Vec<&str> = Vec::new();
+    for (path, contents) in files {
+        for (end, _) in path.match_indices('/') {
+            let folder = &path[..=end];
+            if !folders.contains(&folder) {
+                zip.add_directory(folder, options)?;
+                folders.push(folder);
+            }
         }
+        zip.start_file(*path, options)?;
+        zip.write_all(contents)?;
     }
     zip.finish()?;
     // Only a complete archive appears under the final name.

@@ -4,6 +4,7 @@
 // Only the import layer crosses the C boundary; everything else is safe Rust.
 #![deny(unsafe_code)]
 
+pub mod container;
 #[allow(unsafe_code)]
 pub mod import;
 pub mod master;

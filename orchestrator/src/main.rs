@@ -120,14 +120,35 @@ enum Command {
         #[arg(long, requires = "chunk")]
         chunks: Option<usize>,
     },
-    /// Write a system as an SSP 1.0 archive (SystemStructure.ssd and the FMUs) for other tools;
-    /// `orchestrator run X.ssp` reads it back.
+    /// Write a system for other tools: as an SSP 1.0 archive (`--ssp`: SystemStructure.ssd and the
+    /// FMUs; `orchestrator run X.ssp` reads it back) or as one FMI 2.0 Co-Simulation FMU (`--fmu`:
+    /// our Newton master inside, the FMUs as resources).
+    #[command(group(clap::ArgGroup::new("format").required(true).args(["ssp", "fmu"])))]
     Export {
         /// System description (JSON).
         system: PathBuf,
         /// The `.ssp` archive to write.
         #[arg(long)]
-        ssp: PathBuf,
+        ssp: Option<PathBuf>,
+        /// The system FMU to write.
+        #[arg(long)]
+        fmu: Option<PathBuf>,
+        /// System FMU: inner inputs to expose, `instance.variable` with `*` (repeatable; default:
+        /// the inputs the system's `inputs` drive).
+        #[arg(long = "input", value_name = "PATTERN", requires = "fmu")]
+        inputs: Vec<String>,
+        /// System FMU: values to expose as outputs (repeatable; default: the recorded `outputs`).
+        #[arg(long = "output", value_name = "PATTERN", requires = "fmu")]
+        outputs: Vec<String>,
+        /// System FMU: inner parameters to expose (repeatable; default: none).
+        #[arg(long = "parameter", value_name = "PATTERN", requires = "fmu")]
+        parameters: Vec<String>,
+        /// System FMU: its modelIdentifier (default: the JSON file's name).
+        #[arg(long, requires = "fmu")]
+        model_identifier: Option<String>,
+        /// System FMU: folder of libRotorcraftSystem.so (default: beside this executable).
+        #[arg(long, requires = "fmu")]
+        lib_dir: Option<PathBuf>,
     },
     /// List an FMU's model description: capabilities, variables, output dependencies.
     Inspect {
@@ -268,25 +289,43 @@ fn dispatch(cli: Cli) -> Result<()> {
                 plan.run(&out, jobs, chunk)
             }
         }
-        Command::Export { system, ssp } => {
-            cli::outputs::refuse_overwrite(&ssp, &system)?;
+        Command::Export { system, ssp, fmu, inputs, outputs, parameters, model_identifier, lib_dir } => {
+            let out = ssp.as_ref().or(fmu.as_ref()).expect("clap requires one");
+            cli::outputs::refuse_overwrite(out, &system)?;
             let description = SystemDescription::from_file(&system)?;
             let mut fmus = FmuCache::default();
             let resolved = description
                 .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
-            let report =
-                orchestrator::ssp::export(&system, &description, &resolved, &ssp).map_err(anyhow::Error::msg)?;
-            say!(
-                "wrote {}: {} components, {} connections, {} parameter bindings",
-                ssp.display(),
-                report.components,
-                report.connections,
-                report.parameters
-            );
-            say!(
-                "kept in the rotorcraft-fmi annotation only (other tools do not see them): {}",
-                report.annotation_only.join(", ")
-            );
+            if let Some(ssp) = ssp {
+                let report =
+                    orchestrator::ssp::export(&system, &description, &resolved, &ssp).map_err(anyhow::Error::msg)?;
+                say!(
+                    "wrote {}: {} components, {} connections, {} parameter bindings",
+                    ssp.display(),
+                    report.components,
+                    report.connections,
+                    report.parameters
+                );
+                say!(
+                    "kept in the rotorcraft-fmi annotation only (other tools do not see them): {}",
+                    report.annotation_only.join(", ")
+                );
+            } else {
+                let library = package::system_library(lib_dir.as_deref())?;
+                let options = orchestrator::container::ExportOptions { inputs, outputs, parameters, model_identifier };
+                let report = orchestrator::container::export(&system, &resolved, &library, &options, out)?;
+                let [n_parameters, n_inputs, n_outputs] = report.counts;
+                say!(
+                    "wrote {} (modelIdentifier {}): {} FMUs inside; {n_parameters} parameters, {n_inputs} inputs, \
+                     {n_outputs} outputs",
+                    out.display(),
+                    report.model_identifier,
+                    report.fmus
+                );
+                if !report.skipped_outputs.is_empty() {
+                    say!("not exposed (not Real): {}", report.skipped_outputs.join(", "));
+                }
+            }
             Ok(())
         }
         Command::Inspect { fmu } => {

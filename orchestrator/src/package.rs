@@ -96,6 +96,16 @@ pub fn our_fmu_file(model: &str) -> Result<PathBuf> {
     Ok(target)
 }
 
+/// `libRotorcraftSystem.so` beside the orchestrator, the binary of system FMUs
+/// ([`crate::container`]), or `library_dir/libRotorcraftSystem.so` if given.
+pub fn system_library(library_dir: Option<&Path>) -> Result<PathBuf> {
+    let dir = match library_dir {
+        Some(d) => d.to_path_buf(),
+        None => default_library_dir()?,
+    };
+    library_file(&dir, crate::container::LIBRARY_NAME)
+}
+
 /// `library_dir/lib<model>.so`, or an error that says how to build it.
 fn library_file(library_dir: &Path, model: &str) -> Result<PathBuf> {
     let library = library_dir.join(format!("lib{model}.so"));
@@ -117,7 +127,7 @@ fn write_one(fmu: &OurFmu, library: &Path, target: &Path) -> Result<()> {
         &(fmu.model_description)(),
         fmu.identifier,
         library,
-        &[("index.html", &documentation)],
+        &[("documentation/index.html", documentation.as_bytes())],
     )
     .with_context(|| format!("cannot write {}", target.display()))
 }

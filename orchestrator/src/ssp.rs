@@ -232,7 +232,7 @@ pub fn export(
 type UnitDefinition = (String, Vec<(String, String)>);
 
 /// The `UnitDefinitions` of the FMU at `path`.
-fn unit_definitions(path: &Path) -> Result<Vec<UnitDefinition>, String> {
+pub(crate) fn unit_definitions(path: &Path) -> Result<Vec<UnitDefinition>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut archive = zip::ZipArchive::new(file).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut text = String::new();

@@ -1369,6 +1369,37 @@ impl Master {
         Ok(())
     }
 
+    /// Replaces the signal of external input `k` (the `k`-th entry of the system's `inputs`, patterns
+    /// expanded). Before [`Master::initialize`] it is used from the start; afterwards it applies
+    /// from the next coupling solved: [`Master::resolve_coupling`] or the next step.
+    pub fn set_external_signal(&mut self, k: usize, signal: Signal) {
+        self.externals[k].2 = signal;
+    }
+
+    /// Solves the coupling again at the current communication point, after external signals
+    /// changed there ([`Master::set_external_signal`]). Newton only: the explicit schemes
+    /// (`jacobi`, `gauss-seidel`) take new inputs at the next step.
+    pub fn resolve_coupling(&mut self) -> Result<(), MasterError> {
+        if self.system.master.algorithm != Algorithm::Newton {
+            return Ok(());
+        }
+        self.solve_coupling(Phase::Stepping)?;
+        for unit in &mut self.units {
+            if unit.get_after_set && !unit.out_fresh {
+                unit.read_outputs()?;
+            }
+        }
+        self.check_finite()
+    }
+
+    /// Terminates every FMU (`fmi2Terminate`), as the end of [`Master::run`] does.
+    pub fn terminate(&mut self) -> Result<(), MasterError> {
+        for unit in &mut self.units {
+            unit.slave.terminate()?;
+        }
+        Ok(())
+    }
+
     /// Runs the experiment: initialization, then macro steps to the stop time, recording at
     /// every communication point. `progress` is called with the time after each step.
     ///
@@ -1422,9 +1453,6 @@ impl Master {
             results.push(self.time, &row);
             on_row(self.time, &row);
         }
-        for unit in &mut self.units {
-            unit.slave.terminate()?;
-        }
-        Ok(())
+        self.terminate()
     }
 }

@@ -1,0 +1,369 @@
+//! Writes a system FMU: the outer interface chosen by patterns, its `modelDescription.xml`, and
+//! the archive with the system and its FMUs as resources.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use quick_xml::escape::escape;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::{INTERFACE_FILE, Interface, OuterCausality, OuterType, OuterVariable, SYSTEM_FILE};
+use crate::import::model_description::{Causality, ScalarVariable, VarType};
+use crate::system::{ParameterValue, System, VarRef, name_matches};
+
+/// What the outer FMU exposes: patterns `instance.variable` with `*` (empty: the default).
+#[derive(Debug, Clone, Default)]
+pub struct ExportOptions {
+    /// Inner Real inputs to expose; default: those the system's `inputs` drive.
+    pub inputs: Vec<String>,
+    /// Values to expose as outputs; default: the system's recorded Real `outputs`.
+    pub outputs: Vec<String>,
+    /// Inner parameters to expose; default: none.
+    pub parameters: Vec<String>,
+    /// `modelIdentifier`; default: the JSON file's name made a C identifier.
+    pub model_identifier: Option<String>,
+}
+
+/// What [`export`] wrote.
+#[derive(Debug, Clone)]
+pub struct ExportReport {
+    /// The `modelIdentifier`.
+    pub model_identifier: String,
+    /// Inner FMU files embedded.
+    pub fmus: usize,
+    /// Outer parameters, inputs and outputs.
+    pub counts: [usize; 3],
+    /// Recorded outputs not exposed because they are not Real.
+    pub skipped_outputs: Vec<String>,
+}
+
+fn identifier_from(stem: &str) -> String {
+    let mut id: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if id.is_empty() || id.starts_with(|c: char| c.is_ascii_digit()) {
+        id.insert(0, '_');
+    }
+    id
+}
+
+fn is_c_identifier(id: &str) -> bool {
+    !id.is_empty()
+        && !id.starts_with(|c: char| c.is_ascii_digit())
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Every variable of `system` as `(reference, name)` in instance and model-description order.
+fn all_variables(system: &System) -> impl Iterator<Item = (VarRef, String)> + '_ {
+    system.instances.iter().enumerate().flat_map(|(instance, spec)| {
+        spec.description.variables.iter().enumerate().map(move |(variable, v)| {
+            (VarRef { instance, variable }, format!("{}.{}", spec.name, v.name))
+        })
+    })
+}
+
+/// The variables whose names match one of `patterns` and pass `keep`, in system order;
+/// each pattern must match at least one.
+fn select(
+    system: &System,
+    patterns: &[String],
+    what: &str,
+    keep: impl Fn(VarRef, &ScalarVariable) -> bool,
+) -> Result<Vec<VarRef>> {
+    let candidates: Vec<(VarRef, String)> = all_variables(system).filter(|(r, _)| keep(*r, system.variable(*r))).collect();
+    for pattern in patterns {
+        if !candidates.iter().any(|(_, name)| name_matches(pattern, name)) {
+            bail!("--{what} '{pattern}' matches no {what} the system FMU can expose");
+        }
+    }
+    Ok(candidates.into_iter().filter(|(_, name)| patterns.iter().any(|p| name_matches(p, name))).map(|(r, _)| r).collect())
+}
+
+fn outer_type(var_type: VarType) -> Option<OuterType> {
+    match var_type {
+        VarType::Real => Some(OuterType::Real),
+        VarType::Integer | VarType::Enumeration => Some(OuterType::Integer),
+        VarType::Boolean => Some(OuterType::Boolean),
+        VarType::String => None,
+    }
+}
+
+/// The start value written for an inner variable: its `start` attribute read as a number.
+fn inner_start(v: &ScalarVariable) -> Option<f64> {
+    let text = v.start.as_deref()?;
+    match text {
+        "true" => Some(1.0),
+        "false" => Some(0.0),
+        _ => text.parse().ok(),
+    }
+}
+
+/// Chooses the outer variables of `system`.
+fn interface(system: &System, options: &ExportOptions) -> Result<(Vec<(VarRef, OuterVariable)>, Vec<String>)> {
+    let driven_by_connection = |r: VarRef| system.connections.iter().any(|c| c.to == r);
+    let mut chosen = Vec::new();
+
+    let parameters = select(system, &options.parameters, "parameter", |_, v| {
+        v.causality == Causality::Parameter && outer_type(v.var_type).is_some()
+    })?;
+    for r in parameters {
+        let v = system.variable(r);
+        let written = system.instances[r.instance].parameters.iter().find(|(k, _)| *k == r.variable);
+        let start = match written.map(|(_, value)| *value) {
+            Some(ParameterValue::Real(x)) => Some(x),
+            Some(ParameterValue::Integer(i)) => Some(f64::from(i)),
+            Some(ParameterValue::Boolean(b)) => Some(f64::from(u8::from(b))),
+            None => inner_start(v),
+        };
+        let var_type = outer_type(v.var_type).expect("filtered");
+        chosen.push((r, OuterVariable { name: system.name(r), causality: OuterCausality::Parameter, var_type, start }));
+    }
+
+    let inputs = if options.inputs.is_empty() {
+        let mut refs: Vec<VarRef> = Vec::new();
+        for e in &system.inputs {
+            if !refs.contains(&e.to) {
+                refs.push(e.to);
+            }
+        }
+        refs
+    } else {
+        select(system, &options.inputs, "input", |r, v| {
+            v.causality == Causality::Input && v.var_type == VarType::Real && !driven_by_connection(r)
+        })?
+    };
+    for r in inputs {
+        let signal = system.inputs.iter().find(|e| e.to == r).map(|e| e.signal.value(system.experiment.start));
+        let start = signal.or_else(|| inner_start(system.variable(r)));
+        chosen.push((
+            r,
+            OuterVariable { name: system.name(r), causality: OuterCausality::Input, var_type: OuterType::Real, start },
+        ));
+    }
+
+    let mut skipped = Vec::new();
+    let outputs = if options.outputs.is_empty() {
+        system.outputs.clone()
+    } else {
+        select(system, &options.outputs, "output", |r, v| {
+            v.causality == Causality::Output || system.outputs.contains(&r)
+        })?
+    };
+    for r in outputs {
+        if system.variable(r).var_type != VarType::Real {
+            skipped.push(system.name(r));
+            continue;
+        }
+        let name = system.name(r);
+        chosen.push((r, OuterVariable { name, causality: OuterCausality::Output, var_type: OuterType::Real, start: None }));
+    }
+    if !chosen.iter().any(|(_, v)| v.causality == OuterCausality::Output) {
+        bail!("the system FMU would have no outputs: name some with --output, or record Real outputs in the system");
+    }
+    Ok((chosen, skipped))
+}
+
+/// `modelDescription.xml` of the system FMU, with `@GUID@` where the GUID goes.
+fn model_description(
+    model_name: &str,
+    model_identifier: &str,
+    system: &System,
+    chosen: &[(VarRef, OuterVariable)],
+    units: &BTreeMap<String, Vec<(String, String)>>,
+) -> String {
+    let e = |s: &str| escape(s).into_owned();
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let instances: Vec<&str> = system.instances.iter().map(|i| i.name.as_str()).collect();
+    let description = format!(
+        "The coupled system {model_name} ({}) with its algebraic loops solved by the rotorcraft-fmi Newton master",
+        instances.join(", ")
+    );
+    let _ = writeln!(
+        x,
+        "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"{}\" guid=\"@GUID@\" description=\"{}\" \
+         generationTool=\"{} orchestrator {}\" variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">",
+        e(model_name),
+        e(&description),
+        fmu_core::description::TOOL_NAME,
+        env!("CARGO_PKG_VERSION")
+    );
+    let _ = writeln!(
+        x,
+        "  <CoSimulation modelIdentifier=\"{}\" canHandleVariableCommunicationStepSize=\"true\" \
+         canInterpolateInputs=\"false\" maxOutputDerivativeOrder=\"0\" canGetAndSetFMUstate=\"false\" \
+         canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"false\"/>",
+        e(model_identifier)
+    );
+    let used: Vec<&str> = chosen.iter().filter_map(|(r, _)| system.variable(*r).unit.as_deref()).collect();
+    let defined: Vec<(&String, &Vec<(String, String)>)> =
+        units.iter().filter(|(name, _)| used.contains(&name.as_str())).collect();
+    if !defined.is_empty() {
+        x.push_str("  <UnitDefinitions>\n");
+        for (name, base) in defined {
+            let attributes: String = base.iter().map(|(k, v)| format!(" {k}=\"{}\"", e(v))).collect();
+            let _ = writeln!(x, "    <Unit name=\"{}\"><BaseUnit{attributes}/></Unit>", e(name));
+        }
+        x.push_str("  </UnitDefinitions>\n");
+    }
+    x.push_str("  <LogCategories>\n");
+    for (name, description) in fmu_core::description::LOG_CATEGORIES {
+        let _ = writeln!(x, "    <Category name=\"{name}\" description=\"{}\"/>", e(description));
+    }
+    x.push_str("  </LogCategories>\n");
+    let exp = system.experiment;
+    let _ = writeln!(
+        x,
+        "  <DefaultExperiment startTime=\"{:?}\" stopTime=\"{:?}\" stepSize=\"{:?}\"/>",
+        exp.start, exp.stop, exp.step
+    );
+    x.push_str("  <ModelVariables>\n");
+    for (k, (r, v)) in chosen.iter().enumerate() {
+        let inner = system.variable(*r);
+        let (causality, variability, initial) = match (v.causality, v.var_type) {
+            (OuterCausality::Parameter, _) => ("parameter", "fixed", " initial=\"exact\""),
+            (OuterCausality::Input, _) => ("input", "continuous", ""),
+            (OuterCausality::Output, _) => ("output", "continuous", ""),
+        };
+        let instance = &system.instances[r.instance].name;
+        let text = match inner.description.as_deref() {
+            Some(d) => format!("{instance}: {d}"),
+            None => format!("{instance}: {}", inner.name),
+        };
+        let _ = writeln!(
+            x,
+            "    <!-- index {} -->\n    <ScalarVariable name=\"{}\" valueReference=\"{}\" causality=\"{causality}\" \
+             variability=\"{variability}\"{initial} description=\"{}\">",
+            k + 1,
+            e(&v.name),
+            k + 1,
+            e(&text)
+        );
+        let start = v.start.filter(|_| v.causality != OuterCausality::Output);
+        let element = match v.var_type {
+            OuterType::Real => {
+                let unit = inner.unit.as_deref().filter(|u| units.contains_key(*u));
+                let unit = unit.map(|u| format!(" unit=\"{}\"", e(u))).unwrap_or_default();
+                let start = start.map(|s| format!(" start=\"{s:?}\"")).unwrap_or_default();
+                format!("<Real{unit}{start}/>")
+            }
+            OuterType::Integer => {
+                let start = start.map(|s| format!(" start=\"{}\"", s as i64)).unwrap_or_default();
+                format!("<Integer{start}/>")
+            }
+            OuterType::Boolean => {
+                let start = start.map(|s| format!(" start=\"{}\"", s != 0.0)).unwrap_or_default();
+                format!("<Boolean{start}/>")
+            }
+        };
+        let _ = writeln!(x, "      {element}\n    </ScalarVariable>");
+    }
+    x.push_str("  </ModelVariables>\n  <ModelStructure>\n    <Outputs>\n");
+    // No `dependencies`: through the algebraic loops an output may depend on every input.
+    let outputs: Vec<usize> =
+        chosen.iter().enumerate().filter(|(_, (_, v))| v.causality == OuterCausality::Output).map(|(k, _)| k + 1).collect();
+    for index in &outputs {
+        let _ = writeln!(x, "      <Unknown index=\"{index}\"/>");
+    }
+    x.push_str("    </Outputs>\n    <InitialUnknowns>\n");
+    for index in &outputs {
+        let _ = writeln!(x, "      <Unknown index=\"{index}\"/>");
+    }
+    x.push_str("    </InitialUnknowns>\n  </ModelStructure>\n</fmiModelDescription>\n");
+    x
+}
+
+/// A braced UUID from the SHA-256 of `text`.
+fn guid_of(text: &str) -> String {
+    let hex: String = Sha256::digest(text.as_bytes()).iter().take(16).map(|b| format!("{b:02x}")).collect();
+    format!("{{{}-{}-{}-{}-{}}}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+}
+
+/// Writes the system of `json_path` (resolved as `system`) as the system FMU `out`, whose binary
+/// is `library` (`libRotorcraftSystem.so`).
+pub fn export(
+    json_path: &Path,
+    system: &System,
+    library: &Path,
+    options: &ExportOptions,
+    out: &Path,
+) -> Result<ExportReport> {
+    let stem = json_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "system".into());
+    let model_identifier = options.model_identifier.clone().unwrap_or_else(|| identifier_from(&stem));
+    if !is_c_identifier(&model_identifier) {
+        bail!("model identifier '{model_identifier}' is not a C identifier (letters, digits, '_', not starting with a digit)");
+    }
+    let (chosen, skipped_outputs) = interface(system, options)?;
+
+    // The system description as written, with FMUs and tables pointing into the archive.
+    let text = std::fs::read_to_string(json_path).with_context(|| format!("cannot read {}", json_path.display()))?;
+    let mut raw: Value = serde_json::from_str(&text).with_context(|| format!("{}", json_path.display()))?;
+    let base = json_path.parent().unwrap_or(Path::new("."));
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut embedded: Vec<(PathBuf, String)> = Vec::new();
+    for instance in &system.instances {
+        let archive_name = match embedded.iter().find(|(p, _)| *p == instance.path) {
+            Some((_, name)) => name.clone(),
+            None => {
+                let stem = instance.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                let mut name = format!("fmus/{stem}.fmu");
+                let mut k = 1;
+                while embedded.iter().any(|(_, n)| *n == name) {
+                    k += 1;
+                    name = format!("fmus/{stem}_{k}.fmu");
+                }
+                let bytes = std::fs::read(&instance.path)
+                    .with_context(|| format!("cannot read {}", instance.path.display()))?;
+                files.push((format!("resources/{name}"), bytes));
+                embedded.push((instance.path.clone(), name.clone()));
+                name
+            }
+        };
+        let fmu = raw
+            .get_mut("fmus")
+            .and_then(|f| f.get_mut(&instance.name))
+            .and_then(Value::as_object_mut)
+            .with_context(|| format!("{}: fmus.{} is not an object", json_path.display(), instance.name))?;
+        fmu.remove("model");
+        fmu.insert("path".into(), Value::String(archive_name));
+    }
+    if let Some(inputs) = raw.get_mut("inputs").and_then(Value::as_array_mut) {
+        for (k, input) in inputs.iter_mut().enumerate() {
+            let Some(csv) = input.pointer_mut("/signal/table/csv") else { continue };
+            let Some(path) = csv.as_str().map(|p| base.join(p)) else { continue };
+            let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = format!("tables/{k}-{file}");
+            files.push((
+                format!("resources/{name}"),
+                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?,
+            ));
+            *csv = Value::String(name);
+        }
+    }
+    let outputs: Vec<Value> = chosen
+        .iter()
+        .filter(|(_, v)| v.causality == OuterCausality::Output)
+        .map(|(_, v)| Value::String(v.name.clone()))
+        .collect();
+    raw.as_object_mut().context("the system description is not a JSON object")?.insert("outputs".into(), outputs.into());
+    raw.as_object_mut().expect("checked").remove("trim");
+
+    let mut units = BTreeMap::new();
+    for (path, _) in &embedded {
+        for (name, base) in crate::ssp::unit_definitions(path).map_err(anyhow::Error::msg)? {
+            units.entry(name).or_insert(base);
+        }
+    }
+    let body = model_description(&stem, &model_identifier, system, &chosen, &units);
+    let guid = guid_of(&body);
+    let xml = body.replace("@GUID@", &guid);
+    let counts = [OuterCausality::Parameter, OuterCausality::Input, OuterCausality::Output]
+        .map(|c| chosen.iter().filter(|(_, v)| v.causality == c).count());
+    let interface = Interface { guid, variables: chosen.into_iter().map(|(_, v)| v).collect() };
+    files.push((format!("resources/{SYSTEM_FILE}"), serde_json::to_vec_pretty(&raw)?));
+    files.push((format!("resources/{INTERFACE_FILE}"), serde_json::to_vec_pretty(&interface)?));
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
+    fmu_core::package::write_fmu(out, &xml, &model_identifier, library, &refs)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(ExportReport { model_identifier, fmus: embedded.len(), counts, skipped_outputs })
+}

@@ -1,0 +1,543 @@
+//! [`SystemSlave`]: the FMI 2.0 Co-Simulation slave of a system FMU, a [`Master`] behind the
+//! `fmi2*` functions.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use fmu_core::instance::Logger;
+use fmu_core::{CoSimulation, FmiError, FmiResult, InstantiateArgs, Status};
+
+use super::{INTERFACE_FILE, Interface, OuterCausality, OuterType, SYSTEM_FILE};
+use crate::import::FmuLogger;
+use crate::import::Status as InnerStatus;
+use crate::master::{FmuCache, Master, MasterError};
+use crate::system::{ExternalInput, Signal, System, SystemDescription};
+
+/// Where the outer FMU is in the FMI 2.0 Co-Simulation state machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Instantiated,
+    Initialization,
+    Stepping,
+    /// An FMU ended the simulation (`fmi2Terminated`): only status queries and termination.
+    Ended,
+    Terminated,
+    /// A call failed with `fmi2Error`: only freeing and resetting.
+    Failed,
+}
+
+/// Messages of the inner FMUs, collected while the master runs and passed to the importer's
+/// logger afterwards (the importer's logger is not `Send`, the master's logger must be).
+#[derive(Default)]
+struct InnerMessages {
+    debug: bool,
+    messages: Mutex<Vec<(Status, String, String)>>,
+}
+
+impl FmuLogger for InnerMessages {
+    fn log(&self, instance: &str, status: InnerStatus, category: &str, message: &str) {
+        let status = match status {
+            InnerStatus::Ok | InnerStatus::Pending => Status::Ok,
+            InnerStatus::Warning => Status::Warning,
+            InnerStatus::Discard => Status::Discard,
+            InnerStatus::Error => Status::Error,
+            InnerStatus::Fatal => Status::Fatal,
+        };
+        if status != Status::Ok || self.debug {
+            let mut messages = self.messages.lock().unwrap_or_else(|e| e.into_inner());
+            messages.push((status, category.to_string(), format!("[{instance}] {message}")));
+        }
+    }
+
+    fn debug_logging(&self) -> bool {
+        self.debug
+    }
+}
+
+/// A system FMU's slave: the outer variables' values and, from the end of initialization mode,
+/// the master that runs the inner FMUs.
+pub struct SystemSlave {
+    logger: Logger,
+    debug_logging: bool,
+    interface: Interface,
+    description: SystemDescription,
+    phase: Phase,
+    /// Values of the outer parameters and inputs (outputs: unused), by outer variable.
+    values: Vec<f64>,
+    start_time: f64,
+    stop_time: Option<f64>,
+    fmus: FmuCache,
+    inner_messages: Arc<InnerMessages>,
+    run: Option<Run>,
+    /// Outer inputs set since the coupling was last solved.
+    inputs_changed: bool,
+    /// Parameters or inputs set in initialization mode since the master was built.
+    rebuild: bool,
+    last_successful_time: f64,
+}
+
+/// The running system.
+struct Run {
+    master: Master,
+    /// For each outer variable: its external input (inputs), its recorded column (outputs).
+    slot: Vec<Option<usize>>,
+    /// The recorded values at the current communication point (stale while inputs changed).
+    row: Vec<f64>,
+    /// Communication points of the system grid `start + n * step` passed so far.
+    grid_index: usize,
+    experiment: crate::system::Experiment,
+}
+
+impl Run {
+    /// Steps the master from `t` to `t + h` on the system's grid (see the module docs) and
+    /// records. `Err(Ok(message))`: bad arguments; `Err(Err(e))`: the master failed.
+    fn advance(&mut self, t: f64, h: f64, stop_time: Option<f64>) -> Result<(), Result<String, MasterError>> {
+        let exp = self.experiment;
+        let now = self.master.time();
+        let tolerance = 1e-9 * exp.step;
+        if !(h > 0.0 && h.is_finite()) || (t - now).abs() > tolerance.max(1e-12 * now.abs()) {
+            return Err(Ok(format!("step from t = {t} s with h = {h} s, but the system is at t = {now} s")));
+        }
+        let end = t + h;
+        while self.master.time() < end - tolerance {
+            let time = self.master.time();
+            let next_grid = exp.start + (self.grid_index + 1) as f64 * exp.step;
+            if next_grid <= end + tolerance {
+                // The stop time ends the grid exactly, as in `orchestrator run`.
+                let target = stop_time.filter(|s| (s - next_grid).abs() <= tolerance).unwrap_or(next_grid);
+                self.master.step(target - time).map_err(Err)?;
+                self.grid_index += 1;
+            } else {
+                self.master.step(end - time).map_err(Err)?;
+            }
+        }
+        self.master.record(&mut self.row).map_err(Err)
+    }
+}
+
+fn error(function: &'static str, message: impl Into<String>) -> FmiError {
+    FmiError { status: Status::Error, function, message: message.into() }
+}
+
+/// The folder a `file:` URI names (`file:///a/b`, `file://localhost/a/b`, `file:/a/b`),
+/// percent-decoded.
+fn uri_to_path(uri: &str) -> Result<PathBuf, String> {
+    let rest = uri
+        .strip_prefix("file://localhost/")
+        .map(|r| format!("/{r}"))
+        .or_else(|| uri.strip_prefix("file://").map(str::to_string))
+        .or_else(|| uri.strip_prefix("file:").map(str::to_string))
+        .ok_or_else(|| format!("fmuResourceLocation '{uri}' is not a file: URI"))?;
+    let bytes = rest.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+        if bytes[i] == b'%'
+            && let Some(Ok(b)) = hex.map(|h| u8::from_str_radix(h, 16))
+        {
+            decoded.push(b);
+            i += 3;
+        } else {
+            decoded.push(bytes[i]);
+            i += 1;
+        }
+    }
+    let text = String::from_utf8(decoded).map_err(|_| format!("fmuResourceLocation '{uri}' is not UTF-8"))?;
+    Ok(PathBuf::from(text))
+}
+
+impl SystemSlave {
+    /// Reads `container.json` and `system.json` from the unpacked `resources` folder.
+    pub fn open(resources: &Path, guid: &str, logger: Logger) -> Result<SystemSlave, String> {
+        let interface_path = resources.join(INTERFACE_FILE);
+        let text = std::fs::read_to_string(&interface_path)
+            .map_err(|e| format!("cannot read {}: {e}", interface_path.display()))?;
+        let interface: Interface =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", interface_path.display()))?;
+        if interface.guid != guid {
+            return Err(format!(
+                "GUID '{guid}' does not match '{}' of {}: the modelDescription.xml belongs to another export",
+                interface.guid,
+                interface_path.display()
+            ));
+        }
+        let description = SystemDescription::from_file(resources.join(SYSTEM_FILE)).map_err(|e| e.to_string())?;
+        let values = interface.variables.iter().map(|v| v.start.unwrap_or(0.0)).collect();
+        Ok(SystemSlave {
+            logger,
+            debug_logging: false,
+            start_time: description.experiment.start,
+            stop_time: None,
+            interface,
+            description,
+            phase: Phase::Instantiated,
+            values,
+            fmus: FmuCache::default(),
+            inner_messages: Arc::new(InnerMessages::default()),
+            run: None,
+            inputs_changed: false,
+            rebuild: true,
+            last_successful_time: 0.0,
+        })
+    }
+
+    fn log(&mut self, status: Status, message: &str) {
+        if status != Status::Ok || self.debug_logging {
+            (self.logger)(status, status.category(), message);
+        }
+    }
+
+    /// Passes the inner FMUs' messages on to the importer.
+    fn forward_inner_messages(&mut self) {
+        let messages = std::mem::take(&mut *self.inner_messages.messages.lock().unwrap_or_else(|e| e.into_inner()));
+        for (status, category, message) in messages {
+            (self.logger)(status, &category, &message);
+        }
+    }
+
+    /// Checks the phase, runs `body`, forwards inner messages and records a failure.
+    fn guarded<T>(
+        &mut self,
+        function: &'static str,
+        allowed: &[Phase],
+        body: impl FnOnce(&mut Self) -> FmiResult<T>,
+    ) -> FmiResult<T> {
+        let result = if allowed.contains(&self.phase) {
+            body(self)
+        } else {
+            Err(error(function, format!("illegal call sequence: not allowed in state {:?}", self.phase)))
+        };
+        self.forward_inner_messages();
+        if let Err(e) = &result {
+            self.fail(e);
+        }
+        result
+    }
+
+    /// A master error as the outer FMU's error: which inner instance, which time.
+    fn master_error(&mut self, function: &'static str, e: MasterError) -> FmiError {
+        if let MasterError::Terminated { time, .. } = e {
+            self.phase = Phase::Ended;
+            self.last_successful_time = time;
+            return FmiError { status: Status::Discard, function, message: e.to_string() };
+        }
+        error(function, e.to_string())
+    }
+
+    /// The outer variable with value reference `vr`, checked against type and causalities.
+    fn variable(
+        &self,
+        function: &'static str,
+        vr: u32,
+        var_type: OuterType,
+        causalities: &[OuterCausality],
+    ) -> FmiResult<usize> {
+        let k = (vr as usize).checked_sub(1).filter(|&k| k < self.interface.variables.len());
+        let Some(k) = k else { return Err(error(function, format!("unknown value reference {vr}"))) };
+        let v = &self.interface.variables[k];
+        if v.var_type != var_type {
+            return Err(error(function, format!("'{}' (value reference {vr}) is {:?}, not {var_type:?}", v.name, v.var_type)));
+        }
+        if !causalities.contains(&v.causality) {
+            return Err(error(function, format!("'{}' is {:?}: it cannot be set now", v.name, v.causality)));
+        }
+        Ok(k)
+    }
+
+    fn set(&mut self, function: &'static str, var_type: OuterType, vrs: &[u32], values: &[f64]) -> FmiResult<()> {
+        const ALL: &[Phase] = &[Phase::Instantiated, Phase::Initialization, Phase::Stepping];
+        self.guarded(function, ALL, |me| {
+            let settable: &[OuterCausality] = match me.phase {
+                Phase::Stepping => &[OuterCausality::Input],
+                _ => &[OuterCausality::Parameter, OuterCausality::Input],
+            };
+            if vrs.len() != values.len() {
+                return Err(error(function, "value reference and value arrays differ in length"));
+            }
+            for (&vr, &value) in vrs.iter().zip(values) {
+                let k = me.variable(function, vr, var_type, settable)?;
+                if !value.is_finite() {
+                    return Err(error(function, format!("'{}' = {value}: not finite", me.interface.variables[k].name)));
+                }
+                me.values[k] = value;
+                if me.phase == Phase::Stepping {
+                    let run = me.run.as_mut().expect("stepping has a run");
+                    let input = run.slot[k].expect("inputs have an external slot");
+                    run.master.set_external_signal(input, Signal::Constant(value));
+                    me.inputs_changed = true;
+                } else {
+                    me.rebuild = true;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Builds the master with the current parameter and input values and initializes it.
+    fn build(&mut self, function: &'static str) -> FmiResult<()> {
+        let mut description = self.description.clone();
+        for (v, value) in self.interface.variables.iter().zip(&self.values) {
+            if v.causality != OuterCausality::Parameter {
+                continue;
+            }
+            let text = match v.var_type {
+                OuterType::Real => format!("{value:?}"),
+                OuterType::Integer => format!("{}", *value as i64),
+                OuterType::Boolean => (*value != 0.0).to_string(),
+            };
+            description.set_value(&format!("{}={text}", v.name)).map_err(|e| error(function, e.to_string()))?;
+        }
+        description.experiment.start = self.start_time;
+        description.experiment.stop = self.stop_time.unwrap_or(self.start_time + 1e8 * description.experiment.step);
+        let fmus = &mut self.fmus;
+        let mut system = description
+            .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))
+            .map_err(|e| error(function, e.to_string()))?;
+        let slot = self.outer_slots(function, &mut system)?;
+        let experiment = system.experiment;
+        let logger: Arc<dyn FmuLogger> = self.inner_messages.clone();
+        let mut master =
+            Master::new(system, &mut self.fmus, logger).map_err(|e| self.master_error(function, e))?;
+        master.initialize().map_err(|e| self.master_error(function, e))?;
+        let mut row = vec![0.0; master.recorded_names().len()];
+        master.record(&mut row).map_err(|e| self.master_error(function, e))?;
+        self.run = Some(Run { master, slot, row, grid_index: 0, experiment });
+        self.rebuild = false;
+        self.inputs_changed = false;
+        self.last_successful_time = self.start_time;
+        Ok(())
+    }
+
+    /// Points the outer inputs at external inputs of `system` (adding those that have none)
+    /// with the outer values as constants, and the outputs at recorded columns.
+    fn outer_slots(&self, function: &'static str, system: &mut System) -> FmiResult<Vec<Option<usize>>> {
+        let recorded: Vec<String> = system.outputs.iter().map(|&r| system.name(r)).collect();
+        let mut slot = Vec::with_capacity(self.values.len());
+        for (v, &value) in self.interface.variables.iter().zip(&self.values) {
+            slot.push(match v.causality {
+                OuterCausality::Parameter => None,
+                OuterCausality::Input => {
+                    let to = system
+                        .var_ref(&v.name)
+                        .ok_or_else(|| error(function, format!("'{}' is not a variable of the system", v.name)))?;
+                    let signal = Signal::Constant(value);
+                    Some(match system.inputs.iter().position(|e| e.to == to) {
+                        Some(k) => {
+                            system.inputs[k].signal = signal;
+                            k
+                        }
+                        None => {
+                            system.inputs.push(ExternalInput { to, signal });
+                            system.inputs.len() - 1
+                        }
+                    })
+                }
+                OuterCausality::Output => Some(
+                    recorded
+                        .iter()
+                        .position(|n| *n == v.name)
+                        .ok_or_else(|| error(function, format!("'{}' is not recorded by the system", v.name)))?,
+                ),
+            });
+        }
+        Ok(slot)
+    }
+
+    /// Brings the recorded row up to date after inputs changed at this communication point.
+    fn refresh(&mut self, function: &'static str) -> FmiResult<()> {
+        if self.phase == Phase::Initialization && (self.rebuild || self.run.is_none()) {
+            return self.build(function);
+        }
+        if self.inputs_changed {
+            let run = self.run.as_mut().expect("stepping has a run");
+            let result = run.master.resolve_coupling().and_then(|()| run.master.record(&mut run.row));
+            result.map_err(|e| self.master_error(function, e))?;
+            self.inputs_changed = false;
+        }
+        Ok(())
+    }
+}
+
+impl CoSimulation for SystemSlave {
+    type State = ();
+
+    fn instantiate(args: InstantiateArgs<'_>, logger: Logger) -> Result<Self, String> {
+        let location = args
+            .resource_location
+            .ok_or("fmuResourceLocation is null: a system FMU needs its resources folder (system.json and FMUs)")?;
+        SystemSlave::open(&uri_to_path(location)?, args.guid, logger)
+    }
+
+    fn fail(&mut self, e: &FmiError) {
+        self.log(e.status, &e.to_string());
+        if e.status >= Status::Error {
+            self.phase = Phase::Failed;
+        }
+    }
+
+    fn set_debug_logging(&mut self, on: bool, _categories: &[&str]) -> FmiResult<()> {
+        self.debug_logging = on;
+        if let Some(messages) = Arc::get_mut(&mut self.inner_messages) {
+            messages.debug = on;
+        }
+        Ok(())
+    }
+
+    fn setup_experiment(&mut self, start_time: f64, stop_time: Option<f64>) -> FmiResult<()> {
+        const F: &str = "fmi2SetupExperiment";
+        self.guarded(F, &[Phase::Instantiated], |me| {
+            if !start_time.is_finite() || stop_time.is_some_and(|s| !(s > start_time)) {
+                return Err(error(F, format!("start time {start_time}, stop time {stop_time:?}: need start < stop")));
+            }
+            me.start_time = start_time;
+            me.stop_time = stop_time;
+            Ok(())
+        })
+    }
+
+    fn enter_initialization_mode(&mut self) -> FmiResult<()> {
+        self.guarded("fmi2EnterInitializationMode", &[Phase::Instantiated], |me| {
+            me.phase = Phase::Initialization;
+            Ok(())
+        })
+    }
+
+    fn exit_initialization_mode(&mut self) -> FmiResult<()> {
+        const F: &str = "fmi2ExitInitializationMode";
+        self.guarded(F, &[Phase::Initialization], |me| {
+            me.refresh(F)?;
+            me.phase = Phase::Stepping;
+            me.log(Status::Ok, "initialized: algebraic loops solved by the Newton master");
+            Ok(())
+        })
+    }
+
+    fn terminate(&mut self) -> FmiResult<()> {
+        const F: &str = "fmi2Terminate";
+        self.guarded(F, &[Phase::Stepping, Phase::Ended], |me| {
+            if let Some(run) = me.run.as_mut() {
+                let result = run.master.terminate();
+                result.map_err(|e| me.master_error(F, e))?;
+            }
+            me.phase = Phase::Terminated;
+            Ok(())
+        })
+    }
+
+    fn reset(&mut self) -> FmiResult<()> {
+        self.run = None;
+        self.values = self.interface.variables.iter().map(|v| v.start.unwrap_or(0.0)).collect();
+        self.start_time = self.description.experiment.start;
+        self.stop_time = None;
+        self.rebuild = true;
+        self.inputs_changed = false;
+        self.phase = Phase::Instantiated;
+        Ok(())
+    }
+
+    fn set_real(&mut self, vrs: &[u32], values: &[f64]) -> FmiResult<()> {
+        self.set("fmi2SetReal", OuterType::Real, vrs, values)
+    }
+
+    fn set_integer(&mut self, vrs: &[u32], values: &[i32]) -> FmiResult<()> {
+        let values: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
+        self.set("fmi2SetInteger", OuterType::Integer, vrs, &values)
+    }
+
+    fn set_boolean(&mut self, vrs: &[u32], values: &[bool]) -> FmiResult<()> {
+        let values: Vec<f64> = values.iter().map(|&v| f64::from(u8::from(v))).collect();
+        self.set("fmi2SetBoolean", OuterType::Boolean, vrs, &values)
+    }
+
+    fn set_string(&mut self, vrs: &[u32]) -> FmiResult<()> {
+        match vrs.first() {
+            None => Ok(()),
+            Some(vr) => Err(error("fmi2SetString", format!("unknown value reference {vr}: no String variables"))),
+        }
+    }
+
+    fn get_real(&mut self, vrs: &[u32], values: &mut [f64]) -> FmiResult<()> {
+        const F: &str = "fmi2GetReal";
+        const READABLE: &[Phase] =
+            &[Phase::Instantiated, Phase::Initialization, Phase::Stepping, Phase::Ended, Phase::Terminated];
+        self.guarded(F, READABLE, |me| {
+            if vrs.len() != values.len() {
+                return Err(error(F, "value reference and value arrays differ in length"));
+            }
+            let any_output = vrs.iter().any(|&vr| {
+                me.interface.variables.get((vr as usize).wrapping_sub(1)).is_some_and(|v| v.causality == OuterCausality::Output)
+            });
+            if any_output {
+                if me.phase == Phase::Instantiated {
+                    return Err(error(F, "outputs are computed from initialization mode on"));
+                }
+                me.refresh(F)?;
+            }
+            const ALL: &[OuterCausality] = &[OuterCausality::Parameter, OuterCausality::Input, OuterCausality::Output];
+            for (&vr, value) in vrs.iter().zip(values.iter_mut()) {
+                let k = me.variable(F, vr, OuterType::Real, ALL)?;
+                *value = match (me.interface.variables[k].causality, &me.run) {
+                    (OuterCausality::Output, Some(run)) => run.row[run.slot[k].expect("outputs are recorded")],
+                    _ => me.values[k],
+                };
+            }
+            Ok(())
+        })
+    }
+
+    fn get_integer(&mut self, vrs: &[u32], values: &mut [i32]) -> FmiResult<()> {
+        const F: &str = "fmi2GetInteger";
+        const ALL: &[OuterCausality] = &[OuterCausality::Parameter, OuterCausality::Input];
+        for (&vr, value) in vrs.iter().zip(values.iter_mut()) {
+            let k = self.variable(F, vr, OuterType::Integer, ALL).inspect_err(|e| self.fail(e))?;
+            *value = self.values[k] as i32;
+        }
+        Ok(())
+    }
+
+    fn get_boolean(&mut self, vrs: &[u32], values: &mut [bool]) -> FmiResult<()> {
+        const F: &str = "fmi2GetBoolean";
+        const ALL: &[OuterCausality] = &[OuterCausality::Parameter, OuterCausality::Input];
+        for (&vr, value) in vrs.iter().zip(values.iter_mut()) {
+            let k = self.variable(F, vr, OuterType::Boolean, ALL).inspect_err(|e| self.fail(e))?;
+            *value = self.values[k] != 0.0;
+        }
+        Ok(())
+    }
+
+    fn get_string(&mut self, vrs: &[u32]) -> FmiResult<()> {
+        match vrs.first() {
+            None => Ok(()),
+            Some(vr) => Err(error("fmi2GetString", format!("unknown value reference {vr}: no String variables"))),
+        }
+    }
+
+    fn do_step(&mut self, t: f64, h: f64) -> FmiResult<()> {
+        const F: &str = "fmi2DoStep";
+        self.guarded(F, &[Phase::Stepping], |me| {
+            me.refresh(F)?;
+            let mut run = me.run.take().expect("stepping has a run");
+            let result = run.advance(t, h, me.stop_time);
+            me.last_successful_time = run.master.time();
+            me.run = Some(run);
+            match result {
+                Ok(()) => Ok(()),
+                Err(Ok(message)) => Err(error(F, message)),
+                Err(Err(e)) => Err(me.master_error(F, e)),
+            }
+        })
+    }
+
+    fn last_successful_time(&mut self) -> FmiResult<f64> {
+        Ok(self.last_successful_time)
+    }
+
+    fn terminated_status(&mut self) -> FmiResult<bool> {
+        Ok(self.phase == Phase::Ended)
+    }
+
+    fn unsupported_status(&mut self, function: &'static str, kind: i32) -> FmiResult<()> {
+        Err(error(function, format!("status kind {kind} is not available: steps are synchronous, never pending")))
+    }
+}
