@@ -217,6 +217,13 @@ fn model_description(
         "  <DefaultExperiment startTime=\"{:?}\" stopTime=\"{:?}\" stepSize=\"{:?}\"/>",
         exp.start, exp.stop, exp.step
     );
+    let _ = writeln!(
+        x,
+        "  <VendorAnnotations>\n    <Tool name=\"{}\">\n      <Coupling getAfterSet=\"true\" description=\"Inputs set \
+         between steps are applied at once: fmi2GetReal after fmi2SetReal solves the inner coupling again and returns \
+         consistent outputs.\"/>\n    </Tool>\n  </VendorAnnotations>",
+        fmu_core::description::TOOL_NAME
+    );
     x.push_str("  <ModelVariables>\n");
     for (k, (r, v)) in chosen.iter().enumerate() {
         let inner = system.variable(*r);
