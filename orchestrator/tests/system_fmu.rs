@@ -52,8 +52,9 @@ fn compare(outer: &Path, direct: &Path, stride: usize) -> f64 {
     let (direct_header, direct_rows) = read_csv(direct);
     assert_eq!(outer_rows.len(), (direct_rows.len() - 1).div_ceil(stride) + 1);
     let value = |row: &Vec<String>, j: usize| row[j].parse::<f64>().unwrap();
-    let scale: Vec<f64> =
-        (0..direct_header.len()).map(|j| direct_rows.iter().map(|r| value(r, j).abs()).fold(1e-300, f64::max)).collect();
+    let scale: Vec<f64> = (0..direct_header.len())
+        .map(|j| direct_rows.iter().map(|r| value(r, j).abs()).fold(1e-300, f64::max))
+        .collect();
     let mut worst: f64 = 0.0;
     for (k, row) in outer_rows.iter().enumerate() {
         let reference = &direct_rows[(k * stride).min(direct_rows.len() - 1)];
@@ -96,13 +97,21 @@ fn helicopter_fmu_equals_the_orchestrator_run() {
 fn parameters_and_inputs_set_from_outside() {
     let dir = tempfile::tempdir().unwrap();
     let fmu = dir.path().join("helicopter.fmu");
-    let message =
-        orchestrator(&["export", text(&helicopter()), "--fmu", text(&fmu), "--parameter", "fuselage.mass"]);
+    let message = orchestrator(&["export", text(&helicopter()), "--fmu", text(&fmu), "--parameter", "fuselage.mass"]);
     assert!(message.contains("1 parameters, 4 inputs"), "{message}");
 
     // A parameter set on the outer FMU is the parameter of the inner one: bit for bit.
     let direct = dir.path().join("heavy.csv");
-    orchestrator(&["run", text(&helicopter()), "--stop", "0.06", "--set", "fuselage.mass=2300", "--out", text(&direct)]);
+    orchestrator(&[
+        "run",
+        text(&helicopter()),
+        "--stop",
+        "0.06",
+        "--set",
+        "fuselage.mass=2300",
+        "--out",
+        text(&direct),
+    ]);
     let outer = dir.path().join("outer-heavy.csv");
     let parameters = r#", "parameters": { "fuselage.mass": 2300.0 }"#;
     let system = outer_system(dir.path(), "heavy.json", &fmu, STEP, 0.06, parameters);
@@ -112,8 +121,7 @@ fn parameters_and_inputs_set_from_outside() {
     // A lateral-cyclic step driven from outside equals the same step as a signal inside: the
     // system FMU solves the coupling again at the point where the input changed, from the old
     // solution instead of the step's prediction, so the two agree to the Newton tolerance.
-    let mut inner: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(helicopter()).unwrap()).unwrap();
+    let mut inner: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(helicopter()).unwrap()).unwrap();
     let step = serde_json::json!({ "step": { "time": 0.03, "before": -0.004635, "after": -0.014635 } });
     let inputs = inner["inputs"].as_array_mut().unwrap();
     let lateral = inputs.iter_mut().find(|i| i["to"] == "controls.lat_cyclic").unwrap();

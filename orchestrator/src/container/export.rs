@@ -57,9 +57,11 @@ fn is_c_identifier(id: &str) -> bool {
 /// Every variable of `system` as `(reference, name)` in instance and model-description order.
 fn all_variables(system: &System) -> impl Iterator<Item = (VarRef, String)> + '_ {
     system.instances.iter().enumerate().flat_map(|(instance, spec)| {
-        spec.description.variables.iter().enumerate().map(move |(variable, v)| {
-            (VarRef { instance, variable }, format!("{}.{}", spec.name, v.name))
-        })
+        spec.description
+            .variables
+            .iter()
+            .enumerate()
+            .map(move |(variable, v)| (VarRef { instance, variable }, format!("{}.{}", spec.name, v.name)))
     })
 }
 
@@ -71,13 +73,18 @@ fn select(
     what: &str,
     keep: impl Fn(VarRef, &ScalarVariable) -> bool,
 ) -> Result<Vec<VarRef>> {
-    let candidates: Vec<(VarRef, String)> = all_variables(system).filter(|(r, _)| keep(*r, system.variable(*r))).collect();
+    let candidates: Vec<(VarRef, String)> =
+        all_variables(system).filter(|(r, _)| keep(*r, system.variable(*r))).collect();
     for pattern in patterns {
         if !candidates.iter().any(|(_, name)| name_matches(pattern, name)) {
             bail!("--{what} '{pattern}' matches no {what} the system FMU can expose");
         }
     }
-    Ok(candidates.into_iter().filter(|(_, name)| patterns.iter().any(|p| name_matches(p, name))).map(|(r, _)| r).collect())
+    Ok(candidates
+        .into_iter()
+        .filter(|(_, name)| patterns.iter().any(|p| name_matches(p, name)))
+        .map(|(r, _)| r)
+        .collect())
 }
 
 fn outer_type(var_type: VarType) -> Option<OuterType> {
@@ -99,8 +106,11 @@ fn inner_start(v: &ScalarVariable) -> Option<f64> {
     }
 }
 
-/// Chooses the outer variables of `system`.
-fn interface(system: &System, options: &ExportOptions) -> Result<(Vec<(VarRef, OuterVariable)>, Vec<String>)> {
+/// The outer variables, each with the inner variable it stands for.
+type Chosen = Vec<(VarRef, OuterVariable)>;
+
+/// Chooses the outer variables of `system`; also returns the recorded outputs left out.
+fn interface(system: &System, options: &ExportOptions) -> Result<(Chosen, Vec<String>)> {
     let driven_by_connection = |r: VarRef| system.connections.iter().any(|c| c.to == r);
     let mut chosen = Vec::new();
 
@@ -156,7 +166,10 @@ fn interface(system: &System, options: &ExportOptions) -> Result<(Vec<(VarRef, O
             continue;
         }
         let name = system.name(r);
-        chosen.push((r, OuterVariable { name, causality: OuterCausality::Output, var_type: OuterType::Real, start: None }));
+        chosen.push((
+            r,
+            OuterVariable { name, causality: OuterCausality::Output, var_type: OuterType::Real, start: None },
+        ));
     }
     if !chosen.iter().any(|(_, v)| v.causality == OuterCausality::Output) {
         bail!("the system FMU would have no outputs: name some with --output, or record Real outputs in the system");
@@ -267,8 +280,12 @@ fn model_description(
     }
     x.push_str("  </ModelVariables>\n  <ModelStructure>\n    <Outputs>\n");
     // No `dependencies`: through the algebraic loops an output may depend on every input.
-    let outputs: Vec<usize> =
-        chosen.iter().enumerate().filter(|(_, (_, v))| v.causality == OuterCausality::Output).map(|(k, _)| k + 1).collect();
+    let outputs: Vec<usize> = chosen
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, v))| v.causality == OuterCausality::Output)
+        .map(|(k, _)| k + 1)
+        .collect();
     for index in &outputs {
         let _ = writeln!(x, "      <Unknown index=\"{index}\"/>");
     }
@@ -298,7 +315,9 @@ pub fn export(
     let stem = json_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "system".into());
     let model_identifier = options.model_identifier.clone().unwrap_or_else(|| identifier_from(&stem));
     if !is_c_identifier(&model_identifier) {
-        bail!("model identifier '{model_identifier}' is not a C identifier (letters, digits, '_', not starting with a digit)");
+        bail!(
+            "model identifier '{model_identifier}' is not a C identifier (letters, digits, '_', not starting with a digit)"
+        );
     }
     let (chosen, skipped_outputs) = interface(system, options)?;
 
@@ -352,7 +371,9 @@ pub fn export(
         .filter(|(_, v)| v.causality == OuterCausality::Output)
         .map(|(_, v)| Value::String(v.name.clone()))
         .collect();
-    raw.as_object_mut().context("the system description is not a JSON object")?.insert("outputs".into(), outputs.into());
+    raw.as_object_mut()
+        .context("the system description is not a JSON object")?
+        .insert("outputs".into(), outputs.into());
     raw.as_object_mut().expect("checked").remove("trim");
 
     let mut units = BTreeMap::new();

@@ -95,7 +95,7 @@ impl Run {
         let exp = self.experiment;
         let now = self.master.time();
         let tolerance = 1e-9 * exp.step;
-        if !(h > 0.0 && h.is_finite()) || (t - now).abs() > tolerance.max(1e-12 * now.abs()) {
+        if h.is_nan() || h <= 0.0 || h.is_infinite() || (t - now).abs() > tolerance.max(1e-12 * now.abs()) {
             return Err(Ok(format!("step from t = {t} s with h = {h} s, but the system is at t = {now} s")));
         }
         let end = t + h;
@@ -237,7 +237,10 @@ impl SystemSlave {
         let Some(k) = k else { return Err(error(function, format!("unknown value reference {vr}"))) };
         let v = &self.interface.variables[k];
         if v.var_type != var_type {
-            return Err(error(function, format!("'{}' (value reference {vr}) is {:?}, not {var_type:?}", v.name, v.var_type)));
+            return Err(error(
+                function,
+                format!("'{}' (value reference {vr}) is {:?}, not {var_type:?}", v.name, v.var_type),
+            ));
         }
         if !causalities.contains(&v.causality) {
             return Err(error(function, format!("'{}' is {:?}: it cannot be set now", v.name, v.causality)));
@@ -297,8 +300,7 @@ impl SystemSlave {
         let slot = self.outer_slots(function, &mut system)?;
         let experiment = system.experiment;
         let logger: Arc<dyn FmuLogger> = self.inner_messages.clone();
-        let mut master =
-            Master::new(system, &mut self.fmus, logger).map_err(|e| self.master_error(function, e))?;
+        let mut master = Master::new(system, &mut self.fmus, logger).map_err(|e| self.master_error(function, e))?;
         master.initialize().map_err(|e| self.master_error(function, e))?;
         let mut row = vec![0.0; master.recorded_names().len()];
         master.record(&mut row).map_err(|e| self.master_error(function, e))?;
@@ -387,7 +389,7 @@ impl CoSimulation for SystemSlave {
     fn setup_experiment(&mut self, start_time: f64, stop_time: Option<f64>) -> FmiResult<()> {
         const F: &str = "fmi2SetupExperiment";
         self.guarded(F, &[Phase::Instantiated], |me| {
-            if !start_time.is_finite() || stop_time.is_some_and(|s| !(s > start_time)) {
+            if !start_time.is_finite() || stop_time.is_some_and(|s| s.is_nan() || s <= start_time) {
                 return Err(error(F, format!("start time {start_time}, stop time {stop_time:?}: need start < stop")));
             }
             me.start_time = start_time;
@@ -466,7 +468,10 @@ impl CoSimulation for SystemSlave {
                 return Err(error(F, "value reference and value arrays differ in length"));
             }
             let any_output = vrs.iter().any(|&vr| {
-                me.interface.variables.get((vr as usize).wrapping_sub(1)).is_some_and(|v| v.causality == OuterCausality::Output)
+                me.interface
+                    .variables
+                    .get((vr as usize).wrapping_sub(1))
+                    .is_some_and(|v| v.causality == OuterCausality::Output)
             });
             if any_output {
                 if me.phase == Phase::Instantiated {

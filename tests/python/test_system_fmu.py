@@ -1,0 +1,147 @@
+"""`orchestrator export --fmu`: the coupled helicopter as one FMI 2.0 Co-Simulation FMU, run by
+third-party importers. FMPy validates it and, like libcosim (libcosimpy) and ecos (ecospy), runs
+it with exactly the trajectory of `orchestrator run` on the system itself: the Newton master and
+the four FMUs are inside, so the importers need no algebraic-loop solver of their own."""
+
+import csv
+import ctypes
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+ORCHESTRATOR = ROOT / "target" / "release" / "orchestrator"
+HELICOPTER = ROOT / "examples" / "helicopter.json"
+
+
+def orchestrator(*args):
+    out = subprocess.run([str(ORCHESTRATOR), *map(str, args)], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def helicopter(tmp_path, step, stop):
+    """A copy of the helicopter example with the given step and stop time, its FMU and its
+    orchestrator results (header, rows as floats)."""
+    system = json.loads(HELICOPTER.read_text())
+    system["experiment"].update(step=step, stop=stop)
+    path = tmp_path / "helicopter.json"
+    path.write_text(json.dumps(system))
+    fmu = tmp_path / "helicopter.fmu"
+    orchestrator("export", path, "--fmu", fmu)
+    results = tmp_path / "direct.csv"
+    orchestrator("run", path, "--out", results)
+    with open(results, newline="") as f:
+        rows = list(csv.reader(f))
+    return fmu, rows[0][1:], [[float(v) for v in row] for row in rows[1:]]
+
+
+def worst_difference(values, reference):
+    return max(abs(a - b) for a, b in zip(values, reference))
+
+
+def test_fmpy_validates_and_runs_it_as_the_orchestrator_does(tmp_path):
+    import fmpy
+    from fmpy.validation import validate_fmu
+
+    step = 0.0019654088
+    fmu, names, rows = helicopter(tmp_path, step, 0.2)
+    assert validate_fmu(str(fmu)) == []
+    description = fmpy.read_model_description(str(fmu))
+    inputs = [v.name for v in description.modelVariables if v.causality == "input"]
+    assert inputs == ["controls.collective", "controls.lon_cyclic", "controls.lat_cyclic", "controls.pedal"]
+
+    # Same communication step: every value bit for bit, every row.
+    result = fmpy.simulate_fmu(str(fmu), stop_time=0.2, step_size=step, output_interval=step)
+    assert len(result) == len(rows)
+    for k, row in enumerate(rows):
+        assert result["time"][k] == pytest.approx(row[0], abs=1e-12)
+        assert [float(result[n][k]) for n in names] == row[1:], f"row {k}"
+
+    # Outer step twice the inner one: the same values at the common points.
+    result = fmpy.simulate_fmu(str(fmu), stop_time=0.2, step_size=2 * step, output_interval=2 * step)
+    for k in range(len(result) - 1):
+        assert [float(result[n][k]) for n in names] == rows[2 * k][1:], f"row {2 * k}"
+    assert [float(result[n][-1]) for n in names] == rows[-1][1:]
+
+
+def test_fmpy_flies_a_pilot_input_from_outside(tmp_path):
+    """The pilot's lateral cyclic stepped by FMPy (an input table) rolls the helicopter as the
+    same step inside the system does."""
+    import fmpy
+    import numpy as np
+
+    step = 0.002
+    fmu, names, _ = helicopter(tmp_path, step, 0.1)
+    system = json.loads((tmp_path / "helicopter.json").read_text())
+    for entry in system["inputs"]:
+        if entry["to"] == "controls.lat_cyclic":
+            entry["signal"] = {"step": {"time": 0.03, "before": -0.004635, "after": -0.014635}}
+    stepped = tmp_path / "stepped.json"
+    stepped.write_text(json.dumps(system))
+    orchestrator("run", stepped, "--out", tmp_path / "stepped.csv")
+    with open(tmp_path / "stepped.csv", newline="") as f:
+        rows = [[float(v) for v in row] for row in list(csv.reader(f))[1:]]
+
+    signals = np.array([(0.0, -0.004635), (0.03 - 1e-9, -0.004635), (0.03, -0.014635), (1.0, -0.014635)],
+                       dtype=[("time", np.float64), ("controls.lat_cyclic", np.float64)])
+    result = fmpy.simulate_fmu(str(fmu), stop_time=0.1, step_size=step, output_interval=step, input=signals)
+    p = names.index("fuselage.p")
+    worst = max(abs(float(result["fuselage.p"][k]) - rows[k][1 + p]) for k in range(16, len(rows)))
+    print(f"roll rate, FMPy-driven step vs step inside: largest difference {worst:.1e} rad/s")
+    assert abs(rows[-1][1 + p]) > 1e-3
+    assert worst < 1e-10
+
+
+def test_libcosim_runs_it_as_the_orchestrator_does(tmp_path):
+    try:
+        from libcosimpy.CosimExecution import CosimExecution
+        from libcosimpy.CosimLogging import CosimLogLevel, log_output_level
+        from libcosimpy.CosimObserver import CosimObserver
+        from libcosimpy.CosimSlave import CosimLocalSlave
+    except ImportError as e:  # pragma: no cover - reported, not hidden
+        pytest.skip(f"libcosimpy cannot be imported here: {e}")
+    log_output_level(CosimLogLevel.WARNING)
+    # libcosim counts time in integer nanoseconds: a step it can represent exactly.
+    fmu, names, rows = helicopter(tmp_path, 0.002, 0.2)
+    execution = CosimExecution.from_step_size(step_size=2_000_000)
+    index = execution.add_local_slave(local_slave=CosimLocalSlave(fmu_path=str(fmu), instance_name="heli"))
+    observer = CosimObserver.create_last_value()
+    execution.add_observer(observer=observer)
+    assert execution.simulate_until(target_time=200_000_000)
+    references = {v.name.decode(): v.reference for v in execution.slave_variables(index)}
+    values = observer.last_real_values(slave_index=index, variable_references=[references[n] for n in names])
+    assert values == rows[-1][1:], worst_difference(values, rows[-1][1:])
+
+
+def ecos():
+    """ecospy, with the TBB library its wheel needs (from the `tbb` wheel) loaded first."""
+    tbb = os.path.join(sys.prefix, "lib", "libtbb.so.12")
+    if os.path.exists(tbb):
+        ctypes.CDLL(tbb, mode=ctypes.RTLD_GLOBAL)
+    try:
+        from ecospy import EcosSimulation, EcosSimulationStructure
+    except (ImportError, OSError) as e:  # pragma: no cover - reported, not hidden
+        pytest.skip(f"ecospy cannot be imported here: {e}")
+    return EcosSimulation, EcosSimulationStructure
+
+
+def test_ecos_runs_it_as_the_orchestrator_does(tmp_path):
+    EcosSimulation, EcosSimulationStructure = ecos()
+    fmu, names, rows = helicopter(tmp_path, 0.002, 0.1)
+    structure = EcosSimulationStructure()
+    structure.add_model("heli", str(fmu))
+    simulation = EcosSimulation(structure=structure, step_size=0.002)
+    simulation.init()
+    try:
+        for row in rows[1:]:
+            simulation.step()
+            assert simulation.get_time() == pytest.approx(row[0], abs=1e-12)
+            values = [simulation.get_real(f"heli::{n}") for n in names]
+            assert values == row[1:], (row[0], worst_difference(values, row[1:]))
+    finally:
+        simulation.terminate()
+        simulation.free()
