@@ -533,11 +533,12 @@ pub unsafe fn set_fmu_state<S: CoSimulation>(c: Component, state: FmuStatePtr) -
 pub unsafe fn free_fmu_state<S: CoSimulation>(c: Component, state: *mut FmuStatePtr) -> StatusCode {
     // SAFETY: forwarded contract.
     unsafe {
-        with_instance::<S>(c, "fmi2FreeFMUstate", |_| {
+        with_instance::<S>(c, "fmi2FreeFMUstate", |me| {
             if !state.is_null() && !(*state).is_null() {
                 // SAFETY: allocated by `Box::into_raw` in get/deserialize, freed once here.
-                drop(Box::from_raw(*state as *mut S::State));
+                let owned = *Box::from_raw(*state as *mut S::State);
                 *state = std::ptr::null_mut();
+                return me.free_fmu_state(owned);
             }
             Ok(())
         })

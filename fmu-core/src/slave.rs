@@ -72,7 +72,12 @@ pub trait CoSimulation: Sized + 'static {
         Err(not_provided("fmi2GetFMUstate"))
     }
     fn get_fmu_state_into(&mut self, target: &mut Self::State) -> FmiResult<()> {
-        *target = self.get_fmu_state()?;
+        let old = std::mem::replace(target, self.get_fmu_state()?);
+        self.free_fmu_state(old)
+    }
+    /// `fmi2FreeFMUstate`: releases what `state` holds besides its memory.
+    fn free_fmu_state(&mut self, state: Self::State) -> FmiResult<()> {
+        drop(state);
         Ok(())
     }
     fn set_fmu_state(&mut self, _state: &Self::State) -> FmiResult<()> {

@@ -201,11 +201,17 @@ fn model_description(
         fmu_core::description::TOOL_NAME,
         env!("CARGO_PKG_VERSION")
     );
+    // FMU state: composed of the inner FMUs' states, so only where every one provides it.
+    let every = |f: fn(&crate::import::model_description::CoSimulation) -> bool| {
+        system.instances.iter().all(|i| f(&i.description.co_simulation))
+    };
+    let get_and_set = every(|c| c.can_get_and_set_fmu_state);
+    let serialize = get_and_set && every(|c| c.can_serialize_fmu_state);
     let _ = writeln!(
         x,
         "  <CoSimulation modelIdentifier=\"{}\" canHandleVariableCommunicationStepSize=\"true\" \
-         canInterpolateInputs=\"false\" maxOutputDerivativeOrder=\"0\" canGetAndSetFMUstate=\"false\" \
-         canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"false\"/>",
+         canInterpolateInputs=\"false\" maxOutputDerivativeOrder=\"0\" canGetAndSetFMUstate=\"{get_and_set}\" \
+         canSerializeFMUstate=\"{serialize}\" providesDirectionalDerivative=\"false\"/>",
         e(model_identifier)
     );
     let used: Vec<&str> = chosen.iter().filter_map(|(r, _)| system.variable(*r).unit.as_deref()).collect();

@@ -10,7 +10,7 @@ use fmu_core::{CoSimulation, FmiError, FmiResult, InstantiateArgs, Status};
 use super::{INTERFACE_FILE, Interface, OuterCausality, OuterType, SYSTEM_FILE};
 use crate::import::FmuLogger;
 use crate::import::Status as InnerStatus;
-use crate::master::{FmuCache, Master, MasterError};
+use crate::master::{FmuCache, Master, MasterError, MasterState};
 use crate::system::{ExternalInput, Signal, System, SystemDescription};
 
 /// Where the outer FMU is in the FMI 2.0 Co-Simulation state machine.
@@ -86,6 +86,24 @@ struct Run {
     /// Communication points of the system grid `start + n * step` passed so far.
     grid_index: usize,
     experiment: crate::system::Experiment,
+}
+
+/// `fmi2GetFMUstate` of a system FMU: the master's state (every inner FMU's state and the
+/// coupling's memory) and the outer variables.
+pub struct SystemState {
+    master: MasterState,
+    outer: OuterState,
+}
+
+/// The outer part of [`SystemState`], serialised as JSON before the master's bytes.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct OuterState {
+    values: Vec<f64>,
+    row: Vec<f64>,
+    grid_index: usize,
+    ended: bool,
+    last_successful_time: f64,
+    inputs_changed: bool,
 }
 
 impl Run {
@@ -362,7 +380,7 @@ impl SystemSlave {
 }
 
 impl CoSimulation for SystemSlave {
-    type State = ();
+    type State = SystemState;
 
     fn instantiate(args: InstantiateArgs<'_>, logger: Logger) -> Result<Self, String> {
         let location = args
@@ -531,6 +549,82 @@ impl CoSimulation for SystemSlave {
                 Err(Ok(message)) => Err(error(F, message)),
                 Err(Err(e)) => Err(me.master_error(F, e)),
             }
+        })
+    }
+
+    fn get_fmu_state(&mut self) -> FmiResult<SystemState> {
+        const F: &str = "fmi2GetFMUstate";
+        self.guarded(F, &[Phase::Stepping, Phase::Ended], |me| {
+            let run = me.run.as_mut().expect("stepping has a run");
+            let master = run.master.get_state();
+            let master = master.map_err(|e| me.master_error(F, e))?;
+            let run = me.run.as_ref().expect("present");
+            let outer = OuterState {
+                values: me.values.clone(),
+                row: run.row.clone(),
+                grid_index: run.grid_index,
+                ended: me.phase == Phase::Ended,
+                last_successful_time: me.last_successful_time,
+                inputs_changed: me.inputs_changed,
+            };
+            Ok(SystemState { master, outer })
+        })
+    }
+
+    fn free_fmu_state(&mut self, state: SystemState) -> FmiResult<()> {
+        match self.run.as_mut() {
+            Some(run) => run.master.free_state(state.master).map_err(|e| error("fmi2FreeFMUstate", e.to_string())),
+            None => Ok(()),
+        }
+    }
+
+    fn set_fmu_state(&mut self, state: &SystemState) -> FmiResult<()> {
+        const F: &str = "fmi2SetFMUstate";
+        self.guarded(F, &[Phase::Stepping, Phase::Ended], |me| {
+            let run = me.run.as_mut().expect("stepping has a run");
+            if state.outer.values.len() != me.values.len() || state.outer.row.len() != run.row.len() {
+                return Err(error(F, "the state belongs to a different system FMU"));
+            }
+            let result = run.master.set_state(&state.master);
+            result.map_err(|e| me.master_error(F, e))?;
+            let run = me.run.as_mut().expect("present");
+            run.row.copy_from_slice(&state.outer.row);
+            run.grid_index = state.outer.grid_index;
+            me.values.copy_from_slice(&state.outer.values);
+            me.phase = if state.outer.ended { Phase::Ended } else { Phase::Stepping };
+            me.last_successful_time = state.outer.last_successful_time;
+            me.inputs_changed = state.outer.inputs_changed;
+            Ok(())
+        })
+    }
+
+    fn serialize_fmu_state(&mut self, state: &SystemState) -> FmiResult<Vec<u8>> {
+        const F: &str = "fmi2SerializeFMUstate";
+        self.guarded(F, &[Phase::Stepping, Phase::Ended], |me| {
+            let outer = serde_json::to_vec(&state.outer).map_err(|e| error(F, e.to_string()))?;
+            let run = me.run.as_mut().expect("stepping has a run");
+            let master = run.master.serialize_state(&state.master);
+            let master = master.map_err(|e| me.master_error(F, e))?;
+            let mut bytes = (outer.len() as u64).to_le_bytes().to_vec();
+            bytes.extend_from_slice(&outer);
+            bytes.extend_from_slice(&master);
+            Ok(bytes)
+        })
+    }
+
+    fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> FmiResult<SystemState> {
+        const F: &str = "fmi2DeSerializeFMUstate";
+        self.guarded(F, &[Phase::Stepping, Phase::Ended], |me| {
+            let truncated = || error(F, "serialised state is truncated");
+            let length = bytes.get(..8).ok_or_else(truncated)?;
+            let length = usize::try_from(u64::from_le_bytes(length.try_into().expect("8 bytes"))).unwrap_or(usize::MAX);
+            let outer = bytes.get(8..8usize.saturating_add(length)).ok_or_else(truncated)?;
+            let outer: OuterState =
+                serde_json::from_slice(outer).map_err(|e| error(F, format!("serialised state: {e}")))?;
+            let run = me.run.as_mut().expect("stepping has a run");
+            let master = run.master.deserialize_state(&bytes[8 + length..]);
+            let master = master.map_err(|e| me.master_error(F, e))?;
+            Ok(SystemState { master, outer })
         })
     }
 

@@ -73,6 +73,16 @@ pub(super) struct Discrete {
 }
 
 impl Discrete {
+    /// The current values, by slot.
+    pub(super) fn values(&self) -> &[f64] {
+        &self.values
+    }
+
+    /// Restores values saved with [`Discrete::values`].
+    pub(super) fn set_values(&mut self, values: &[f64]) {
+        self.values.copy_from_slice(values);
+    }
+
     /// Empty, for `n_units` units.
     pub(super) fn new(n_units: usize) -> Discrete {
         Discrete { units: (0..n_units).map(|_| UnitVars::default()).collect(), ..Discrete::default() }

@@ -28,6 +28,7 @@ mod discrete;
 pub mod graph;
 pub mod linalg;
 mod results;
+mod snapshot;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -38,6 +39,7 @@ use crate::import::{CallError, Fmu, FmuLogger, FmuState, ImportError, Slave, Ste
 use crate::system::{Algorithm, JacobianUpdate, ParameterValue, Signal, System, VarRef};
 
 pub use results::{Results, RunSummary, write_csv_header, write_csv_row};
+pub use snapshot::MasterState;
 
 /// Why a run stopped.
 #[derive(Debug, thiserror::Error)]
