@@ -167,3 +167,50 @@ fn export_names_what_it_cannot_expose() {
     assert!(stderr.contains("--input 'rotor.hub.F.*' matches no input"), "{stderr}");
     assert!(!fmu.exists());
 }
+
+/// Runs `system` expecting failure; returns stderr.
+fn failing_run(system: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_orchestrator")).arg("run").arg(system).output().unwrap();
+    assert!(!out.status.success());
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn inner_failures_name_the_inner_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = dir.path().join("helicopter.fmu");
+    orchestrator(&["export", text(&helicopter()), "--fmu", text(&fmu), "--parameter", "fuselage.mass"]);
+
+    // A bad parameter from outside: the inner Fuselage refuses it, and the message says so.
+    let system = outer_system(dir.path(), "bad.json", &fmu, STEP, 0.01, r#", "parameters": { "fuselage.mass": -5.0 }"#);
+    let stderr = failing_run(&system);
+    assert!(stderr.contains("fuselage") && stderr.contains("mass"), "{stderr}");
+
+    // An archive whose interface does not belong to its model description is refused at
+    // instantiation, naming both GUIDs.
+    let tampered = dir.path().join("tampered.fmu");
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(&fmu).unwrap()).unwrap();
+    let mut writer = zip::ZipWriter::new(std::fs::File::create(&tampered).unwrap());
+    for k in 0..archive.len() {
+        let mut entry = archive.by_index(k).unwrap();
+        let name = entry.name().unwrap().to_string();
+        let options = zip::write::SimpleFileOptions::default().unix_permissions(entry.unix_mode().unwrap_or(0o644));
+        if entry.is_dir() {
+            writer.add_directory(name, options).unwrap();
+            continue;
+        }
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut entry, &mut bytes).unwrap();
+        if name == "resources/container.json" {
+            let mut interface: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            interface["guid"] = "{00000000-0000-0000-0000-000000000000}".into();
+            bytes = serde_json::to_vec(&interface).unwrap();
+        }
+        writer.start_file(name, options).unwrap();
+        std::io::Write::write_all(&mut writer, &bytes).unwrap();
+    }
+    writer.finish().unwrap();
+    let system = outer_system(dir.path(), "tampered.json", &tampered, STEP, 0.01, "");
+    let stderr = failing_run(&system);
+    assert!(stderr.contains("does not match '{00000000-0000-0000-0000-000000000000}'"), "{stderr}");
+}
