@@ -291,6 +291,7 @@ fn dispatch(cli: Cli) -> Result<()> {
         }
         Command::Export { system, ssp, fmu, inputs, outputs, parameters, model_identifier, lib_dir } => {
             let out = ssp.as_ref().or(fmu.as_ref()).expect("clap requires one");
+            cli::outputs::require_json_system(&system, "export")?;
             cli::outputs::refuse_overwrite(out, &system)?;
             let description = SystemDescription::from_file(&system)?;
             let mut fmus = FmuCache::default();
@@ -558,6 +559,7 @@ fn trim(
     let mut description = SystemDescription::from_file(system_path)?;
     changes.apply(&mut description)?;
     if let Some(path) = out {
+        cli::outputs::require_json_system(system_path, "trim --out")?;
         cli::outputs::refuse_overwrite(path, system_path)?;
     }
     let mut fmus = FmuCache::default();

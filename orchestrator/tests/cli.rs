@@ -676,3 +676,24 @@ fn ssp_export_runs_bit_for_bit_and_foreign_ssd_is_read() {
     assert_eq!(t.len(), 1001);
     assert!((z.last().unwrap() - (-1.0 + 2.5)).abs() < 1e-9, "{}", z.last().unwrap());
 }
+
+/// `trim --out` and `export` rewrite the system's JSON text: given an SSP file they say so before
+/// any work, instead of failing on its bytes.
+#[test]
+fn commands_that_rewrite_json_refuse_ssp_input_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let system = free_fall_system(dir.path());
+    let ssp = dir.path().join("system.ssp");
+    let out =
+        orchestrator().args(["export", system.to_str().unwrap(), "--ssp", ssp.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for args in [
+        vec!["trim", ssp.to_str().unwrap(), "--out", "trimmed.json"],
+        vec!["export", ssp.to_str().unwrap(), "--fmu", "system.fmu"],
+    ] {
+        let out = orchestrator().current_dir(dir.path()).args(&args).output().unwrap();
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("needs a JSON system description") && stderr.contains("is SSP"), "{args:?}: {stderr}");
+    }
+}

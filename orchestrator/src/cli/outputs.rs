@@ -244,6 +244,18 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Refuses an SSP input (`.ssp`, `.ssd`) where `option` rewrites the system's JSON text.
+pub fn require_json_system(system: &Path, option: &str) -> Result<()> {
+    if system.extension().is_some_and(|e| e.eq_ignore_ascii_case("ssp") || e.eq_ignore_ascii_case("ssd")) {
+        bail!(
+            "{option} needs a JSON system description, and {} is SSP: use the JSON it was exported from \
+             (SSP files written by `orchestrator export --ssp` carry it in their rotorcraft-fmi annotation)",
+            system.display()
+        );
+    }
+    Ok(())
+}
+
 /// Refuses an output file that is the input file.
 pub fn refuse_overwrite(output: &Path, input: &Path) -> Result<()> {
     if same_file(output, input) {
