@@ -206,11 +206,13 @@ fn model_description(
         system.instances.iter().all(|i| f(&i.description.co_simulation))
     };
     let get_and_set = every(|c| c.can_get_and_set_fmu_state);
+    // Input derivatives reach the inner FMUs only through the master's input extrapolation.
+    let interpolate = system.master.extrapolate_inputs && every(|c| c.can_interpolate_inputs);
     let serialize = get_and_set && every(|c| c.can_serialize_fmu_state);
     let _ = writeln!(
         x,
         "  <CoSimulation modelIdentifier=\"{}\" canHandleVariableCommunicationStepSize=\"true\" \
-         canInterpolateInputs=\"false\" maxOutputDerivativeOrder=\"0\" canGetAndSetFMUstate=\"{get_and_set}\" \
+         canInterpolateInputs=\"{interpolate}\" maxOutputDerivativeOrder=\"0\" canGetAndSetFMUstate=\"{get_and_set}\" \
          canSerializeFMUstate=\"{serialize}\" providesDirectionalDerivative=\"false\"/>",
         e(model_identifier)
     );

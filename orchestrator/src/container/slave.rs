@@ -73,6 +73,9 @@ pub struct SystemSlave {
     inputs_changed: bool,
     /// Parameters or inputs set in initialization mode since the master was built.
     rebuild: bool,
+    /// First and second time derivatives of each outer input for the next step
+    /// (`fmi2SetRealInputDerivatives`), zero after every step.
+    input_derivatives: Vec<[f64; 2]>,
     last_successful_time: f64,
 }
 
@@ -181,7 +184,8 @@ impl SystemSlave {
             ));
         }
         let description = SystemDescription::from_file(resources.join(SYSTEM_FILE)).map_err(|e| e.to_string())?;
-        let values = interface.variables.iter().map(|v| v.start.unwrap_or(0.0)).collect();
+        let values: Vec<f64> = interface.variables.iter().map(|v| v.start.unwrap_or(0.0)).collect();
+        let input_derivatives = vec![[0.0; 2]; values.len()];
         Ok(SystemSlave {
             logger,
             debug_logging: false,
@@ -196,6 +200,7 @@ impl SystemSlave {
             run: None,
             inputs_changed: false,
             rebuild: true,
+            input_derivatives,
             last_successful_time: 0.0,
         })
     }
@@ -452,6 +457,7 @@ impl CoSimulation for SystemSlave {
         self.stop_time = None;
         self.rebuild = true;
         self.inputs_changed = false;
+        self.input_derivatives.iter_mut().for_each(|d| *d = [0.0; 2]);
         self.phase = Phase::Instantiated;
         Ok(())
     }
@@ -541,7 +547,20 @@ impl CoSimulation for SystemSlave {
         self.guarded(F, &[Phase::Stepping], |me| {
             me.refresh(F)?;
             let mut run = me.run.take().expect("stepping has a run");
+            // Inputs given with derivatives follow their polynomial over this step, then hold.
+            let moving: Vec<usize> = (0..me.values.len()).filter(|&k| me.input_derivatives[k] != [0.0; 2]).collect();
+            for &k in &moving {
+                let [slope, curvature] = me.input_derivatives[k];
+                let signal = Signal::Polynomial { time: t, value: me.values[k], slope, curvature };
+                run.master.set_external_signal(run.slot[k].expect("inputs have an external slot"), signal);
+            }
             let result = run.advance(t, h, me.stop_time);
+            for &k in &moving {
+                me.input_derivatives[k] = [0.0; 2];
+                let held = Signal::Constant(me.values[k]);
+                run.master.set_external_signal(run.slot[k].expect("inputs have an external slot"), held);
+                me.inputs_changed = true;
+            }
             me.last_successful_time = run.master.time();
             me.run = Some(run);
             match result {
@@ -625,6 +644,26 @@ impl CoSimulation for SystemSlave {
             let master = run.master.deserialize_state(&bytes[8 + length..]);
             let master = master.map_err(|e| me.master_error(F, e))?;
             Ok(SystemState { master, outer })
+        })
+    }
+
+    fn set_real_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> FmiResult<()> {
+        const F: &str = "fmi2SetRealInputDerivatives";
+        self.guarded(F, &[Phase::Instantiated, Phase::Initialization, Phase::Stepping], |me| {
+            if vrs.len() != orders.len() || vrs.len() != values.len() {
+                return Err(error(F, "value reference, order and value arrays differ in length"));
+            }
+            for ((&vr, &order), &value) in vrs.iter().zip(orders).zip(values) {
+                let k = me.variable(F, vr, OuterType::Real, &[OuterCausality::Input])?;
+                if !(order == 1 || order == 2) || !value.is_finite() {
+                    return Err(error(
+                        F,
+                        format!("derivative of order {order} = {value}: orders 1 and 2, finite values"),
+                    ));
+                }
+                me.input_derivatives[k][order as usize - 1] = value;
+            }
+            Ok(())
         })
     }
 

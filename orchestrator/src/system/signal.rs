@@ -32,6 +32,18 @@ pub enum Signal {
     },
     /// Linear interpolation in a table, holding the first and last values outside it.
     Table(Table),
+    /// `value + slope (t - time) + curvature (t - time)^2 / 2`: an input given with its time
+    /// derivatives at `time` (`fmi2SetRealInputDerivatives` of a system FMU).
+    Polynomial {
+        /// Expansion point, s.
+        time: f64,
+        /// Value at `time`.
+        value: f64,
+        /// First derivative at `time`, per s.
+        slope: f64,
+        /// Second derivative, per s².
+        curvature: f64,
+    },
 }
 
 impl Signal {
@@ -52,6 +64,10 @@ impl Signal {
                 offset + amplitude * (TAU * frequency * t + phase).sin()
             }
             Signal::Table(table) => table.value(t),
+            Signal::Polynomial { time, value, slope, curvature } => {
+                let dt = t - time;
+                value + dt * (slope + 0.5 * curvature * dt)
+            }
         }
     }
 
@@ -64,16 +80,18 @@ impl Signal {
                 amplitude * TAU * frequency * (TAU * frequency * t + phase).cos()
             }
             Signal::Table(table) => table.derivative(t),
+            Signal::Polynomial { time, slope, curvature, .. } => slope + curvature * (t - time),
         }
     }
 
-    /// The second time derivative at `t` (zero except for the sine: tables are piecewise
-    /// linear), for masters that extrapolate inputs quadratically.
+    /// The second time derivative at `t` (zero except for the sine and the polynomial: tables
+    /// are piecewise linear), for masters that extrapolate inputs quadratically.
     pub fn second_derivative(&self, t: f64) -> f64 {
         match self {
             Signal::Sine { amplitude, frequency, phase, .. } => {
                 -amplitude * (TAU * frequency).powi(2) * (TAU * frequency * t + phase).sin()
             }
+            Signal::Polynomial { curvature, .. } => *curvature,
             Signal::Constant(_) | Signal::Step { .. } | Signal::Table(_) => 0.0,
         }
     }
