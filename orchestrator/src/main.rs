@@ -481,12 +481,14 @@ fn run(
         if let Err(w) = written.and_then(|()| write_summary()) {
             eprintln!("error: {w:#}");
         }
-        eprintln!(
-            "results so far: {} ({} rows, to t = {} s)",
-            outputs.results.display(),
-            results.time.len(),
-            results.time.last().copied().unwrap_or(f64::NAN)
-        );
+        match results.time.last() {
+            Some(t) => {
+                eprintln!("results so far: {} ({} rows, to t = {t} s)", outputs.results.display(), results.time.len())
+            }
+            None => {
+                eprintln!("results so far: {} (header only: no communication point reached)", outputs.results.display())
+            }
+        }
         return Err(anyhow::Error::new(e).context(format!("run of {title} failed")));
     }
     written?;
