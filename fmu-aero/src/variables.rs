@@ -1,6 +1,6 @@
 //! The variable declarations of the Aero FMU (each variable declared once).
 
-use fmu_core::variable::Variable;
+use fmu_core::variable::{Enumeration, Variable};
 
 use crate::layout::{NB_MAX, NS_MAX, u, vr, y};
 
@@ -23,6 +23,17 @@ pub fn variables() -> Vec<Variable> {
     outputs(&mut v);
     v
 }
+
+/// The choices of `inflow_model`.
+static INFLOW_MODEL: Enumeration = Enumeration {
+    name: "Aero.InflowModel",
+    description: "Induced inflow model",
+    items: &[
+        ("none", 0, "No induced inflow (seed 004)"),
+        ("uniform_momentum", 1, "Uniform momentum inflow, Glauert's forward-flight form"),
+        ("pitt_peters", 2, "Pitt-Peters 3-state dynamic inflow"),
+    ],
+};
 
 fn parameters(v: &mut Vec<Variable>) {
     let int = |name: &str, r: u32, start: i32, min: i32, max: i32, d: &str| {
@@ -75,23 +86,30 @@ fn parameters(v: &mut Vec<Variable>) {
         NS_MAX as i32,
         "Number of spanwise stations per blade between r_root and R (1..64), placed by the quadrature rule",
     ));
-    v.push(int(
-        "inflow_model",
-        vr::INFLOW_MODEL,
-        1,
-        0,
-        2,
-        "Induced inflow: 0 none (seed 004); 1 uniform momentum inflow with Glauert's forward-flight form, solved \
-         at every output evaluation; 2 Pitt-Peters 3-state dynamic inflow (states inside the FMU)",
-    ));
-    v.push(real(
-        "Omega",
-        vr::OMEGA,
-        "rad/s",
-        29.0,
-        "Nominal rotor speed, rad/s (> 0): scales the inflow ratios (v = Omega R lambda), CT and the Pitt-Peters \
-         time; power = torque * Omega",
-    ));
+    v.push(
+        int(
+            "inflow_model",
+            vr::INFLOW_MODEL,
+            1,
+            0,
+            2,
+            "Induced inflow: 0 none (seed 004); 1 uniform momentum inflow with Glauert's forward-flight form, \
+             solved at every output evaluation; 2 Pitt-Peters 3-state dynamic inflow (states inside the FMU)",
+        )
+        .enumeration(&INFLOW_MODEL),
+    );
+    v.push(
+        real(
+            "Omega",
+            vr::OMEGA,
+            "rad/s",
+            29.0,
+            "Nominal rotor speed, rad/s (> 0): scales the inflow ratios (v = Omega R lambda), CT and the \
+             Pitt-Peters time; power = torque * Omega",
+        )
+        .display_unit("rpm")
+        .min(0.0),
+    );
     let shaft = [0.0, 0.0, -1.0];
     for (k, c) in ["nx", "ny", "nz"].iter().enumerate() {
         v.push(real(

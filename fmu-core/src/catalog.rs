@@ -127,10 +127,24 @@ impl Catalog {
                     if !unit.is_empty() && units::base_unit(unit).is_none() {
                         return Err(format!("variable '{}' has unknown unit '{unit}'", v.name));
                     }
+                    if let Some(d) = v.display_unit
+                        && !units::display_units(unit).iter().any(|(name, _)| *name == d)
+                    {
+                        return Err(format!("variable '{}': unit '{unit}' has no display unit '{d}'", v.name));
+                    }
+                    let (min, max) = v.range;
+                    if min.is_some_and(|m| start < m) || max.is_some_and(|m| start > m) {
+                        return Err(format!("variable '{}': start {start} outside [{min:?}, {max:?}]", v.name));
+                    }
                     real_start.push(start);
                     Slot::Real(real_start.len() - 1)
                 }
                 Kind::Integer { start, min, max } => {
+                    if let Some(e) = v.enumeration
+                        && [start, min, max].iter().any(|x| !e.items.iter().any(|(_, value, _)| value == x))
+                    {
+                        return Err(format!("variable '{}': start, min and max must be items of {}", v.name, e.name));
+                    }
                     integer_start.push(start);
                     integer_range.push((min, max));
                     Slot::Integer(integer_start.len() - 1)
@@ -140,6 +154,12 @@ impl Catalog {
                     Slot::Boolean(boolean_start.len() - 1)
                 }
             };
+            if (v.display_unit.is_some() || v.range != (None, None)) && !matches!(v.kind, Kind::Real { .. }) {
+                return Err(format!("variable '{}': display units and ranges are for reals", v.name));
+            }
+            if v.enumeration.is_some() && !matches!(v.kind, Kind::Integer { .. }) {
+                return Err(format!("variable '{}': only integers can be enumerations", v.name));
+            }
             match (v.causality, slot) {
                 (Causality::Input, Slot::Real(s)) => input_slots.push(s),
                 (Causality::Output, Slot::Real(s)) => output_slots.push(s),

@@ -10,10 +10,14 @@ use quick_xml::escape::escape;
 use crate::catalog::Catalog;
 use crate::model::Model;
 use crate::units;
-use crate::variable::{Causality, Kind, Variability};
+use crate::variable::{Causality, Enumeration, Kind, Variability};
 
 /// Name of the tool in `generationTool` and in our vendor annotation.
 pub const TOOL_NAME: &str = "rotorcraft-fmi";
+/// `author` of our model descriptions.
+pub const AUTHOR: &str = "rotorcraft-fmi contributors";
+/// `license` of our model descriptions (the workspace's licence).
+pub const LICENSE: &str = "MIT OR Apache-2.0";
 
 /// Log categories our FMUs declare (and accept in `fmi2SetDebugLogging`).
 pub const LOG_CATEGORIES: &[(&str, &str)] = &[
@@ -89,10 +93,11 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
     let _ = writeln!(
         x,
         "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"{}\" guid=\"{guid}\" description=\"{}\" \
-         generationTool=\"{TOOL_NAME} {}\" variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">",
+         author=\"{AUTHOR}\" version=\"{version}\" license=\"{LICENSE}\" generationTool=\"{TOOL_NAME} {version}\" \
+         variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">",
         e(info.model_name),
         e(info.description),
-        env!("CARGO_PKG_VERSION"),
+        version = env!("CARGO_PKG_VERSION"),
     );
     let _ = writeln!(
         x,
@@ -121,9 +126,43 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
                     let _ = write!(attrs, " {name}=\"{exp}\"");
                 }
             }
-            let _ = writeln!(x, "    <Unit name=\"{}\"><BaseUnit{attrs}/></Unit>", e(u));
+            let displays: String = units::display_units(u)
+                .iter()
+                .map(|(name, factor)| format!("<DisplayUnit name=\"{}\" factor=\"{}\"/>", e(name), real(*factor)))
+                .collect();
+            let _ = writeln!(x, "    <Unit name=\"{}\"><BaseUnit{attrs}/>{displays}</Unit>", e(u));
         }
         x.push_str("  </UnitDefinitions>\n");
+    }
+    // Enumeration types, in first-use order.
+    let mut enumerations: Vec<&Enumeration> = Vec::new();
+    for v in &catalog.variables {
+        if let Some(t) = v.enumeration
+            && !enumerations.iter().any(|u| u.name == t.name)
+        {
+            enumerations.push(t);
+        }
+    }
+    if !enumerations.is_empty() {
+        x.push_str("  <TypeDefinitions>\n");
+        for t in enumerations {
+            let _ = writeln!(
+                x,
+                "    <SimpleType name=\"{}\" description=\"{}\">\n      <Enumeration>",
+                e(t.name),
+                e(t.description)
+            );
+            for (name, value, description) in t.items {
+                let _ = writeln!(
+                    x,
+                    "        <Item name=\"{}\" value=\"{value}\" description=\"{}\"/>",
+                    e(name),
+                    e(description)
+                );
+            }
+            x.push_str("      </Enumeration>\n    </SimpleType>\n");
+        }
+        x.push_str("  </TypeDefinitions>\n");
     }
     x.push_str("  <LogCategories>\n");
     for (name, description) in LOG_CATEGORIES {
@@ -169,13 +208,24 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
         let has_start = v.causality != Causality::Output;
         match v.kind {
             Kind::Real { unit, start } => {
+                let display = units::display_unit(unit, v.display_unit)
+                    .map(|d| format!(" displayUnit=\"{}\"", e(d)))
+                    .unwrap_or_default();
                 let unit = if unit.is_empty() { String::new() } else { format!(" unit=\"{}\"", e(unit)) };
+                let (min, max) = v.range;
+                let min = min.map(|m| format!(" min=\"{}\"", real(m))).unwrap_or_default();
+                let max = max.map(|m| format!(" max=\"{}\"", real(m))).unwrap_or_default();
                 let start = if has_start { format!(" start=\"{}\"", real(start)) } else { String::new() };
-                let _ = writeln!(x, "      <Real{unit}{start}/>");
+                let _ = writeln!(x, "      <Real{unit}{display}{min}{max}{start}/>");
             }
-            Kind::Integer { start, min, max } => {
-                let _ = writeln!(x, "      <Integer min=\"{min}\" max=\"{max}\" start=\"{start}\"/>");
-            }
+            Kind::Integer { start, min, max } => match v.enumeration {
+                Some(t) => {
+                    let _ = writeln!(x, "      <Enumeration declaredType=\"{}\" start=\"{start}\"/>", e(t.name));
+                }
+                None => {
+                    let _ = writeln!(x, "      <Integer min=\"{min}\" max=\"{max}\" start=\"{start}\"/>");
+                }
+            },
             Kind::Boolean { start } => {
                 let _ = writeln!(x, "      <Boolean start=\"{start}\"/>");
             }
@@ -237,12 +287,30 @@ pub fn variables_markdown<M: Model>() -> String {
         for v in catalog.variables.iter().filter(|v| v.causality == causality) {
             let (ty, unit, start) = match v.kind {
                 Kind::Real { unit, start } => {
-                    ("Real", unit, if causality == Causality::Output { String::new() } else { real(start) })
+                    let start = if causality == Causality::Output { String::new() } else { real(start) };
+                    let unit = match units::display_unit(unit, v.display_unit) {
+                        Some(display) => format!("{unit} (shown in {display})"),
+                        None => unit.to_string(),
+                    };
+                    ("Real", unit, start)
                 }
-                Kind::Integer { start, .. } => ("Integer", "", start.to_string()),
-                Kind::Boolean { start } => ("Boolean", "", start.to_string()),
+                Kind::Integer { start, .. } => {
+                    (if v.enumeration.is_some() { "Enumeration" } else { "Integer" }, String::new(), start.to_string())
+                }
+                Kind::Boolean { start } => ("Boolean", String::new(), start.to_string()),
             };
-            let _ = writeln!(md, "| `{}` | {ty} | {} | {start} | {} |", v.name, cell(unit), cell(&v.description));
+            let mut description = v.description.clone();
+            if let Some(min) = v.range.0 {
+                description += &format!(" [min {}]", real(min));
+            }
+            if let Some(max) = v.range.1 {
+                description += &format!(" [max {}]", real(max));
+            }
+            if let Some(t) = v.enumeration {
+                let items: Vec<String> = t.items.iter().map(|(name, value, _)| format!("`{name}` = {value}")).collect();
+                description += &format!(" ({}: {})", t.name, items.join(", "));
+            }
+            let _ = writeln!(md, "| `{}` | {ty} | {} | {start} | {} |", v.name, cell(&unit), cell(&description));
         }
     }
     md

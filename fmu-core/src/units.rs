@@ -46,3 +46,20 @@ pub const UNITS: &[(&str, BaseUnit)] = &[
 pub fn base_unit(symbol: &str) -> Option<BaseUnit> {
     UNITS.iter().find(|(s, _)| *s == symbol).map(|(_, u)| *u)
 }
+
+/// Display units of a unit symbol, `(name, factor)` with `display = factor * value`, the default
+/// (shown unless a variable chooses another) first.
+pub fn display_units(symbol: &str) -> &'static [(&'static str, f64)] {
+    const DEG: f64 = 180.0 / std::f64::consts::PI;
+    match symbol {
+        "rad" => &[("deg", DEG)],
+        "rad/s" => &[("deg/s", DEG), ("rpm", 30.0 / std::f64::consts::PI)],
+        "rad/s2" => &[("deg/s2", DEG)],
+        _ => &[],
+    }
+}
+
+/// The display unit a variable of unit `symbol` shows: `chosen`, or the unit's default.
+pub fn display_unit(symbol: &str, chosen: Option<&'static str>) -> Option<&'static str> {
+    chosen.or_else(|| display_units(symbol).first().map(|(name, _)| *name))
+}

@@ -51,6 +51,18 @@ pub enum Kind {
     },
 }
 
+/// An FMI 2.0 enumeration type for an integer choice (`TypeDefinitions/SimpleType`): importers
+/// show the item names instead of numbers. Get and set stay `fmi2GetInteger`/`fmi2SetInteger`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Enumeration {
+    /// Type name, `<modelIdentifier>.<Name>` by convention.
+    pub name: &'static str,
+    /// What the choice is.
+    pub description: &'static str,
+    /// `(item name, value, description)`, values unique.
+    pub items: &'static [(&'static str, i32, &'static str)],
+}
+
 /// Which inputs an output depends on directly (its direct feedthrough).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Feedthrough {
@@ -77,6 +89,14 @@ pub struct Variable {
     pub description: String,
     /// For outputs: the inputs with direct feedthrough. Ignored for other causalities.
     pub feedthrough: Feedthrough,
+    /// Reals: the unit importers display (a `DisplayUnit` of the unit in [`crate::units`]);
+    /// `None`: the unit's default display unit, if it has one (`rad` is shown in `deg`).
+    pub display_unit: Option<&'static str>,
+    /// Reals: the physical bounds, inclusive (`min`/`max` in the model description; the model's
+    /// own checks may be stricter).
+    pub range: (Option<f64>, Option<f64>),
+    /// Integers that are a choice: the enumeration that names the values.
+    pub enumeration: Option<&'static Enumeration>,
 }
 
 impl Variable {
@@ -94,6 +114,9 @@ impl Variable {
             variability,
             description: String::new(),
             feedthrough: Feedthrough::None,
+            display_unit: None,
+            range: (None, None),
+            enumeration: None,
         }
     }
 
@@ -125,6 +148,30 @@ impl Variable {
     /// Sets the description.
     pub fn describe(mut self, description: impl Into<String>) -> Self {
         self.description = description.into();
+        self
+    }
+
+    /// Shows a real in this display unit (one the unit defines in [`crate::units`]).
+    pub fn display_unit(mut self, display_unit: &'static str) -> Self {
+        self.display_unit = Some(display_unit);
+        self
+    }
+
+    /// Physical lower bound of a real, inclusive.
+    pub fn min(mut self, min: f64) -> Self {
+        self.range.0 = Some(min);
+        self
+    }
+
+    /// Physical upper bound of a real, inclusive.
+    pub fn max(mut self, max: f64) -> Self {
+        self.range.1 = Some(max);
+        self
+    }
+
+    /// Declares an integer parameter a choice among the items of `enumeration`.
+    pub fn enumeration(mut self, enumeration: &'static Enumeration) -> Self {
+        self.enumeration = Some(enumeration);
         self
     }
 

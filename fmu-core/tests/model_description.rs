@@ -221,3 +221,34 @@ fn guid_identifies_the_interface() {
     assert_eq!(outputs.len(), 1);
     assert_eq!(outputs[0].attr("dependencies"), "");
 }
+
+/// Display units, bounds and enumerations are checked when the variables are declared: a
+/// display unit the unit does not define, a start outside the bounds, an enumeration start that
+/// is no item, or a range on an integer are model bugs, refused with the variable's name.
+#[test]
+fn display_units_ranges_and_enumerations_are_checked() {
+    use fmu_core::catalog::Catalog;
+    use fmu_core::variable::{Enumeration, Variable};
+    static CHOICE: Enumeration =
+        Enumeration { name: "T.Choice", description: "a choice", items: &[("a", 1, "first"), ("b", 2, "second")] };
+    let ok = vec![
+        Variable::real_parameter("speed", 0, "rad/s", 10.0).display_unit("rpm").min(0.0).max(100.0),
+        Variable::integer_parameter("choice", 1, 2, 1, 2).enumeration(&CHOICE),
+    ];
+    assert!(Catalog::new(ok).is_ok());
+    for (bad, message) in [
+        (Variable::real_parameter("speed", 0, "m/s", 1.0).display_unit("rpm"), "has no display unit 'rpm'"),
+        (Variable::real_parameter("mass", 0, "kg", -1.0).min(0.0), "start -1 outside"),
+        (Variable::integer_parameter("choice", 0, 3, 1, 3).enumeration(&CHOICE), "must be items of T.Choice"),
+        (Variable::integer_parameter("n", 0, 3, 1, 3).min(0.0), "display units and ranges are for reals"),
+    ] {
+        let error = Catalog::new(vec![bad]).err().expect("refused");
+        assert!(error.contains(message), "{error}");
+    }
+    assert_eq!(fmu_core::units::display_unit("rad", None), Some("deg"));
+    assert_eq!(fmu_core::units::display_unit("rad/s", Some("rpm")), Some("rpm"));
+    assert_eq!(fmu_core::units::display_unit("N", None), None);
+    // 1 rad/s is 60 / (2 pi) rpm.
+    let rpm = fmu_core::units::display_units("rad/s").iter().find(|(n, _)| *n == "rpm").unwrap().1;
+    assert!((rpm - 60.0 / std::f64::consts::TAU).abs() < 1e-15);
+}

@@ -1,6 +1,6 @@
 //! The variable declarations of the Fuselage FMU (each variable declared once).
 
-use fmu_core::variable::Variable;
+use fmu_core::variable::{Enumeration, Variable};
 
 use crate::layout::{GEAR_LEGS, Point, u, vr, y};
 
@@ -16,6 +16,20 @@ const DEFAULT_MASS: f64 = 2100.0;
 const DEFAULT_INERTIA: [(&str, f64); 6] =
     [("xx", 1803.0), ("yy", 4892.0), ("zz", 4428.0), ("xy", 0.0), ("xz", 0.0), ("yz", 0.0)];
 
+/// The choices of `euler_sequence`: intrinsic rotations NED to body, axes in order.
+static EULER_SEQUENCE: Enumeration = Enumeration {
+    name: "Fuselage.EulerSequence",
+    description: "Euler sequence of the euler.1..3 outputs (intrinsic rotations from NED to body)",
+    items: &[
+        ("xyz", 123, "1-2-3: about x, then the new y, then the new z"),
+        ("xzy", 132, "1-3-2: about x, then the new z, then the new y"),
+        ("yxz", 213, "2-1-3: about y, then the new x, then the new z"),
+        ("yzx", 231, "2-3-1: about y, then the new z, then the new x"),
+        ("zxy", 312, "3-1-2: about z, then the new x, then the new y"),
+        ("zyx", 321, "3-2-1: yaw, pitch, roll (the aerospace convention of phi, theta, psi)"),
+    ],
+};
+
 /// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
 pub fn variables() -> Vec<Variable> {
     let mut v = Vec::with_capacity(40 + u::N + y::N);
@@ -26,7 +40,7 @@ pub fn variables() -> Vec<Variable> {
 }
 
 fn parameters(v: &mut Vec<Variable>) {
-    v.push(Variable::real_parameter("mass", vr::MASS, "kg", DEFAULT_MASS).describe("Airframe mass, kg (> 0)"));
+    v.push(Variable::real_parameter("mass", vr::MASS, "kg", DEFAULT_MASS).describe("Airframe mass, kg (> 0)").min(0.0));
     for k in 0..3 {
         v.push(
             Variable::real_parameter(format!("cg.{}", AXES[k]), vr::CG + k as u32, "m", 0.0)
@@ -62,10 +76,14 @@ fn parameters(v: &mut Vec<Variable>) {
             );
         }
     }
-    v.push(Variable::integer_parameter("euler_sequence", vr::EULER_SEQUENCE, 321, 123, 321).describe(
-        "Euler sequence of the euler.1..3 outputs: 123, 132, 213, 231, 312 or 321; 'abc' = intrinsic \
-             rotations NED to body, first about axis a by euler.1, then new b by euler.2, then new c by euler.3",
-    ));
+    v.push(
+        Variable::integer_parameter("euler_sequence", vr::EULER_SEQUENCE, 321, 123, 321)
+            .describe(
+                "Euler sequence of the euler.1..3 outputs: 123, 132, 213, 231, 312 or 321; 'abc' = intrinsic \
+                 rotations NED to body, first about axis a by euler.1, then new b by euler.2, then new c by euler.3",
+            )
+            .enumeration(&EULER_SEQUENCE),
+    );
     for k in 0..3 {
         v.push(
             Variable::real_parameter(format!("{}0", AXES[k]), vr::POS0 + k as u32, "m", 0.0)

@@ -34,10 +34,14 @@ fn parameters(v: &mut Vec<Variable>) {
             "Number of active blades (1..8); variables of blades beyond nb read 0 and their inputs are ignored",
         ),
     );
-    v.push(p("Omega", vr::OMEGA, "rad/s", 29.0).describe(
-        "Rotor speed about +z_H (the shaft axis), rad/s: the constant drive rate of the shaft (psi = psi0 + Omega t), \
-         or with shaft_free the initial shaft rate",
-    ));
+    v.push(
+        p("Omega", vr::OMEGA, "rad/s", 29.0)
+            .describe(
+                "Rotor speed about +z_H (the shaft axis), rad/s: the constant drive rate of the shaft (psi = psi0 + \
+                 Omega t), or with shaft_free the initial shaft rate",
+            )
+            .display_unit("rpm"),
+    );
     v.push(p("R", vr::RADIUS, "m", 7.5).describe(
         "Rotor radius, m: documentation and consistency checks (e + S/m < R, I <= m (R - e)^2); the aerodynamics \
          live in the Aero FMU",
