@@ -21,6 +21,11 @@ use serde_json::{Map, Value, json};
 use crate::import::model_description::VarType;
 use crate::system::{ParameterSpec, System, SystemDescription};
 
+/// Name of every component's parameter set. Tools that apply parameter sets by name (ecos:
+/// `init(parameter_set=...)`) apply all of them with this one name; others apply inline bindings
+/// regardless of the name.
+pub const PARAMETER_SET: &str = "initialValues";
+
 /// The `type` of our vendor annotation.
 pub const ANNOTATION_TYPE: &str = "org.rotorcraft-fmi.system";
 
@@ -147,8 +152,7 @@ pub fn export(
         if !written.is_empty() {
             xml += "        <ssd:ParameterBindings>\n          <ssd:ParameterBinding>\n            <ssd:ParameterValues>\n";
             xml += &format!(
-                "              <ssv:ParameterSet version=\"1.0\" name=\"{}\">\n                <ssv:Parameters>\n",
-                escape(&instance.name)
+                "              <ssv:ParameterSet version=\"1.0\" name=\"{PARAMETER_SET}\">\n                <ssv:Parameters>\n"
             );
             for (parameter, value) in written {
                 let variable =
