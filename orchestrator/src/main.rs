@@ -214,6 +214,9 @@ pub struct ResultOptions {
     /// Plot angles (rad, rad/s, rad/s2) in degrees.
     #[arg(long)]
     degrees: bool,
+    /// Record only every N-th communication point (and the last), for long runs.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    record_every: u64,
 }
 
 fn main() -> std::process::ExitCode {
@@ -414,6 +417,7 @@ fn run(
     let experiment = system.experiment;
     let logger = Arc::new(StderrLogger::new(verbose));
     let mut master = Master::new(system, &mut fmus, logger)?;
+    master.set_record_every(usize::try_from(files.record_every).unwrap_or(usize::MAX));
 
     // The trim-residual columns added for the check are not written.
     let added = checked.clone().unwrap_or_default();

@@ -697,3 +697,24 @@ fn commands_that_rewrite_json_refuse_ssp_input_clearly() {
         assert!(stderr.contains("needs a JSON system description") && stderr.contains("is SSP"), "{args:?}: {stderr}");
     }
 }
+
+/// `--record-every N` writes every N-th communication point and the last, with the values of
+/// the full run at those points.
+#[test]
+fn record_every_keeps_every_nth_point_and_the_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let system = free_fall_system(dir.path());
+    let read = |path: &std::path::Path| -> Vec<String> {
+        std::fs::read_to_string(path).unwrap().lines().skip(1).map(str::to_string).collect()
+    };
+    let (full, sparse) = (dir.path().join("full.csv"), dir.path().join("sparse.csv"));
+    for (out, extra) in [(&full, vec![]), (&sparse, vec!["--record-every", "3"])] {
+        let output = orchestrator().arg("run").arg(&system).arg("--out").arg(out).args(extra).output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    }
+    let full = read(&full);
+    let expected: Vec<String> = [0, 3, 6, 9, 10].iter().map(|&k| full[k].clone()).collect();
+    assert_eq!(read(&sparse), expected);
+    let refused = orchestrator().arg("run").arg(&system).args(["--record-every", "0"]).output().unwrap();
+    assert!(!refused.status.success());
+}

@@ -407,6 +407,8 @@ pub struct Master {
     stop_reason: Option<String>,
     /// Integer, Enumeration and Boolean variables, exchanged at communication points.
     discrete: discrete::Discrete,
+    /// [`Master::run_into`] records every this many communication points (and the last).
+    record_every: usize,
 }
 
 #[derive(Clone, Copy)]
@@ -735,6 +737,7 @@ impl Master {
             stats: Stats::default(),
             warnings: Vec::new(),
             stop_reason: None,
+            record_every: 1,
             discrete,
         };
         for note in notes {
@@ -1394,6 +1397,12 @@ impl Master {
         self.check_finite()
     }
 
+    /// Makes [`Master::run`] and [`Master::run_into`] record only every `n`-th communication
+    /// point (and the last one): for long runs whose every point is not needed. `n` ≥ 1.
+    pub fn set_record_every(&mut self, n: usize) {
+        self.record_every = n.max(1);
+    }
+
     /// Terminates every FMU (`fmi2Terminate`), as the end of [`Master::run`] does.
     pub fn terminate(&mut self) -> Result<(), MasterError> {
         for unit in &mut self.units {
@@ -1435,6 +1444,7 @@ impl Master {
         self.record(&mut row)?;
         results.push(self.time, &row);
         on_row(self.time, &row);
+        let mut recorded_at = self.time;
         for n in 1..=n_steps {
             if let Some(signal) = crate::import::process::interrupt_requested() {
                 let signal = crate::import::process::signal_name(signal);
@@ -1451,6 +1461,15 @@ impl Master {
                 }
                 Err(e) => return Err(e),
             }
+            if n % self.record_every == 0 || n == n_steps {
+                self.record(&mut row)?;
+                results.push(self.time, &row);
+                on_row(self.time, &row);
+                recorded_at = self.time;
+            }
+        }
+        // A run ended early by an FMU keeps its last point.
+        if recorded_at != self.time {
             self.record(&mut row)?;
             results.push(self.time, &row);
             on_row(self.time, &row);
