@@ -446,6 +446,7 @@ fn run(
     }
     process::install_interrupt_flag();
 
+    let flusher = csv.clone().map(cli::outputs::CsvStream::flush_every);
     let mut progress = Progress::new(experiment.steps() as u64, experiment.start, experiment.stop);
     let started = std::time::Instant::now();
     let mut all = Results::new(names, 0);
@@ -459,6 +460,7 @@ fn run(
         }
     });
     progress.finish();
+    drop(flusher);
     let wall_seconds = started.elapsed().as_secs_f64();
     if outcome.is_ok() && checked.is_some() {
         warn_if_not_trimmed(&description, &mut fmus, &all);

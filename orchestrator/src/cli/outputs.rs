@@ -4,8 +4,9 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
@@ -177,16 +178,30 @@ impl OutputFiles {
 /// a process killed outright, by a crashing FMU or SIGKILL, loses).
 pub const CSV_FLUSH_INTERVAL: Duration = Duration::from_secs(1);
 
+/// The flushing thread of [`CsvStream::flush_every`]; dropping it stops and joins the thread.
+pub struct FlushThread {
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for FlushThread {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// The CSV results file, written as the run goes: the header at the start, each row appended
-/// through a buffer that is flushed when [`CSV_FLUSH_INTERVAL`] has passed since the last flush
-/// (the monotonic clock, read once per row, is a vDSO call, not a system call) and by
-/// [`CsvStream::finish`] on every end of the run.
+/// through a buffer, which [`CsvStream::flush_every`] flushes from a thread of its own every
+/// [`CSV_FLUSH_INTERVAL`] (so rows reach the file even while one step takes long, and pushing a
+/// row reads no clock) and [`CsvStream::finish`] flushes on every end of the run.
 pub struct CsvStream {
     path: PathBuf,
     out: BufWriter<File>,
     keep: Vec<usize>,
     row: Vec<f64>,
-    last_flush: Instant,
     /// The first write error; later rows are dropped and [`CsvStream::finish`] reports it.
     error: Option<std::io::Error>,
 }
@@ -201,7 +216,7 @@ impl CsvStream {
             .and_then(|()| out.flush())
             .with_context(|| format!("cannot write {}", path.display()))?;
         let row = Vec::with_capacity(keep.len());
-        Ok(Self { path: path.to_path_buf(), out, keep, row, last_flush: Instant::now(), error: None })
+        Ok(Self { path: path.to_path_buf(), out, keep, row, error: None })
     }
 
     /// Appends one row (all recorded values; the kept columns are written).
@@ -211,19 +226,31 @@ impl CsvStream {
         }
         self.row.clear();
         self.row.extend(self.keep.iter().map(|&c| values[c]));
-        let mut result = write_csv_row(&mut self.out, t, &self.row);
-        if result.is_ok() && self.last_flush.elapsed() >= CSV_FLUSH_INTERVAL {
-            result = self.flush();
-        }
-        if let Err(e) = result {
+        if let Err(e) = write_csv_row(&mut self.out, t, &self.row) {
             self.error = Some(e);
         }
     }
 
     /// Writes the buffered rows to the file.
     pub fn flush(&mut self) -> std::io::Result<()> {
-        self.last_flush = Instant::now();
         self.out.flush()
+    }
+
+    /// Starts a thread that flushes `csv` every [`CSV_FLUSH_INTERVAL`] until the returned
+    /// guard is dropped (rows are pushed under the same lock, so a flush never splits one).
+    pub fn flush_every(csv: Arc<Mutex<CsvStream>>) -> FlushThread {
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(CSV_FLUSH_INTERVAL) {
+                let mut csv = csv.lock().unwrap_or_else(|p| p.into_inner());
+                if csv.error.is_none()
+                    && let Err(e) = csv.flush()
+                {
+                    csv.error = Some(e);
+                }
+            }
+        });
+        FlushThread { stop: Some(stop), thread: Some(thread) }
     }
 
     /// Flushes; reports the first write error of the run, if any.
