@@ -5,46 +5,19 @@
 //! `fmi2Error` with a log message instead of aborting the host. [`crate::export_fmu!`] emits the
 //! `#[no_mangle]` symbols that forward here.
 
-use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
+use std::ffi::{CStr, CString, c_char, c_int};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::slave::{CoSimulation, InstantiateArgs};
 use crate::status::{FmiError, FmiResult, Status};
 
-/// `fmi2Component`
-pub type Component = *mut c_void;
 /// `fmi2FMUstate`
-pub type FmuStatePtr = *mut c_void;
-/// `fmi2ValueReference`
-pub type ValueReference = c_uint;
-/// `fmi2Boolean`
-pub type Boolean = c_int;
-/// `fmi2Status`
-pub type StatusCode = c_int;
+pub use fmi2_types::FmuState as FmuStatePtr;
+pub use fmi2_types::{Boolean, CallbackFunctions, CallbackLogger, Component, StatusCode, ValueReference};
 
-/// `fmi2CallbackLogger` (C-variadic; we always pass a fully formatted message).
-pub type CallbackLogger =
-    unsafe extern "C" fn(*mut c_void, *const c_char, StatusCode, *const c_char, *const c_char, ...);
-
-/// `fmi2CallbackFunctions`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct CallbackFunctions {
-    /// Message sink.
-    pub logger: Option<CallbackLogger>,
-    /// `calloc`-like allocator (unused: Rust allocates).
-    pub allocate_memory: Option<unsafe extern "C" fn(usize, usize) -> *mut c_void>,
-    /// `free`-like (unused).
-    pub free_memory: Option<unsafe extern "C" fn(*mut c_void)>,
-    /// Asynchronous step completion (unused: steps are synchronous).
-    pub step_finished: Option<unsafe extern "C" fn(*mut c_void, StatusCode)>,
-    /// Opaque pointer handed back to the logger.
-    pub component_environment: *mut c_void,
-}
-
-const FMI2_COSIMULATION: c_int = 1;
-const STATUS_LAST_SUCCESSFUL_TIME: c_int = 2;
-const STATUS_TERMINATED: c_int = 3;
+const FMI2_COSIMULATION: c_int = fmi2_types::CO_SIMULATION;
+const STATUS_LAST_SUCCESSFUL_TIME: c_int = fmi2_types::LAST_SUCCESSFUL_TIME;
+const STATUS_TERMINATED: c_int = fmi2_types::TERMINATED;
 
 /// Text for `fmi2GetTypesPlatform`.
 pub const TYPES_PLATFORM: &CStr = c"default";

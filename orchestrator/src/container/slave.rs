@@ -9,7 +9,6 @@ use fmu_core::{CoSimulation, FmiError, FmiResult, InstantiateArgs, Status};
 
 use super::{INTERFACE_FILE, Interface, OuterCausality, OuterType, SYSTEM_FILE};
 use crate::import::FmuLogger;
-use crate::import::Status as InnerStatus;
 use crate::master::{FmuCache, Master, MasterError, MasterState};
 use crate::system::{ExternalInput, Signal, System, SystemDescription};
 
@@ -35,14 +34,9 @@ struct InnerMessages {
 }
 
 impl FmuLogger for InnerMessages {
-    fn log(&self, instance: &str, status: InnerStatus, category: &str, message: &str) {
-        let status = match status {
-            InnerStatus::Ok | InnerStatus::Pending => Status::Ok,
-            InnerStatus::Warning => Status::Warning,
-            InnerStatus::Discard => Status::Discard,
-            InnerStatus::Error => Status::Error,
-            InnerStatus::Fatal => Status::Fatal,
-        };
+    fn log(&self, instance: &str, status: Status, category: &str, message: &str) {
+        // Inner FMUs and the importer's logger share the status codes (`fmi2-types`).
+        let status = if status == Status::Pending { Status::Ok } else { status };
         if status != Status::Ok || self.debug {
             let mut messages = self.messages.lock().unwrap_or_else(|e| e.into_inner());
             messages.push((status, category.to_string(), format!("[{instance}] {message}")));

@@ -13,7 +13,7 @@
 //! resident (`RTLD_NODELETE`) because unloading one finalizes the interpreter that every other
 //! PythonFMU FMU in the process shares.
 
-use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
+use std::ffi::{CStr, c_char, c_int, c_void};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -25,61 +25,16 @@ use super::model_description::CoSimulation;
 /// `RTLD_NODELETE` (glibc and musl): keep the library mapped after `dlclose`.
 const RTLD_NODELETE: c_int = 0x1000;
 
-/// `fmi2Component`
-pub type Fmi2Component = *mut c_void;
-/// `fmi2ComponentEnvironment`
-pub type Fmi2ComponentEnvironment = *mut c_void;
-/// `fmi2FMUstate`
-pub type Fmi2FmuState = *mut c_void;
-/// `fmi2ValueReference`
-pub type Fmi2ValueReference = c_uint;
-/// `fmi2Real`
-pub type Fmi2Real = f64;
-/// `fmi2Integer`
-pub type Fmi2Integer = c_int;
-/// `fmi2Boolean` (`fmi2True` = 1, `fmi2False` = 0)
-pub type Fmi2Boolean = c_int;
-/// `fmi2String`
-pub type Fmi2String = *const c_char;
-/// `fmi2Byte`
-pub type Fmi2Byte = c_char;
-/// `fmi2Status` as returned by the C functions (see [`super::Status`]).
-pub type Fmi2Status = c_int;
-/// `fmi2Type`
-pub type Fmi2Type = c_int;
-/// `fmi2StatusKind`
-pub type Fmi2StatusKind = c_int;
-
-/// `fmi2CoSimulation`
-pub const FMI2_COSIMULATION: Fmi2Type = 1;
-/// `fmi2True`
-pub const FMI2_TRUE: Fmi2Boolean = 1;
-/// `fmi2False`
-pub const FMI2_FALSE: Fmi2Boolean = 0;
-/// `fmi2LastSuccessfulTime` (an `fmi2StatusKind`)
-pub const FMI2_LAST_SUCCESSFUL_TIME: Fmi2StatusKind = 2;
-/// `fmi2Terminated` (an `fmi2StatusKind`)
-pub const FMI2_TERMINATED: Fmi2StatusKind = 3;
-
-/// `fmi2CallbackLogger`: C-variadic, the message is a `printf` format.
-pub type Fmi2CallbackLogger =
-    unsafe extern "C" fn(Fmi2ComponentEnvironment, Fmi2String, Fmi2Status, Fmi2String, Fmi2String, ...);
-
-/// `fmi2CallbackFunctions`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct Fmi2CallbackFunctions {
-    /// `logger`
-    pub logger: Fmi2CallbackLogger,
-    /// `allocateMemory` (`calloc` semantics)
-    pub allocate_memory: unsafe extern "C" fn(usize, usize) -> *mut c_void,
-    /// `freeMemory`
-    pub free_memory: unsafe extern "C" fn(*mut c_void),
-    /// `stepFinished` (null: steps are synchronous)
-    pub step_finished: Option<unsafe extern "C" fn(Fmi2ComponentEnvironment, Fmi2Status)>,
-    /// `componentEnvironment`, handed back to `logger`
-    pub component_environment: Fmi2ComponentEnvironment,
-}
+// The C types and constants are defined once, in `fmi2-types`, for the export side too; here under
+// the importer's `Fmi2*` names.
+pub use fmi2_types::{
+    Boolean as Fmi2Boolean, Byte as Fmi2Byte, CO_SIMULATION as FMI2_COSIMULATION,
+    CallbackFunctions as Fmi2CallbackFunctions, CallbackLogger as Fmi2CallbackLogger, Component as Fmi2Component,
+    ComponentEnvironment as Fmi2ComponentEnvironment, FALSE as FMI2_FALSE, FmiString as Fmi2String,
+    FmuState as Fmi2FmuState, Integer as Fmi2Integer, LAST_SUCCESSFUL_TIME as FMI2_LAST_SUCCESSFUL_TIME,
+    Real as Fmi2Real, StatusCode as Fmi2Status, StatusKind as Fmi2StatusKind, TERMINATED as FMI2_TERMINATED,
+    TRUE as FMI2_TRUE, Type as Fmi2Type, ValueReference as Fmi2ValueReference,
+};
 
 unsafe extern "C" {
     /// The C shim in `logger.c`: formats the message and forwards it to the Rust sink whose

@@ -2,69 +2,20 @@
 //! the C shim (`logger.c`) reports to.
 
 use std::ffi::{CStr, c_char, c_int, c_void};
-use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// `fmi2Status`, in the order of the C enum (so `Ok < Warning < ... < Fatal < Pending`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Status {
-    /// `fmi2OK`
-    Ok,
-    /// `fmi2Warning`
-    Warning,
-    /// `fmi2Discard`
-    Discard,
-    /// `fmi2Error`
-    Error,
-    /// `fmi2Fatal`
-    Fatal,
-    /// `fmi2Pending`
-    Pending,
-}
+pub use fmi2_types::Status;
 
-impl Status {
-    /// The status of a C return code, `None` for a code outside the FMI 2.0 enum.
-    pub fn from_code(code: c_int) -> Option<Status> {
-        Some(match code {
-            0 => Status::Ok,
-            1 => Status::Warning,
-            2 => Status::Discard,
-            3 => Status::Error,
-            4 => Status::Fatal,
-            5 => Status::Pending,
-            _ => return None,
-        })
-    }
-
-    /// The C enumerator's name (`fmi2OK`, `fmi2Warning`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Ok => "fmi2OK",
-            Status::Warning => "fmi2Warning",
-            Status::Discard => "fmi2Discard",
-            Status::Error => "fmi2Error",
-            Status::Fatal => "fmi2Fatal",
-            Status::Pending => "fmi2Pending",
-        }
-    }
-
-    /// How much a message of this status says about a failure (Pending ranks with Ok).
-    fn severity(self) -> u8 {
-        match self {
-            Status::Ok | Status::Pending => 0,
-            Status::Warning => 1,
-            Status::Discard => 2,
-            Status::Error => 3,
-            Status::Fatal => 4,
-        }
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+/// How much a message of this status says about a failure (Pending ranks with Ok).
+fn severity(status: Status) -> u8 {
+    match status {
+        Status::Ok | Status::Pending => 0,
+        Status::Warning => 1,
+        Status::Discard => 2,
+        Status::Error => 3,
+        Status::Fatal => 4,
     }
 }
 
@@ -101,7 +52,7 @@ impl StderrLogger {
 
 impl FmuLogger for StderrLogger {
     fn log(&self, instance: &str, status: Status, category: &str, message: &str) {
-        if self.verbose || status.severity() >= Status::Warning.severity() {
+        if self.verbose || severity(status) >= severity(Status::Warning) {
             eprintln!("[{status}] {instance} ({category}): {message}");
         }
     }
@@ -175,7 +126,7 @@ impl LoggerEnv {
         {
             let mut captured = self.lock();
             let stale = captured.seq <= self.call_start.load(Ordering::Acquire);
-            if stale || status.severity() >= captured.status.severity() {
+            if stale || severity(status) >= severity(captured.status) {
                 captured.seq = seq;
                 captured.status = status;
                 captured.text.clear();

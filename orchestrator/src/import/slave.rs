@@ -104,9 +104,9 @@ impl Slave {
         let debug = logger.debug_logging();
         let env = LoggerEnv::new(logger);
         let callbacks = Box::new(Fmi2CallbackFunctions {
-            logger: rotorcraft_fmi2_logger,
-            allocate_memory: calloc,
-            free_memory: free,
+            logger: Some(rotorcraft_fmi2_logger),
+            allocate_memory: Some(calloc),
+            free_memory: Some(free),
             step_finished: None,
             component_environment: environment_pointer(&env),
         });
