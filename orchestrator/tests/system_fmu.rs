@@ -4,6 +4,8 @@
 //! twice the inner one, with parameters set from outside, and (to the loop tolerance) when a
 //! pilot input steps from outside. (FMPy and libcosim run it in tests/python/test_system_fmu.py.)
 
+mod import_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -254,4 +256,53 @@ fn input_derivatives_reach_the_inner_fmus() {
     // With derivatives the input follows its Taylor polynomial over each step (an O(h^3) error
     // that the redone first step carries on); held, it lags a step.
     assert!(worst[0] < 1e-6 && worst[1] > 1e-4, "{worst:?}");
+}
+
+/// An inner FMU that ends the simulation (PythonFMU: a refused step is `fmi2Discard` with
+/// `fmi2Terminated`) ends the outer FMU's simulation the same way: the outer `fmi2DoStep` returns
+/// `fmi2Discard`, `fmi2Terminated` is true, and the importer (here the orchestrator) stops
+/// cleanly at the last communication point with the rows so far.
+#[test]
+fn an_inner_fmu_ending_the_simulation_ends_the_outer_one() {
+    const REFUSER_PY: &str = r#"
+from pythonfmu import Fmi2Causality, Fmi2Slave, Real
+
+
+class Refuser(Fmi2Slave):
+    description = "Refuses every step that starts at or after t = 0.2 s"
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.y = 0.0
+        self.register_variable(Real("y", causality=Fmi2Causality.output))
+
+    def do_step(self, current_time, step_size):
+        self.y = current_time + step_size
+        return current_time < 0.2 - 1e-9
+"#;
+    let (dir, refuser) = import_support::build_with_pythonfmu("Refuser", REFUSER_PY);
+    let inner = dir.path().join("refusing.json");
+    std::fs::write(
+        &inner,
+        format!(
+            r#"{{ "fmus": {{ "refuser": {{ "path": {refuser:?} }} }}, "experiment": {{ "stop": 1.0, "step": 0.1 }},
+                 "outputs": ["refuser.y"] }}"#
+        ),
+    )
+    .unwrap();
+    let fmu = dir.path().join("refusing.fmu");
+    orchestrator(&["export", text(&inner), "--fmu", text(&fmu)]);
+    let system = outer_system(dir.path(), "outer.json", &fmu, 0.1, 1.0, "");
+    let csv = dir.path().join("outer.csv");
+    let out = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .args(["run", text(&system), "--out", text(&csv)])
+        .env("ROTORCRAFT_PYTHON", import_support::python())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("instance 'heli' terminated the simulation at t = 0.2 s"), "{stderr}");
+    let (_, rows) = read_csv(&csv);
+    let times: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(times, ["0.0", "0.1", "0.2"]);
 }
