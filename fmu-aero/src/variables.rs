@@ -43,7 +43,7 @@ fn parameters(v: &mut Vec<Variable>) {
         Variable::real_parameter(name, r, unit, start).describe(d)
     };
     v.push(int("nb", vr::NB, 4, 1, NB_MAX as i32, "Number of active blades (1..8); blades above nb get zero loads"));
-    v.push(real("R", vr::RADIUS, "m", 7.5, "Rotor radius (blade tip radius from the shaft axis), m (> 0)"));
+    v.push(real("R", vr::RADIUS, "m", 7.5, "Rotor radius (blade tip radius from the shaft axis), m (> 0)").min(0.0));
     v.push(real(
         "e",
         vr::E,
@@ -59,7 +59,7 @@ fn parameters(v: &mut Vec<Variable>) {
         1.5,
         "Root cut-out radius from the shaft axis: the lifting span is r_root..R, m (e <= r_root < R)",
     ));
-    v.push(real("chord", vr::CHORD, "m", 0.55, "Blade chord (uniform along the span), m (> 0)"));
+    v.push(real("chord", vr::CHORD, "m", 0.55, "Blade chord (uniform along the span), m (> 0)").min(0.0));
     v.push(real(
         "twist",
         vr::TWIST,
@@ -68,16 +68,15 @@ fn parameters(v: &mut Vec<Variable>) {
         "Linear twist over the full radius, rad: section pitch relative to the blade frame theta_tw(r) = twist * \
          (r/R - 0.75), zero at 3/4 radius, so the blade pitch angle is the pitch at r = 0.75 R; negative = washout",
     ));
-    v.push(real("a", vr::LIFT_SLOPE, "1/rad", 5.73, "Section lift-curve slope, cl = a * alpha, 1/rad (>= 0)"));
-    v.push(real("cd0", vr::CD0, "", 0.008, "Section drag polar cd = cd0 + cd2 * alpha^2: constant term (>= 0)"));
-    v.push(real(
-        "cd2",
-        vr::CD2,
-        "",
-        0.4,
-        "Section drag polar cd = cd0 + cd2 * alpha^2: quadratic term, 1/rad^2 (>= 0)",
-    ));
-    v.push(real("rho", vr::RHO, "kg/m3", 1.225, "Air density, kg/m^3 (> 0)"));
+    v.push(real("a", vr::LIFT_SLOPE, "1/rad", 5.73, "Section lift-curve slope, cl = a * alpha, 1/rad (>= 0)").min(0.0));
+    v.push(
+        real("cd0", vr::CD0, "", 0.008, "Section drag polar cd = cd0 + cd2 * alpha^2: constant term (>= 0)").min(0.0),
+    );
+    v.push(
+        real("cd2", vr::CD2, "", 0.4, "Section drag polar cd = cd0 + cd2 * alpha^2: quadratic term, 1/rad^2 (>= 0)")
+            .min(0.0),
+    );
+    v.push(real("rho", vr::RHO, "kg/m3", 1.225, "Air density, kg/m^3 (> 0)").min(0.0));
     v.push(int(
         "n_sections",
         vr::N_SECTIONS,

@@ -21,7 +21,7 @@ fn parameters(v: &mut Vec<Variable>) {
     v.push(Variable::real_parameter("tau", vr::TAU, "s", 0.0).describe(
         "Time constant of the first-order actuators, s (>= 0); 0 = ideal actuators (no states, pitch follows the \
          pilot inputs at once)",
-    ));
+    ).min(0.0));
     let gains = [
         ("gain.collective", "collective pitch theta0 per unit collective input"),
         ("gain.lon", "cyclic pitch per unit longitudinal cyclic input (stick forward gives theta1s = -gain.lon * lon)"),

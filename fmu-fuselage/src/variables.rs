@@ -117,10 +117,14 @@ fn parameters(v: &mut Vec<Variable>) {
         "Free degrees of freedom: bit k set = axis k free, axes in order u v w p q r (bit 0 = u); a blocked \
          axis has zero body-axis acceleration; 63 = all free",
     ));
-    v.push(Variable::real_parameter("drag_area", vr::DRAG_AREA, "m2", 0.0).describe(
-        "Equivalent flat-plate drag area f, m^2 (>= 0): drag force -0.5 rho f |V| V at the reference point, \
+    v.push(
+        Variable::real_parameter("drag_area", vr::DRAG_AREA, "m2", 0.0)
+            .describe(
+                "Equivalent flat-plate drag area f, m^2 (>= 0): drag force -0.5 rho f |V| V at the reference point, \
          V its body velocity (still air)",
-    ));
+            )
+            .min(0.0),
+    );
     v.push(Variable::real_parameter("rho", vr::RHO, "kg/m3", 1.225).describe("Air density for the drag, kg/m^3"));
     v.push(Variable::real_parameter("tolerance", vr::TOLERANCE, "", 1e-9).describe(
         "Relative and absolute tolerance of the error-controlled integrator inside fmi2DoStep (0 < tol < 1)",
@@ -140,20 +144,24 @@ fn parameters(v: &mut Vec<Variable>) {
     v.push(Variable::real_parameter("gear.k", vr::GEAR_K, "N/m", 0.0).describe(
         "Vertical stiffness of each landing-gear leg, N/m (>= 0; 0: no landing gear): a leg whose contact point is \
          d below the ground (NED z above ground_z) pushes up with max(0, k d + c d_dot)",
-    ));
+    ).min(0.0));
     v.push(
-        Variable::real_parameter("gear.c", vr::GEAR_C, "N.s/m", 0.0).describe(
-            "Vertical damping of each landing-gear leg, N s/m (>= 0), acting while the leg touches the ground",
-        ),
+        Variable::real_parameter("gear.c", vr::GEAR_C, "N.s/m", 0.0)
+            .describe(
+                "Vertical damping of each landing-gear leg, N s/m (>= 0), acting while the leg touches the ground",
+            )
+            .min(0.0),
     );
     v.push(Variable::real_parameter("gear.k_h", vr::GEAR_K_H, "N/m", 0.0).describe(
         "Horizontal stiffness of each landing-gear leg in contact, N/m (>= 0): a spring in NED x and y from the \
          contact point to where that point starts (a helicopter parked where it starts; 0 for landings elsewhere)",
-    ));
+    ).min(0.0));
     v.push(
-        Variable::real_parameter("gear.c_h", vr::GEAR_C_H, "N.s/m", 0.0).describe(
-            "Horizontal damping of each landing-gear leg in contact, N s/m (>= 0), on the NED x and y velocity",
-        ),
+        Variable::real_parameter("gear.c_h", vr::GEAR_C_H, "N.s/m", 0.0)
+            .describe(
+                "Horizontal damping of each landing-gear leg in contact, N s/m (>= 0), on the NED x and y velocity",
+            )
+            .min(0.0),
     );
     v.push(
         Variable::real_parameter("ground_z", vr::GROUND_Z, "m", 0.0)

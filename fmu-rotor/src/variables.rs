@@ -51,28 +51,34 @@ fn parameters(v: &mut Vec<Variable>) {
         "Lag hinge offset from the shaft axis, m (0 <= e_lag <= e; the lag hinge is inboard of the flap hinge); a \
          negative value (default) means e_lag = e (coincident hinges)",
     ));
-    v.push(p("blade.m", vr::BLADE_M, "kg", 100.0).describe("Blade mass, kg (> 0)"));
+    v.push(p("blade.m", vr::BLADE_M, "kg", 100.0).describe("Blade mass, kg (> 0)").min(0.0));
     v.push(p("blade.S", vr::BLADE_S, "kg.m", 390.0).describe(
         "Blade first mass moment about the flap hinge, kg m (>= 0): the CoM lies on the pitch axis at x_cg = S/m \
          outboard of the flap hinge",
-    ));
+    ).min(0.0));
     v.push(p("blade.I", vr::BLADE_I, "kg.m2", 1953.0).describe(
         "Blade flap moment of inertia about the flap hinge, kg m^2 (I >= S^2/m); the thin-blade inertia about the CoM \
          in blade axes is diag(I_pitch, I - S^2/m, I - S^2/m + I_pitch)",
     ));
     v.push(
         p("blade.I_pitch", vr::BLADE_I_PITCH, "kg.m2", 0.0)
-            .describe("Blade torsional moment of inertia about the pitch axis, kg m^2 (>= 0)"),
+            .describe("Blade torsional moment of inertia about the pitch axis, kg m^2 (>= 0)")
+            .min(0.0),
     );
     v.push(p("k_lag", vr::K_LAG, "N.m/rad", 16000.0).describe(
         "Lag damper stiffness, N m/rad (>= 0): restoring moment -k_lag lag about the lag hinge (seed-004 Table 3)",
-    ));
-    v.push(p("c_lag", vr::C_LAG, "N.m.s/rad", 3000.0).describe(
-        "Lag damper damping, N m s/rad (>= 0): moment -c_lag lag_rate about the lag hinge (seed-004 Table 3)",
-    ));
+    ).min(0.0));
+    v.push(
+        p("c_lag", vr::C_LAG, "N.m.s/rad", 3000.0)
+            .describe(
+                "Lag damper damping, N m s/rad (>= 0): moment -c_lag lag_rate about the lag hinge (seed-004 Table 3)",
+            )
+            .min(0.0),
+    );
     v.push(
         p("k_flap", vr::K_FLAP, "N.m/rad", 0.0)
-            .describe("Flap hinge spring, N m/rad (>= 0): restoring moment -k_flap flap about the flap hinge"),
+            .describe("Flap hinge spring, N m/rad (>= 0): restoring moment -k_flap flap about the flap hinge")
+            .min(0.0),
     );
     v.push(
         Variable::boolean_parameter("lock_lag", vr::LOCK_LAG, false)
@@ -116,11 +122,15 @@ fn parameters(v: &mut Vec<Variable>) {
                 .describe(format!("Initial flap rate of blade {n}, rad/s (ignored with lock_flap)")),
         );
     }
-    v.push(p("hub.m", vr::HUB_M, "kg", 0.0).describe("Hub mass (at P, on the shaft axis), kg (>= 0)"));
-    v.push(p("hub.I", vr::HUB_I, "kg.m2", 0.0).describe(
-        "Hub polar moment of inertia about the shaft axis, kg m^2 (>= 0); the hub is a thin disk (transverse \
+    v.push(p("hub.m", vr::HUB_M, "kg", 0.0).describe("Hub mass (at P, on the shaft axis), kg (>= 0)").min(0.0));
+    v.push(
+        p("hub.I", vr::HUB_I, "kg.m2", 0.0)
+            .describe(
+                "Hub polar moment of inertia about the shaft axis, kg m^2 (>= 0); the hub is a thin disk (transverse \
          moments hub.I/2)",
-    ));
+            )
+            .min(0.0),
+    );
     for (k, start) in [0.0, 0.0, -1.0].iter().enumerate() {
         v.push(Variable::real_parameter(format!("shaft.n{}", AXES[k]), vr::SHAFT_AXIS + k as u32, "", *start).describe(format!(
             "Shaft axis z_H (thrust direction; the rotor turns right-handed about it), {} component, airframe body \
