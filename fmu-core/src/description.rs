@@ -69,8 +69,9 @@ pub fn guid<M: Model>() -> Arc<str> {
     generated::<M>().guid
 }
 
-/// 128-bit FNV-1a of the text, formatted as a braced UUID.
-fn guid_of(text: &str) -> String {
+/// A GUID for a model description: the 128-bit FNV-1a of its text (with a placeholder where the
+/// GUID goes), formatted as a braced UUID.
+pub fn guid_of(text: &str) -> String {
     let mut h: u128 = 0x6c62272e07bb014262b821756295c58d;
     for b in text.bytes() {
         h ^= u128::from(b);

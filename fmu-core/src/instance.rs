@@ -9,6 +9,7 @@ use std::sync::Arc;
 use num_dual::Dual64;
 
 use crate::catalog::{Catalog, Slot};
+use crate::codec::{Reader, Writer};
 use crate::description;
 use crate::model::{Model, Parameters};
 use crate::ode::Dopri5;
@@ -979,60 +980,26 @@ impl<M: Model> Instance<M> {
     }
 }
 
-/// Serialized size of a state.
+/// A state as bytes: magic, GUID, then the values ([`crate::codec`]).
 fn serialize<M: Model>(st: &FmuState) -> Vec<u8> {
     let guid = description::guid::<M>();
-    let mut b = Vec::with_capacity(64 + guid.len() + 8 * (st.reals.len() + st.x.len() + st.input_derivatives.len()));
-    b.extend_from_slice(SERIAL_MAGIC);
-    b.extend_from_slice(&(guid.len() as u32).to_le_bytes());
-    b.extend_from_slice(guid.as_bytes());
-    b.push(st.state as u8);
+    let mut w =
+        Writer(Vec::with_capacity(64 + guid.len() + 8 * (st.reals.len() + st.x.len() + st.input_derivatives.len())));
+    w.0.extend_from_slice(SERIAL_MAGIC);
+    w.bytes(guid.as_bytes());
+    w.0.push(st.state as u8);
     for v in [st.time, st.start_time, st.stop_time.unwrap_or(f64::NAN), st.h_internal] {
-        b.extend_from_slice(&v.to_le_bytes());
+        w.f64(v);
     }
     for list in [&st.reals, &st.x, &st.input_derivatives] {
-        b.extend_from_slice(&(list.len() as u32).to_le_bytes());
-        for v in list.iter() {
-            b.extend_from_slice(&v.to_le_bytes());
-        }
+        w.f64s(list);
     }
-    b.extend_from_slice(&(st.integers.len() as u32).to_le_bytes());
+    w.u32(st.integers.len() as u32);
     for v in &st.integers {
-        b.extend_from_slice(&v.to_le_bytes());
+        w.0.extend_from_slice(&v.to_le_bytes());
     }
-    b.extend_from_slice(&(st.booleans.len() as u32).to_le_bytes());
-    b.extend(st.booleans.iter().map(|&v| u8::from(v)));
-    b
-}
-
-struct Reader<'a>(&'a [u8]);
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
-        if self.0.len() < n {
-            return Err("serialized FMU state is truncated".into());
-        }
-        let (head, tail) = self.0.split_at(n);
-        self.0 = tail;
-        Ok(head)
-    }
-    fn u32(&mut self) -> Result<u32, String> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
-    }
-    fn f64(&mut self) -> Result<f64, String> {
-        Ok(f64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
-    }
-    fn len(&mut self, item: usize) -> Result<usize, String> {
-        let n = self.u32()? as usize;
-        if n.saturating_mul(item) > self.0.len() {
-            return Err("serialized FMU state is truncated".into());
-        }
-        Ok(n)
-    }
-    fn f64s(&mut self) -> Result<Vec<f64>, String> {
-        let n = self.len(8)?;
-        (0..n).map(|_| self.f64()).collect()
-    }
+    w.bytes(&st.booleans.iter().map(|&v| u8::from(v)).collect::<Vec<u8>>());
+    w.0
 }
 
 fn deserialize<M: Model>(bytes: &[u8]) -> Result<FmuState, String> {
@@ -1040,8 +1007,7 @@ fn deserialize<M: Model>(bytes: &[u8]) -> Result<FmuState, String> {
     if r.take(8)? != SERIAL_MAGIC {
         return Err("not a serialized FMU state of ours (bad magic)".into());
     }
-    let n = r.len(1)?;
-    let guid = r.take(n)?;
+    let guid = r.bytes()?;
     if guid != description::guid::<M>().as_bytes() {
         return Err(format!("serialized FMU state belongs to another model (GUID {})", String::from_utf8_lossy(guid)));
     }
@@ -1054,9 +1020,8 @@ fn deserialize<M: Model>(bytes: &[u8]) -> Result<FmuState, String> {
     let integers = (0..n)
         .map(|_| Ok(i32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes"))))
         .collect::<Result<Vec<_>, String>>()?;
-    let n = r.len(1)?;
-    let booleans = r.take(n)?.iter().map(|&b| b != 0).collect();
-    if !r.0.is_empty() {
+    let booleans = r.bytes()?.iter().map(|&b| b != 0).collect();
+    if !r.is_empty() {
         return Err("serialized FMU state has trailing bytes".into());
     }
     Ok(FmuState {

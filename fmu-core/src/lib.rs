@@ -11,6 +11,7 @@
 
 pub mod abi;
 pub mod catalog;
+pub mod codec;
 pub mod description;
 pub mod instance;
 pub mod model;

@@ -56,30 +56,13 @@ fn loop_failure_names_the_loop_and_its_residual() {
     assert!(text.contains("iteration limit") && text.contains("residual"), "{text}");
 }
 
-const REFUSER_PY: &str = r#"
-from pythonfmu import Fmi2Causality, Fmi2Slave, Real
-
-
-class Refuser(Fmi2Slave):
-    description = "Refuses every step that starts at or after t = 0.2 s"
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.y = 0.0
-        self.register_variable(Real("y", causality=Fmi2Causality.output))
-
-    def do_step(self, current_time, step_size):
-        self.y = current_time + step_size
-        return current_time < 0.2 - 1e-9
-"#;
-
 /// PythonFMU (0.7) answers a step its model refuses (`do_step` returns False) with `fmi2Discard`
 /// and reports `fmi2Terminated`: the FMU ends the simulation, and the run stops cleanly at the
 /// last communication point. (A plain discard without FMU state support, which stops the run with
 /// an error, is `a_plain_discard_is_still_a_failed_step` in import_robustness.rs.)
 #[test]
 fn pythonfmu_refusing_a_step_terminates_the_run_cleanly() {
-    let (_dir, refuser) = import_support::build_with_pythonfmu("Refuser", REFUSER_PY);
+    let (_dir, refuser) = import_support::build_with_pythonfmu("Refuser", import_support::REFUSER_PY);
     let json = format!(
         r#"{{ "fmus": {{ "refuser": {{ "path": {refuser:?} }} }}, "experiment": {{ "stop": 1.0, "step": 0.1 }} }}"#
     );

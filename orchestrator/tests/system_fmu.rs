@@ -264,23 +264,7 @@ fn input_derivatives_reach_the_inner_fmus() {
 /// cleanly at the last communication point with the rows so far.
 #[test]
 fn an_inner_fmu_ending_the_simulation_ends_the_outer_one() {
-    const REFUSER_PY: &str = r#"
-from pythonfmu import Fmi2Causality, Fmi2Slave, Real
-
-
-class Refuser(Fmi2Slave):
-    description = "Refuses every step that starts at or after t = 0.2 s"
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.y = 0.0
-        self.register_variable(Real("y", causality=Fmi2Causality.output))
-
-    def do_step(self, current_time, step_size):
-        self.y = current_time + step_size
-        return current_time < 0.2 - 1e-9
-"#;
-    let (dir, refuser) = import_support::build_with_pythonfmu("Refuser", REFUSER_PY);
+    let (dir, refuser) = import_support::build_with_pythonfmu("Refuser", import_support::REFUSER_PY);
     let inner = dir.path().join("refusing.json");
     std::fs::write(
         &inner,

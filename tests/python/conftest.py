@@ -15,3 +15,20 @@ def fuselage_fmu():
     if not path.is_file():
         pytest.fail(f"{path} is missing: run `bash scripts/test.sh` (it builds and packages the FMUs)")
     return str(path)
+
+
+def ecos():
+    """ecospy's `EcosSimulation` and `EcosSimulationStructure`, with the TBB library its wheel
+    needs (from the `tbb` wheel, in the venv's lib/) loaded first; the test is skipped, saying
+    why, where ecospy cannot be imported."""
+    import ctypes
+    import sys
+
+    tbb = os.path.join(sys.prefix, "lib", "libtbb.so.12")
+    if os.path.exists(tbb):
+        ctypes.CDLL(tbb, mode=ctypes.RTLD_GLOBAL)
+    try:
+        from ecospy import EcosSimulation, EcosSimulationStructure
+    except (ImportError, OSError) as e:  # pragma: no cover - reported, not hidden
+        pytest.skip(f"ecospy cannot be imported here: {e}")
+    return EcosSimulation, EcosSimulationStructure

@@ -7,7 +7,7 @@ import csv
 import subprocess
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, ecos
 
 ORCHESTRATOR = ROOT / "target" / "release" / "orchestrator"
 
@@ -25,6 +25,23 @@ def export(system, ssp):
     out = subprocess.run([str(ORCHESTRATOR), "export", str(system), "--ssp", str(ssp)], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     return out.stdout
+
+
+def tumbling(tmp_path):
+    """The tumbling body exported as SSP and run by the orchestrator: the `.ssp`, the result
+    header and the last row (at 1 s)."""
+    system = tmp_path / "tumbling.json"
+    system.write_text(TUMBLING)
+    ssp = tmp_path / "tumbling.ssp"
+    export(system, ssp)
+    csv_path = tmp_path / "tumbling.csv"
+    run = subprocess.run([str(ORCHESTRATOR), "run", str(system), "--out", str(csv_path)], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    with open(csv_path, newline="") as f:
+        rows = list(csv.reader(f))
+    header, last = rows[0], [float(v) for v in rows[-1]]
+    assert last[0] == 1.0
+    return ssp, header, last
 
 
 def test_fmpy_reads_the_helicopter_ssp(tmp_path):
@@ -63,17 +80,7 @@ def test_libcosim_loads_and_steps_the_helicopter_ssp(tmp_path):
 
 def test_loop_free_system_runs_the_same_in_libcosim(tmp_path):
     CosimExecution, CosimObserver = libcosim()
-    system = tmp_path / "tumbling.json"
-    system.write_text(TUMBLING)
-    ssp = tmp_path / "tumbling.ssp"
-    export(system, ssp)
-    csv_path = tmp_path / "tumbling.csv"
-    run = subprocess.run([str(ORCHESTRATOR), "run", str(system), "--out", str(csv_path)], cwd=ROOT, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    with open(csv_path, newline="") as f:
-        rows = list(csv.reader(f))
-    header, last = rows[0], [float(v) for v in rows[-1]]
-    assert last[0] == 1.0
+    ssp, header, last = tumbling(tmp_path)
 
     execution = CosimExecution.from_ssp_file(ssp_path=str(ssp), step_size=int(0.01e9))
     observer = CosimObserver.create_last_value()
@@ -88,26 +95,10 @@ def test_loop_free_system_runs_the_same_in_libcosim(tmp_path):
     assert worst < 1e-9, list(zip(names, values, last[1:]))
 
 
-def ecos():
-    """ecospy, with the TBB library its wheel needs (from the `tbb` wheel) loaded first."""
-    import ctypes
-    import os
-    import sys
-
-    tbb = os.path.join(sys.prefix, "lib", "libtbb.so.12")
-    if os.path.exists(tbb):
-        ctypes.CDLL(tbb, mode=ctypes.RTLD_GLOBAL)
-    try:
-        from ecospy import EcosSimulation
-    except (ImportError, OSError) as e:  # pragma: no cover - reported, not hidden
-        pytest.skip(f"ecospy cannot be imported here: {e}")
-    return EcosSimulation
-
-
 def test_ecos_reads_the_ssp_and_runs_a_loop_free_system_the_same(tmp_path):
     """ecos applies parameter sets by name: ours are all called `initialValues`. The helicopter
     loads with its parameters; the tumbling body gives the orchestrator's state."""
-    EcosSimulation = ecos()
+    EcosSimulation, _ = ecos()
     ssp = tmp_path / "helicopter.ssp"
     export(ROOT / "examples" / "helicopter.json", ssp)
     simulation = EcosSimulation(ssp_path=str(ssp), step_size=0.0019654088)
@@ -117,16 +108,8 @@ def test_ecos_reads_the_ssp_and_runs_a_loop_free_system_the_same(tmp_path):
     simulation.terminate()
     simulation.free()
 
-    system = tmp_path / "tumbling.json"
-    system.write_text(TUMBLING)
-    ssp = tmp_path / "tumbling.ssp"
-    export(system, ssp)
-    csv_path = tmp_path / "tumbling.csv"
-    run = subprocess.run([str(ORCHESTRATOR), "run", str(system), "--out", str(csv_path)], cwd=ROOT, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    with open(csv_path, newline="") as f:
-        rows = list(csv.reader(f))
-    names = [h.split(".", 1)[1] for h in rows[0][1:]]
+    ssp, header, last = tumbling(tmp_path)
+    names = [h.split(".", 1)[1] for h in header[1:]]
     simulation = EcosSimulation(ssp_path=str(ssp), step_size=0.01)
     simulation.init(parameter_set="initialValues")
     for _ in range(100):
@@ -134,6 +117,6 @@ def test_ecos_reads_the_ssp_and_runs_a_loop_free_system_the_same(tmp_path):
     values = [simulation.get_real(f"body::{n}") for n in names]
     simulation.terminate()
     simulation.free()
-    worst = max(abs(a - float(b)) for a, b in zip(values, rows[-1][1:]))
+    worst = max(abs(a - b) for a, b in zip(values, last[1:]))
     print(f"tumbling body after 1 s, ecos vs orchestrator: largest difference {worst:.1e}")
-    assert worst < 1e-9, list(zip(names, values, rows[-1][1:]))
+    assert worst < 1e-9, list(zip(names, values, last[1:]))

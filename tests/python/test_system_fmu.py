@@ -4,14 +4,11 @@ it with exactly the trajectory of `orchestrator run` on the system itself: the N
 the four FMUs are inside, so the importers need no algebraic-loop solver of their own."""
 
 import csv
-import ctypes
 import json
-import os
 import subprocess
-import sys
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, ecos
 
 ORCHESTRATOR = ROOT / "target" / "release" / "orchestrator"
 HELICOPTER = ROOT / "examples" / "helicopter.json"
@@ -115,18 +112,6 @@ def test_libcosim_runs_it_as_the_orchestrator_does(tmp_path):
     references = {v.name.decode(): v.reference for v in execution.slave_variables(index)}
     values = observer.last_real_values(slave_index=index, variable_references=[references[n] for n in names])
     assert values == rows[-1][1:], worst_difference(values, rows[-1][1:])
-
-
-def ecos():
-    """ecospy, with the TBB library its wheel needs (from the `tbb` wheel) loaded first."""
-    tbb = os.path.join(sys.prefix, "lib", "libtbb.so.12")
-    if os.path.exists(tbb):
-        ctypes.CDLL(tbb, mode=ctypes.RTLD_GLOBAL)
-    try:
-        from ecospy import EcosSimulation, EcosSimulationStructure
-    except (ImportError, OSError) as e:  # pragma: no cover - reported, not hidden
-        pytest.skip(f"ecospy cannot be imported here: {e}")
-    return EcosSimulation, EcosSimulationStructure
 
 
 def test_ecos_runs_it_as_the_orchestrator_does(tmp_path):

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use quick_xml::escape::escape;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use super::{INTERFACE_FILE, Interface, OuterCausality, OuterType, OuterVariable, SYSTEM_FILE};
 use crate::import::model_description::{Causality, ScalarVariable, VarType};
@@ -305,12 +304,6 @@ fn model_description(
     x
 }
 
-/// A braced UUID from the SHA-256 of `text`.
-fn guid_of(text: &str) -> String {
-    let hex: String = Sha256::digest(text.as_bytes()).iter().take(16).map(|b| format!("{b:02x}")).collect();
-    format!("{{{}-{}-{}-{}-{}}}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
-}
-
 /// Writes the system of `json_path` (resolved as `system`) as the system FMU `out`, whose binary
 /// is `library` (`libRotorcraftSystem.so`).
 pub fn export(
@@ -391,7 +384,7 @@ pub fn export(
         }
     }
     let body = model_description(&stem, &model_identifier, system, &chosen, &units);
-    let guid = guid_of(&body);
+    let guid = fmu_core::description::guid_of(&body);
     let xml = body.replace("@GUID@", &guid);
     let counts = [OuterCausality::Parameter, OuterCausality::Input, OuterCausality::Output]
         .map(|c| chosen.iter().filter(|(_, v)| v.causality == c).count());

@@ -70,6 +70,8 @@ pub struct SystemSlave {
     /// First and second time derivatives of each outer input for the next step
     /// (`fmi2SetRealInputDerivatives`), zero after every step.
     input_derivatives: Vec<[f64; 2]>,
+    /// Some input derivative was set since the last step (no scan of the list otherwise).
+    input_derivatives_set: bool,
     last_successful_time: f64,
 }
 
@@ -195,6 +197,7 @@ impl SystemSlave {
             inputs_changed: false,
             rebuild: true,
             input_derivatives,
+            input_derivatives_set: false,
             last_successful_time: 0.0,
         })
     }
@@ -292,6 +295,23 @@ impl SystemSlave {
             }
             Ok(())
         })
+    }
+
+    /// Integer and Boolean reads: parameters and inputs only (outputs are Real), `put(position,
+    /// value)` for each value reference.
+    fn get_held(
+        &mut self,
+        function: &'static str,
+        var_type: OuterType,
+        vrs: &[u32],
+        mut put: impl FnMut(usize, f64),
+    ) -> FmiResult<()> {
+        const HELD: &[OuterCausality] = &[OuterCausality::Parameter, OuterCausality::Input];
+        for (position, &vr) in vrs.iter().enumerate() {
+            let k = self.variable(function, vr, var_type, HELD).inspect_err(|e| self.fail(e))?;
+            put(position, self.values[k]);
+        }
+        Ok(())
     }
 
     /// Builds the master with the current parameter and input values and initializes it.
@@ -452,6 +472,7 @@ impl CoSimulation for SystemSlave {
         self.rebuild = true;
         self.inputs_changed = false;
         self.input_derivatives.iter_mut().for_each(|d| *d = [0.0; 2]);
+        self.input_derivatives_set = false;
         self.phase = Phase::Instantiated;
         Ok(())
     }
@@ -510,23 +531,11 @@ impl CoSimulation for SystemSlave {
     }
 
     fn get_integer(&mut self, vrs: &[u32], values: &mut [i32]) -> FmiResult<()> {
-        const F: &str = "fmi2GetInteger";
-        const ALL: &[OuterCausality] = &[OuterCausality::Parameter, OuterCausality::Input];
-        for (&vr, value) in vrs.iter().zip(values.iter_mut()) {
-            let k = self.variable(F, vr, OuterType::Integer, ALL).inspect_err(|e| self.fail(e))?;
-            *value = self.values[k] as i32;
-        }
-        Ok(())
+        self.get_held("fmi2GetInteger", OuterType::Integer, vrs, |k, v| values[k] = v as i32)
     }
 
     fn get_boolean(&mut self, vrs: &[u32], values: &mut [bool]) -> FmiResult<()> {
-        const F: &str = "fmi2GetBoolean";
-        const ALL: &[OuterCausality] = &[OuterCausality::Parameter, OuterCausality::Input];
-        for (&vr, value) in vrs.iter().zip(values.iter_mut()) {
-            let k = self.variable(F, vr, OuterType::Boolean, ALL).inspect_err(|e| self.fail(e))?;
-            *value = self.values[k] != 0.0;
-        }
-        Ok(())
+        self.get_held("fmi2GetBoolean", OuterType::Boolean, vrs, |k, v| values[k] = v != 0.0)
     }
 
     fn get_string(&mut self, vrs: &[u32]) -> FmiResult<()> {
@@ -542,19 +551,23 @@ impl CoSimulation for SystemSlave {
             me.refresh(F)?;
             let mut run = me.run.take().expect("stepping has a run");
             // Inputs given with derivatives follow their polynomial over this step, then hold.
-            let moving: Vec<usize> = (0..me.values.len()).filter(|&k| me.input_derivatives[k] != [0.0; 2]).collect();
-            for &k in &moving {
+            let moving = me.input_derivatives_set;
+            for k in (0..me.values.len()).filter(|&k| moving && me.input_derivatives[k] != [0.0; 2]) {
                 let [slope, curvature] = me.input_derivatives[k];
                 let signal = Signal::Polynomial { time: t, value: me.values[k], slope, curvature };
                 run.master.set_external_signal(run.slot[k].expect("inputs have an external slot"), signal);
             }
             let result = run.advance(t, h, me.stop_time);
-            for &k in &moving {
+            for k in 0..me.values.len() {
+                if !moving || me.input_derivatives[k] == [0.0; 2] {
+                    continue;
+                }
                 me.input_derivatives[k] = [0.0; 2];
                 let held = Signal::Constant(me.values[k]);
                 run.master.set_external_signal(run.slot[k].expect("inputs have an external slot"), held);
                 me.inputs_changed = true;
             }
+            me.input_derivatives_set = false;
             me.last_successful_time = run.master.time();
             me.run = Some(run);
             match result {
@@ -656,6 +669,7 @@ impl CoSimulation for SystemSlave {
                     ));
                 }
                 me.input_derivatives[k][order as usize - 1] = value;
+                me.input_derivatives_set = true;
             }
             Ok(())
         })

@@ -1,10 +1,13 @@
 //! Saving and restoring a whole [`Master`] at a communication point: every FMU's state (FMI
 //! `fmi2GetFMUstate`) and the master's own memory of the coupling (inputs of the last steps for
 //! extrapolation, the loop's last solution and reused Newton matrix, linear models of standard
-//! FMUs), so that a restored master continues bit for bit as the saved one did. Serialised, it is
-//! the FMU states' own bytes (`fmi2SerializeFMUstate`) after the master's numbers.
+//! FMUs), so that a restored master continues bit for bit as the saved one did. Serialised (with
+//! [`fmu_core::codec`]), it is the master's numbers, then the FMU states' own bytes
+//! (`fmi2SerializeFMUstate`).
 
 use super::{Master, MasterError, Signal};
+use fmu_core::codec::{Reader, Writer};
+
 use crate::import::FmuState;
 
 /// A saved [`Master`] ([`Master::get_state`]). Free it with [`Master::free_state`] to free the
@@ -164,23 +167,21 @@ impl Master {
             for v in [&u.in_values, &u.in_old, &u.in_older, &u.out_pred, &u.d] {
                 w.f64s(v);
             }
-            w.u64(u64::from(u.out_fresh));
+            w.u32(u32::from(u.out_fresh));
         }
         w.f64s(&state.node_values);
         for l in &state.loops {
             w.f64s(&l.a);
-            w.u64(l.pivots.len() as u64);
+            w.u32(l.pivots.len() as u32);
             for &p in &l.pivots {
-                w.u64(p as u64);
+                w.u32(p as u32);
             }
-            w.u64(u64::from(l.factored) | u64::from(l.warm) << 1);
+            w.u32(u32::from(l.factored) | u32::from(l.warm) << 1);
         }
         w.f64s(&state.discrete);
         w.f64s(&state.constants);
         for (unit, fmu) in self.units.iter_mut().zip(&state.fmu_states) {
-            let bytes = unit.slave.serialize_fmu_state(fmu)?;
-            w.u64(bytes.len() as u64);
-            w.0.extend_from_slice(&bytes);
+            w.bytes(&unit.slave.serialize_fmu_state(fmu)?);
         }
         Ok(w.0)
     }
@@ -188,50 +189,38 @@ impl Master {
     /// A state from the bytes of [`Master::serialize_state`] of a master of the same system.
     pub fn deserialize_state(&mut self, bytes: &[u8]) -> Result<MasterState, MasterError> {
         let bad = |what: &str| MasterError::Unsupported(format!("serialised system state: {what}"));
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(MAGIC.len()).ok_or_else(|| bad("too short"))? != MAGIC {
+        let mut r = Reader(bytes);
+        if r.take(MAGIC.len()).map_err(|m| bad(&m))? != MAGIC {
             return Err(bad("not written by this master (wrong magic)"));
         }
-        let short = || bad("truncated");
-        let head = r.f64s().ok_or_else(short)?;
+        let head = r.f64s().map_err(|m| bad(&m))?;
         let [time, s0, s1] = head[..] else { return Err(bad("bad header")) };
         let option = |v: f64| (!v.is_nan()).then_some(v);
         let mut units = Vec::with_capacity(self.units.len());
         for _ in 0..self.units.len() {
-            let mut v: Vec<Vec<f64>> = Vec::with_capacity(5);
-            for _ in 0..5 {
-                v.push(r.f64s().ok_or_else(short)?);
-            }
-            let out_fresh = r.u64().ok_or_else(short)? != 0;
-            let d = v.pop().expect("five");
-            let out_pred = v.pop().expect("four");
-            let in_older = v.pop().expect("three");
-            let in_old = v.pop().expect("two");
-            let in_values = v.pop().expect("one");
+            let mut list = || r.f64s().map_err(|m| bad(&m));
+            let (in_values, in_old, in_older, out_pred, d) = (list()?, list()?, list()?, list()?, list()?);
+            let out_fresh = r.u32().map_err(|m| bad(&m))? != 0;
             units.push(UnitState { in_values, in_old, in_older, out_pred, out_fresh, d });
         }
-        let node_values = r.f64s().ok_or_else(short)?;
+        let node_values = r.f64s().map_err(|m| bad(&m))?;
         let mut loops = Vec::with_capacity(self.loops.len());
         for _ in 0..self.loops.len() {
-            let a = r.f64s().ok_or_else(short)?;
-            let n = r.u64().ok_or_else(short)? as usize;
-            let pivots = (0..n.min(r.remaining() / 8))
-                .map(|_| r.u64().map(|p| p as usize))
-                .collect::<Option<Vec<_>>>()
-                .filter(|p| p.len() == n)
-                .ok_or_else(short)?;
-            let flags = r.u64().ok_or_else(short)?;
+            let a = r.f64s().map_err(|m| bad(&m))?;
+            let n = r.len(4).map_err(|m| bad(&m))?;
+            let pivots =
+                (0..n).map(|_| r.u32().map(|p| p as usize)).collect::<Result<Vec<_>, _>>().map_err(|m| bad(&m))?;
+            let flags = r.u32().map_err(|m| bad(&m))?;
             loops.push(LoopState { a, pivots, factored: flags & 1 != 0, warm: flags & 2 != 0 });
         }
-        let discrete = r.f64s().ok_or_else(short)?;
-        let constants = r.f64s().ok_or_else(short)?;
+        let discrete = r.f64s().map_err(|m| bad(&m))?;
+        let constants = r.f64s().map_err(|m| bad(&m))?;
         let mut fmu_states = Vec::with_capacity(self.units.len());
         for unit in &mut self.units {
-            let n = r.u64().ok_or_else(short)? as usize;
-            let bytes = r.take(n).ok_or_else(short)?;
+            let bytes = r.bytes().map_err(|m| bad(&m))?;
             fmu_states.push(unit.slave.deserialize_fmu_state(bytes)?);
         }
-        if r.remaining() != 0 {
+        if !r.is_empty() {
             return Err(bad("trailing bytes"));
         }
         let state = MasterState {
@@ -260,48 +249,5 @@ impl Master {
             return Err(bad("it belongs to a different system"));
         }
         Ok(state)
-    }
-}
-
-/// Little-endian writer.
-struct Writer(Vec<u8>);
-
-impl Writer {
-    fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn f64s(&mut self, v: &[f64]) {
-        self.u64(v.len() as u64);
-        for x in v {
-            self.0.extend_from_slice(&x.to_le_bytes());
-        }
-    }
-}
-
-/// Little-endian reader; `None` when the bytes run out.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn remaining(&self) -> usize {
-        self.bytes.len() - self.at
-    }
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len())?;
-        let slice = &self.bytes[self.at..end];
-        self.at = end;
-        Some(slice)
-    }
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-    fn f64s(&mut self) -> Option<Vec<f64>> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        if n > self.remaining() / 8 {
-            return None;
-        }
-        (0..n).map(|_| Some(f64::from_le_bytes(self.take(8)?.try_into().ok()?))).collect()
     }
 }

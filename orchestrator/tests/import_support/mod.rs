@@ -133,3 +133,22 @@ pub fn build_with_pythonfmu(name: &str, source: &str) -> (tempfile::TempDir, Pat
     assert!(fmu.is_file(), "pythonfmu wrote no {name}.fmu");
     (dir, fmu)
 }
+
+/// A PythonFMU model that refuses every step starting at or after t = 0.2 s: PythonFMU answers
+/// with `fmi2Discard` and reports `fmi2Terminated`, so it ends the simulation there.
+pub const REFUSER_PY: &str = r#"
+from pythonfmu import Fmi2Causality, Fmi2Slave, Real
+
+
+class Refuser(Fmi2Slave):
+    description = "Refuses every step that starts at or after t = 0.2 s"
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.y = 0.0
+        self.register_variable(Real("y", causality=Fmi2Causality.output))
+
+    def do_step(self, current_time, step_size):
+        self.y = current_time + step_size
+        return current_time < 0.2 - 1e-9
+"#;
