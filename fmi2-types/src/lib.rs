@@ -69,6 +69,24 @@ pub struct CallbackFunctions {
     pub component_environment: ComponentEnvironment,
 }
 
+/// `fmi2EventInfo` (Model Exchange), as `fmi2NewDiscreteStates` fills it.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EventInfo {
+    /// `newDiscreteStatesNeeded`
+    pub new_discrete_states_needed: Boolean,
+    /// `terminateSimulation`
+    pub terminate_simulation: Boolean,
+    /// `nominalsOfContinuousStatesChanged`
+    pub nominals_of_continuous_states_changed: Boolean,
+    /// `valuesOfContinuousStatesChanged`
+    pub values_of_continuous_states_changed: Boolean,
+    /// `nextEventTimeDefined`
+    pub next_event_time_defined: Boolean,
+    /// `nextEventTime`
+    pub next_event_time: Real,
+}
+
 /// `fmi2Status`, with the numeric values of `fmi2FunctionTypes.h` (so `Ok < Warning < ... <
 /// Fatal < Pending`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -42,7 +42,7 @@
 //! the last pass) the rest, so directional derivatives stay exact.
 
 use fmu_core::Dual64;
-use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
 use fmu_core::variable::Variable;
 
 use crate::inflow::{FlightCondition, Inflow, pitt_peters_rates};
@@ -274,8 +274,8 @@ impl Aero {
         HubFlow { mu2: dot(v_in, v_in) * (inv * inv), lambda_climb: vn * inv }
     }
 
-    /// Advance ratio, climb inflow and wake azimuth (values), for the Pitt-Peters rates.
-    fn flight_condition(&self, us: &[f64]) -> FlightCondition {
+    /// Advance ratio, climb inflow and wake azimuth, for the Pitt-Peters rates.
+    fn flight_condition<D: Scalar>(&self, us: &[D]) -> FlightCondition<D> {
         let v = [us[u::HUB_VEL], us[u::HUB_VEL + 1], us[u::HUB_VEL + 2]];
         flight_condition(self.shaft, self.hub_axes, self.tip_speed, v)
     }
@@ -473,18 +473,29 @@ impl<D: Scalar> RotorLoads<D> {
 
 /// Advance ratio, climb inflow ratio and wake azimuth for the hub velocity `v` (body axes), the
 /// unit shaft axis `n`, the hub reference axes and the tip speed.
-pub fn flight_condition(n: [f64; 3], hub_axes: [[f64; 3]; 2], tip_speed: f64, v: [f64; 3]) -> FlightCondition {
-    let vn = dot(v, n);
+///
+/// The in-plane speed `|v_in|` is not differentiable at zero (hover): there the wake azimuth is
+/// undefined (taken as 0) and the derivatives of `mu` and the wake are taken as zero.
+pub fn flight_condition<D: Scalar>(
+    n: [f64; 3],
+    hub_axes: [[f64; 3]; 2],
+    tip_speed: f64,
+    v: [D; 3],
+) -> FlightCondition<D> {
+    let along = |a: [D; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let vn = along(v, n);
     let v_in = [v[0] - vn * n[0], v[1] - vn * n[1], v[2] - vn * n[2]];
-    let speed = dot(v_in, v_in).sqrt();
+    let speed2 = dot(v_in, v_in);
     // The wake goes downstream, along -v_in; azimuth psi has the arm -cos(psi) x_h + sin(psi) y_h.
-    let wake = if speed > 0.0 {
+    let (speed, wake) = if speed2.re() > 0.0 {
+        let speed = speed2.sqrt();
         let [xh, yh] = hub_axes;
-        (dot(v_in, xh) / speed, -dot(v_in, yh) / speed)
+        (speed, (along(v_in, xh) / speed, -along(v_in, yh) / speed))
     } else {
-        (1.0, 0.0)
+        (D::from(0.0), (D::from(1.0), D::from(0.0)))
     };
-    FlightCondition { mu: speed / tip_speed, lambda_climb: vn / tip_speed, wake }
+    let inv = 1.0 / tip_speed;
+    FlightCondition { mu: speed * inv, lambda_climb: vn * inv, wake }
 }
 
 /// The hub reference axes `[x_h, y_h]` for a unit shaft axis `n` (body axes): `x_h` is body x
@@ -535,6 +546,23 @@ impl Model for Aero {
         Self::from_parameters(params)
     }
 
+    fn state_variables() -> Vec<StateVariable> {
+        let state = |name: &str, description: &str| StateVariable {
+            name: format!("state.inflow.{name}"),
+            unit: "",
+            derivative_unit: "1/s",
+            description: format!(
+                "Pitt-Peters inflow ratio {description}, v_i / (Omega R) (used with inflow_model = 2)"
+            ),
+            nominal: 0.05,
+        };
+        vec![
+            state("lambda0", "lambda_0, the uniform part"),
+            state("lambda_s", "lambda_s, coefficient of (r/R) sin psi"),
+            state("lambda_c", "lambda_c, coefficient of (r/R) cos psi"),
+        ]
+    }
+
     fn n_states(&self) -> usize {
         if self.inflow == InflowModel::PittPeters { x::N_PITT_PETERS } else { 0 }
     }
@@ -545,7 +573,7 @@ impl Model for Aero {
         }
     }
 
-    fn derivatives(&self, _t: f64, xs: &[f64], us: &[f64], dx: &mut [f64]) {
+    fn derivatives<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
         if self.inflow != InflowModel::PittPeters {
             return;
         }
@@ -553,7 +581,11 @@ impl Model for Aero {
         let inflow = Inflow { l0: lambda[0], ls: lambda[1], lc: lambda[2] };
         let loads = self.loads(us, &inflow);
         let moment_scale = self.thrust_scale * self.radius;
-        let c = [loads.thrust / self.thrust_scale, loads.moment_s / moment_scale, loads.moment_c / moment_scale];
+        let c = [
+            loads.thrust * (1.0 / self.thrust_scale),
+            loads.moment_s * (1.0 / moment_scale),
+            loads.moment_c * (1.0 / moment_scale),
+        ];
         let rates = pitt_peters_rates(lambda, c, &self.flight_condition(us), self.omega);
         dx[x::LAMBDA0] = rates[0];
         dx[x::LAMBDA_S] = rates[1];
@@ -625,7 +657,7 @@ mod tests {
             assert!((f.wake.0 - f64::cos(psi_w)).abs() < 1e-12 && (f.wake.1 - f64::sin(psi_w)).abs() < 1e-12, "{v:?}");
         }
         // Climb along the shaft (body -z) and advance ratio.
-        let f = flight_condition(up, axes, 200.0, [40.0, 0.0, -10.0]);
+        let f = flight_condition(up, axes, 200.0, [40.0_f64, 0.0, -10.0]);
         assert!((f.mu - 0.2).abs() < 1e-15 && (f.lambda_climb - 0.05).abs() < 1e-15);
         // A shaft tilted forward by 5 deg: the forward speed has a component through the disk.
         let tilt = 5.0_f64.to_radians();

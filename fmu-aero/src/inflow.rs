@@ -63,18 +63,23 @@ impl<D: fmu_core::Scalar> Inflow<D> {
 
 /// What the Pitt-Peters equations need to know about the flight condition, all dimensionless.
 #[derive(Debug, Clone, Copy)]
-pub struct FlightCondition {
+pub struct FlightCondition<D> {
     /// Advance ratio `mu` (in-plane hub speed / (Omega R)), >= 0.
-    pub mu: f64,
+    pub mu: D,
     /// Climb inflow ratio `lambda_climb` (hub velocity along the shaft axis / (Omega R)).
-    pub lambda_climb: f64,
+    pub lambda_climb: D,
     /// `(cos psi_w, sin psi_w)`: azimuth of the downstream direction of the wake.
-    pub wake: (f64, f64),
+    pub wake: (D, D),
 }
 
 /// Rates `d(lambda_0, lambda_s, lambda_c)/dt` (1/s) of the Pitt-Peters model for the state
 /// `lambda`, the forcing `c = (CT, C_s, C_c)` and the flight condition, at rotor speed `omega`.
-pub fn pitt_peters_rates(lambda: [f64; 3], c: [f64; 3], flight: &FlightCondition, omega: f64) -> [f64; 3] {
+///
+/// Generic for exact Jacobians. The skew parameter uses `tan(X/2) = mu / (V_T + lambda)`, smooth
+/// in `mu`; `mu = |v_in| / (Omega R)` itself is not differentiable at `mu = 0` (hover), where its
+/// derivative is taken as zero (see [`crate::aero::flight_condition`]).
+pub fn pitt_peters_rates<D: Scalar>(lambda: [D; 3], c: [D; 3], flight: &FlightCondition<D>, omega: f64) -> [D; 3] {
+    let zero = D::from(0.0);
     let [l0, ls, lc] = lambda;
     let (cw, sw) = flight.wake;
     // Into wind axes (the first-harmonic pairs rotate by the wake azimuth).
@@ -87,22 +92,32 @@ pub fn pitt_peters_rates(lambda: [f64; 3], c: [f64; 3], flight: &FlightCondition
     let total = flight.lambda_climb + l0;
     let v_t = (mu * mu + total * total).sqrt();
     // Mass-flow parameter of the moment equations; -> 2 |lambda_0| in hover, 0 at V_T = 0.
-    let v = if v_t > 0.0 { (mu * mu + total * (total + l0)) / v_t } else { 0.0 };
-    let cos_x = if v_t > 0.0 { (total.max(0.0) / v_t).min(1.0) } else { 1.0 };
-    let k = 15.0 * std::f64::consts::PI / 64.0 * ((1.0 - cos_x) / (1.0 + cos_x)).sqrt();
-    let b = 4.0 * cos_x / (1.0 + cos_x);
-    let det = 0.5 * b + k * k;
+    let v = if v_t.re() > 0.0 { (mu * mu + total * (total + l0)) / v_t } else { zero };
+    // cos X = lambda / V_T and tan(X/2) = mu / (V_T + lambda) for a wake below the disk; the
+    // skew is limited to 90 degrees (cos X = 0, tan(X/2) = 1) otherwise.
+    let (cos_x, tan_half_x) = if v_t.re() == 0.0 {
+        (D::from(1.0), zero)
+    } else if total.re() > 0.0 {
+        (total / v_t, mu / (v_t + total))
+    } else {
+        (zero, D::from(1.0))
+    };
+    let k = tan_half_x * (15.0 * std::f64::consts::PI / 64.0);
+    let b = cos_x * 4.0 / (cos_x + 1.0);
+    let det = b * 0.5 + k * k;
     // L^-1 lambda = diag(V_T, V, V) Lt^-1 lambda, wind axes.
     let r0 = v_t * (b * l0 + k * lc_w) / det;
-    let rs = v * (1.0 + cos_x) / 4.0 * ls_w;
-    let rc = v * (-k * l0 + 0.5 * lc_w) / det;
+    let rs = v * (cos_x + 1.0) * 0.25 * ls_w;
+    let rc = v * (-k * l0 + lc_w * 0.5) / det;
 
-    let d0 = omega * (c[0] - r0) / M0;
-    let ds_w = omega * (cs_w - rs) / M1;
-    let dc_w = omega * (cc_w - rc) / M1;
+    let d0 = (c[0] - r0) * (omega / M0);
+    let ds_w = (cs_w - rs) * (omega / M1);
+    let dc_w = (cc_w - rc) * (omega / M1);
     // Back to the hub azimuth frame.
     [d0, dc_w * sw + ds_w * cw, dc_w * cw - ds_w * sw]
 }
+
+use fmu_core::Scalar;
 
 #[cfg(test)]
 mod tests {

@@ -35,7 +35,7 @@
 //!             - W^2 (theta1c cos + theta1s sin)
 //! ```
 
-use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
 use fmu_core::variable::Variable;
 
 use crate::layout::{NB_MAX, u, vr, x, y};
@@ -147,6 +147,22 @@ impl Model for Controls {
         Self::from_parameters(params)
     }
 
+    fn state_variables() -> Vec<StateVariable> {
+        let state = |name: &str, description: &str| StateVariable {
+            name: format!("state.{name}"),
+            unit: "rad",
+            derivative_unit: "rad/s",
+            description: format!("{description} (actuator state; used when tau > 0)"),
+            nominal: 0.1,
+        };
+        vec![
+            state("theta0", "Collective pitch"),
+            state("theta1c", "Lateral cyclic pitch (coefficient of cos psi)"),
+            state("theta1s", "Longitudinal cyclic pitch (coefficient of sin psi)"),
+            state("tail_collective", "Tail rotor collective pitch"),
+        ]
+    }
+
     fn n_states(&self) -> usize {
         if self.tau > 0.0 { x::N } else { 0 }
     }
@@ -157,7 +173,7 @@ impl Model for Controls {
         }
     }
 
-    fn derivatives(&self, _t: f64, xs: &[f64], us: &[f64], dx: &mut [f64]) {
+    fn derivatives<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
         if self.tau > 0.0 {
             let (_, rate, _) = self.swashplate(xs, us);
             dx.copy_from_slice(&rate);

@@ -1,4 +1,5 @@
-//! The FMI 2.0 Co-Simulation C ABI. Every `unsafe` block of the export side is in this file.
+//! The FMI 2.0 C ABI, Co-Simulation and Model Exchange. Every `unsafe` block of the export side
+//! is in this file.
 //!
 //! Each function checks its pointers and lengths, converts them to slices and calls the safe
 //! [`CoSimulation`] method of the same name inside `catch_unwind`, so a panic in a model becomes
@@ -13,9 +14,10 @@ use crate::status::{FmiError, FmiResult, Status};
 
 /// `fmi2FMUstate`
 pub use fmi2_types::FmuState as FmuStatePtr;
-pub use fmi2_types::{Boolean, CallbackFunctions, CallbackLogger, Component, StatusCode, ValueReference};
+pub use fmi2_types::{Boolean, CallbackFunctions, CallbackLogger, Component, EventInfo, StatusCode, ValueReference};
 
 const FMI2_COSIMULATION: c_int = fmi2_types::CO_SIMULATION;
+const FMI2_MODEL_EXCHANGE: c_int = fmi2_types::MODEL_EXCHANGE;
 const STATUS_LAST_SUCCESSFUL_TIME: c_int = fmi2_types::LAST_SUCCESSFUL_TIME;
 const STATUS_TERMINATED: c_int = fmi2_types::TERMINATED;
 
@@ -177,14 +179,19 @@ pub unsafe fn instantiate<S: CoSimulation>(
             std::ptr::null_mut()
         };
         let Some(instance_name) = name.as_deref() else { return fail("instance name is null".into()) };
-        if fmu_type != FMI2_COSIMULATION {
-            return fail(format!("fmuType {fmu_type} requested, but this FMU supports only fmi2CoSimulation (1)"));
+        if fmu_type != FMI2_COSIMULATION && fmu_type != FMI2_MODEL_EXCHANGE {
+            return fail(format!("fmuType {fmu_type} is neither fmi2ModelExchange (0) nor fmi2CoSimulation (1)"));
         }
         // SAFETY: null or NUL-terminated by contract.
         let Some(guid) = (unsafe { c_str(guid) }) else { return fail("GUID is null".into()) };
         // SAFETY: null or NUL-terminated by contract.
         let resource_location = unsafe { c_str(resource_location) };
-        let args = InstantiateArgs { instance_name, guid: &guid, resource_location: resource_location.as_deref() };
+        let args = InstantiateArgs {
+            instance_name,
+            guid: &guid,
+            resource_location: resource_location.as_deref(),
+            model_exchange: fmu_type == FMI2_MODEL_EXCHANGE,
+        };
         let mut instance = match S::instantiate(args, c_logger(callbacks, instance_name)) {
             Ok(instance) => instance,
             Err(m) => return fail(m),
@@ -754,12 +761,196 @@ pub unsafe fn get_other_status<S: CoSimulation>(c: Component, function: &'static
     unsafe { with_instance::<S>(c, function, |me| me.unsupported_status(function, kind)) }
 }
 
-/// Emits the FMI 2.0 Co-Simulation symbols for a model type. Use once, in the crate that is
-/// built as the FMU's shared library.
+/// `fmi2SetTime`.
+///
+/// # Safety
+/// See `with_instance`.
+pub unsafe fn set_time<S: CoSimulation>(c: Component, t: f64) -> StatusCode {
+    // SAFETY: forwarded contract.
+    unsafe { with_instance::<S>(c, "fmi2SetTime", |me| me.set_time(t)) }
+}
+
+/// `fmi2SetContinuousStates`.
+///
+/// # Safety
+/// See `with_instance`; `x` null or `n` valid elements.
+pub unsafe fn set_continuous_states<S: CoSimulation>(c: Component, x: *const f64, n: usize) -> StatusCode {
+    const F: &str = "fmi2SetContinuousStates";
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_instance::<S>(c, F, |me| match slice(F, "x", x, n) {
+            Ok(x) => me.set_continuous_states(x),
+            Err(e) => reject(me, e),
+        })
+    }
+}
+
+/// The Model Exchange getters that fill a real array: states, derivatives, nominals, event
+/// indicators.
+macro_rules! real_array_getters {
+    ($($(#[$doc:meta])* $name:ident => $fmi:literal, $method:ident;)*) => {$(
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// See `with_instance`; `values` null or `n` writable elements.
+        pub unsafe fn $name<S: CoSimulation>(c: Component, values: *mut f64, n: usize) -> StatusCode {
+            const F: &str = $fmi;
+            // SAFETY: forwarded contract.
+            unsafe {
+                with_instance::<S>(c, F, |me| match slice_mut(F, "array", values, n) {
+                    Ok(v) => me.$method(v),
+                    Err(e) => reject(me, e),
+                })
+            }
+        }
+    )*};
+}
+
+real_array_getters! {
+    /// `fmi2GetContinuousStates`.
+    get_continuous_states => "fmi2GetContinuousStates", get_continuous_states;
+    /// `fmi2GetDerivatives`.
+    get_derivatives => "fmi2GetDerivatives", get_derivatives;
+    /// `fmi2GetNominalsOfContinuousStates`.
+    get_nominals_of_continuous_states => "fmi2GetNominalsOfContinuousStates", get_nominals_of_continuous_states;
+    /// `fmi2GetEventIndicators`.
+    get_event_indicators => "fmi2GetEventIndicators", get_event_indicators;
+}
+
+simple! {
+    /// `fmi2EnterEventMode`.
+    enter_event_mode => "fmi2EnterEventMode", enter_event_mode;
+    /// `fmi2EnterContinuousTimeMode`.
+    enter_continuous_time_mode => "fmi2EnterContinuousTimeMode", enter_continuous_time_mode;
+}
+
+/// `fmi2NewDiscreteStates`.
+///
+/// # Safety
+/// See `with_instance`; `info` null or writable.
+pub unsafe fn new_discrete_states<S: CoSimulation>(c: Component, info: *mut EventInfo) -> StatusCode {
+    const F: &str = "fmi2NewDiscreteStates";
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_instance::<S>(c, F, |me| {
+            if info.is_null() {
+                return reject(me, null_argument(F, "fmi2EventInfo"));
+            }
+            let e = me.new_discrete_states()?;
+            // SAFETY: non-null and writable by the caller's contract.
+            *info = EventInfo {
+                new_discrete_states_needed: e.new_discrete_states_needed.into(),
+                terminate_simulation: e.terminate_simulation.into(),
+                nominals_of_continuous_states_changed: e.nominals_changed.into(),
+                values_of_continuous_states_changed: e.values_changed.into(),
+                next_event_time_defined: e.next_event_time.is_some().into(),
+                next_event_time: e.next_event_time.unwrap_or(0.0),
+            };
+            Ok(())
+        })
+    }
+}
+
+/// `fmi2CompletedIntegratorStep`.
+///
+/// # Safety
+/// See `with_instance`; the two flags null or writable.
+pub unsafe fn completed_integrator_step<S: CoSimulation>(
+    c: Component,
+    _no_set_fmu_state_prior: Boolean,
+    enter_event_mode: *mut Boolean,
+    terminate_simulation: *mut Boolean,
+) -> StatusCode {
+    const F: &str = "fmi2CompletedIntegratorStep";
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_instance::<S>(c, F, |me| {
+            if enter_event_mode.is_null() || terminate_simulation.is_null() {
+                return reject(me, null_argument(F, "enterEventMode or terminateSimulation"));
+            }
+            let (event, terminate) = me.completed_integrator_step()?;
+            // SAFETY: non-null and writable by the caller's contract.
+            *enter_event_mode = event.into();
+            *terminate_simulation = terminate.into();
+            Ok(())
+        })
+    }
+}
+
+/// Emits the FMI 2.0 symbols, Co-Simulation and Model Exchange, for a model type. Use once, in
+/// the crate that is built as the FMU's shared library. The model description declares Model
+/// Exchange when the model declares its states ([`crate::Model::state_variables`]).
 #[macro_export]
 macro_rules! export_fmu {
     ($model:ty) => {
         $crate::export_cosimulation!($crate::Instance<$model>);
+        $crate::export_model_exchange!($crate::Instance<$model>);
+    };
+}
+
+/// Emits the FMI 2.0 Model Exchange symbols (those not shared with Co-Simulation) for a slave;
+/// used by [`crate::export_fmu!`].
+#[macro_export]
+macro_rules! export_model_exchange {
+    ($slave:ty) => {
+        mod fmi2_model_exchange_exports {
+            #![allow(non_snake_case, clippy::missing_safety_doc)]
+            use super::*;
+            use $crate::abi::{self, Boolean, Component, EventInfo, StatusCode};
+            type M = $slave;
+
+            // SAFETY (all functions below): as in `export_cosimulation!`.
+
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2SetTime(c: Component, t: f64) -> StatusCode {
+                unsafe { abi::set_time::<M>(c, t) }
+            }
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2SetContinuousStates(c: Component, x: *const f64, n: usize) -> StatusCode {
+                unsafe { abi::set_continuous_states::<M>(c, x, n) }
+            }
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2GetContinuousStates(c: Component, x: *mut f64, n: usize) -> StatusCode {
+                unsafe { abi::get_continuous_states::<M>(c, x, n) }
+            }
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2GetDerivatives(c: Component, dx: *mut f64, n: usize) -> StatusCode {
+                unsafe { abi::get_derivatives::<M>(c, dx, n) }
+            }
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(
+                c: Component,
+                x: *mut f64,
+                n: usize,
+            ) -> StatusCode {
+                unsafe { abi::get_nominals_of_continuous_states::<M>(c, x, n) }
+            }
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2GetEventIndicators(c: Component, z: *mut f64, n: usize) -> StatusCode {
+                unsafe { abi::get_event_indicators::<M>(c, z, n) }
+            }
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2EnterEventMode(c: Component) -> StatusCode {
+                unsafe { abi::enter_event_mode::<M>(c) }
+            }
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2NewDiscreteStates(c: Component, info: *mut EventInfo) -> StatusCode {
+                unsafe { abi::new_discrete_states::<M>(c, info) }
+            }
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2EnterContinuousTimeMode(c: Component) -> StatusCode {
+                unsafe { abi::enter_continuous_time_mode::<M>(c) }
+            }
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2CompletedIntegratorStep(
+                c: Component,
+                no_prior: Boolean,
+                enter_event_mode: *mut Boolean,
+                terminate_simulation: *mut Boolean,
+            ) -> StatusCode {
+                unsafe { abi::completed_integrator_step::<M>(c, no_prior, enter_event_mode, terminate_simulation) }
+            }
+        }
     };
 }
 

@@ -3,7 +3,15 @@
 
 use std::collections::HashMap;
 
+use crate::model::StateVariable;
 use crate::units;
+
+/// Value reference of the first declared continuous state (Model Exchange); state `i` is
+/// `STATE_VR_BASE + i`. Model variables use smaller value references.
+pub const STATE_VR_BASE: u32 = 10_000;
+/// Value reference of the derivative of the first declared state; `der(state i)` is
+/// `DERIVATIVE_VR_BASE + i`.
+pub const DERIVATIVE_VR_BASE: u32 = 20_000;
 use crate::variable::{Causality, Feedthrough, Kind, Variable};
 
 /// Where a variable's value lives in the instance's storage.
@@ -46,6 +54,9 @@ pub struct Catalog {
     pub integer_range: Vec<(i32, i32)>,
     /// For each output (in `y` order), the `u` positions it depends on directly.
     pub feedthrough: Vec<Vec<usize>>,
+    /// The declared continuous states (Model Exchange), in state-vector order; empty for a
+    /// Co-Simulation-only model.
+    pub states: Vec<StateVariable>,
 }
 
 /// Declaration index by value reference: direct tables when the value references are small
@@ -216,6 +227,7 @@ impl Catalog {
             boolean_start,
             integer_range,
             feedthrough,
+            states: Vec::new(),
         })
     }
 
@@ -242,6 +254,44 @@ impl Catalog {
                 }
             }
         }
+    }
+
+    /// Adds the declared continuous states, checking that their names are new, their units
+    /// known and their value references free.
+    pub fn with_states(mut self, states: Vec<StateVariable>) -> Result<Self, String> {
+        if states.len() as u32 >= DERIVATIVE_VR_BASE - STATE_VR_BASE {
+            return Err(format!("{} states: too many", states.len()));
+        }
+        if let Some(v) = self.variables.iter().find(|v| v.vr >= STATE_VR_BASE) {
+            return Err(format!("variable '{}': value reference {} is reserved for states", v.name, v.vr));
+        }
+        for (i, s) in states.iter().enumerate() {
+            if self.vr_of(&s.name).is_some() || states[..i].iter().any(|t| t.name == s.name) {
+                return Err(format!("state '{}' is declared twice", s.name));
+            }
+            for unit in [s.unit, s.derivative_unit] {
+                if !unit.is_empty() && units::base_unit(unit).is_none() {
+                    return Err(format!("state '{}' has unknown unit '{unit}'", s.name));
+                }
+            }
+            if !(s.nominal > 0.0 && s.nominal.is_finite()) {
+                return Err(format!("state '{}': nominal {} must be positive", s.name, s.nominal));
+            }
+        }
+        self.states = states;
+        Ok(self)
+    }
+
+    /// Position in [`Catalog::states`] of a state's value reference.
+    #[inline]
+    pub fn state_index(&self, vr: u32) -> Option<usize> {
+        vr.checked_sub(STATE_VR_BASE).map(|i| i as usize).filter(|&i| i < self.states.len())
+    }
+
+    /// Position in [`Catalog::states`] of the state whose derivative has this value reference.
+    #[inline]
+    pub fn derivative_index(&self, vr: u32) -> Option<usize> {
+        vr.checked_sub(DERIVATIVE_VR_BASE).map(|i| i as usize).filter(|&i| i < self.states.len())
     }
 
     /// The variable with this value reference.

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use quick_xml::escape::escape;
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, DERIVATIVE_VR_BASE, STATE_VR_BASE};
 use crate::model::Model;
 use crate::units;
 use crate::variable::{Causality, Enumeration, Kind, Variability};
@@ -44,6 +44,7 @@ fn generated<M: Model>() -> Generated {
     let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
     let entry = map.entry(TypeId::of::<M>()).or_insert_with(|| {
         let catalog = Catalog::new(M::variables())
+            .and_then(|c| c.with_states(M::state_variables()))
             .unwrap_or_else(|e| panic!("model {}: invalid variable declarations: {e}", M::INFO.model_identifier));
         let body = render::<M>(&catalog, "@GUID@");
         let guid = guid_of(&body);
@@ -100,6 +101,14 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
         e(info.description),
         version = env!("CARGO_PKG_VERSION"),
     );
+    if !catalog.states.is_empty() {
+        let _ = writeln!(
+            x,
+            "  <ModelExchange modelIdentifier=\"{}\" completedIntegratorStepNotNeeded=\"true\" \
+             canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"true\"/>",
+            e(info.model_identifier)
+        );
+    }
     let _ = writeln!(
         x,
         "  <CoSimulation modelIdentifier=\"{}\" canHandleVariableCommunicationStepSize=\"true\" \
@@ -109,11 +118,17 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
     );
     // Units, in first-use order.
     let mut used: Vec<&str> = Vec::new();
-    for v in &catalog.variables {
-        if let Kind::Real { unit, .. } = v.kind
-            && !unit.is_empty()
-            && !used.contains(&unit)
-        {
+    let state_units = catalog.states.iter().flat_map(|s| [s.unit, s.derivative_unit]);
+    for unit in catalog
+        .variables
+        .iter()
+        .filter_map(|v| match v.kind {
+            Kind::Real { unit, .. } => Some(unit),
+            _ => None,
+        })
+        .chain(state_units)
+    {
+        if !unit.is_empty() && !used.contains(&unit) {
             used.push(unit);
         }
     }
@@ -233,6 +248,40 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
         }
         x.push_str("    </ScalarVariable>\n");
     }
+    // Continuous states, then their derivatives (Model Exchange), after the model variables.
+    let first_state = catalog.variables.len() + 1;
+    let n_states = catalog.states.len();
+    for (i, s) in catalog.states.iter().enumerate() {
+        let unit = if s.unit.is_empty() { String::new() } else { format!(" unit=\"{}\"", e(s.unit)) };
+        let display =
+            units::display_unit(s.unit, None).map(|d| format!(" displayUnit=\"{}\"", e(d))).unwrap_or_default();
+        let _ = writeln!(
+            x,
+            "    <!-- index {} -->\n    <ScalarVariable name=\"{}\" valueReference=\"{}\" causality=\"local\" \
+             variability=\"continuous\" initial=\"calculated\" description=\"{}\">\n      \
+             <Real{unit}{display} nominal=\"{}\"/>\n    </ScalarVariable>",
+            first_state + i,
+            e(&s.name),
+            STATE_VR_BASE + i as u32,
+            e(&s.description),
+            real(s.nominal)
+        );
+    }
+    for (i, s) in catalog.states.iter().enumerate() {
+        let unit =
+            if s.derivative_unit.is_empty() { String::new() } else { format!(" unit=\"{}\"", e(s.derivative_unit)) };
+        let _ = writeln!(
+            x,
+            "    <!-- index {} -->\n    <ScalarVariable name=\"der({})\" valueReference=\"{}\" causality=\"local\" \
+             variability=\"continuous\" initial=\"calculated\" description=\"Time derivative of {}\">\n      \
+             <Real{unit} derivative=\"{}\"/>\n    </ScalarVariable>",
+            first_state + n_states + i,
+            e(&s.name),
+            DERIVATIVE_VR_BASE + i as u32,
+            e(&s.name),
+            first_state + i
+        );
+    }
     x.push_str("  </ModelVariables>\n  <ModelStructure>\n");
     let output_indices: Vec<usize> = catalog
         .variables
@@ -248,14 +297,30 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
         .filter(|(_, v)| v.causality == Causality::Input)
         .map(|(i, _)| i + 1)
         .collect();
+    // Outputs depend directly on the inputs they declare, and (conservatively) on every state.
+    let state_indices: Vec<String> = (first_state..first_state + n_states).map(|i| i.to_string()).collect();
     if !output_indices.is_empty() {
         x.push_str("    <Outputs>\n");
         for (k, index) in output_indices.iter().enumerate() {
-            let deps: Vec<String> = catalog.feedthrough[k].iter().map(|&p| input_indices[p].to_string()).collect();
+            let deps: Vec<String> = catalog.feedthrough[k]
+                .iter()
+                .map(|&p| input_indices[p].to_string())
+                .chain(state_indices.iter().cloned())
+                .collect();
             let _ = writeln!(x, "      <Unknown index=\"{index}\" dependencies=\"{}\"/>", deps.join(" "));
         }
-        x.push_str("    </Outputs>\n    <InitialUnknowns>\n");
-        for index in &output_indices {
+        x.push_str("    </Outputs>\n");
+    }
+    if n_states > 0 {
+        x.push_str("    <Derivatives>\n");
+        for i in 0..n_states {
+            let _ = writeln!(x, "      <Unknown index=\"{}\"/>", first_state + n_states + i);
+        }
+        x.push_str("    </Derivatives>\n");
+    }
+    if !output_indices.is_empty() || n_states > 0 {
+        x.push_str("    <InitialUnknowns>\n");
+        for index in output_indices.iter().copied().chain(first_state..first_state + 2 * n_states) {
             let _ = writeln!(x, "      <Unknown index=\"{index}\"/>");
         }
         x.push_str("    </InitialUnknowns>\n");
@@ -312,6 +377,25 @@ pub fn variables_markdown<M: Model>() -> String {
                 description += &format!(" ({}: {})", t.name, items.join(", "));
             }
             let _ = writeln!(md, "| `{}` | {ty} | {} | {start} | {} |", v.name, cell(&unit), cell(&description));
+        }
+    }
+    if !catalog.states.is_empty() {
+        let _ = write!(
+            md,
+            "\n## Continuous states (Model Exchange)\n\nEach state `s` has its derivative `der(s)`; value references \
+             {STATE_VR_BASE} + i and {DERIVATIVE_VR_BASE} + i.\n\n| name | unit | derivative unit | nominal | description |\n\
+             |---|---|---|---|---|\n"
+        );
+        for s in &catalog.states {
+            let _ = writeln!(
+                md,
+                "| `{}` | {} | {} | {} | {} |",
+                s.name,
+                s.unit,
+                s.derivative_unit,
+                real(s.nominal),
+                cell(&s.description)
+            );
         }
     }
     md

@@ -1,5 +1,6 @@
-//! One FMU instance behind a safe API: the FMI 2.0 Co-Simulation state machine, variable
-//! storage, lazy output evaluation, the integrator, directional derivatives and FMU state.
+//! One FMU instance behind a safe API: the FMI 2.0 Co-Simulation and Model Exchange state
+//! machines, variable storage, lazy output evaluation, the integrator, directional derivatives
+//! and FMU state.
 //!
 //! The C boundary ([`crate::abi`]) only converts pointers to slices and calls these methods, so
 //! tests and in-process harnesses exercise exactly the code an importer does.
@@ -32,12 +33,18 @@ pub enum SlaveState {
     Terminated = 4,
     /// After a call returned `fmi2Error`: only getters, `fmi2SetFMUstate`, reset and free.
     Error = 5,
+    /// Model Exchange: after `fmi2ExitInitializationMode` or `fmi2EnterEventMode`.
+    EventMode = 6,
+    /// Model Exchange: the importer integrates the states (`fmi2EnterContinuousTimeMode`).
+    ContinuousTimeMode = 7,
 }
 
 impl SlaveState {
     fn from_u8(v: u8) -> Option<Self> {
         use SlaveState::*;
-        [Instantiated, InitializationMode, StepComplete, StepFailed, Terminated, Error].get(usize::from(v)).copied()
+        [Instantiated, InitializationMode, StepComplete, StepFailed, Terminated, Error, EventMode, ContinuousTimeMode]
+            .get(usize::from(v))
+            .copied()
     }
 
     const fn bit(self) -> u8 {
@@ -62,11 +69,36 @@ const fn allowed(states: &[SlaveState]) -> Allowed {
 use SlaveState as S;
 const SETUP: Allowed = allowed(&[S::Instantiated]);
 const INIT: Allowed = allowed(&[S::InitializationMode]);
-const TERMINATE: Allowed = allowed(&[S::StepComplete, S::StepFailed]);
-const GET: Allowed = allowed(&[S::InitializationMode, S::StepComplete, S::StepFailed, S::Terminated, S::Error]);
-const SET: Allowed = allowed(&[S::Instantiated, S::InitializationMode, S::StepComplete]);
-const FMU_STATE: Allowed =
-    allowed(&[S::Instantiated, S::InitializationMode, S::StepComplete, S::StepFailed, S::Terminated, S::Error]);
+const TERMINATE: Allowed = allowed(&[S::StepComplete, S::StepFailed, S::EventMode, S::ContinuousTimeMode]);
+const GET: Allowed = allowed(&[
+    S::InitializationMode,
+    S::StepComplete,
+    S::StepFailed,
+    S::Terminated,
+    S::Error,
+    S::EventMode,
+    S::ContinuousTimeMode,
+]);
+const SET: Allowed =
+    allowed(&[S::Instantiated, S::InitializationMode, S::StepComplete, S::EventMode, S::ContinuousTimeMode]);
+const FMU_STATE: Allowed = allowed(&[
+    S::Instantiated,
+    S::InitializationMode,
+    S::StepComplete,
+    S::StepFailed,
+    S::Terminated,
+    S::Error,
+    S::EventMode,
+    S::ContinuousTimeMode,
+]);
+// Model Exchange (FMI 2.0 section 3.2.3).
+const ME_TIME: Allowed = allowed(&[S::EventMode, S::ContinuousTimeMode]);
+const ME_READ: Allowed =
+    allowed(&[S::InitializationMode, S::EventMode, S::ContinuousTimeMode, S::Terminated, S::Error]);
+const ME_NOMINALS: Allowed =
+    allowed(&[S::Instantiated, S::InitializationMode, S::EventMode, S::ContinuousTimeMode, S::Terminated, S::Error]);
+const ME_EVENT: Allowed = allowed(&[S::EventMode]);
+const ME_CONTINUOUS: Allowed = allowed(&[S::ContinuousTimeMode]);
 const OUTPUT_DERIVATIVES: Allowed = allowed(&[S::StepComplete, S::StepFailed, S::Terminated, S::Error]);
 const STEP: Allowed = allowed(&[S::StepComplete]);
 const STATUS: Allowed = allowed(&[S::StepComplete, S::StepFailed, S::Terminated]);
@@ -97,9 +129,32 @@ const SERIAL_MAGIC: &[u8; 8] = b"RFMUSTv2";
 /// Highest input derivative order `fmi2SetRealInputDerivatives` accepts.
 pub const MAX_INPUT_DERIVATIVE_ORDER: i32 = 2;
 
-/// An FMI 2.0 Co-Simulation instance of model `M`.
+/// What `fmi2NewDiscreteStates` reports (`fmi2EventInfo`): our models have no events, so every
+/// flag is false and no time event is scheduled.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct EventInfo {
+    /// `newDiscreteStatesNeeded`.
+    pub new_discrete_states_needed: bool,
+    /// `terminateSimulation`.
+    pub terminate_simulation: bool,
+    /// `nominalsOfContinuousStatesChanged`.
+    pub nominals_changed: bool,
+    /// `valuesOfContinuousStatesChanged`.
+    pub values_changed: bool,
+    /// `nextEventTime`, if `nextEventTimeDefined`.
+    pub next_event_time: Option<f64>,
+}
+
+/// An FMI 2.0 instance of model `M`, Co-Simulation or Model Exchange.
 pub struct Instance<M: Model> {
     name: String,
+    /// Instantiated as `fmi2ModelExchange`: the importer integrates the states.
+    model_exchange: bool,
+    /// For each state of the configured model (`x` order), its position among the declared
+    /// states ([`Catalog::states`]).
+    declared_of_state: Vec<usize>,
+    /// For each declared state, its position in `x` if this configuration uses it.
+    state_of_declared: Vec<Option<usize>>,
     catalog: Arc<Catalog>,
     logger: Logger,
     debug_logging: bool,
@@ -119,8 +174,22 @@ pub struct Instance<M: Model> {
     x_before_step: Vec<f64>,
     ode: Dopri5,
     x_dual: Vec<Dual64>,
+    dx_dual: Vec<Dual64>,
     u_dual: Vec<Dual64>,
     y_dual: Vec<Dual64>,
+}
+
+/// A Real that `fmi2GetDirectionalDerivative` accepts, resolved to its position.
+#[derive(Clone, Copy)]
+enum RealRole {
+    /// Input at this position in `u`.
+    Input(usize),
+    /// Output at this position in `y`.
+    Output(usize),
+    /// Declared continuous state (position in [`Catalog::states`]).
+    State(usize),
+    /// Derivative of the declared state at this position.
+    Derivative(usize),
 }
 
 struct ParamView<'a> {
@@ -177,8 +246,12 @@ impl<M: Model> Instance<M> {
             x: Vec::new(),
             input_derivatives: vec![0.0; 2 * n_u],
         };
+        let n_declared = catalog.states.len();
         Instance {
             name: name.to_string(),
+            model_exchange: false,
+            declared_of_state: Vec::new(),
+            state_of_declared: vec![None; n_declared],
             catalog,
             logger,
             debug_logging: false,
@@ -194,9 +267,24 @@ impl<M: Model> Instance<M> {
             x_before_step: Vec::new(),
             ode: Dopri5::new(0),
             x_dual: Vec::new(),
+            dx_dual: Vec::new(),
             u_dual: vec![Dual64::from(0.0); n_u],
             y_dual: vec![Dual64::from(0.0); n_y],
         }
+    }
+
+    /// A new Model Exchange instance (`fmuType = fmi2ModelExchange`); `Err` if the model declares
+    /// no states ([`Model::state_variables`]), so offers Co-Simulation only.
+    pub fn model_exchange(name: &str, logger: Logger) -> Result<Self, String> {
+        let mut instance = Self::with_logger(name, logger);
+        if instance.catalog.states.is_empty() {
+            return Err(format!(
+                "fmuType fmi2ModelExchange (0) requested, but {} supports only fmi2CoSimulation (1)",
+                M::INFO.model_identifier
+            ));
+        }
+        instance.model_exchange = true;
+        Ok(instance)
     }
 
     /// A new instance that prints errors and warnings to standard error.
@@ -334,7 +422,7 @@ impl<M: Model> Instance<M> {
     pub fn exit_initialization_mode(&mut self) -> FmiResult<()> {
         self.guarded("fmi2ExitInitializationMode", INIT, |me| {
             me.ensure_configured("fmi2ExitInitializationMode")?;
-            me.s.state = SlaveState::StepComplete;
+            me.s.state = if me.model_exchange { SlaveState::EventMode } else { SlaveState::StepComplete };
             me.log(Status::Ok, "initialized");
             Ok(())
         })
@@ -383,6 +471,21 @@ impl<M: Model> Instance<M> {
         };
         let model = M::configure(&view).map_err(|m| error(function, format!("invalid parameters: {m}")))?;
         let n = model.n_states();
+        if !self.catalog.states.is_empty() {
+            let declared = model.state_indices();
+            let n_declared = self.catalog.states.len();
+            self.state_of_declared.iter_mut().for_each(|p| *p = None);
+            if declared.len() != n {
+                return Err(error(function, format!("model bug: {} state indices for {n} states", declared.len())));
+            }
+            for (k, &d) in declared.iter().enumerate() {
+                if d >= n_declared || self.state_of_declared[d].is_some() {
+                    return Err(error(function, format!("model bug: state {k} maps to declared state {d}")));
+                }
+                self.state_of_declared[d] = Some(k);
+            }
+            self.declared_of_state = declared;
+        }
         if self.s.state == SlaveState::InitializationMode || self.s.x.len() != n {
             self.s.x.resize(n, 0.0);
             model.initial_state(&mut self.s.x);
@@ -390,6 +493,7 @@ impl<M: Model> Instance<M> {
         self.dx.resize(n, 0.0);
         self.x_before_step.resize(n, 0.0);
         self.x_dual.resize(n, Dual64::from(0.0));
+        self.dx_dual.resize(n, Dual64::from(0.0));
         if self.ode.dim() != n {
             self.ode = Dopri5::new(n);
         }
@@ -411,7 +515,7 @@ impl<M: Model> Instance<M> {
             (Causality::Output, _, _) => false,
             (Causality::Input, _, _) => true,
             (Causality::Parameter, _, S::Instantiated | S::InitializationMode) => true,
-            (Causality::Parameter, Variability::Tunable, S::StepComplete) => true,
+            (Causality::Parameter, Variability::Tunable, S::StepComplete | S::EventMode) => true,
             _ => false,
         };
         if ok {
@@ -436,7 +540,7 @@ impl<M: Model> Instance<M> {
 
     /// Parameter values before a setter that changes tunable parameters between steps.
     fn snapshot_if_tunable(&self, vrs: &[u32]) -> Option<(Vec<f64>, Vec<i32>, Vec<bool>)> {
-        let touches_parameter = self.s.state == S::StepComplete
+        let touches_parameter = matches!(self.s.state, S::StepComplete | S::EventMode)
             && vrs.iter().any(|&vr| {
                 self.catalog.index_of(vr).is_some_and(|i| self.catalog.causality[i] == Causality::Parameter)
             });
@@ -628,21 +732,34 @@ impl<M: Model> Instance<M> {
         const F: &str = "fmi2GetReal";
         self.guarded(F, GET, |me| {
             Self::check_lengths(F, vrs.len(), values.len())?;
-            let mut need_outputs = false;
+            let (mut need_outputs, mut need_states, mut need_derivatives) = (false, false, false);
             for &vr in vrs {
                 match me.catalog.real(vr) {
                     Some((_, causality)) => need_outputs |= causality == Causality::Output,
+                    None if me.catalog.state_index(vr).is_some() => need_states = true,
+                    None if me.catalog.derivative_index(vr).is_some() => need_derivatives = true,
                     None => return Err(me.not_a_real(F, vr)),
                 }
             }
             if need_outputs && me.s.state != S::Error {
                 me.refresh_outputs(F)?;
             }
+            if need_states || need_derivatives {
+                me.ensure_configured(F)?;
+            }
+            if need_derivatives {
+                me.evaluate_derivatives(F)?;
+            }
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
-                // Every value reference was checked to be a real above.
-                if let Some((s, _)) = me.catalog.real(vr) {
-                    *out = me.s.reals[s];
-                }
+                // Every value reference was checked to be a real, state or derivative above.
+                *out = match me.catalog.real(vr) {
+                    Some((s, _)) => me.s.reals[s],
+                    None => match (me.catalog.state_index(vr), me.catalog.derivative_index(vr)) {
+                        (Some(d), _) => me.state_of_declared[d].map_or(0.0, |k| me.s.x[k]),
+                        (_, Some(d)) => me.state_of_declared[d].map_or(0.0, |k| me.dx[k]),
+                        _ => unreachable!("checked above"),
+                    },
+                };
             }
             Ok(())
         })
@@ -682,6 +799,60 @@ impl<M: Model> Instance<M> {
             }
             Ok(())
         })
+    }
+
+    /// The role of a directional derivative's known (an input or a continuous state) or
+    /// unknown (an output or a state derivative).
+    fn derivative_role(&self, function: &'static str, vr: u32, known: bool) -> FmiResult<RealRole> {
+        if let Some((s, _)) = self.catalog.real(vr) {
+            let role = if known {
+                self.catalog.input_pos[s].map(RealRole::Input)
+            } else {
+                self.catalog.output_pos[s].map(RealRole::Output)
+            };
+            if let Some(role) = role {
+                return Ok(role);
+            }
+        }
+        match (known, self.catalog.state_index(vr), self.catalog.derivative_index(vr)) {
+            (true, Some(d), _) => Ok(RealRole::State(d)),
+            (false, _, Some(d)) => Ok(RealRole::Derivative(d)),
+            _ => {
+                let what = if known { "known" } else { "unknown" };
+                let expected =
+                    if known { "a real input or a continuous state" } else { "a real output or a state derivative" };
+                let name = self.real_name(vr).unwrap_or_else(|| format!("value reference {vr}"));
+                Err(error(function, format!("{what} '{name}' is not {expected}")))
+            }
+        }
+    }
+
+    /// Name of a model variable, state or derivative by value reference.
+    fn real_name(&self, vr: u32) -> Option<String> {
+        if let Some(v) = self.catalog.variable(vr) {
+            return Some(v.name.clone());
+        }
+        match (self.catalog.state_index(vr), self.catalog.derivative_index(vr)) {
+            (Some(d), _) => Some(self.catalog.states[d].name.clone()),
+            (_, Some(d)) => Some(format!("der({})", self.catalog.states[d].name)),
+            _ => None,
+        }
+    }
+
+    /// The state derivative at the current time, state and inputs into `dx`; an error if it is
+    /// not finite.
+    fn evaluate_derivatives(&mut self, function: &'static str) -> FmiResult<()> {
+        self.fill_inputs();
+        let model = self.model.as_ref().expect("configured by the caller");
+        model.derivatives(self.s.time, &self.s.x, &self.u, &mut self.dx);
+        if let Some(k) = self.dx.iter().position(|v| !v.is_finite()) {
+            let name = self
+                .declared_of_state
+                .get(k)
+                .map_or_else(|| format!("state {k}"), |&d| self.catalog.states[d].name.clone());
+            return Err(error(function, format!("derivative of '{name}' is {} at t = {} s", self.dx[k], self.s.time)));
+        }
+        Ok(())
     }
 
     /// Position in `u` of a known and in `y` of an unknown, checked.
@@ -732,6 +903,16 @@ impl<M: Model> Instance<M> {
 
     /// The error for a value reference that is unknown or not a real.
     fn not_a_real(&self, function: &'static str, vr: u32) -> FmiError {
+        if let Some(name) =
+            self.catalog.state_index(vr).or(self.catalog.derivative_index(vr)).and_then(|_| self.real_name(vr))
+        {
+            return error(
+                function,
+                format!(
+                    "'{name}' (value reference {vr}) is a continuous state or derivative: it is not set with {function}"
+                ),
+            );
+        }
         match self.slot(function, vr) {
             Ok((i, _)) => {
                 let name = &self.catalog.variables[i].name;
@@ -741,8 +922,10 @@ impl<M: Model> Instance<M> {
         }
     }
 
-    /// `fmi2GetDirectionalDerivative`: `dv_unknown = (d outputs / d inputs) dv_known`, exact by
-    /// forward-mode automatic differentiation of the model's output equations.
+    /// `fmi2GetDirectionalDerivative`: `dv_unknown = (d unknowns / d knowns) dv_known`, exact
+    /// by forward-mode automatic differentiation of the model's equations. Knowns are inputs
+    /// and continuous states, unknowns outputs and state derivatives (the Model Exchange
+    /// Jacobians `A, B, C, D`; a Co-Simulation importer uses the inputs and outputs).
     pub fn get_directional_derivative(
         &mut self,
         unknowns: &[u32],
@@ -754,25 +937,49 @@ impl<M: Model> Instance<M> {
         self.guarded(F, GET, |me| {
             Self::check_lengths(F, knowns.len(), dv_known.len())?;
             Self::check_lengths(F, unknowns.len(), dv_unknown.len())?;
-            me.io_positions(F, unknowns, knowns)?;
             me.ensure_configured(F)?;
             me.fill_inputs();
             for (d, &u) in me.u_dual.iter_mut().zip(&me.u) {
                 *d = Dual64::from(u);
             }
-            for (&vr, &dv) in knowns.iter().zip(dv_known) {
-                let p = me.input_position(vr);
-                me.u_dual[p].eps += dv;
-            }
             for (d, &x) in me.x_dual.iter_mut().zip(&me.s.x) {
                 *d = Dual64::from(x);
             }
-            me.fill_previous_outputs();
+            for (&vr, &dv) in knowns.iter().zip(dv_known) {
+                match me.derivative_role(F, vr, true)? {
+                    RealRole::Input(p) => me.u_dual[p].eps += dv,
+                    RealRole::State(d) => {
+                        if let Some(k) = me.state_of_declared[d] {
+                            me.x_dual[k].eps += dv;
+                        }
+                    }
+                    RealRole::Output(_) | RealRole::Derivative(_) => unreachable!("knowns are inputs or states"),
+                }
+            }
+            let (mut want_outputs, mut want_derivatives) = (false, false);
+            for &vr in unknowns {
+                match me.derivative_role(F, vr, false)? {
+                    RealRole::Output(_) => want_outputs = true,
+                    _ => want_derivatives = true,
+                }
+            }
+            if want_outputs {
+                me.fill_previous_outputs();
+            }
             let model = me.model.as_ref().expect("configured above");
-            model.outputs_warm(Dual64::from(me.s.time), &me.x_dual, &me.u_dual, &me.y_prev, &mut me.y_dual);
+            let t = Dual64::from(me.s.time);
+            if want_outputs {
+                model.outputs_warm(t, &me.x_dual, &me.u_dual, &me.y_prev, &mut me.y_dual);
+            }
+            if want_derivatives {
+                model.derivatives(t, &me.x_dual, &me.u_dual, &mut me.dx_dual);
+            }
             for (&vr, out) in unknowns.iter().zip(dv_unknown.iter_mut()) {
-                let p = me.output_position(vr);
-                *out = me.y_dual[p].eps;
+                *out = match me.derivative_role(F, vr, false)? {
+                    RealRole::Output(p) => me.y_dual[p].eps,
+                    RealRole::Derivative(d) => me.state_of_declared[d].map_or(0.0, |k| me.dx_dual[k].eps),
+                    RealRole::Input(_) | RealRole::State(_) => unreachable!("unknowns are outputs or derivatives"),
+                };
             }
             Ok(())
         })
@@ -914,6 +1121,147 @@ impl<M: Model> Instance<M> {
         self.guarded(function, STATUS, |_| {
             Err(error(function, format!("status kind {kind} is not available: steps are synchronous, never pending")))
         })
+    }
+
+    /// [`Instance::guarded`] for a Model Exchange function: refused first of all on a
+    /// Co-Simulation instance.
+    fn me_guarded<T>(
+        &mut self,
+        function: &'static str,
+        allowed: Allowed,
+        body: impl FnOnce(&mut Self) -> FmiResult<T>,
+    ) -> FmiResult<T> {
+        if self.model_exchange {
+            return self.guarded(function, allowed, body);
+        }
+        let e = error(function, "a Model Exchange function, but this instance was instantiated as fmi2CoSimulation");
+        self.fail(&e);
+        Err(e)
+    }
+
+    /// Checks an array of the declared state dimension.
+    fn check_state_count(&self, function: &'static str, n: usize) -> FmiResult<()> {
+        let declared = self.catalog.states.len();
+        if n == declared {
+            Ok(())
+        } else {
+            Err(error(function, format!("{n} values for {declared} continuous states")))
+        }
+    }
+
+    /// `fmi2SetTime` (Model Exchange).
+    pub fn set_time(&mut self, t: f64) -> FmiResult<()> {
+        const F: &str = "fmi2SetTime";
+        self.me_guarded(F, ME_TIME, |me| {
+            if !t.is_finite() {
+                return Err(error(F, format!("time {t} is not finite")));
+            }
+            me.s.time = t;
+            me.outputs_dirty = true;
+            Ok(())
+        })
+    }
+
+    /// `fmi2SetContinuousStates` (Model Exchange): all declared states; those this
+    /// configuration does not use are ignored.
+    pub fn set_continuous_states(&mut self, x: &[f64]) -> FmiResult<()> {
+        const F: &str = "fmi2SetContinuousStates";
+        self.me_guarded(F, ME_TIME, |me| {
+            me.check_state_count(F, x.len())?;
+            me.ensure_configured(F)?;
+            if let Some(d) = x.iter().position(|v| !v.is_finite()) {
+                return Err(error(F, format!("state '{}' = {} is not finite", me.catalog.states[d].name, x[d])));
+            }
+            for (k, &d) in me.declared_of_state.iter().enumerate() {
+                me.s.x[k] = x[d];
+            }
+            me.outputs_dirty = true;
+            Ok(())
+        })
+    }
+
+    /// `fmi2GetContinuousStates` (Model Exchange): the declared states, zero where unused.
+    pub fn get_continuous_states(&mut self, x: &mut [f64]) -> FmiResult<()> {
+        const F: &str = "fmi2GetContinuousStates";
+        self.me_guarded(F, ME_READ, |me| {
+            me.check_state_count(F, x.len())?;
+            me.ensure_configured(F)?;
+            x.fill(0.0);
+            for (k, &d) in me.declared_of_state.iter().enumerate() {
+                x[d] = me.s.x[k];
+            }
+            Ok(())
+        })
+    }
+
+    /// `fmi2GetDerivatives` (Model Exchange): zero for the declared states not in use.
+    pub fn get_derivatives(&mut self, dx: &mut [f64]) -> FmiResult<()> {
+        const F: &str = "fmi2GetDerivatives";
+        self.me_guarded(F, ME_READ, |me| {
+            me.check_state_count(F, dx.len())?;
+            me.ensure_configured(F)?;
+            me.evaluate_derivatives(F)?;
+            dx.fill(0.0);
+            for (k, &d) in me.declared_of_state.iter().enumerate() {
+                dx[d] = me.dx[k];
+            }
+            Ok(())
+        })
+    }
+
+    /// `fmi2GetNominalsOfContinuousStates` (Model Exchange).
+    pub fn get_nominals_of_continuous_states(&mut self, nominals: &mut [f64]) -> FmiResult<()> {
+        const F: &str = "fmi2GetNominalsOfContinuousStates";
+        self.me_guarded(F, ME_NOMINALS, |me| {
+            me.check_state_count(F, nominals.len())?;
+            for (n, s) in nominals.iter_mut().zip(&me.catalog.states) {
+                *n = s.nominal;
+            }
+            Ok(())
+        })
+    }
+
+    /// `fmi2GetEventIndicators` (Model Exchange): our models have none.
+    pub fn get_event_indicators(&mut self, indicators: &mut [f64]) -> FmiResult<()> {
+        const F: &str = "fmi2GetEventIndicators";
+        self.me_guarded(F, ME_READ, |_| {
+            if indicators.is_empty() {
+                Ok(())
+            } else {
+                Err(error(F, format!("{} event indicators requested, numberOfEventIndicators is 0", indicators.len())))
+            }
+        })
+    }
+
+    /// `fmi2EnterEventMode` (Model Exchange).
+    pub fn enter_event_mode(&mut self) -> FmiResult<()> {
+        const F: &str = "fmi2EnterEventMode";
+        self.me_guarded(F, ME_TIME, |me| {
+            me.s.state = S::EventMode;
+            Ok(())
+        })
+    }
+
+    /// `fmi2NewDiscreteStates` (Model Exchange): no discrete states, no events.
+    pub fn new_discrete_states(&mut self) -> FmiResult<EventInfo> {
+        const F: &str = "fmi2NewDiscreteStates";
+        self.me_guarded(F, ME_EVENT, |_| Ok(EventInfo::default()))
+    }
+
+    /// `fmi2EnterContinuousTimeMode` (Model Exchange).
+    pub fn enter_continuous_time_mode(&mut self) -> FmiResult<()> {
+        const F: &str = "fmi2EnterContinuousTimeMode";
+        self.me_guarded(F, ME_EVENT, |me| {
+            me.s.state = S::ContinuousTimeMode;
+            Ok(())
+        })
+    }
+
+    /// `fmi2CompletedIntegratorStep` (Model Exchange): `(enterEventMode, terminateSimulation)`,
+    /// both false (no step events).
+    pub fn completed_integrator_step(&mut self) -> FmiResult<(bool, bool)> {
+        const F: &str = "fmi2CompletedIntegratorStep";
+        self.me_guarded(F, ME_CONTINUOUS, |_| Ok((false, false)))
     }
 
     /// `fmi2GetFMUstate`: a copy of everything that determines the continuation.

@@ -25,7 +25,7 @@ pub mod verify;
 
 pub use description::{guid, model_description};
 pub use instance::{FmuState, Instance, SlaveState};
-pub use model::{Model, ModelInfo, Parameters, Scalar};
+pub use model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
 pub use slave::{CoSimulation, InstantiateArgs};
 pub use status::{FmiError, FmiResult, Status};
 pub use variable::{Causality, Feedthrough, Kind, Variability, Variable};

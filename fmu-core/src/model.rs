@@ -40,7 +40,24 @@ pub trait Parameters {
     fn boolean(&self, vr: u32) -> bool;
 }
 
-/// A model that `fmu-core` can export as an FMI 2.0 Co-Simulation FMU.
+/// A continuous state as `modelDescription.xml` declares it for Model Exchange: the state
+/// variable `name` and its derivative `der(name)`, both local Reals.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateVariable {
+    /// Name, `state.` followed by what the state is (`state.blade[1].flap`).
+    pub name: String,
+    /// Unit of the state ([`crate::units`] symbol, `""` for dimensionless).
+    pub unit: &'static str,
+    /// Unit of its time derivative.
+    pub derivative_unit: &'static str,
+    /// What the state is, with frame and sign convention.
+    pub description: String,
+    /// `nominal`: the state's typical magnitude, for the importer's error control.
+    pub nominal: f64,
+}
+
+/// A model that `fmu-core` can export as an FMI 2.0 FMU: Co-Simulation always, Model Exchange
+/// as well when it declares its states ([`Model::state_variables`]).
 pub trait Model: Sized + 'static {
     /// Static description.
     const INFO: ModelInfo;
@@ -58,8 +75,23 @@ pub trait Model: Sized + 'static {
     /// Writes the initial state (from the parameters used in [`Model::configure`]).
     fn initial_state(&self, x: &mut [f64]);
 
-    /// State derivative `x' = f(t, x, u)`.
-    fn derivatives(&self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]);
+    /// State derivative `x' = f(t, x, u)`, generic so that the same code gives the exact
+    /// Jacobians of Model Exchange's directional derivatives.
+    fn derivatives<D: Scalar>(&self, t: D, x: &[D], u: &[D], dx: &mut [D]);
+
+    /// The continuous states the FMU declares for Model Exchange, the most any parameter set
+    /// needs (a rotor's, for its largest number of blades). Empty (the default): the FMU is
+    /// Co-Simulation only.
+    fn state_variables() -> Vec<StateVariable> {
+        Vec::new()
+    }
+
+    /// For each of this configuration's states (in `x` order), its position in
+    /// [`Model::state_variables`]; the declared states not listed stay at zero with zero
+    /// derivative. Default: the first [`Model::n_states`].
+    fn state_indices(&self) -> Vec<usize> {
+        (0..self.n_states()).collect()
+    }
 
     /// Outputs `y = g(t, x, u)`, generic so that the same code gives exact derivatives.
     fn outputs<D: Scalar>(&self, t: D, x: &[D], u: &[D], y: &mut [D]);

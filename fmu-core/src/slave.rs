@@ -1,4 +1,5 @@
-//! The safe face of an FMI 2.0 Co-Simulation slave, as the C boundary ([`crate::abi`]) sees it.
+//! The safe face of an FMI 2.0 Co-Simulation slave (and, optionally, Model Exchange instance),
+//! as the C boundary ([`crate::abi`]) sees it.
 //!
 //! [`Instance`] implements it for every [`Model`]; a slave that is not an ODE model (the
 //! orchestrator's system FMU, which runs a whole coupled system inside one `fmi2DoStep`)
@@ -7,7 +8,7 @@
 //! refuse the call with `fmi2Error`; a slave that overrides them declares them in its model
 //! description.
 
-use crate::instance::{FmuState, Instance, Logger};
+use crate::instance::{EventInfo, FmuState, Instance, Logger};
 use crate::model::Model;
 use crate::status::{FmiError, FmiResult, Status};
 
@@ -20,6 +21,8 @@ pub struct InstantiateArgs<'a> {
     pub guid: &'a str,
     /// `fmuResourceLocation`: a URI of the unzipped `resources` folder, if the importer gave one.
     pub resource_location: Option<&'a str>,
+    /// `fmuType` is `fmi2ModelExchange` (otherwise `fmi2CoSimulation`).
+    pub model_exchange: bool,
 }
 
 /// An `fmi2Error` from `function` saying the capability is not provided.
@@ -104,6 +107,39 @@ pub trait CoSimulation: Sized + 'static {
     fn get_real_output_derivatives(&mut self, _vrs: &[u32], _orders: &[i32], _values: &mut [f64]) -> FmiResult<()> {
         Err(not_provided("fmi2GetRealOutputDerivatives"))
     }
+
+    // Model Exchange (exported by `export_fmu!` only).
+    fn set_time(&mut self, _t: f64) -> FmiResult<()> {
+        Err(not_provided("fmi2SetTime"))
+    }
+    fn set_continuous_states(&mut self, _x: &[f64]) -> FmiResult<()> {
+        Err(not_provided("fmi2SetContinuousStates"))
+    }
+    fn get_continuous_states(&mut self, _x: &mut [f64]) -> FmiResult<()> {
+        Err(not_provided("fmi2GetContinuousStates"))
+    }
+    fn get_derivatives(&mut self, _dx: &mut [f64]) -> FmiResult<()> {
+        Err(not_provided("fmi2GetDerivatives"))
+    }
+    fn get_nominals_of_continuous_states(&mut self, _nominals: &mut [f64]) -> FmiResult<()> {
+        Err(not_provided("fmi2GetNominalsOfContinuousStates"))
+    }
+    fn get_event_indicators(&mut self, _indicators: &mut [f64]) -> FmiResult<()> {
+        Err(not_provided("fmi2GetEventIndicators"))
+    }
+    fn enter_event_mode(&mut self) -> FmiResult<()> {
+        Err(not_provided("fmi2EnterEventMode"))
+    }
+    fn new_discrete_states(&mut self) -> FmiResult<EventInfo> {
+        Err(not_provided("fmi2NewDiscreteStates"))
+    }
+    fn enter_continuous_time_mode(&mut self) -> FmiResult<()> {
+        Err(not_provided("fmi2EnterContinuousTimeMode"))
+    }
+    /// `(enterEventMode, terminateSimulation)`.
+    fn completed_integrator_step(&mut self) -> FmiResult<(bool, bool)> {
+        Err(not_provided("fmi2CompletedIntegratorStep"))
+    }
 }
 
 impl<M: Model> CoSimulation for Instance<M> {
@@ -111,7 +147,11 @@ impl<M: Model> CoSimulation for Instance<M> {
 
     fn instantiate(args: InstantiateArgs<'_>, logger: Logger) -> Result<Self, String> {
         Instance::<M>::check_guid(args.guid)?;
-        Ok(Instance::with_logger(args.instance_name, logger))
+        if args.model_exchange {
+            Instance::model_exchange(args.instance_name, logger)
+        } else {
+            Ok(Instance::with_logger(args.instance_name, logger))
+        }
     }
     fn fail(&mut self, e: &FmiError) {
         Instance::fail(self, e)
@@ -203,5 +243,35 @@ impl<M: Model> CoSimulation for Instance<M> {
     }
     fn get_real_output_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &mut [f64]) -> FmiResult<()> {
         Instance::get_real_output_derivatives(self, vrs, orders, values)
+    }
+    fn set_time(&mut self, t: f64) -> FmiResult<()> {
+        Instance::set_time(self, t)
+    }
+    fn set_continuous_states(&mut self, x: &[f64]) -> FmiResult<()> {
+        Instance::set_continuous_states(self, x)
+    }
+    fn get_continuous_states(&mut self, x: &mut [f64]) -> FmiResult<()> {
+        Instance::get_continuous_states(self, x)
+    }
+    fn get_derivatives(&mut self, dx: &mut [f64]) -> FmiResult<()> {
+        Instance::get_derivatives(self, dx)
+    }
+    fn get_nominals_of_continuous_states(&mut self, nominals: &mut [f64]) -> FmiResult<()> {
+        Instance::get_nominals_of_continuous_states(self, nominals)
+    }
+    fn get_event_indicators(&mut self, indicators: &mut [f64]) -> FmiResult<()> {
+        Instance::get_event_indicators(self, indicators)
+    }
+    fn enter_event_mode(&mut self) -> FmiResult<()> {
+        Instance::enter_event_mode(self)
+    }
+    fn new_discrete_states(&mut self) -> FmiResult<EventInfo> {
+        Instance::new_discrete_states(self)
+    }
+    fn enter_continuous_time_mode(&mut self) -> FmiResult<()> {
+        Instance::enter_continuous_time_mode(self)
+    }
+    fn completed_integrator_step(&mut self) -> FmiResult<(bool, bool)> {
+        Instance::completed_integrator_step(self)
     }
 }

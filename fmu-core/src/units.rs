@@ -40,6 +40,7 @@ pub const UNITS: &[(&str, BaseUnit)] = &[
     ("rad/s", unit(0, 0, -1, 1)),
     ("rad/s2", unit(0, 0, -2, 1)),
     ("1/rad", unit(0, 0, 0, -1)),
+    ("1/s", unit(0, 0, -1, 0)),
 ];
 
 /// Looks up a unit symbol.

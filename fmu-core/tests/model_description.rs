@@ -94,7 +94,15 @@ fn root_and_co_simulation_element() {
     let positions: Vec<usize> =
         top.iter().map(|n| schema.iter().position(|s| s == n).unwrap_or_else(|| panic!("unexpected <{n}>"))).collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "order {top:?}");
-    assert!(!top.contains(&"ModelExchange"), "Co-Simulation only");
+    // MassSpringDamper declares its states: Model Exchange too, with the same identifier.
+    let me: Vec<&Element> = children(&el, ROOT).filter(|e| e.name == "ModelExchange").collect();
+    assert_eq!(me.len(), 1);
+    assert_eq!(me[0].attr("modelIdentifier"), MassSpringDamper::INFO.model_identifier);
+    assert_eq!(me[0].attr("providesDirectionalDerivative"), "true");
+    assert_eq!(root.attr("numberOfEventIndicators"), "0");
+    // Decay declares none: Co-Simulation only.
+    let decay = parse(&fmu_core::model_description::<Decay>());
+    assert!(!children(&decay, ROOT).any(|e| e.name == "ModelExchange"), "Decay is Co-Simulation only");
 
     let cs: Vec<&Element> = children(&el, ROOT).filter(|e| e.name == "CoSimulation").collect();
     assert_eq!(cs.len(), 1);
@@ -121,7 +129,24 @@ fn every_variable_is_declared_with_its_attributes() {
     let el = parse(&fmu_core::model_description::<MassSpringDamper>());
     let scalars: Vec<&Element> = children(&el, &format!("{ROOT}/ModelVariables")).collect();
     let declared = MassSpringDamper::variables();
-    assert_eq!(scalars.len(), declared.len());
+    let states = MassSpringDamper::state_variables();
+    // The model variables, then each state, then each state's derivative.
+    assert_eq!(scalars.len(), declared.len() + 2 * states.len());
+    for (k, s) in states.iter().enumerate() {
+        let state = scalars[declared.len() + k];
+        let derivative = scalars[declared.len() + states.len() + k];
+        assert_eq!(
+            (state.attr("name"), state.attr("causality"), state.attr("variability")),
+            (s.name.as_str(), "local", "continuous")
+        );
+        assert_eq!(derivative.attr("name"), format!("der({})", s.name));
+        let real = |n: usize| {
+            el.iter().filter(|e| e.parent == format!("{ROOT}/ModelVariables/ScalarVariable")).nth(n).unwrap()
+        };
+        assert_eq!(real(declared.len() + states.len() + k).attr("derivative"), (declared.len() + k + 1).to_string());
+        assert_eq!(real(declared.len() + k).attr("unit"), s.unit);
+        assert_eq!(real(declared.len() + states.len() + k).attr("unit"), s.derivative_unit);
+    }
     let units: BTreeSet<&str> = children(&el, &format!("{ROOT}/UnitDefinitions")).map(|u| u.attr("name")).collect();
     for (i, (sv, v)) in scalars.iter().zip(&declared).enumerate() {
         assert_eq!(sv.name, "ScalarVariable");
@@ -182,19 +207,30 @@ fn model_structure_lists_outputs_and_feedthrough() {
     let outputs: BTreeMap<usize, &str> = children(&el, &format!("{ROOT}/ModelStructure/Outputs"))
         .map(|u| (u.attr("index").parse().unwrap(), u.attr("dependencies")))
         .collect();
-    let f = index_of("F").to_string();
+    // Outputs depend on the inputs with direct feedthrough and (conservatively) on every state.
+    let states = format!("{} {}", index_of("state.x"), index_of("state.v"));
+    let a = format!("{} {states}", index_of("F"));
     let expected: BTreeMap<usize, &str> =
-        [(index_of("x"), ""), (index_of("v"), ""), (index_of("a"), f.as_str())].into_iter().collect();
+        [(index_of("x"), states.as_str()), (index_of("v"), states.as_str()), (index_of("a"), a.as_str())]
+            .into_iter()
+            .collect();
     assert_eq!(outputs, expected);
+    // Derivatives: der(state.x), der(state.v) in state order.
+    let derivatives: Vec<usize> = children(&el, &format!("{ROOT}/ModelStructure/Derivatives"))
+        .map(|u| u.attr("index").parse().unwrap())
+        .collect();
+    assert_eq!(derivatives, [index_of("der(state.x)"), index_of("der(state.v)")]);
     // Every output variable is listed, and nothing else.
     let output_indices: BTreeSet<usize> =
         scalars.iter().enumerate().filter(|(_, e)| e.attr("causality") == "output").map(|(i, _)| i + 1).collect();
     assert_eq!(outputs.keys().copied().collect::<BTreeSet<_>>(), output_indices);
-    // InitialUnknowns: all outputs.
-    let initial: BTreeSet<usize> = children(&el, &format!("{ROOT}/ModelStructure/InitialUnknowns"))
+    // InitialUnknowns: all outputs, states and derivatives (all calculated), in index order.
+    let initial: Vec<usize> = children(&el, &format!("{ROOT}/ModelStructure/InitialUnknowns"))
         .map(|u| u.attr("index").parse().unwrap())
         .collect();
-    assert_eq!(initial, output_indices);
+    let mut expected: Vec<usize> = output_indices.iter().copied().collect();
+    expected.extend(["state.x", "state.v", "der(state.x)", "der(state.v)"].map(index_of));
+    assert_eq!(initial, expected);
     // The feedthrough in the catalog matches: `a` depends on F by value reference.
     let a = MassSpringDamper::variables().into_iter().find(|v| v.vr == vr::A).unwrap();
     assert_eq!(a.feedthrough, fmu_core::Feedthrough::Inputs(vec![vr::F]));

@@ -18,7 +18,7 @@
 //! angular acceleration. A blocked axis of the DOF mask gets zero acceleration; the free axes
 //! solve the reduced system (free rows and columns of `M6`).
 
-use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
 use fmu_core::variable::Variable;
 use nalgebra::{Matrix3, Matrix6};
 
@@ -388,6 +388,41 @@ impl Model for Fuselage {
         Self::from_parameters(params)
     }
 
+    fn state_variables() -> Vec<StateVariable> {
+        let state = |name: &str, unit: &'static str, derivative_unit: &'static str, description: &str, nominal: f64| {
+            StateVariable {
+                name: format!("state.{name}"),
+                unit,
+                derivative_unit,
+                description: description.to_string(),
+                nominal,
+            }
+        };
+        let mut states = Vec::with_capacity(x::N);
+        for (axis, name) in [("x", "north"), ("y", "east"), ("z", "down")] {
+            states.push(state(
+                &format!("position.{axis}"),
+                "m",
+                "m/s",
+                &format!("Position of the reference point, {name} (NED)"),
+                1.0,
+            ));
+        }
+        for part in ["w", "x", "y", "z"] {
+            let description = format!("Body-to-NED attitude quaternion, component {part} (scalar w first)");
+            states.push(state(&format!("quaternion.{part}"), "", "1/s", &description, 1.0));
+        }
+        for (axis, name) in [("x", "u, forward"), ("y", "v, right"), ("z", "w, down")] {
+            let description = format!("Velocity of the reference point in body axes, {name}");
+            states.push(state(&format!("velocity.{axis}"), "m/s", "m/s2", &description, 1.0));
+        }
+        for (axis, name) in [("x", "p, roll"), ("y", "q, pitch"), ("z", "r, yaw")] {
+            let description = format!("Angular velocity in body axes, {name}");
+            states.push(state(&format!("rate.{axis}"), "rad/s", "rad/s2", &description, 0.1));
+        }
+        states
+    }
+
     fn n_states(&self) -> usize {
         x::N
     }
@@ -396,15 +431,15 @@ impl Model for Fuselage {
         x.copy_from_slice(&self.x0);
     }
 
-    fn derivatives(&self, _t: f64, xs: &[f64], us: &[f64], dx: &mut [f64]) {
+    fn derivatives<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
         let q = [xs[x::QUAT], xs[x::QUAT + 1], xs[x::QUAT + 2], xs[x::QUAT + 3]];
         let r = vec3::dcm(q);
         let (pos, v, w) = (v3(xs, x::POS), v3(xs, x::VEL), v3(xs, x::RATE));
         let acc = self.accelerations(&Kinematics { pos, r, v, w, g_b: self.gravity_body(&r) }, us);
         put3(dx, x::POS, mat_vec(&r, v));
-        let q_dot = vec3::quat_mul(q, [0.0, w[0], w[1], w[2]]);
+        let q_dot = vec3::quat_mul(q, [D::from(0.0), w[0], w[1], w[2]]);
         for k in 0..4 {
-            dx[x::QUAT + k] = 0.5 * q_dot[k];
+            dx[x::QUAT + k] = q_dot[k] * 0.5;
         }
         put3(dx, x::VEL, acc.v_dot);
         put3(dx, x::RATE, acc.alpha);

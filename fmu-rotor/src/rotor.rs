@@ -3,7 +3,7 @@
 use std::any::Any;
 use std::cell::RefCell;
 
-use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
 use fmu_core::variable::Variable;
 use num_dual::Dual64;
 
@@ -452,16 +452,27 @@ impl Rotor {
     }
 
     /// `x' = [q', q'']`; false (and NaN accelerations) if the mass matrix is singular.
-    fn try_derivatives(&self, t: f64, x: &[f64], us: &[f64], dx: &mut [f64]) -> bool {
-        let n = self.tree.n_dof();
-        let mut work = self.work.borrow_mut();
-        let hub = Self::hub_motion(us);
-        let ok = self.tree.evaluate(&mut work, t, x, us, &hub, Mode::Accelerations).is_ok();
-        dx[..n].copy_from_slice(&x[n..2 * n]);
-        for k in 0..n {
-            dx[n + k] = if ok { work.qdd[k] } else { f64::NAN };
+    fn try_derivatives<D: Scalar>(&self, t: D, x: &[D], us: &[D], dx: &mut [D]) -> bool {
+        self.with_work(|w: &mut Work<D>| {
+            let n = self.tree.n_dof();
+            let hub = Self::hub_motion(us);
+            let ok = self.tree.evaluate(w, t, x, us, &hub, Mode::Accelerations).is_ok();
+            dx[..n].copy_from_slice(&x[n..2 * n]);
+            for k in 0..n {
+                dx[n + k] = if ok { w.qdd[k] } else { D::from(f64::NAN) };
+            }
+            ok
+        })
+    }
+
+    /// Position of a coordinate in the declared state list ([`Model::state_variables`]): the
+    /// shaft angle, then lag and flap of blades 1 to [`MAX_BLADES`]; their rates follow.
+    fn declared_position(c: Coordinate) -> usize {
+        match c {
+            Coordinate::Shaft => 0,
+            Coordinate::Lag(i) => 1 + 2 * i,
+            Coordinate::Flap(i) => 2 + 2 * i,
         }
-        ok
     }
 }
 
@@ -492,8 +503,38 @@ impl Model for Rotor {
         x.copy_from_slice(&self.x0);
     }
 
-    fn derivatives(&self, t: f64, x: &[f64], us: &[f64], dx: &mut [f64]) {
+    fn derivatives<D: Scalar>(&self, t: D, x: &[D], us: &[D], dx: &mut [D]) {
         self.try_derivatives(t, x, us, dx);
+    }
+
+    fn state_variables() -> Vec<StateVariable> {
+        let mut angles =
+            vec![("shaft.angle".to_string(), "Shaft angle psi relative to the airframe (with shaft_free)")];
+        for i in 1..=MAX_BLADES {
+            angles.push((format!("blade[{i}].lag"), "Lag angle, positive lagging behind the rotation"));
+            angles.push((format!("blade[{i}].flap"), "Flap angle, positive up (towards +z_H)"));
+        }
+        let angle = |(name, description): &(String, &str)| StateVariable {
+            name: format!("state.{name}"),
+            unit: "rad",
+            derivative_unit: "rad/s",
+            description: format!("{description} (used when the blade is active and the hinge free)"),
+            nominal: 0.1,
+        };
+        let rate = |(name, description): &(String, &str)| StateVariable {
+            name: format!("state.{name}_rate"),
+            unit: "rad/s",
+            derivative_unit: "rad/s2",
+            description: format!("Rate of: {description}"),
+            nominal: 1.0,
+        };
+        angles.iter().map(angle).chain(angles.iter().map(rate)).collect()
+    }
+
+    fn state_indices(&self) -> Vec<usize> {
+        let declared = 1 + 2 * MAX_BLADES;
+        let positions: Vec<usize> = self.coordinates.iter().map(|&c| Self::declared_position(c)).collect();
+        positions.iter().copied().chain(positions.iter().map(|p| p + declared)).collect()
     }
 
     fn outputs<D: Scalar>(&self, t: D, x: &[D], us: &[D], ys: &mut [D]) {

@@ -7,6 +7,7 @@
 pub mod container;
 #[allow(unsafe_code)]
 pub mod import;
+pub mod linear;
 pub mod master;
 pub mod package;
 pub mod plot;

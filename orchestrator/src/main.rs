@@ -92,6 +92,41 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
+    /// Linearise a system about its start (or a trim): the state-space model `x' = A x + B u`,
+    /// `y = C x + D u` of the coupled system with the algebraic loop eliminated exactly, from
+    /// the FMUs' exact directional derivatives (they must offer Model Exchange), and its
+    /// eigenvalues with frequency, damping and the name of the dominant states. Writes OUT (JSON)
+    /// and OUT with extension .mat (MAT v4: A, B, C, D, names).
+    Linearize {
+        /// System description (JSON).
+        system: PathBuf,
+        /// The JSON file to write; the MAT file goes beside it.
+        #[arg(long, default_value = "lin.json")]
+        out: PathBuf,
+        /// An external input of the system (`instance.variable`, as in its `inputs`) to keep as
+        /// a model input; repeatable; default: all of them (for the helicopter, the pilot
+        /// controls).
+        #[arg(long = "input", value_name = "INSTANCE.VAR")]
+        inputs: Vec<String>,
+        /// Trim first (needs the system's `trim` section) and linearise about the trim.
+        #[arg(long)]
+        trim: bool,
+        /// With --trim: airspeed of level flight, m/s (0: hover).
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
+        speed: f64,
+        /// With --trim: turn rate of a level coordinated turn, deg/s.
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
+        turn_rate: f64,
+        /// Keep the states that take no part (unused blades, locked hinges, inflow states the
+        /// chosen inflow model does not use); by default they are removed and listed.
+        #[arg(long)]
+        keep_inert: bool,
+        #[command(flatten)]
+        changes: SystemChanges,
+        /// Print every FMU message, not only warnings and errors.
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Run or trim a system at many points (a grid, a list or random samples of parameters,
     /// trim conditions or experiment settings), each in its own process, `--jobs` at a time;
     /// resumable; writes DIR/sweep.csv (a row per point), DIR/sweep.svg and DIR/points/<id>/.
@@ -275,6 +310,10 @@ fn dispatch(cli: Cli) -> Result<()> {
             let condition = FlightCondition { speed, turn_rate: turn_rate.to_radians() };
             let method = if jacobian == "fd" { JacobianMethod::FiniteDifference } else { JacobianMethod::Broyden };
             trim(&system, condition, method, &changes, out.as_deref(), summary_json.as_deref(), verbose)
+        }
+        Command::Linearize { system, out, inputs, trim, speed, turn_rate, keep_inert, changes, verbose } => {
+            let condition = trim.then_some(FlightCondition { speed, turn_rate: turn_rate.to_radians() });
+            linearize(&system, &out, &inputs, condition, keep_inert, &changes, verbose)
         }
         Command::Sweep { sweep, out, jobs, gather, slurm, sbatch_options, chunk, chunks } => {
             let plan = cli::sweep::Sweep::from_file(&sweep)?;
@@ -570,22 +609,7 @@ fn trim(
         cli::outputs::require_json_system(system_path, "trim --out")?;
         cli::outputs::refuse_overwrite(path, system_path)?;
     }
-    let mut fmus = FmuCache::default();
-    let logger = Arc::new(StderrLogger::new(verbose));
-    let mut trimmer = Trimmer::new(&description, &mut fmus, logger).map_err(anyhow::Error::msg)?;
-    let start = trimmer.start_from_system();
-    let spinner = cli::progress::Spinner::new();
-    let trim = trimmer
-        .trim(condition, start, method, |p| {
-            spinner.say(&format!(
-                "iteration {}: residual {:.2e}, {} trials, {} revolutions",
-                p.iteration, p.residual, p.trials, p.revolutions
-            ))
-        })
-        .map_err(anyhow::Error::msg)
-        .with_context(|| format!("trim of {} failed", system_path.display()))?;
-    spinner.finish();
-    say!("{}", trim.to_text());
+    let trim = solve_trim(&description, system_path, condition, method, verbose)?;
     if let Some(path) = summary_json {
         let text = serde_json::to_string_pretty(&trim.to_json())?;
         std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
@@ -607,6 +631,96 @@ fn trim(
             .with_context(|| format!("cannot write {}", path.display()))?;
         say!("trimmed system: {} (orchestrator run starts from the trim)", path.display());
     }
+    Ok(())
+}
+
+/// Trims `description` (read from `system_path`) for `condition`, showing progress, and prints
+/// the result.
+fn solve_trim(
+    description: &SystemDescription,
+    system_path: &Path,
+    condition: FlightCondition,
+    method: JacobianMethod,
+    verbose: bool,
+) -> Result<orchestrator::trim::Trim> {
+    let mut fmus = FmuCache::default();
+    let logger = Arc::new(StderrLogger::new(verbose));
+    let mut trimmer = Trimmer::new(description, &mut fmus, logger).map_err(anyhow::Error::msg)?;
+    let start = trimmer.start_from_system();
+    let spinner = cli::progress::Spinner::new();
+    let trim = trimmer
+        .trim(condition, start, method, |p| {
+            spinner.say(&format!(
+                "iteration {}: residual {:.2e}, {} trials, {} revolutions",
+                p.iteration, p.residual, p.trials, p.revolutions
+            ))
+        })
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("trim of {} failed", system_path.display()))?;
+    spinner.finish();
+    say!("{}", trim.to_text());
+    Ok(trim)
+}
+
+/// `orchestrator linearize`: the linear model about the start of the system (trimmed first for
+/// `condition`), written as JSON and MAT, and its eigenvalue table printed.
+fn linearize(
+    system_path: &Path,
+    out: &Path,
+    inputs: &[String],
+    condition: Option<FlightCondition>,
+    keep_inert: bool,
+    changes: &SystemChanges,
+    verbose: bool,
+) -> Result<()> {
+    cli::outputs::require_json_system(system_path, "linearize")?;
+    cli::outputs::refuse_overwrite(out, system_path)?;
+    let mat = out.with_extension("mat");
+    cli::outputs::refuse_overwrite(&mat, system_path)?;
+    let mut description = SystemDescription::from_file(system_path)?;
+    changes.apply(&mut description)?;
+    if let Some(condition) = condition {
+        let trim = solve_trim(&description, system_path, condition, JacobianMethod::Broyden, verbose)?;
+        anyhow::ensure!(trim.converged, "the trim did not converge to {:.1e}: not linearised", trim.tolerance);
+        let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(system_path)?)?;
+        trim.apply_json(&mut json, &description.base_dir, &description.base_dir).map_err(anyhow::Error::msg)?;
+        for assignment in &changes.set {
+            cli::outputs::apply_set_to_json(&mut json, assignment)?;
+        }
+        description = SystemDescription::from_str(&serde_json::to_string(&json)?, description.base_dir.clone())?;
+    }
+    let mut fmus = FmuCache::default();
+    let system = description
+        .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
+    let logger = Arc::new(StderrLogger::new(verbose));
+    let mut master = Master::new_model_exchange(system, &mut fmus, logger)?;
+    master.initialize()?;
+    let full = master.linearize(inputs)?;
+    let (model, inert) = if keep_inert {
+        (full, Vec::new())
+    } else {
+        let inert = full.inert_states();
+        (full.without_states(&inert), inert.iter().map(|&i| full.state_names[i].clone()).collect())
+    };
+    let modes = model.modes();
+    let json = model.to_json(&modes, &inert);
+    std::fs::write(out, serde_json::to_string_pretty(&json)? + "\n")
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    let mut file = std::io::BufWriter::new(
+        std::fs::File::create(&mat).with_context(|| format!("cannot write {}", mat.display()))?,
+    );
+    model.write_mat(&modes, &mut file).and_then(|()| std::io::Write::flush(&mut file))?;
+    say!("{}", orchestrator::linear::LinearModel::modes_table(&modes).trim_end());
+    let worst = model.dx0.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    say!(
+        "{} states ({} inert ones removed), {} inputs, {} outputs at t = {} s; largest |x'| at the point: {worst:.3e}",
+        model.state_names.len(),
+        inert.len(),
+        model.input_names.len(),
+        model.output_names.len(),
+        model.time
+    );
+    say!("wrote {} and {}", out.display(), mat.display());
     Ok(())
 }
 

@@ -104,6 +104,27 @@ pub fn write_mat(results: &Results, columns: &[ColumnInfo], out: &mut impl Write
     Ok(())
 }
 
+/// A real MAT v4 matrix `name` of `rows x columns` from `column_major` values.
+pub fn write_real_matrix(
+    out: &mut impl Write,
+    name: &str,
+    rows: usize,
+    columns: usize,
+    column_major: &[f64],
+) -> io::Result<()> {
+    debug_assert_eq!(column_major.len(), rows * columns);
+    write_header(out, name, 0, rows, columns)?;
+    for v in column_major {
+        out.write_all(&v.to_le_bytes())?;
+    }
+    Ok(())
+}
+
+/// A MAT v4 character matrix `name` with one of `names` per row, padded with spaces.
+pub fn write_names(out: &mut impl Write, name: &str, names: &[String]) -> io::Result<()> {
+    write_text_matrix(out, name, names, false)
+}
+
 /// A MAT v4 matrix header: type `MOPT` (little-endian, `P` precision, `T` text or numeric),
 /// rows, columns, no imaginary part, the NUL-terminated name.
 fn write_header(out: &mut impl Write, name: &str, kind: i32, rows: usize, columns: usize) -> io::Result<()> {

@@ -34,6 +34,8 @@ fn model(name: &str, variables: Vec<ScalarVariable>) -> ModelDescription {
     let variables: Vec<ScalarVariable> =
         variables.into_iter().enumerate().map(|(i, v)| ScalarVariable { value_reference: i as u32, ..v }).collect();
     ModelDescription {
+        model_exchange: None,
+        continuous_states: Vec::new(),
         fmi_version: "2.0".into(),
         model_name: name.into(),
         guid: format!("{{{name}}}"),

@@ -18,7 +18,22 @@
 
 pub mod fixtures;
 
-use fmu_core::{Model, ModelInfo, Parameters, Scalar, Variable};
+use fmu_core::{Model, ModelInfo, Parameters, Scalar, StateVariable, Variable};
+
+/// The two states of a mass, position then velocity, declared for Model Exchange.
+fn position_and_velocity(x: &str, v: &str, what: &str) -> Vec<StateVariable> {
+    let state = |name: &str, unit, derivative_unit, description: String| StateVariable {
+        name: format!("state.{name}"),
+        unit,
+        derivative_unit,
+        description,
+        nominal: 1.0,
+    };
+    vec![
+        state(x, "m", "m/s", format!("Position of the {what}, m")),
+        state(v, "m/s", "m/s2", format!("Velocity of the {what}, m/s")),
+    ]
+}
 
 fn check_positive(name: &str, v: f64) -> Result<f64, String> {
     if v > 0.0 && v.is_finite() { Ok(v) } else { Err(format!("{name} = {v} must be positive")) }
@@ -105,6 +120,10 @@ impl Model for Body {
         })
     }
 
+    fn state_variables() -> Vec<StateVariable> {
+        position_and_velocity("x", "v", "body")
+    }
+
     fn n_states(&self) -> usize {
         2
     }
@@ -113,7 +132,7 @@ impl Model for Body {
         x.copy_from_slice(&[self.x0, self.v0]);
     }
 
-    fn derivatives(&self, _t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
+    fn derivatives<D: Scalar>(&self, _t: D, x: &[D], u: &[D], dx: &mut [D]) {
         dx[0] = x[1];
         dx[1] = self.acceleration(x[0], x[1], u[0]);
     }
@@ -218,6 +237,10 @@ impl Model for Load {
         })
     }
 
+    fn state_variables() -> Vec<StateVariable> {
+        position_and_velocity("x2", "v2", "second mass")
+    }
+
     fn n_states(&self) -> usize {
         2
     }
@@ -226,9 +249,9 @@ impl Model for Load {
         x.copy_from_slice(&[self.x0, self.v0]);
     }
 
-    fn derivatives(&self, _t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
+    fn derivatives<D: Scalar>(&self, _t: D, x: &[D], u: &[D], dx: &mut [D]) {
         dx[0] = x[1];
-        dx[1] = -self.link_force(u[0], u[1], x[0], x[1]) / self.m2;
+        dx[1] = -self.link_force(u[0], u[1], x[0], x[1]) * (1.0 / self.m2);
     }
 
     fn outputs<D: Scalar>(&self, _t: D, x: &[D], u: &[D], y: &mut [D]) {

@@ -3,14 +3,16 @@
 //! * [`MassSpringDamper`]: `m x'' = -n k x - c x' + F`, the model most tests run. It has one input,
 //!   real, integer and boolean parameters, two outputs without feedthrough (`x`, `v`) and one with
 //!   direct feedthrough from `F` (`a`), so every path of the FMI layer is exercised.
+//!   It declares its states, so it is also a Model Exchange FMU.
 //! * [`Decay`]: `y' = -y / tau`, a second model type with a different GUID and storage layout,
-//!   whose `outputs` panics on request (to test panic containment at the C boundary).
+//!   whose `outputs` panics on request (to test panic containment at the C boundary), and
+//!   Co-Simulation only.
 #![allow(dead_code)] // each test crate uses a different subset
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use fmu_core::{Instance, Model, ModelInfo, Parameters, Scalar, Status, Variable};
+use fmu_core::{Instance, Model, ModelInfo, Parameters, Scalar, StateVariable, Status, Variable};
 
 /// Value references of [`MassSpringDamper`].
 pub mod vr {
@@ -132,9 +134,28 @@ impl Model for MassSpringDamper {
         x.copy_from_slice(&[self.x0, self.v0]);
     }
 
-    fn derivatives(&self, _t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
+    fn derivatives<D: Scalar>(&self, _t: D, x: &[D], u: &[D], dx: &mut [D]) {
         dx[0] = x[1];
         dx[1] = self.acceleration(x[0], x[1], u[0]);
+    }
+
+    fn state_variables() -> Vec<StateVariable> {
+        vec![
+            StateVariable {
+                name: "state.x".into(),
+                unit: "m",
+                derivative_unit: "m/s",
+                description: "Position".into(),
+                nominal: 1.0,
+            },
+            StateVariable {
+                name: "state.v".into(),
+                unit: "m/s",
+                derivative_unit: "m/s2",
+                description: "Velocity".into(),
+                nominal: 1.0,
+            },
+        ]
     }
 
     fn outputs<D: Scalar>(&self, _t: D, x: &[D], u: &[D], y: &mut [D]) {
@@ -195,8 +216,8 @@ impl Model for Decay {
         x[0] = 1.0;
     }
 
-    fn derivatives(&self, _t: f64, x: &[f64], _u: &[f64], dx: &mut [f64]) {
-        dx[0] = -x[0] / self.tau;
+    fn derivatives<D: Scalar>(&self, _t: D, x: &[D], _u: &[D], dx: &mut [D]) {
+        dx[0] = -x[0] * (1.0 / self.tau);
     }
 
     fn outputs<D: Scalar>(&self, _t: D, x: &[D], _u: &[D], y: &mut [D]) {

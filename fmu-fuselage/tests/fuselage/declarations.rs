@@ -113,7 +113,8 @@ fn model_description_lists_feedthrough_of_accelerations() {
     let xml = fmu_core::model_description::<Fuselage>();
     assert!(xml.contains("modelIdentifier=\"Fuselage\""));
     // ModelStructure/Outputs: the index (1-based declaration position) of hub.acc.x with all 18
-    // load inputs as dependencies, and x without any.
+    // load inputs as dependencies, and x with none; both also depend on the 13 states, declared
+    // after the variables (Model Exchange).
     let vars = Fuselage::variables();
     let index = |name: &str| vars.iter().position(|v| v.name == name).unwrap() + 1;
     let inputs: Vec<String> = vars
@@ -122,8 +123,10 @@ fn model_description_lists_feedthrough_of_accelerations() {
         .filter(|(_, v)| v.causality == Causality::Input)
         .map(|(k, _)| (k + 1).to_string())
         .collect();
-    let acc = format!("<Unknown index=\"{}\" dependencies=\"{}\"", index("hub.acc.x"), inputs.join(" "));
-    let pos = format!("<Unknown index=\"{}\" dependencies=\"\"", index("x"));
+    let states: Vec<String> = (vars.len() + 1..=vars.len() + 13).map(|i| i.to_string()).collect();
+    let states = states.join(" ");
+    let acc = format!("<Unknown index=\"{}\" dependencies=\"{} {states}\"", index("hub.acc.x"), inputs.join(" "));
+    let pos = format!("<Unknown index=\"{}\" dependencies=\"{states}\"", index("x"));
     assert!(xml.contains(&acc), "missing {acc}");
     assert!(xml.contains(&pos), "missing {pos}");
 }

@@ -185,10 +185,14 @@ fn model_description_declares_the_rotor() {
     assert!(xml.contains("providesDirectionalDerivative=\"true\""));
     let vars = Rotor::variables();
     let index = |name: &str| vars.iter().position(|v| v.name == name).unwrap() + 1;
-    let az = format!("<Unknown index=\"{}\" dependencies=\"\"", index("azimuth"));
+    // Outputs depend on the inputs they declare and on the 34 declared states (indices after
+    // the variables).
+    let states: Vec<String> = (vars.len() + 1..=vars.len() + 34).map(|i| i.to_string()).collect();
+    let states = states.join(" ");
+    let az = format!("<Unknown index=\"{}\" dependencies=\"{states}\"", index("azimuth"));
     assert!(xml.contains(&az), "missing {az}");
     let pot = format!(
-        "<Unknown index=\"{}\" dependencies=\"{} {} {}\"",
+        "<Unknown index=\"{}\" dependencies=\"{} {} {} {states}\"",
         index("energy.potential"),
         index("hub.acc.x"),
         index("hub.acc.y"),

@@ -402,6 +402,11 @@ impl CoSimulation for SystemSlave {
     type State = SystemState;
 
     fn instantiate(args: InstantiateArgs<'_>, logger: Logger) -> Result<Self, String> {
+        if args.model_exchange {
+            return Err(
+                "fmuType fmi2ModelExchange (0) requested, but a system FMU supports only fmi2CoSimulation (1)".into()
+            );
+        }
         let location = args
             .resource_location
             .ok_or("fmuResourceLocation is null: a system FMU needs its resources folder (system.json and FMUs)")?;

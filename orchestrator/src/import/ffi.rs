@@ -32,8 +32,8 @@ pub use fmi2_types::{
     CallbackFunctions as Fmi2CallbackFunctions, CallbackLogger as Fmi2CallbackLogger, Component as Fmi2Component,
     ComponentEnvironment as Fmi2ComponentEnvironment, FALSE as FMI2_FALSE, FmiString as Fmi2String,
     FmuState as Fmi2FmuState, Integer as Fmi2Integer, LAST_SUCCESSFUL_TIME as FMI2_LAST_SUCCESSFUL_TIME,
-    Real as Fmi2Real, StatusCode as Fmi2Status, StatusKind as Fmi2StatusKind, TERMINATED as FMI2_TERMINATED,
-    TRUE as FMI2_TRUE, Type as Fmi2Type, ValueReference as Fmi2ValueReference,
+    MODEL_EXCHANGE as FMI2_MODEL_EXCHANGE, Real as Fmi2Real, StatusCode as Fmi2Status, StatusKind as Fmi2StatusKind,
+    TERMINATED as FMI2_TERMINATED, TRUE as FMI2_TRUE, Type as Fmi2Type, ValueReference as Fmi2ValueReference,
 };
 
 unsafe extern "C" {
@@ -136,6 +136,8 @@ pub type GetRealOutputDerivativesFn = unsafe extern "C" fn(
     *const Fmi2Integer,
     *mut Fmi2Real,
 ) -> Fmi2Status;
+/// `fmi2GetContinuousStates` / `fmi2GetDerivatives` (Model Exchange)
+pub type GetRealArrayFn = unsafe extern "C" fn(Fmi2Component, *mut Fmi2Real, usize) -> Fmi2Status;
 /// `fmi2DoStep`
 pub type DoStepFn = unsafe extern "C" fn(Fmi2Component, Fmi2Real, Fmi2Real, Fmi2Boolean) -> Fmi2Status;
 /// `fmi2GetRealStatus`
@@ -215,6 +217,10 @@ pub struct Fmi2Functions {
     pub get_real_status: Option<GetRealStatusFn>,
     /// `fmi2GetBooleanStatus` (if exported; used for `fmi2Terminated` after a discarded step)
     pub get_boolean_status: Option<GetBooleanStatusFn>,
+    /// `fmi2GetContinuousStates` (if exported: Model Exchange from the same binary)
+    pub get_continuous_states: Option<GetRealArrayFn>,
+    /// `fmi2GetDerivatives` (if exported: Model Exchange from the same binary)
+    pub get_derivatives: Option<GetRealArrayFn>,
 }
 
 /// Why a binary could not be loaded or resolved (turned into an `ImportError` by the caller,
@@ -389,6 +395,10 @@ fn resolve(library: &Library, cs: &CoSimulation) -> Result<Fmi2Functions, LoadEr
         get_real_status: unsafe { symbol(library, "fmi2GetRealStatus") },
         // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
         get_boolean_status: unsafe { symbol(library, "fmi2GetBooleanStatus") },
+        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
+        get_continuous_states: unsafe { symbol(library, "fmi2GetContinuousStates") },
+        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
+        get_derivatives: unsafe { symbol(library, "fmi2GetDerivatives") },
     })
 }
 

@@ -55,7 +55,7 @@ pub use logger::{FmuLogger, Status, StderrLogger};
 pub use model_description::{DescriptionError, ModelDescription};
 pub use slave::{FmuState, Slave, StepResult};
 
-use ffi::{Binary, LoadError};
+use ffi::{Binary, FMI2_COSIMULATION, FMI2_MODEL_EXCHANGE, LoadError};
 use logger::LoggerEnv;
 
 /// The FMI platform name whose binary is loaded.
@@ -208,6 +208,48 @@ impl Fmu {
     /// [`FmuLogger::debug_logging`] says). Any number of instances may live at once unless the
     /// FMU declares `canBeInstantiatedOnlyOncePerProcess`.
     pub fn instantiate(&self, instance_name: &str, logger: Arc<dyn FmuLogger>) -> Result<Slave, ImportError> {
+        self.instantiate_as(instance_name, logger, FMI2_COSIMULATION)
+    }
+
+    /// `fmi2Instantiate` with `fmuType = fmi2ModelExchange`: an instance whose states the caller
+    /// reads (`fmi2GetContinuousStates`, directional derivatives with respect to states), for
+    /// linearisation. The FMU must declare `<ModelExchange>` with the same `modelIdentifier` as
+    /// its `<CoSimulation>` (one binary for both) and export the Model Exchange functions.
+    pub fn instantiate_model_exchange(
+        &self,
+        instance_name: &str,
+        logger: Arc<dyn FmuLogger>,
+    ) -> Result<Slave, ImportError> {
+        let md = &self.description;
+        let refuse = |why: String| ImportError::Instantiate {
+            model: self.shared.model_identifier.clone(),
+            instance: instance_name.to_string(),
+            message: Some(why),
+        };
+        let Some(me) = &md.model_exchange else {
+            return Err(refuse(
+                "the FMU is Co-Simulation only (no <ModelExchange> element): it hides its states".into(),
+            ));
+        };
+        if me.model_identifier != md.co_simulation.model_identifier {
+            return Err(refuse(format!(
+                "its Model Exchange binary '{}' differs from the Co-Simulation one '{}': not supported",
+                me.model_identifier, md.co_simulation.model_identifier
+            )));
+        }
+        let f = &self.shared.binary.functions;
+        if f.get_continuous_states.is_none() || f.get_derivatives.is_none() {
+            return Err(refuse("the binary does not export fmi2GetContinuousStates and fmi2GetDerivatives".into()));
+        }
+        self.instantiate_as(instance_name, logger, FMI2_MODEL_EXCHANGE)
+    }
+
+    fn instantiate_as(
+        &self,
+        instance_name: &str,
+        logger: Arc<dyn FmuLogger>,
+        fmu_type: std::ffi::c_int,
+    ) -> Result<Slave, ImportError> {
         let name = CString::new(instance_name)
             .map_err(|_| ImportError::InvalidInstanceName { name: instance_name.to_string() })?;
         if self.shared.fatal.load(Ordering::Relaxed) {
@@ -228,7 +270,7 @@ impl Fmu {
             }
             *only = Some(instance_name.to_string());
         }
-        let slave = Slave::instantiate(self.shared.clone(), instance_name, &name, logger);
+        let slave = Slave::instantiate(self.shared.clone(), instance_name, &name, logger, fmu_type);
         if slave.is_err() && self.shared.only_once {
             *self.shared.only_instance.lock().unwrap_or_else(|p| p.into_inner()) = None;
         }

@@ -134,6 +134,11 @@ pub struct DefaultExperiment {
 /// The model description of an FMI 2.0 Co-Simulation FMU.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelDescription {
+    /// The `ModelExchange` element, if the FMU offers Model Exchange too.
+    pub model_exchange: Option<ModelExchange>,
+    /// The continuous states (Model Exchange), in state-vector order: the order of
+    /// `ModelStructure/Derivatives`.
+    pub continuous_states: Vec<ContinuousState>,
     /// `fmiVersion` (always "2.0" after parsing succeeded)
     pub fmi_version: String,
     /// `modelName`
@@ -156,6 +161,24 @@ pub struct ModelDescription {
     pub variables: Vec<ScalarVariable>,
     /// `ModelStructure/Outputs`.
     pub outputs: Vec<OutputDependency>,
+}
+
+/// The capabilities of the `ModelExchange` element that the linearisation uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelExchange {
+    /// `modelIdentifier`
+    pub model_identifier: String,
+    /// `providesDirectionalDerivative`
+    pub provides_directional_derivative: bool,
+}
+
+/// One continuous state: the state variable and its derivative (indices into `variables`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContinuousState {
+    /// The state variable.
+    pub state: usize,
+    /// The variable whose `derivative` attribute names it.
+    pub derivative: usize,
 }
 
 impl ModelDescription {
@@ -557,6 +580,9 @@ mod parse {
         generation_tool: Option<String>,
         co_simulation: Option<CoSimulation>,
         model_exchange: bool,
+        model_exchange_element: Option<ModelExchange>,
+        /// (line, 1-based index) of each `ModelStructure/Derivatives/Unknown`.
+        derivative_unknowns: Vec<(usize, usize)>,
         default_experiment: DefaultExperiment,
         get_after_set: bool,
         in_our_tool: bool,
@@ -799,7 +825,13 @@ mod parse {
                             )));
                         }
                     }
-                    "ModelExchange" => self.model_exchange = true,
+                    "ModelExchange" => {
+                        self.model_exchange = true;
+                        self.model_exchange_element = Some(ModelExchange {
+                            model_identifier: a.required("modelIdentifier")?.to_string(),
+                            provides_directional_derivative: a.boolean("providesDirectionalDerivative")?,
+                        });
+                    }
                     "DefaultExperiment" => {
                         self.default_experiment = DefaultExperiment {
                             start_time: a.real("startTime")?,
@@ -850,6 +882,9 @@ mod parse {
                 self.get_after_set = a.boolean("getAfterSet")?;
             } else if at(stack, &[ROOT, "ModelStructure", "Outputs"]) && name == "Unknown" {
                 self.unknown(&a)?;
+            } else if at(stack, &[ROOT, "ModelStructure", "Derivatives"]) && name == "Unknown" {
+                let index = a.unsigned("index")?.ok_or_else(|| a.invalid("<Unknown> without index".into()))?;
+                self.derivative_unknowns.push((a.line, index as usize));
             }
             Ok(())
         }
@@ -1034,7 +1069,24 @@ mod parse {
                 };
                 outputs.push(OutputDependency { variable, dependencies });
             }
+            // Model Exchange state vector: each Derivatives unknown is a Real with a `derivative`.
+            let mut continuous_states = Vec::with_capacity(self.derivative_unknowns.len());
+            for &(line, index) in &self.derivative_unknowns {
+                let derivative = check(line, index, "<Derivatives> <Unknown> index")?;
+                let Some(&(_, _, state)) = self.derivative_of.iter().find(|(_, v, _)| *v == derivative) else {
+                    return Err(DescriptionError::Invalid {
+                        line,
+                        message: format!(
+                            "<Derivatives> lists '{}', which has no derivative attribute",
+                            self.variables[derivative].name
+                        ),
+                    });
+                };
+                continuous_states.push(ContinuousState { state: check(line, state, "derivative")?, derivative });
+            }
             Ok(ModelDescription {
+                model_exchange: self.model_exchange_element,
+                continuous_states,
                 fmi_version,
                 model_name: self.model_name,
                 guid: self.guid,
@@ -1335,6 +1387,15 @@ mod tests {
         let f_z = md.index_of("hub.F.z").unwrap();
         let deps = md.output_dependency(acc_z).unwrap().dependencies.as_ref().unwrap();
         assert!(deps.contains(&f_z));
-        assert_eq!(md.output_dependency(md.index_of("z").unwrap()).unwrap().dependencies, Some(vec![]));
+        // Position depends on the states only: the 13 declared for Model Exchange.
+        let states: Vec<usize> = md.continuous_states.iter().map(|s| s.state).collect();
+        assert_eq!(states.len(), 13);
+        assert_eq!(md.variables[states[0]].name, "state.position.x");
+        assert_eq!(md.variables[md.continuous_states[0].derivative].name, "der(state.position.x)");
+        assert_eq!(md.output_dependency(md.index_of("z").unwrap()).unwrap().dependencies, Some(states));
+        assert!(md.feedthrough_inputs(md.index_of("z").unwrap()).is_empty());
+        let me = md.model_exchange.as_ref().expect("<ModelExchange>");
+        assert_eq!(me.model_identifier, "Fuselage");
+        assert!(me.provides_directional_derivative);
     }
 }

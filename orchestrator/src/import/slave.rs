@@ -6,16 +6,15 @@
 //! The stepping path (`set_real`, `get_real`, `do_step`, `get_directional_derivative`) does not
 //! allocate unless the FMU logs or fails.
 
-use std::ffi::{CStr, CString, c_char};
+use std::ffi::{CStr, CString, c_char, c_int};
 use std::ptr::NonNull;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::error::{CallError, CallErrorKind};
 use super::ffi::{
-    FMI2_COSIMULATION, FMI2_FALSE, FMI2_LAST_SUCCESSFUL_TIME, FMI2_TERMINATED, FMI2_TRUE, Fmi2Boolean,
-    Fmi2CallbackFunctions, Fmi2Component, Fmi2FmuState, Fmi2Functions, Fmi2Status, Fmi2String, calloc, free,
-    rotorcraft_fmi2_logger,
+    FMI2_FALSE, FMI2_LAST_SUCCESSFUL_TIME, FMI2_TERMINATED, FMI2_TRUE, Fmi2Boolean, Fmi2CallbackFunctions,
+    Fmi2Component, Fmi2FmuState, Fmi2Functions, Fmi2Status, Fmi2String, calloc, free, rotorcraft_fmi2_logger,
 };
 use super::logger::LoggerEnv;
 use super::process::{self, CallGuard};
@@ -94,12 +93,14 @@ struct Mark {
 const BOOL_CHUNK: usize = 64;
 
 impl Slave {
-    /// `fmi2Instantiate`; used by [`super::Fmu::instantiate`].
+    /// `fmi2Instantiate` with `fmu_type` (`fmi2CoSimulation` or `fmi2ModelExchange`); used by
+    /// [`super::Fmu::instantiate`] and [`super::Fmu::instantiate_model_exchange`].
     pub(crate) fn instantiate(
         shared: Arc<Shared>,
         name: &str,
         c_name: &CStr,
         logger: Arc<dyn FmuLogger>,
+        fmu_type: c_int,
     ) -> Result<Slave, ImportError> {
         let debug = logger.debug_logging();
         let env = LoggerEnv::new(logger);
@@ -121,7 +122,7 @@ impl Slave {
         let component = unsafe {
             (functions.instantiate)(
                 c_name.as_ptr(),
-                FMI2_COSIMULATION,
+                fmu_type,
                 shared.guid.as_ptr(),
                 shared.resource_uri.as_ptr(),
                 &*callbacks,
@@ -291,6 +292,29 @@ impl Slave {
     /// `fmi2Reset`.
     pub fn reset(&mut self) -> Result<(), CallError> {
         self.simple("fmi2Reset", self.functions.reset)
+    }
+
+    /// `fmi2GetContinuousStates` (a Model Exchange instance). No allocation.
+    pub fn get_continuous_states(&mut self, x: &mut [f64]) -> Result<(), CallError> {
+        self.real_array("fmi2GetContinuousStates", self.functions.get_continuous_states, x)
+    }
+
+    /// `fmi2GetDerivatives` (a Model Exchange instance). No allocation.
+    pub fn get_derivatives(&mut self, dx: &mut [f64]) -> Result<(), CallError> {
+        self.real_array("fmi2GetDerivatives", self.functions.get_derivatives, dx)
+    }
+
+    fn real_array(
+        &mut self,
+        function: &'static str,
+        f: Option<super::ffi::GetRealArrayFn>,
+        values: &mut [f64],
+    ) -> Result<(), CallError> {
+        let Some(f) = f else { return Err(self.unsupported(function, "<ModelExchange>")) };
+        let mark = self.begin(function)?;
+        // SAFETY: FMI 2.0 signature; `values` is writable for `values.len()` elements.
+        let code = unsafe { f(self.c(), values.as_mut_ptr(), values.len()) };
+        self.check(function, mark, code)
     }
 
     /// `fmi2CancelStep` (only meaningful for FMUs that step asynchronously).

@@ -27,6 +27,7 @@
 mod discrete;
 pub mod graph;
 pub mod linalg;
+mod linearize;
 mod results;
 mod snapshot;
 
@@ -457,12 +458,37 @@ impl Master {
     /// Instantiates every instance of `system` from the FMUs in `fmus` (opening any not yet
     /// open) and prepares the coupling. FMU messages go to `logger`.
     pub fn new(system: System, fmus: &mut FmuCache, logger: Arc<dyn FmuLogger>) -> Result<Master, MasterError> {
+        Self::with_interface(system, fmus, logger, false)
+    }
+
+    /// As [`Master::new`], with every instance instantiated as Model Exchange (its states
+    /// visible) for [`Master::linearize`]: [`Master::initialize`] then solves the coupling at
+    /// the start as for a run. Not for stepping: `fmi2DoStep` is not a Model Exchange function.
+    pub fn new_model_exchange(
+        system: System,
+        fmus: &mut FmuCache,
+        logger: Arc<dyn FmuLogger>,
+    ) -> Result<Master, MasterError> {
+        Self::with_interface(system, fmus, logger, true)
+    }
+
+    fn with_interface(
+        system: System,
+        fmus: &mut FmuCache,
+        logger: Arc<dyn FmuLogger>,
+        model_exchange: bool,
+    ) -> Result<Master, MasterError> {
         check_communication_points(&system.experiment)?;
         let mut slaves = Vec::new();
         for inst in &system.instances {
             let setup = |message: String| MasterError::Setup { instance: inst.name.clone(), message };
             let fmu = fmus.open(&inst.path).map_err(|e| setup(e.to_string()))?;
-            slaves.push(fmu.instantiate(&inst.name, logger.clone()).map_err(|e| setup(e.to_string()))?);
+            let slave = if model_exchange {
+                fmu.instantiate_model_exchange(&inst.name, logger.clone())
+            } else {
+                fmu.instantiate(&inst.name, logger.clone())
+            };
+            slaves.push(slave.map_err(|e| setup(e.to_string()))?);
         }
         let descriptions = system.instances.iter().map(|i| i.description.clone()).collect();
         Self::build(system, descriptions, slaves)

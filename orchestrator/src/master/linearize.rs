@@ -1,0 +1,274 @@
+//! The coupled system linearised about the master's current operating point, with the algebraic
+//! loop eliminated exactly.
+//!
+//! Each instance is a Model Exchange instance ([`super::Master::new_model_exchange`]), so its
+//! states are visible: `x_i' = A_i x_i + B_i u_i`, `y_i = C_i x_i + D_i u_i` (deviations), every
+//! column an exact directional derivative at the operating point. The connections say
+//! `u = M y + E w` (`w` the external inputs), so `y = C x + D (M y + E w)` and, where `I - D M` is
+//! regular (an index-1 coupling),
+//!
+//! ```text
+//! y = (I - D M)^-1 (C x + D E w)
+//! x' = (A + B M Yx) x + B (M Yw + E) w,   Yx = (I - D M)^-1 C,  Yw = (I - D M)^-1 D E
+//! ```
+//!
+//! with `A, B, C, D` block-diagonal over the instances. The same LU that solves the master's
+//! loops ([`super::linalg`]) solves `I - D M`. Integer and Boolean connections are held at
+//! their operating-point values.
+
+use super::{Master, MasterError, Recorded, linalg};
+use crate::linear::LinearModel;
+
+/// One instance's Jacobian blocks: rows `[der(x); y]`, columns `[x, u]`, row-major.
+struct Blocks {
+    n_x: usize,
+    n_u: usize,
+    n_y: usize,
+    jacobian: Vec<f64>,
+}
+
+impl Blocks {
+    /// Entry (row, column) of `[[A, B], [C, D]]`.
+    fn at(&self, row: usize, column: usize) -> f64 {
+        self.jacobian[row * (self.n_x + self.n_u) + column]
+    }
+}
+
+impl Master {
+    /// The linear model about the current point (after [`Master::initialize`], which solves the
+    /// coupling): states of every instance, the external inputs named in `inputs` (all the
+    /// system's `inputs` when empty), and the recorded Real outputs.
+    pub fn linearize(&mut self, inputs: &[String]) -> Result<LinearModel, MasterError> {
+        let external_names: Vec<String> = self.externals.iter().map(|&(u, j, _)| self.input_name(u, j)).collect();
+        let selected: Vec<usize> = if inputs.is_empty() {
+            (0..external_names.len()).collect()
+        } else {
+            inputs
+                .iter()
+                .map(|name| {
+                    external_names.iter().position(|e| e == name).ok_or_else(|| {
+                        MasterError::Unsupported(format!(
+                            "linearize: '{name}' is not an input the system drives from its 'inputs' (those are: {})",
+                            external_names.join(", ")
+                        ))
+                    })
+                })
+                .collect::<Result<_, _>>()?
+        };
+
+        // Per instance: the operating point and the exact Jacobian blocks.
+        let mut blocks = Vec::with_capacity(self.units.len());
+        let (mut state_names, mut x0, mut dx0) = (Vec::new(), Vec::new(), Vec::new());
+        for u in 0..self.units.len() {
+            let md = &self.system.instances[u].description;
+            let name = &self.system.instances[u].name;
+            let state_vrs: Vec<u32> =
+                md.continuous_states.iter().map(|s| md.variables[s.state].value_reference).collect();
+            let derivative_vrs: Vec<u32> =
+                md.continuous_states.iter().map(|s| md.variables[s.derivative].value_reference).collect();
+            state_names.extend(md.continuous_states.iter().map(|s| format!("{name}.{}", md.variables[s.state].name)));
+            let unit = &mut self.units[u];
+            unit.flush()?;
+            let n_x = state_vrs.len();
+            let (mut x, mut dx) = (vec![0.0; n_x], vec![0.0; n_x]);
+            if n_x > 0 {
+                unit.slave.get_continuous_states(&mut x)?;
+                unit.slave.get_derivatives(&mut dx)?;
+            }
+            x0.extend(x);
+            dx0.extend(dx);
+            let unknowns: Vec<u32> = derivative_vrs.iter().chain(&unit.out_vrs).copied().collect();
+            let knowns: Vec<u32> = state_vrs.iter().chain(&unit.in_vrs).copied().collect();
+            let (n_u, n_y) = (unit.in_vrs.len(), unit.out_vrs.len());
+            let width = n_x + n_u;
+            let mut jacobian = vec![0.0; (n_x + n_y) * width];
+            let mut column = vec![0.0; unknowns.len()];
+            if !unknowns.is_empty() {
+                for (c, &known) in knowns.iter().enumerate() {
+                    unit.slave.get_directional_derivative(&unknowns, &[known], &[1.0], &mut column)?;
+                    for (r, &v) in column.iter().enumerate() {
+                        jacobian[r * width + c] = v;
+                    }
+                }
+            }
+            blocks.push(Blocks { n_x, n_u, n_y, jacobian });
+        }
+
+        // Global numbering of states, driven inputs and read outputs.
+        let offsets = |count: &dyn Fn(&Blocks) -> usize| -> Vec<usize> {
+            blocks
+                .iter()
+                .scan(0, |sum, b| {
+                    let at = *sum;
+                    *sum += count(b);
+                    Some(at)
+                })
+                .collect()
+        };
+        let (x_off, u_off, y_off) = (offsets(&|b| b.n_x), offsets(&|b| b.n_u), offsets(&|b| b.n_y));
+        let (n_x, n_u, n_y) = (
+            blocks.iter().map(|b| b.n_x).sum::<usize>(),
+            blocks.iter().map(|b| b.n_u).sum::<usize>(),
+            blocks.iter().map(|b| b.n_y).sum::<usize>(),
+        );
+        let n_w = selected.len();
+        // u = M y + E w.
+        let mut source_of_input: Vec<Option<usize>> = vec![None; n_u];
+        for node in &self.nodes {
+            for &(v, j) in &node.targets {
+                source_of_input[u_off[v] + j] = Some(y_off[node.unit] + node.output);
+            }
+        }
+        let mut external_of_input: Vec<Option<usize>> = vec![None; n_u];
+        for (w, &e) in selected.iter().enumerate() {
+            let (u, j, _) = self.externals[e];
+            external_of_input[u_off[u] + j] = Some(w);
+        }
+        // K = I - D M (n_y x n_y), right-hand sides [C, D E] (n_y x (n_x + n_w)).
+        let mut k = vec![0.0; n_y * n_y];
+        let mut rhs = vec![0.0; n_y * (n_x + n_w)];
+        let width = n_x + n_w;
+        for (i, b) in blocks.iter().enumerate() {
+            for r in 0..b.n_y {
+                let row = y_off[i] + r;
+                k[row * n_y + row] += 1.0;
+                for s in 0..b.n_x {
+                    rhs[row * width + x_off[i] + s] = b.at(b.n_x + r, s);
+                }
+                for j in 0..b.n_u {
+                    let d = b.at(b.n_x + r, b.n_x + j);
+                    if let Some(source) = source_of_input[u_off[i] + j] {
+                        k[row * n_y + source] -= d;
+                    }
+                    if let Some(w) = external_of_input[u_off[i] + j] {
+                        rhs[row * width + n_x + w] += d;
+                    }
+                }
+            }
+        }
+        let mut pivots = vec![0; n_y];
+        linalg::factor(n_y, &mut k, &mut pivots).map_err(|_| {
+            MasterError::Unsupported(format!(
+                "linearize: the coupling I - D M is singular at t = {} s: the algebraic loop is not index 1 here",
+                self.time
+            ))
+        })?;
+        // Y = K^-1 [C, D E], column by column.
+        let mut y_of = vec![0.0; n_y * width];
+        let mut column = vec![0.0; n_y];
+        for c in 0..width {
+            for r in 0..n_y {
+                column[r] = rhs[r * width + c];
+            }
+            linalg::solve_factored(n_y, &k, &pivots, &mut column);
+            for r in 0..n_y {
+                y_of[r * width + c] = column[r];
+            }
+        }
+        // du/d[x, w] = M Y + [0, E].
+        let input_row = |g: usize, c: usize| -> f64 {
+            let from_output = source_of_input[g].map_or(0.0, |source| y_of[source * width + c]);
+            let from_external = match external_of_input[g] {
+                Some(w) if c == n_x + w => 1.0,
+                _ => 0.0,
+            };
+            from_output + from_external
+        };
+        let mut model = LinearModel::new(
+            state_names,
+            selected.iter().map(|&e| external_names[e].clone()).collect(),
+            self.recorded_real_names(),
+            self.time,
+        );
+        // A = A_i + B_i du/dx, B = B_i du/dw.
+        for (i, b) in blocks.iter().enumerate() {
+            for r in 0..b.n_x {
+                let row = x_off[i] + r;
+                for s in 0..b.n_x {
+                    model.a[(row, x_off[i] + s)] += b.at(r, s);
+                }
+                for j in 0..b.n_u {
+                    let bij = b.at(r, b.n_x + j);
+                    if bij == 0.0 {
+                        continue;
+                    }
+                    for c in 0..width {
+                        let du = input_row(u_off[i] + j, c);
+                        if c < n_x {
+                            model.a[(row, c)] += bij * du;
+                        } else {
+                            model.b[(row, c - n_x)] += bij * du;
+                        }
+                    }
+                }
+            }
+        }
+        // Outputs: recorded outputs are rows of Y, recorded driven inputs rows of du/d[x, w].
+        let mut row = 0;
+        for r in &self.recorded {
+            let value = |c: usize| match *r {
+                Recorded::Output(u, k) => Some(y_of[(y_off[u] + k) * width + c]),
+                Recorded::Input(u, j) => Some(input_row(u_off[u] + j, c)),
+                Recorded::Discrete(_) => None,
+            };
+            if value(0).is_none() && width > 0 {
+                continue;
+            }
+            for c in 0..width {
+                let v = value(c).unwrap_or(0.0);
+                if c < n_x {
+                    model.c[(row, c)] = v;
+                } else {
+                    model.d[(row, c - n_x)] = v;
+                }
+            }
+            row += 1;
+        }
+        model.x0 = x0;
+        model.dx0 = dx0;
+        model.u0 = selected
+            .iter()
+            .map(|&e| {
+                let (u, j, _) = self.externals[e];
+                self.units[u].in_values[j]
+            })
+            .collect();
+        let mut y0 = vec![0.0; model.output_names.len()];
+        self.record_real(&mut y0)?;
+        model.y0 = y0;
+        Ok(model)
+    }
+
+    /// `instance.variable` of a driven input.
+    fn input_name(&self, u: usize, j: usize) -> String {
+        let md = &self.system.instances[u].description;
+        let vr = self.units[u].in_vrs[j];
+        let name = md
+            .variables
+            .iter()
+            .find(|v| v.value_reference == vr && v.is_input())
+            .map_or_else(|| format!("vr {vr}"), |v| v.name.clone());
+        format!("{}.{name}", self.units[u].name)
+    }
+
+    /// Names of the recorded Real values (outputs and driven inputs), in recording order.
+    fn recorded_real_names(&self) -> Vec<String> {
+        self.recorded
+            .iter()
+            .zip(&self.recorded_names)
+            .filter(|(r, _)| !matches!(r, Recorded::Discrete(_)))
+            .map(|(_, n)| n.clone())
+            .collect()
+    }
+
+    /// The recorded Real values at the current point, in [`Master::recorded_real_names`] order.
+    fn record_real(&mut self, out: &mut [f64]) -> Result<(), MasterError> {
+        let mut row = vec![0.0; self.recorded.len()];
+        self.record(&mut row)?;
+        let reals = self.recorded.iter().zip(row).filter(|(r, _)| !matches!(r, Recorded::Discrete(_)));
+        for (o, (_, v)) in out.iter_mut().zip(reals) {
+            *o = v;
+        }
+        Ok(())
+    }
+}
