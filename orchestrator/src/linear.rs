@@ -36,6 +36,22 @@ pub struct LinearModel {
     pub c: DMatrix<f64>,
     /// `dy/du`.
     pub d: DMatrix<f64>,
+    /// The rotors' blade azimuths and speeds at the operating point, for
+    /// [`LinearModel::multiblade`].
+    pub rotors: Vec<RotorFrame>,
+    /// The multiblade transform has been applied: blade states are multiblade coordinates.
+    pub multiblade: bool,
+}
+
+/// Where a rotor instance's blades are at the operating point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RotorFrame {
+    /// The instance name.
+    pub instance: String,
+    /// `blade[b].azimuth` of blades 1, 2, ..., rad.
+    pub blade_azimuths: Vec<f64>,
+    /// Shaft speed relative to the airframe (`shaft.rate`), rad/s.
+    pub omega: f64,
 }
 
 /// One eigenvalue of `A` with its mode.
@@ -71,6 +87,8 @@ impl LinearModel {
             state_names,
             input_names,
             output_names,
+            rotors: Vec::new(),
+            multiblade: false,
         }
     }
 
@@ -106,7 +124,93 @@ impl LinearModel {
             b: self.b.select_rows(&keep),
             c: self.c.select_columns(&keep),
             d: self.d.clone(),
+            rotors: self.rotors.clone(),
+            multiblade: self.multiblade,
         }
+    }
+
+    /// The model in multiblade coordinates (Coleman's transform): for each rotor of
+    /// [`LinearModel::rotors`] with N >= 3 blades, the lag (and flap) angles `q_b` of its blades
+    /// become `q_0` (collective), `q_nc`, `q_ns` (cyclic, n = 1 ... (N-1)/2) and, for even N,
+    /// `q_d` (differential), with
+    /// `q_b = q_0 + sum_n (q_nc cos n psi_b + q_ns sin n psi_b) + q_d (-1)^b`. With the
+    /// transform `x = S(psi) x_m` (rates included: `q' = T q_m' + Omega T_psi q_m`),
+    /// `x_m' = S^-1 (A S - S') x_m + S^-1 B u`, `y = C S x_m + D u`. For an isotropic rotor in
+    /// hover or axial flight the result is time-invariant: the eigenvalues are those of the
+    /// periodic system. Named `instance.lag.0`, `instance.lag.1c`, ..., rates `..._rate`.
+    pub fn multiblade(&self) -> Result<LinearModel, String> {
+        let n = self.state_names.len();
+        let mut s = DMatrix::<f64>::identity(n, n);
+        let mut s_dot = DMatrix::<f64>::zeros(n, n);
+        let mut names = self.state_names.clone();
+        for rotor in &self.rotors {
+            let prefix = format!("{}.state.blade[", rotor.instance);
+            // Coordinate kinds of this rotor's blade states: "lag", "flap".
+            let mut kinds: Vec<String> = Vec::new();
+            for name in &self.state_names {
+                if let Some(rest) = name.strip_prefix(&prefix)
+                    && let Some((_, kind)) = rest.split_once("].")
+                    && !kind.ends_with("_rate")
+                    && !kinds.iter().any(|k| k == kind)
+                {
+                    kinds.push(kind.to_string());
+                }
+            }
+            for kind in kinds {
+                let index = |b: usize, suffix: &str| {
+                    let name = format!("{prefix}{}].{kind}{suffix}", b + 1);
+                    self.state_names.iter().position(|s| *s == name)
+                };
+                let blades = (0..rotor.blade_azimuths.len()).take_while(|&b| index(b, "").is_some()).count();
+                if blades < 3 {
+                    return Err(format!(
+                        "{}: {blades} blades with {kind} states: the multiblade transform needs at least 3",
+                        rotor.instance
+                    ));
+                }
+                let angles: Vec<usize> = (0..blades).map(|b| index(b, "").expect("counted")).collect();
+                let rates: Vec<usize> = (0..blades)
+                    .map(|b| index(b, "_rate").ok_or_else(|| format!("{}: blade {} has no {kind}_rate", rotor.instance, b + 1)))
+                    .collect::<Result<_, _>>()?;
+                let coordinates = multiblade_names(blades);
+                let omega = rotor.omega;
+                for (b, (&ia, &ir)) in angles.iter().zip(&rates).enumerate() {
+                    let psi = rotor.blade_azimuths[b];
+                    for (m, (&ma, &mr)) in angles.iter().zip(&rates).enumerate() {
+                        let [t, t1, t2] = multiblade_entry(blades, b, m, psi);
+                        s[(ia, ma)] = t;
+                        s[(ir, mr)] = t;
+                        s[(ir, ma)] = omega * t1;
+                        s_dot[(ia, ma)] = omega * t1;
+                        s_dot[(ir, mr)] = omega * t1;
+                        s_dot[(ir, ma)] = omega * omega * t2;
+                    }
+                }
+                for (m, (&ia, &ir)) in angles.iter().zip(&rates).enumerate() {
+                    names[ia] = format!("{}.{kind}.{}", rotor.instance, coordinates[m]);
+                    names[ir] = format!("{}.{kind}.{}_rate", rotor.instance, coordinates[m]);
+                }
+            }
+        }
+        let s_inv = s.clone().try_inverse().ok_or("the multiblade transform is singular")?;
+        let x0 = &s_inv * DVector::from_column_slice(&self.x0);
+        let dx0 = &s_inv * (DVector::from_column_slice(&self.dx0) - &s_dot * &x0);
+        Ok(LinearModel {
+            time: self.time,
+            state_names: names,
+            input_names: self.input_names.clone(),
+            output_names: self.output_names.clone(),
+            x0: x0.iter().copied().collect(),
+            dx0: dx0.iter().copied().collect(),
+            u0: self.u0.clone(),
+            y0: self.y0.clone(),
+            a: &s_inv * (&self.a * &s - &s_dot),
+            b: &s_inv * &self.b,
+            c: &self.c * &s,
+            d: self.d.clone(),
+            rotors: self.rotors.clone(),
+            multiblade: true,
+        })
     }
 
     /// Eigenvalues of `A` (real Schur form) with their modes, sorted by frequency, then by
@@ -120,6 +224,8 @@ impl LinearModel {
         eigenvalues
             .sort_by(|p, q| p.im.abs().total_cmp(&q.im.abs()).then(p.re.total_cmp(&q.re)).then(q.im.total_cmp(&p.im)));
         let groups: Vec<String> = self.state_names.iter().map(|s| state_group(s)).collect();
+        // Eigenvalues this small are zero (rigid-body position and heading, the quaternion norm).
+        let zero = 1e-9 * self.a.amax().max(1.0);
         eigenvalues
             .into_iter()
             .map(|lambda| {
@@ -134,11 +240,20 @@ impl LinearModel {
                 by_group.sort_by(|p, q| q.1.total_cmp(&p.1));
                 by_group.truncate(3);
                 let magnitude = lambda.norm();
+                let mut name = by_group.first().map(|(g, _)| g.clone()).unwrap_or_default();
+                // A cyclic mode below the rotor speed (fixed frame) regresses, one above it
+                // progresses (advances), for blade frequencies below 2 Omega.
+                if self.multiblade
+                    && name.ends_with(".cyclic")
+                    && let Some(rotor) = self.rotors.iter().find(|r| name.starts_with(&format!("{}.", r.instance)))
+                {
+                    name += if lambda.im.abs() < rotor.omega.abs() { " regressive" } else { " progressive" };
+                }
                 Mode {
                     eigenvalue: lambda,
                     frequency_hz: lambda.im.abs() / (2.0 * std::f64::consts::PI),
-                    damping: (magnitude > 0.0).then(|| -lambda.re / magnitude),
-                    name: by_group.first().map(|(g, _)| g.clone()).unwrap_or_default(),
+                    damping: (magnitude > zero).then(|| -lambda.re / magnitude),
+                    name,
                     participation: by_group,
                 }
             })
@@ -217,6 +332,35 @@ impl LinearModel {
     }
 }
 
+/// Names of the N multiblade coordinates: `0`, `1c`, `1s`, `2c`, `2s`, ..., and `d` for even N.
+fn multiblade_names(blades: usize) -> Vec<String> {
+    let mut names = vec!["0".to_string()];
+    for n in 1..=(blades - 1) / 2 {
+        names.push(format!("{n}c"));
+        names.push(format!("{n}s"));
+    }
+    if blades % 2 == 0 {
+        names.push("d".to_string());
+    }
+    names
+}
+
+/// Entry (blade `b`, coordinate `m`) of the multiblade matrix `T(psi_b)` and its first and
+/// second derivatives with respect to the azimuth.
+fn multiblade_entry(blades: usize, b: usize, m: usize, psi: f64) -> [f64; 3] {
+    let cyclic = (blades - 1) / 2;
+    if m == 0 {
+        [1.0, 0.0, 0.0]
+    } else if m <= 2 * cyclic {
+        let n = m.div_ceil(2) as f64;
+        let (sin, cos) = (n * psi).sin_cos();
+        if m % 2 == 1 { [cos, -n * sin, -n * n * cos] } else { [sin, n * cos, -n * n * sin] }
+    } else {
+        // Differential: (-1)^b for blade number b + 1.
+        [if (b + 1) % 2 == 0 { 1.0 } else { -1.0 }, 0.0, 0.0]
+    }
+}
+
 /// The group a state belongs to: an angle and its rate together, every blade together (in the
 /// rotating frame the modes of identical blades are degenerate, so which blade an eigenvector
 /// favours is arbitrary): `rotor.state.blade[2].lag_rate` is in `rotor.blade[*].lag`.
@@ -237,7 +381,20 @@ fn state_group(name: &str) -> String {
         }
     }
     group.push_str(rest);
-    group
+    // Multiblade coordinates: 0 collective, nc and ns cyclic, d differential.
+    match group.rsplit_once('.') {
+        Some((head, "0")) => format!("{head}.collective"),
+        Some((head, "d")) => format!("{head}.differential"),
+        Some((head, "1c" | "1s")) => format!("{head}.cyclic"),
+        Some((head, tail))
+            if tail.len() >= 2
+                && (tail.ends_with('c') || tail.ends_with('s'))
+                && tail[..tail.len() - 1].chars().all(|c| c.is_ascii_digit()) =>
+        {
+            format!("{head}.cyclic{}", &tail[..tail.len() - 1])
+        }
+        _ => group,
+    }
 }
 
 /// Participation of each state in the mode of eigenvalue `lambda`: `|v_k w_k|` normalised to

@@ -119,8 +119,13 @@ enum Command {
         turn_rate: f64,
         /// Keep the states that take no part (unused blades, locked hinges, inflow states the
         /// chosen inflow model does not use); by default they are removed and listed.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "multiblade")]
         keep_inert: bool,
+        /// Express the blade states of every rotor with 3 or more blades in multiblade
+        /// coordinates (collective, cyclic, differential): time-invariant in hover and axial
+        /// flight, and the cyclic modes named regressive or progressive.
+        #[arg(long)]
+        multiblade: bool,
         #[command(flatten)]
         changes: SystemChanges,
         /// Print every FMU message, not only warnings and errors.
@@ -311,9 +316,10 @@ fn dispatch(cli: Cli) -> Result<()> {
             let method = if jacobian == "fd" { JacobianMethod::FiniteDifference } else { JacobianMethod::Broyden };
             trim(&system, condition, method, &changes, out.as_deref(), summary_json.as_deref(), verbose)
         }
-        Command::Linearize { system, out, inputs, trim, speed, turn_rate, keep_inert, changes, verbose } => {
+        Command::Linearize { system, out, inputs, trim, speed, turn_rate, keep_inert, multiblade, changes, verbose } => {
             let condition = trim.then_some(FlightCondition { speed, turn_rate: turn_rate.to_radians() });
-            linearize(&system, &out, &inputs, condition, keep_inert, &changes, verbose)
+            let form = LinearForm { keep_inert, multiblade };
+            linearize(&system, &out, &inputs, condition, form, &changes, verbose)
         }
         Command::Sweep { sweep, out, jobs, gather, slurm, sbatch_options, chunk, chunks } => {
             let plan = cli::sweep::Sweep::from_file(&sweep)?;
@@ -662,6 +668,15 @@ fn solve_trim(
     Ok(trim)
 }
 
+/// Which form of the linear model `orchestrator linearize` writes.
+#[derive(Debug, Clone, Copy)]
+struct LinearForm {
+    /// Keep the inert states.
+    keep_inert: bool,
+    /// Blade states in multiblade coordinates.
+    multiblade: bool,
+}
+
 /// `orchestrator linearize`: the linear model about the start of the system (trimmed first for
 /// `condition`), written as JSON and MAT, and its eigenvalue table printed.
 fn linearize(
@@ -669,7 +684,7 @@ fn linearize(
     out: &Path,
     inputs: &[String],
     condition: Option<FlightCondition>,
-    keep_inert: bool,
+    form: LinearForm,
     changes: &SystemChanges,
     verbose: bool,
 ) -> Result<()> {
@@ -696,12 +711,15 @@ fn linearize(
     let mut master = Master::new_model_exchange(system, &mut fmus, logger)?;
     master.initialize()?;
     let full = master.linearize(inputs)?;
-    let (model, inert) = if keep_inert {
+    let (mut model, inert) = if form.keep_inert {
         (full, Vec::new())
     } else {
         let inert = full.inert_states();
         (full.without_states(&inert), inert.iter().map(|&i| full.state_names[i].clone()).collect())
     };
+    if form.multiblade {
+        model = model.multiblade().map_err(anyhow::Error::msg)?;
+    }
     let modes = model.modes();
     let json = model.to_json(&modes, &inert);
     std::fs::write(out, serde_json::to_string_pretty(&json)? + "\n")

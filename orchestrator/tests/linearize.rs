@@ -213,4 +213,31 @@ fn isolated_rotor_roots_match_the_closed_forms() {
         }
     }
     assert!(stdout.contains("rotor.blade[*].lag") && stdout.contains("22 inert ones removed"), "{stdout}");
+
+    // In multiblade coordinates the collective roots stay and the cyclic ones move by Omega:
+    // regressive omega_r - Omega (flap: (nu - 1) Omega), progressive omega_r + Omega.
+    let out = dir.path().join("mbc.json");
+    let status = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .args(["linearize", system.to_str().unwrap(), "--out", out.to_str().unwrap(), "--multiblade"])
+        .env("ROTORCRAFT_FMU_DIR", common::fmu_dir())
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let mbc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let states: Vec<&str> = mbc["states"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    assert!(states.contains(&"rotor.flap.1c") && states.contains(&"rotor.lag.1s_rate"), "{states:?}");
+    let expected = [
+        ("rotor.flap.collective", 0.0, flap),
+        ("rotor.flap.cyclic regressive", 0.0, flap - omega),
+        ("rotor.flap.cyclic progressive", 0.0, flap + omega),
+        ("rotor.lag.collective", -decay, lag),
+        ("rotor.lag.cyclic regressive", -decay, omega - lag),
+        ("rotor.lag.cyclic progressive", -decay, omega + lag),
+    ];
+    for ev in mbc["eigenvalues"].as_array().unwrap() {
+        let (re, im) = (ev["re"].as_f64().unwrap(), ev["im"].as_f64().unwrap());
+        let mode = ev["mode"].as_str().unwrap();
+        let (_, want_re, want_im) = expected.iter().find(|(m, ..)| *m == mode).unwrap_or_else(|| panic!("mode {mode}"));
+        assert!((re - want_re).abs() < 1e-8 && (im.abs() - want_im).abs() < 1e-8 * omega, "{mode}: {re} {im}");
+    }
 }

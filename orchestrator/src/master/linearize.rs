@@ -17,7 +17,7 @@
 //! their operating-point values.
 
 use super::{Master, MasterError, Recorded, linalg};
-use crate::linear::LinearModel;
+use crate::linear::{LinearModel, RotorFrame};
 
 /// One instance's Jacobian blocks: rows `[der(x); y]`, columns `[x, u]`, row-major.
 struct Blocks {
@@ -224,6 +224,7 @@ impl Master {
             }
             row += 1;
         }
+        model.rotors = self.rotor_frames()?;
         model.x0 = x0;
         model.dx0 = dx0;
         model.u0 = selected
@@ -237,6 +238,28 @@ impl Master {
         self.record_real(&mut y0)?;
         model.y0 = y0;
         Ok(model)
+    }
+
+    /// Blade azimuths and shaft speed of the instances that are rotors of ours (outputs
+    /// `blade[k].azimuth` and `shaft.rate`), for the multiblade transform.
+    fn rotor_frames(&mut self) -> Result<Vec<RotorFrame>, MasterError> {
+        let mut frames = Vec::new();
+        for u in 0..self.units.len() {
+            let md = &self.system.instances[u].description;
+            let output_vr = |name: &str| md.variable(name).filter(|v| v.is_output()).map(|v| v.value_reference);
+            let Some(rate_vr) = output_vr("shaft.rate") else { continue };
+            let azimuth_vrs: Vec<u32> = (1..).map_while(|k| output_vr(&format!("blade[{k}].azimuth"))).collect();
+            if azimuth_vrs.is_empty() {
+                continue;
+            }
+            let slave = &mut self.units[u].slave;
+            let mut blade_azimuths = vec![0.0; azimuth_vrs.len()];
+            slave.get_real(&azimuth_vrs, &mut blade_azimuths)?;
+            let mut omega = [0.0];
+            slave.get_real(&[rate_vr], &mut omega)?;
+            frames.push(RotorFrame { instance: self.units[u].name.clone(), blade_azimuths, omega: omega[0] });
+        }
+        Ok(frames)
     }
 
     /// `instance.variable` of a driven input.
