@@ -174,7 +174,13 @@ impl Case {
     /// Starts `orchestrator run system.json --out <out> --summary-json summary.json <extra>` with
     /// TMPDIR set to `tmp/`.
     fn start(&self, out: &str, extra: &[&str]) -> Child {
-        Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        self.command(out, extra).spawn().unwrap()
+    }
+
+    /// The command of [`Case::start`].
+    fn command(&self, out: &str, extra: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_orchestrator"));
+        command
             .arg("run")
             .arg(self.path("system.json"))
             .arg("--out")
@@ -184,9 +190,8 @@ impl Case {
             .args(extra)
             .env("TMPDIR", self.path("tmp"))
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
+            .stderr(Stdio::piped());
+        command
     }
 
     /// The extraction folders left in the child's TMPDIR.
@@ -300,12 +305,26 @@ fn a_failing_run_keeps_its_rows_and_says_why() {
 // ---------------------------------------------------------------------------------------------
 // 2. Ctrl-C and SIGTERM stop the run cleanly.
 
-fn interrupt(expected_code: i32, name: &str) {
+/// Sends signal `name` after a second of a long run, to the process, or, with `isolate`, to the
+/// process group of the run and its `fmu-host` children (as Ctrl-C in a terminal does).
+fn interrupt(expected_code: i32, name: &str, isolate: bool) {
     let case = Case::new("", r#"{ "stop": 100, "step": 0.01 }"#);
-    let child = case.start("results.csv", &[]);
+    let child = if isolate {
+        use std::os::unix::process::CommandExt;
+        case.command("results.csv", &["--isolate"]).process_group(0).spawn().unwrap()
+    } else {
+        case.start("results.csv", &[])
+    };
     std::thread::sleep(Duration::from_millis(1000));
     let sent = Instant::now();
-    send(&child, name.trim_start_matches("SIG"));
+    if isolate {
+        let group = format!("-{}", child.id());
+        let signal = format!("-{}", name.trim_start_matches("SIG"));
+        let status = Command::new("kill").arg(signal).arg("--").arg(group).status().unwrap();
+        assert!(status.success());
+    } else {
+        send(&child, name.trim_start_matches("SIG"));
+    }
     let (status, _, stderr, _) = wait(child, Duration::from_secs(20));
     assert!(sent.elapsed() < Duration::from_secs(3), "stopped within one step of the signal");
     assert_eq!(status.code(), Some(expected_code), "{stderr}");
@@ -318,16 +337,23 @@ fn interrupt(expected_code: i32, name: &str) {
     assert_eq!(summary["rows_written"], rows.len(), "{summary}");
     // The FMU's extraction folder (a TempDir in TMPDIR) was removed.
     assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
+    assert!(processes_of(&case).is_empty(), "{:?}", processes_of(&case));
 }
 
 #[test]
 fn sigint_stops_the_run_cleanly() {
-    interrupt(130, "SIGINT");
+    interrupt(130, "SIGINT", false);
 }
 
 #[test]
 fn sigterm_stops_the_run_cleanly() {
-    interrupt(143, "SIGTERM");
+    interrupt(143, "SIGTERM", false);
+}
+
+#[test]
+fn sigint_to_the_process_group_stops_an_isolated_run_cleanly() {
+    // The children ignore it; the run stops after the step in progress and ends them.
+    interrupt(130, "SIGINT", true);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,15 +1,17 @@
 //! The child process of an isolated instance (`orchestrator fmu-host`): loads the FMU from the
 //! directory its parent extracted, creates the one instance and serves the parent's calls
 //! ([`super::isolated::IsolatedSlave`]) over the Unix socket it has as standard input, in the
-//! framing of [`super::wire`]. The FMU's log messages go to the parent as they are logged.
+//! framing of `wire.rs`. The FMU's log messages go to the parent as they are logged.
 //!
 //! The child ignores SIGINT and SIGTERM (Ctrl-C reaches the whole process group; the parent
 //! decides when the run stops and then ends its children). It ends when the parent closes the
 //! socket (after freeing the instance) and, from a thread of its own, as soon as the parent's end
 //! of the socket is gone (the parent died), even when an FMU call never returns.
 
+use std::ffi::OsStr;
 use std::io::Write;
 use std::os::fd::{AsFd, AsRawFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -137,10 +139,11 @@ fn serve(mut input: UnixStream) -> Result<(), String> {
             return Err("the first request is not Open".into());
         }
         let mut d = Decoder::new(&body[1..]);
-        let (dir, archive, instance, debug) =
-            (d.str().map_err(malformed)?, d.str().map_err(malformed)?, d.str().map_err(malformed)?, d.u8());
+        let path = |bytes: &[u8]| PathBuf::from(OsStr::from_bytes(bytes));
+        let (dir, archive) = (path(d.bytes().map_err(malformed)?), path(d.bytes().map_err(malformed)?));
+        let (instance, debug) = (d.str().map_err(malformed)?, d.u8());
         let logger = Arc::new(ForwardLogger { out: out.clone(), debug: debug.map_err(malformed)? != 0 });
-        let extracted = Arc::new(ExtractedFmu::borrowed(PathBuf::from(dir), PathBuf::from(archive)));
+        let extracted = Arc::new(ExtractedFmu::borrowed(dir, archive));
         let opened = read_extracted_description(&extracted)
             .and_then(|description| Fmu::load(extracted, description))
             .and_then(|fmu| fmu.instantiate(instance, logger));

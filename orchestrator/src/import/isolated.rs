@@ -5,7 +5,7 @@
 //! fmu-host` ([`super::host`]) with one end of a Unix socket pair as its standard input; it
 //! loads the FMU from the directory this process extracted (this process owns the directory and
 //! removes it) and serves one instance. Every call is one request frame and one reply frame
-//! ([`super::wire`]); the FMU's log messages come back as frames before the reply and go to this
+//! (`wire.rs`); the FMU's log messages come back as frames before the reply and go to this
 //! process's [`FmuLogger`]. The child's standard output and error are this process's.
 //!
 //! A child that dies or exits during a call (a crash, `abort()`, `exit()` in the FMU) becomes a
@@ -18,6 +18,7 @@
 use std::io::Write;
 use std::net::Shutdown;
 use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
@@ -82,7 +83,7 @@ impl std::fmt::Debug for IsolatedSlave {
 }
 
 /// How a reply is read: the values after its tag.
-type Read<'a, T> = &'a mut dyn FnMut(&mut Decoder<'_>) -> Result<T, Malformed>;
+type ReadReply<'a, T> = &'a mut dyn FnMut(&mut Decoder<'_>) -> Result<T, Malformed>;
 
 impl IsolatedSlave {
     /// Starts the child, which loads the FMU extracted in `extracted` and instantiates
@@ -113,10 +114,10 @@ impl IsolatedSlave {
             gone: None,
             _extracted: extracted.clone(),
         };
-        let (dir, archive) = (extracted.path().to_string_lossy(), extracted.archive().to_string_lossy());
         let debug = slave.logger.debug_logging();
         let open = |e: &mut Encoder<'_>| {
-            e.str(&dir).str(&archive).str(instance).u8(u8::from(debug));
+            e.bytes(extracted.path().as_os_str().as_bytes()).bytes(extracted.archive().as_os_str().as_bytes());
+            e.str(instance).u8(u8::from(debug));
         };
         match slave.request(Op::Open, "fmi2Instantiate", open, &mut |_| Ok(())) {
             Ok(()) => Ok(slave),
@@ -141,7 +142,7 @@ impl IsolatedSlave {
         op: Op,
         function: &'static str,
         write: impl FnOnce(&mut Encoder<'_>),
-        read: Read<'_, T>,
+        read: ReadReply<'_, T>,
     ) -> Result<T, CallError> {
         if let Some(gone) = &self.gone {
             return Err(gone.clone());

@@ -410,6 +410,8 @@ mod tests {
         send_sync::<ImportError>();
         send_sync::<CallError>();
         send::<Slave>();
+        send::<IsolatedSlave>();
+        send::<Instance>();
         send::<FmuState>();
     }
 
