@@ -74,13 +74,17 @@ fn exit_when_parent_goes(fd: RawFd) {
 
 /// The writing end of the socket and its frame buffer, shared by the replies and the logger.
 struct Out {
+    /// The socket (a duplicate of the reading end's descriptor).
     stream: UnixStream,
+    /// The frame being written.
     buffer: Vec<u8>,
 }
 
 /// Sends the FMU's messages to the parent, which gives them to its own logger.
 struct ForwardLogger {
+    /// Where the frames go.
     out: Arc<Mutex<Out>>,
+    /// The parent's logger's [`FmuLogger::debug_logging`].
     debug: bool,
 }
 
@@ -101,14 +105,21 @@ impl FmuLogger for ForwardLogger {
 /// One served instance and the scratch buffers of its calls (reused: no allocation per call once
 /// grown).
 struct Host {
+    /// The instance.
     slave: Slave,
     /// FMU states by handle (their index); freed ones are `None`.
     states: Vec<Option<FmuState>>,
+    /// Value references (unknowns of a directional derivative).
     vrs: Vec<u32>,
+    /// Knowns of a directional derivative.
     vrs2: Vec<u32>,
+    /// Real values (seeds of a directional derivative).
     reals: Vec<f64>,
+    /// Directional derivatives.
     reals2: Vec<f64>,
+    /// Integer values (input derivative orders).
     ints: Vec<i32>,
+    /// Boolean values.
     bools: Vec<bool>,
 }
 
@@ -116,16 +127,26 @@ struct Host {
 enum Answer {
     /// Nothing beyond success.
     Done,
+    /// The values in `Host::reals`.
     Reals,
+    /// The values in `Host::reals2` (directional derivatives).
     Reals2,
+    /// The values in `Host::ints`.
     Ints,
+    /// The values in `Host::bools`.
     Bools,
+    /// A step's outcome.
     Step(StepResult),
+    /// A new FMU state's handle.
     Handle(u64),
+    /// A serialised FMU state.
     Bytes(Vec<u8>),
+    /// `fmi2LastSuccessfulTime`.
     Time(f64),
 }
 
+/// Opens the instance the first request names, then serves requests until the parent closes the
+/// socket.
 fn serve(mut input: UnixStream) -> Result<(), String> {
     let out = Arc::new(Mutex::new(Out {
         stream: input.try_clone().map_err(|e| format!("cannot duplicate the socket: {e}"))?,

@@ -58,16 +58,23 @@ impl HostOptions {
 /// Drop closes the socket, upon which the child frees the instance (`fmi2FreeInstance`) and
 /// exits; this waits for it (at most the time limit, then the child is killed).
 pub struct IsolatedSlave {
+    /// The instance name.
     name: String,
+    /// Owner id of its [`FmuState`]s (unique among all instances of the process).
     id: u64,
     /// As in `Slave`: the start time, a step's start during `fmi2DoStep`, its end after it.
     time: f64,
+    /// The child process.
     child: Child,
+    /// This process's end of the socket.
     stream: UnixStream,
     /// The request being written (reused).
     out: Vec<u8>,
+    /// Frames from the child.
     reader: FrameReader,
+    /// Receives the FMU's messages.
     logger: Arc<dyn FmuLogger>,
+    /// The longest one call may take.
     timeout: Option<Duration>,
     /// The error that ended the child, returned again by every later call.
     gone: Option<CallError>,

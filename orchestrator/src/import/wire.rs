@@ -16,30 +16,53 @@ pub(crate) const MAX_FRAME: usize = 1 << 30;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub(crate) enum Op {
+    /// The first request: extraction directory, archive (both as bytes), instance name, debug
+    /// logging flag; the child loads the FMU and instantiates it.
     Open = 1,
+    /// `fmi2SetupExperiment`: tolerance (flag, value), start, stop (flag, value).
     SetupExperiment,
+    /// `fmi2EnterInitializationMode`.
     EnterInitializationMode,
+    /// `fmi2ExitInitializationMode`.
     ExitInitializationMode,
+    /// `fmi2Terminate`.
     Terminate,
+    /// `fmi2SetReal`: value references, values.
     SetReal,
+    /// `fmi2GetReal`: value references; replies with the values.
     GetReal,
+    /// `fmi2SetInteger`: value references, values.
     SetInteger,
+    /// `fmi2GetInteger`: value references; replies with the values.
     GetInteger,
+    /// `fmi2SetBoolean`: value references, values (one byte each).
     SetBoolean,
+    /// `fmi2GetBoolean`: value references; replies with the values.
     GetBoolean,
+    /// `fmi2DoStep`: t, h, noSetFMUStatePriorToCurrentPoint; replies with the step result.
     DoStep,
+    /// `fmi2GetDirectionalDerivative`: unknowns, knowns, seed; replies with the derivatives.
     DirectionalDerivative,
+    /// `fmi2SetRealInputDerivatives`: value references, orders, values.
     SetRealInputDerivatives,
+    /// `fmi2GetFMUstate` into a new state; replies with its handle.
     GetFmuState,
+    /// `fmi2GetFMUstate` into the state with this handle.
     GetFmuStateInto,
+    /// `fmi2SetFMUstate` from the state with this handle.
     SetFmuState,
+    /// `fmi2FreeFMUstate` of the state with this handle.
     FreeFmuState,
+    /// `fmi2SerializeFMUstate` of the state with this handle; replies with the bytes.
     SerializeFmuState,
+    /// `fmi2DeSerializeFMUstate` of these bytes; replies with the new state's handle.
     DeserializeFmuState,
+    /// `fmi2GetRealStatus(fmi2LastSuccessfulTime)`; replies with the time.
     LastSuccessfulTime,
 }
 
 impl Op {
+    /// Every op, for decoding.
     const ALL: [Op; 21] = [
         Op::Open,
         Op::SetupExperiment,
@@ -104,26 +127,31 @@ impl<'a> Encoder<'a> {
         Encoder { buffer }
     }
 
+    /// Appends a byte.
     pub(crate) fn u8(&mut self, value: u8) -> &mut Self {
         self.buffer.push(value);
         self
     }
 
+    /// Appends a `u32`.
     pub(crate) fn u32(&mut self, value: u32) -> &mut Self {
         self.buffer.extend_from_slice(&value.to_le_bytes());
         self
     }
 
+    /// Appends an `i32`.
     pub(crate) fn i32(&mut self, value: i32) -> &mut Self {
         self.buffer.extend_from_slice(&value.to_le_bytes());
         self
     }
 
+    /// Appends a `u64`.
     pub(crate) fn u64(&mut self, value: u64) -> &mut Self {
         self.buffer.extend_from_slice(&value.to_le_bytes());
         self
     }
 
+    /// Appends an `f64`.
     pub(crate) fn f64(&mut self, value: f64) -> &mut Self {
         self.buffer.extend_from_slice(&value.to_le_bytes());
         self
@@ -134,16 +162,19 @@ impl<'a> Encoder<'a> {
         self.u32(u32::try_from(len).unwrap_or(u32::MAX))
     }
 
+    /// Appends a byte string.
     pub(crate) fn bytes(&mut self, value: &[u8]) -> &mut Self {
         self.len(value.len());
         self.buffer.extend_from_slice(value);
         self
     }
 
+    /// Appends a string.
     pub(crate) fn str(&mut self, value: &str) -> &mut Self {
         self.bytes(value.as_bytes())
     }
 
+    /// Appends a `u32` slice.
     pub(crate) fn u32s(&mut self, values: &[u32]) -> &mut Self {
         self.len(values.len());
         for v in values {
@@ -152,6 +183,7 @@ impl<'a> Encoder<'a> {
         self
     }
 
+    /// Appends an `i32` slice.
     pub(crate) fn i32s(&mut self, values: &[i32]) -> &mut Self {
         self.len(values.len());
         for v in values {
@@ -160,6 +192,7 @@ impl<'a> Encoder<'a> {
         self
     }
 
+    /// Appends an `f64` slice.
     pub(crate) fn f64s(&mut self, values: &[f64]) -> &mut Self {
         self.len(values.len());
         for v in values {
@@ -168,6 +201,7 @@ impl<'a> Encoder<'a> {
         self
     }
 
+    /// Appends a `bool` slice, one byte each.
     pub(crate) fn bools(&mut self, values: &[bool]) -> &mut Self {
         self.len(values.len());
         for v in values {
@@ -194,6 +228,7 @@ impl<'a> Decoder<'a> {
         Decoder { body }
     }
 
+    /// The next `n` bytes.
     fn take(&mut self, n: usize) -> Result<&'a [u8], Malformed> {
         if self.body.len() < n {
             return Err(Malformed);
@@ -203,26 +238,32 @@ impl<'a> Decoder<'a> {
         Ok(head)
     }
 
+    /// The next `N` bytes as an array.
     fn array<const N: usize>(&mut self) -> Result<[u8; N], Malformed> {
         self.take(N)?.try_into().map_err(|_| Malformed)
     }
 
+    /// Reads a byte.
     pub(crate) fn u8(&mut self) -> Result<u8, Malformed> {
         Ok(self.array::<1>()?[0])
     }
 
+    /// Reads a `u32`.
     pub(crate) fn u32(&mut self) -> Result<u32, Malformed> {
         Ok(u32::from_le_bytes(self.array()?))
     }
 
+    /// Reads an `i32`.
     pub(crate) fn i32(&mut self) -> Result<i32, Malformed> {
         Ok(i32::from_le_bytes(self.array()?))
     }
 
+    /// Reads a `u64`.
     pub(crate) fn u64(&mut self) -> Result<u64, Malformed> {
         Ok(u64::from_le_bytes(self.array()?))
     }
 
+    /// Reads an `f64`.
     pub(crate) fn f64(&mut self) -> Result<f64, Malformed> {
         Ok(f64::from_le_bytes(self.array()?))
     }
@@ -236,11 +277,13 @@ impl<'a> Decoder<'a> {
         Ok(n)
     }
 
+    /// Reads a byte string (borrowed from the frame).
     pub(crate) fn bytes(&mut self) -> Result<&'a [u8], Malformed> {
         let n = self.len(1)?;
         self.take(n)
     }
 
+    /// Reads a UTF-8 string (borrowed from the frame).
     pub(crate) fn str(&mut self) -> Result<&'a str, Malformed> {
         std::str::from_utf8(self.bytes()?).map_err(|_| Malformed)
     }
@@ -329,6 +372,7 @@ pub(crate) struct FrameReader {
 }
 
 impl FrameReader {
+    /// A reader with a 64 KiB buffer (grown for larger frames).
     pub(crate) fn new() -> Self {
         FrameReader { buffer: vec![0; 1 << 16], start: 0, end: 0 }
     }
