@@ -1,6 +1,8 @@
 //! Overhead of the safe import layer on the stepping path: one communication step of one
 //! `Fuselage.fmu` instance (`fmi2DoStep` + `fmi2GetReal` of 12 outputs), called through the raw
-//! function pointers ("bare") and through `Slave::do_step`/`Slave::get_real` ("slave").
+//! function pointers ("bare"), through `Slave::do_step`/`Slave::get_real` ("slave") and through
+//! an `IsolatedSlave` in a child process (`orchestrator fmu-host`, "isolated"); and the round
+//! trip of one call (`fmi2GetReal` of one value) in process and isolated.
 //!
 //! Needs the packaged FMU: `bash scripts/test.sh` (or `cargo build --release --workspace &&
 //! ./target/release/orchestrator package --out target/fmus`); `ROTORCRAFT_FMU_DIR` overrides the
@@ -11,7 +13,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use orchestrator::import::{Fmu, Slave, StderrLogger, StepResult};
+use orchestrator::import::{
+    Fmu, HostOptions, IsolatedSlave, OpenOptions, Slave, StderrLogger, StepResult, extract_fmu,
+};
 
 /// Communication step, s.
 const H: f64 = 1e-3;
@@ -82,7 +86,51 @@ fn step_overhead(c: &mut Criterion) {
             })
         });
     }
+    let (mut isolated, vrs) = isolated_setup("isolated");
+    {
+        let mut values = [0.0f64; OUTPUTS.len()];
+        let mut t = 0.0;
+        group.bench_function("isolated_api", |b| {
+            b.iter(|| {
+                assert_eq!(isolated.do_step(t, H, true).unwrap(), StepResult::Complete);
+                isolated.get_real(&vrs, &mut values).unwrap();
+                t += H;
+                black_box(&values);
+            })
+        });
+    }
     group.finish();
+
+    let mut group = c.benchmark_group("call_round_trip");
+    let (mut slave, _) = setup(&fmu, "round_trip");
+    let mut value = [0.0f64];
+    group.bench_function("in_process_get_real_1", |b| {
+        b.iter(|| {
+            slave.get_real(&vrs[..1], &mut value).unwrap();
+            black_box(&value);
+        })
+    });
+    group.bench_function("isolated_get_real_1", |b| {
+        b.iter(|| {
+            isolated.get_real(&vrs[..1], &mut value).unwrap();
+            black_box(&value);
+        })
+    });
+    group.finish();
+}
+
+/// An initialised isolated instance of the Fuselage FMU, served by the `orchestrator` binary
+/// of this build, and its output value references.
+fn isolated_setup(name: &str) -> (IsolatedSlave, Vec<u32>) {
+    let (extracted, md) = extract_fmu(&fuselage_fmu(), &OpenOptions::default()).expect("extract Fuselage.fmu");
+    let host = HostOptions { executable: env!("CARGO_BIN_EXE_orchestrator").into(), timeout: None };
+    let mut slave =
+        IsolatedSlave::spawn(Arc::new(extracted), name, Arc::new(StderrLogger::default()), &host).expect("spawn");
+    slave.setup_experiment(None, 0.0, None).unwrap();
+    slave.enter_initialization_mode().unwrap();
+    slave.exit_initialization_mode().unwrap();
+    let vrs = OUTPUTS.iter().map(|n| md.variable(n).expect("output").value_reference).collect();
+    (slave, vrs)
 }
 
 criterion_group!(benches, step_overhead, master_overhead);

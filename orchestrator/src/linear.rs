@@ -170,7 +170,10 @@ impl LinearModel {
                 }
                 let angles: Vec<usize> = (0..blades).map(|b| index(b, "").expect("counted")).collect();
                 let rates: Vec<usize> = (0..blades)
-                    .map(|b| index(b, "_rate").ok_or_else(|| format!("{}: blade {} has no {kind}_rate", rotor.instance, b + 1)))
+                    .map(|b| {
+                        index(b, "_rate")
+                            .ok_or_else(|| format!("{}: blade {} has no {kind}_rate", rotor.instance, b + 1))
+                    })
                     .collect::<Result<_, _>>()?;
                 let coordinates = multiblade_names(blades);
                 let omega = rotor.omega;
@@ -339,7 +342,7 @@ fn multiblade_names(blades: usize) -> Vec<String> {
         names.push(format!("{n}c"));
         names.push(format!("{n}s"));
     }
-    if blades % 2 == 0 {
+    if blades.is_multiple_of(2) {
         names.push("d".to_string());
     }
     names
@@ -357,7 +360,7 @@ fn multiblade_entry(blades: usize, b: usize, m: usize, psi: f64) -> [f64; 3] {
         if m % 2 == 1 { [cos, -n * sin, -n * n * cos] } else { [sin, n * cos, -n * n * sin] }
     } else {
         // Differential: (-1)^b for blade number b + 1.
-        [if (b + 1) % 2 == 0 { 1.0 } else { -1.0 }, 0.0, 0.0]
+        [if (b + 1).is_multiple_of(2) { 1.0 } else { -1.0 }, 0.0, 0.0]
     }
 }
 

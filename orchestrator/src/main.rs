@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use cli::outputs::{OutputFiles, RunInputs};
 use cli::progress::Progress;
-use orchestrator::import::{StderrLogger, inspect, process, read_model_description};
+use orchestrator::import::{HostOptions, StderrLogger, host, inspect, process, read_model_description};
 use orchestrator::master::{FmuCache, Master, Results};
 use orchestrator::package;
 use orchestrator::plot::{PlotOptions, plot_svg};
@@ -58,9 +58,15 @@ enum Command {
         verbose: bool,
         /// End the process (exit code 124) when one FMI call takes longer than this, s: the
         /// message names the instance, the function and the time; the CSV rows computed so far
-        /// are kept (a .mat file is not written).
+        /// are kept (a .mat file is not written). For isolated instances the call's process is
+        /// killed instead and the run ends with an ordinary error (results and summary written).
         #[arg(long, value_name = "SECONDS")]
         fmu_timeout: Option<f64>,
+        /// Run every FMU instance in a child process of its own (as `"isolate": true` on each
+        /// entry of `fmus` does): a crash, `exit()` or hang of an FMU ends the run with an error
+        /// naming the instance, the function and the time, with results and summary written.
+        #[arg(long)]
+        isolate: bool,
     },
     /// Trim a system for a steady flight condition (hover, level flight, level turn): find the
     /// controls and airframe attitude at which the revolution-averaged airframe accelerations
@@ -195,6 +201,10 @@ enum Command {
         /// The `.fmu` file.
         fmu: PathBuf,
     },
+    /// Serve one isolated FMU instance on standard input (a socket made by the parent
+    /// orchestrator); started by `run --isolate`, not by hand.
+    #[command(hide = true)]
+    FmuHost,
     /// Write our FMUs (Fuselage.fmu, ...) as standard FMI 2.0 Co-Simulation archives.
     Package {
         /// Output directory; created if missing.
@@ -260,11 +270,16 @@ pub struct ResultOptions {
 }
 
 fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    if let Command::FmuHost = cli.command {
+        // The parent reports how this process ends; no crash reporter here.
+        return std::process::ExitCode::from(u8::try_from(host::serve_stdin()).unwrap_or(1));
+    }
     // A crash inside an FMU names the instance, the FMI function and the time before the process
     // dies of it.
     process::install_crash_reporter();
     // Errors are printed as their cause chain, one line, without a backtrace.
-    match dispatch(Cli::parse()) {
+    match dispatch(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", error_text(&e));
@@ -297,7 +312,17 @@ fn error_text(error: &anyhow::Error) -> String {
 
 fn dispatch(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Run { system: Some(system), changes, experiment, mut files, out_dir: _, verbose, fmu_timeout } => {
+        Command::FmuHost => anyhow::bail!("fmu-host is started by `run --isolate`"),
+        Command::Run {
+            system: Some(system),
+            changes,
+            experiment,
+            mut files,
+            out_dir: _,
+            verbose,
+            fmu_timeout,
+            isolate,
+        } => {
             let mut description = SystemDescription::from_file(&system)?;
             changes.apply(&mut description)?;
             experiment.apply(&mut description)?;
@@ -305,18 +330,29 @@ fn dispatch(cli: Cli) -> Result<()> {
             let inputs = RunInputs::from_file(&system)?;
             let title = changes.title(&system.display().to_string());
             let outputs = OutputFiles::new(out, &files)?;
-            let limits = RunLimits::new(fmu_timeout)?;
+            let limits = RunLimits::new(fmu_timeout, isolate)?;
             run(description, &title, &inputs, &outputs, &files, verbose, limits)
         }
-        Command::Run { system: None, changes, experiment, files, out_dir, verbose, fmu_timeout } => {
-            run_built_in(&out_dir, &changes, &experiment, files, verbose, RunLimits::new(fmu_timeout)?)
+        Command::Run { system: None, changes, experiment, files, out_dir, verbose, fmu_timeout, isolate } => {
+            run_built_in(&out_dir, &changes, &experiment, files, verbose, RunLimits::new(fmu_timeout, isolate)?)
         }
         Command::Trim { system, speed, turn_rate, changes, out, summary_json, jacobian, verbose } => {
             let condition = FlightCondition { speed, turn_rate: turn_rate.to_radians() };
             let method = if jacobian == "fd" { JacobianMethod::FiniteDifference } else { JacobianMethod::Broyden };
             trim(&system, condition, method, &changes, out.as_deref(), summary_json.as_deref(), verbose)
         }
-        Command::Linearize { system, out, inputs, trim, speed, turn_rate, keep_inert, multiblade, changes, verbose } => {
+        Command::Linearize {
+            system,
+            out,
+            inputs,
+            trim,
+            speed,
+            turn_rate,
+            keep_inert,
+            multiblade,
+            changes,
+            verbose,
+        } => {
             let condition = trim.then_some(FlightCondition { speed, turn_rate: turn_rate.to_radians() });
             let form = LinearForm { keep_inert, multiblade };
             linearize(&system, &out, &inputs, condition, form, &changes, verbose)
@@ -420,15 +456,17 @@ impl ExperimentChanges {
     }
 }
 
-/// Limits on a run.
+/// Limits on a run, and how its FMUs are run.
 #[derive(Debug, Clone, Copy, Default)]
 struct RunLimits {
     /// `--fmu-timeout`: the longest one FMI call may take.
     fmu_timeout: Option<std::time::Duration>,
+    /// `--isolate`: every instance in a child process.
+    isolate: bool,
 }
 
 impl RunLimits {
-    fn new(fmu_timeout: Option<f64>) -> Result<Self> {
+    fn new(fmu_timeout: Option<f64>, isolate: bool) -> Result<Self> {
         let fmu_timeout = fmu_timeout
             .map(|s| {
                 std::time::Duration::try_from_secs_f64(s)
@@ -437,7 +475,16 @@ impl RunLimits {
                     .with_context(|| format!("--fmu-timeout {s}: expected a positive number of seconds"))
             })
             .transpose()?;
-        Ok(Self { fmu_timeout })
+        Ok(Self { fmu_timeout, isolate })
+    }
+}
+
+/// An FMU cache whose isolated instances are served by this executable (`orchestrator
+/// fmu-host`), with `timeout` on every call of an isolated instance.
+fn fmu_cache(timeout: Option<std::time::Duration>) -> FmuCache {
+    match std::env::current_exe() {
+        Ok(executable) => FmuCache::with_host(HostOptions { executable, timeout }),
+        Err(_) => FmuCache::default(),
     }
 }
 
@@ -454,9 +501,13 @@ fn run(
     limits: RunLimits,
 ) -> Result<()> {
     let checked = record_trim_residual(&mut description);
-    let mut fmus = FmuCache::default();
-    let system = description
-        .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
+    if limits.isolate {
+        for (_, fmu) in &mut description.fmus {
+            fmu.isolate = true;
+        }
+    }
+    let mut fmus = fmu_cache(limits.fmu_timeout);
+    let system = description.resolve(|path| fmus.description(path).map_err(|e| e.to_string()))?;
     outputs.check_against(&description, &system, inputs.system_file())?;
     let mut columns = column_infos(&system);
     let experiment = system.experiment;
@@ -649,7 +700,7 @@ fn solve_trim(
     method: JacobianMethod,
     verbose: bool,
 ) -> Result<orchestrator::trim::Trim> {
-    let mut fmus = FmuCache::default();
+    let mut fmus = fmu_cache(None);
     let logger = Arc::new(StderrLogger::new(verbose));
     let mut trimmer = Trimmer::new(description, &mut fmus, logger).map_err(anyhow::Error::msg)?;
     let start = trimmer.start_from_system();
@@ -772,7 +823,7 @@ fn run_built_in(
     let outputs = OutputFiles::new(out, &files)?;
     let trim_path = out_dir.join("trim.json");
 
-    let mut fmus = FmuCache::default();
+    let mut fmus = fmu_cache(None);
     let logger = Arc::new(StderrLogger::new(verbose));
     let mut trimmer = Trimmer::new(&description, &mut fmus, logger).map_err(anyhow::Error::msg)?;
     let start = trimmer.start_from_system();

@@ -429,7 +429,7 @@ impl<'a> Trimmer<'a> {
         d.outputs = Some(outputs);
         let fmus = &mut *self.fmus;
         let system = d
-            .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))
+            .resolve(|path| fmus.description(path).map_err(|e| e.to_string()))
             .map_err(|e| format!("trial system: {e}"))?;
         let mut master = Master::new(system, fmus, self.logger.clone()).map_err(|e| e.to_string())?;
         let results = master.run(|_| {}).map_err(|e| format!("trim trial at {x:?}: {e}"))?;

@@ -1,7 +1,8 @@
 //! How a run of the `orchestrator` binary ends when it does not end well, each case with a C FMU
 //! built here (`Slow`, [`SLOW_C`]): results written as the run goes and on every error path,
 //! Ctrl-C and SIGTERM, an FMU that crashes the process (SIGSEGV, abort) and an FMU call that never
-//! returns (`--fmu-timeout`). The table in `docs/importer-robustness.md` lists the cases.
+//! returns (`--fmu-timeout`); the same with the instances isolated in child processes (`--isolate`).
+//! The table in `docs/importer-robustness.md` lists the cases.
 
 mod import_support;
 
@@ -14,7 +15,7 @@ use import_support::compile_shared;
 
 /// A counter that sleeps `sleep_ms` in every `fmi2DoStep`; the step that starts at or after
 /// `fail_at` does what `mode` says: 1 writes through a NULL pointer, 2 calls `abort()`, 3 loops
-/// forever, 4 returns `fmi2Error` (with a logged message).
+/// forever, 4 returns `fmi2Error` (with a logged message), 5 calls `exit(3)`.
 const SLOW_C: &str = r#"
 #include <stddef.h>
 #include <stdlib.h>
@@ -112,6 +113,7 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean noSet
             i->cb.logger(i->cb.componentEnvironment, i->name, fmi2Error, "logError", "the solver gave up at t = %g", t);
             return fmi2Error;
         }
+        if (i->mode == 5) exit(3);
     }
     i->time = t + h;
     i->count += 1;
@@ -172,7 +174,13 @@ impl Case {
     /// Starts `orchestrator run system.json --out <out> --summary-json summary.json <extra>` with
     /// TMPDIR set to `tmp/`.
     fn start(&self, out: &str, extra: &[&str]) -> Child {
-        Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        self.command(out, extra).spawn().unwrap()
+    }
+
+    /// The command of [`Case::start`].
+    fn command(&self, out: &str, extra: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_orchestrator"));
+        command
             .arg("run")
             .arg(self.path("system.json"))
             .arg("--out")
@@ -182,9 +190,8 @@ impl Case {
             .args(extra)
             .env("TMPDIR", self.path("tmp"))
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
+            .stderr(Stdio::piped());
+        command
     }
 
     /// The extraction folders left in the child's TMPDIR.
@@ -298,12 +305,26 @@ fn a_failing_run_keeps_its_rows_and_says_why() {
 // ---------------------------------------------------------------------------------------------
 // 2. Ctrl-C and SIGTERM stop the run cleanly.
 
-fn interrupt(expected_code: i32, name: &str) {
+/// Sends signal `name` after a second of a long run, to the process, or, with `isolate`, to the
+/// process group of the run and its `fmu-host` children (as Ctrl-C in a terminal does).
+fn interrupt(expected_code: i32, name: &str, isolate: bool) {
     let case = Case::new("", r#"{ "stop": 100, "step": 0.01 }"#);
-    let child = case.start("results.csv", &[]);
+    let child = if isolate {
+        use std::os::unix::process::CommandExt;
+        case.command("results.csv", &["--isolate"]).process_group(0).spawn().unwrap()
+    } else {
+        case.start("results.csv", &[])
+    };
     std::thread::sleep(Duration::from_millis(1000));
     let sent = Instant::now();
-    send(&child, name.trim_start_matches("SIG"));
+    if isolate {
+        let group = format!("-{}", child.id());
+        let signal = format!("-{}", name.trim_start_matches("SIG"));
+        let status = Command::new("kill").arg(signal).arg("--").arg(group).status().unwrap();
+        assert!(status.success());
+    } else {
+        send(&child, name.trim_start_matches("SIG"));
+    }
     let (status, _, stderr, _) = wait(child, Duration::from_secs(20));
     assert!(sent.elapsed() < Duration::from_secs(3), "stopped within one step of the signal");
     assert_eq!(status.code(), Some(expected_code), "{stderr}");
@@ -316,16 +337,23 @@ fn interrupt(expected_code: i32, name: &str) {
     assert_eq!(summary["rows_written"], rows.len(), "{summary}");
     // The FMU's extraction folder (a TempDir in TMPDIR) was removed.
     assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
+    assert!(processes_of(&case).is_empty(), "{:?}", processes_of(&case));
 }
 
 #[test]
 fn sigint_stops_the_run_cleanly() {
-    interrupt(130, "SIGINT");
+    interrupt(130, "SIGINT", false);
 }
 
 #[test]
 fn sigterm_stops_the_run_cleanly() {
-    interrupt(143, "SIGTERM");
+    interrupt(143, "SIGTERM", false);
+}
+
+#[test]
+fn sigint_to_the_process_group_stops_an_isolated_run_cleanly() {
+    // The children ignore it; the run stops after the step in progress and ends them.
+    interrupt(130, "SIGINT", true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -387,4 +415,115 @@ fn a_hanging_fmu_call_ends_the_process_after_the_timeout() {
     assert_eq!(csv_rows(&case.path("results.csv")).len(), 6);
     let (status, _, stderr, _) = wait(case.start("results.csv", &["--fmu-timeout", "0"]), Duration::from_secs(20));
     assert!(!status.success() && stderr.contains("--fmu-timeout 0: expected a positive number"), "{stderr}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Isolated instances (`--isolate`): a crash, an exit or a hang is an ordinary error.
+
+/// The processes whose environment has `TMPDIR` set to this case's `tmp/`: the orchestrator
+/// started by the test and its `fmu-host` children.
+fn processes_of(case: &Case) -> Vec<String> {
+    let needle = format!("TMPDIR={}", case.path("tmp").display());
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(environ) = std::fs::read(entry.path().join("environ")) else { continue };
+        if environ.split(|&b| b == 0).any(|v| v == needle.as_bytes()) {
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            found.push(String::from_utf8_lossy(&cmdline).replace('\0', " "));
+        }
+    }
+    found
+}
+
+#[test]
+fn isolated_runs_give_the_same_results_bit_for_bit() {
+    let case = Case::new(r#""sleep_ms": 0"#, r#"{ "stop": 1, "step": 0.05 }"#);
+    let (status, _, stderr, _) = wait(case.start("in-process.csv", &[]), Duration::from_secs(30));
+    assert!(status.success(), "{stderr}");
+    let (status, _, stderr, _) = wait(case.start("isolated.csv", &["--isolate"]), Duration::from_secs(30));
+    assert!(status.success(), "{stderr}");
+    let read = |name: &str| std::fs::read(case.path(name)).unwrap();
+    assert_eq!(csv_rows(&case.path("isolated.csv")).len(), 21);
+    assert!(read("in-process.csv") == read("isolated.csv"), "the CSV files differ");
+    assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
+    assert!(processes_of(&case).is_empty(), "{:?}", processes_of(&case));
+
+    // The coupled helicopter (five instances, an algebraic loop solved by Newton with directional
+    // derivatives, FMU states saved every step), all isolated.
+    let example = std::fs::read_to_string(import_support::workspace_root().join("examples/helicopter.json")).unwrap();
+    let mut text = example.clone();
+    for model in ["Fuselage", "Rotor", "Aero", "Controls"] {
+        let path = import_support::packaged_fmu(model);
+        text = text.replace(&format!(r#""model": "{model}""#), &format!(r#""path": {path:?}"#));
+    }
+    assert_ne!(text, example);
+    std::fs::write(case.path("system.json"), text).unwrap();
+    let csv = |name: &str, extra: &[&str]| {
+        let mut args = vec!["--stop", "0.05", "--output", "fuselage.*", "--output", "rotor.*"];
+        args.extend_from_slice(extra);
+        let (status, _, stderr, _) = wait(case.start(name, &args), Duration::from_secs(60));
+        assert!(status.success(), "{stderr}");
+        std::fs::read(case.path(name)).unwrap()
+    };
+    let (in_process, isolated) = (csv("heli.csv", &[]), csv("heli-isolated.csv", &["--isolate"]));
+    assert!(in_process.len() > 1000 && in_process == isolated, "the helicopter CSV files differ");
+    assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
+}
+
+/// Runs `Slow` isolated with `mode` from t = 0.3 (steps of 0.1 s): the run ends with an error
+/// naming how the child ended, rows 0 ... 0.3 kept, summary written, nothing left behind.
+fn isolated_failure(mode: u32, how: &str) {
+    let case =
+        Case::new(&format!(r#""mode": {mode}, "fail_at": 0.3, "sleep_ms": 0"#), r#"{ "stop": 10, "step": 0.1 }"#);
+    let (status, _, stderr, _) = wait(case.start("results.csv", &["--isolate"]), Duration::from_secs(30));
+    assert_eq!(status.code(), Some(1), "an ordinary error: {status:?}\n{stderr}");
+    let expected = format!("instance 'slow': the isolated FMU process {how} during fmi2DoStep at t = 0.3 s");
+    assert!(stderr.contains(&expected), "{stderr}");
+    assert!(!stderr.contains("fatal signal"), "this process did not crash: {stderr}");
+    assert!(
+        stderr.contains("results so far:") && stderr.contains("(4 rows, to t = 0.30000000000000004 s)"),
+        "{stderr}"
+    );
+    let rows = csv_rows(&case.path("results.csv"));
+    assert_eq!(rows.len(), 4, "rows 0 ... 0.3: {rows:?}");
+    let summary = case.summary();
+    assert!(summary["error"].as_str().unwrap().contains(&expected), "{summary}");
+    assert_eq!(summary["rows_written"], 4, "{summary}");
+    assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
+    assert!(processes_of(&case).is_empty(), "{:?}", processes_of(&case));
+}
+
+#[test]
+fn an_isolated_segfault_is_an_error_naming_the_call() {
+    isolated_failure(1, "died of SIGSEGV");
+}
+
+#[test]
+fn an_isolated_abort_is_an_error_naming_the_call() {
+    isolated_failure(2, "died of SIGABRT");
+}
+
+#[test]
+fn an_isolated_exit_is_an_error_naming_the_call() {
+    isolated_failure(5, "exited with status 3");
+}
+
+#[test]
+fn an_isolated_hanging_call_is_killed_after_the_timeout() {
+    // 10 ms steps of 0.1 s; the step from t = 0.5 never returns.
+    let case = Case::new(r#""mode": 3, "fail_at": 0.5"#, r#"{ "stop": 10, "step": 0.1 }"#);
+    let (status, _, stderr, elapsed) =
+        wait(case.start("results.csv", &["--isolate", "--fmu-timeout", "1"]), Duration::from_secs(20));
+    assert_eq!(status.code(), Some(1), "an ordinary error, not the watchdog's exit 124: {stderr}");
+    assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
+    let expected = "instance 'slow': fmi2DoStep at t = 0.5 s did not return within --fmu-timeout 1 s; its isolated \
+                    process was killed";
+    assert!(stderr.contains(expected), "{stderr}");
+    assert_eq!(csv_rows(&case.path("results.csv")).len(), 6, "rows 0 ... 0.5");
+    let summary = case.summary();
+    assert!(summary["error"].as_str().unwrap().contains(expected), "{summary}");
+    assert_eq!(summary["rows_written"], 6, "{summary}");
+    assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
+    // The spinning child was killed, not left running.
+    assert!(processes_of(&case).is_empty(), "{:?}", processes_of(&case));
 }

@@ -30,17 +30,36 @@ impl Default for ExtractLimits {
     }
 }
 
-/// An extracted FMU: a temporary directory, removed (with everything in it) on drop.
+/// An extracted FMU: a temporary directory, removed (with everything in it) on drop; or, in the
+/// process that hosts an isolated instance, a directory another process extracted and removes.
 #[derive(Debug)]
 pub struct ExtractedFmu {
-    dir: tempfile::TempDir,
+    dir: Directory,
     archive: PathBuf,
+}
+
+/// Who removes the extraction directory.
+#[derive(Debug)]
+enum Directory {
+    /// This process: removed on drop.
+    Owned(tempfile::TempDir),
+    /// The parent process of an isolated instance (see [`super::isolated`]): left alone.
+    Borrowed(PathBuf),
 }
 
 impl ExtractedFmu {
     /// The directory holding the extracted files.
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        match &self.dir {
+            Directory::Owned(dir) => dir.path(),
+            Directory::Borrowed(dir) => dir,
+        }
+    }
+
+    /// An extraction made by another process (the parent of an isolated instance), which keeps
+    /// and removes `dir`: this process only loads from it.
+    pub(crate) fn borrowed(dir: PathBuf, archive: PathBuf) -> ExtractedFmu {
+        ExtractedFmu { dir: Directory::Borrowed(dir), archive }
     }
 
     /// The archive this was extracted from.
@@ -60,8 +79,9 @@ fn register_live_extraction(dir: &Path) {
 impl Drop for ExtractedFmu {
     fn drop(&mut self) {
         // The TempDir field removes the directory after this.
+        let Directory::Owned(dir) = &self.dir else { return };
         let mut live = LIVE_EXTRACTIONS.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(k) = live.iter().position(|d| d == self.dir.path()) {
+        if let Some(k) = live.iter().position(|d| d == dir.path()) {
             live.swap_remove(k);
         }
     }
@@ -151,7 +171,7 @@ pub fn extract_in(archive: &Path, parent: &Path, limits: &ExtractLimits) -> Resu
         out.flush().map_err(extract_error)?;
     }
     register_live_extraction(dir.path());
-    Ok(ExtractedFmu { dir, archive: archive_path })
+    Ok(ExtractedFmu { dir: Directory::Owned(dir), archive: archive_path })
 }
 
 /// The first name that occurs twice in the central directory of the archive at `path`, which

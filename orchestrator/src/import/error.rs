@@ -190,6 +190,15 @@ pub enum ImportError {
         /// The existing instance.
         existing: String,
     },
+    /// The child process of an isolated instance could not be started or could not open and
+    /// instantiate the FMU (the child's error, as text).
+    #[error("instance '{instance}': isolated FMU process: {message}")]
+    Host {
+        /// The instance name.
+        instance: String,
+        /// What went wrong.
+        message: String,
+    },
     /// `fmi2Instantiate` returned null.
     #[error("{model}: fmi2Instantiate failed for instance '{instance}'{}", message_suffix(.message))]
     Instantiate {
@@ -236,6 +245,12 @@ pub enum CallErrorKind {
     /// The call was refused before reaching the FMU (slice lengths differ, a state of another
     /// instance, a string with NUL, an earlier `fmi2Fatal`).
     InvalidArgument,
+    /// The child process of an isolated instance died or exited (the message says how, during
+    /// which call, at which simulation time); every later call of the instance fails the same way.
+    ProcessDied,
+    /// A call of an isolated instance did not return within the time limit; its process was
+    /// killed (the message names the call, the time and the limit).
+    TimedOut,
 }
 
 /// A failed call into an FMU instance: which instance, which FMI function, how it failed and the
@@ -266,13 +281,21 @@ impl CallError {
 
 impl fmt::Display for CallError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {} ", self.instance, self.function)?;
+        match &self.kind {
+            // The message names the function and the time itself.
+            CallErrorKind::ProcessDied | CallErrorKind::TimedOut => {
+                let message = self.message.as_deref().unwrap_or("the isolated FMU process is gone");
+                return write!(f, "instance '{}': {message}", self.instance);
+            }
+            _ => write!(f, "{}: {} ", self.instance, self.function)?,
+        }
         match &self.kind {
             CallErrorKind::Status(s) => write!(f, "returned {s}")?,
             CallErrorKind::UnknownStatus(code) => write!(f, "returned {code}, which is not an fmi2Status")?,
             CallErrorKind::NotSupported => write!(f, "is not provided by this FMU")?,
             CallErrorKind::InvalidResult => write!(f, "returned an unusable result")?,
             CallErrorKind::InvalidArgument => write!(f, "not called")?,
+            CallErrorKind::ProcessDied | CallErrorKind::TimedOut => {}
         }
         match (&self.message, &self.kind) {
             // FMUs often start their message with the function's name: say it once.

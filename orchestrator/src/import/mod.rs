@@ -21,8 +21,10 @@
 //!
 //! Layers: [`archive`] extracts the zip safely into a temporary directory,
 //! [`model_description`] parses `modelDescription.xml`, [`ffi`] loads the binary and resolves
-//! the C functions, [`Slave`] wraps one instance. All `unsafe` code of the importer is in this
-//! directory (`ffi.rs`, `slave.rs`, `logger.rs`), each block with its `SAFETY` argument; the
+//! the C functions, [`Slave`] wraps one instance. [`IsolatedSlave`] runs an instance in a child
+//! process of its own ([`isolated`]; the child's side is [`host`], their framing `wire.rs`), and
+//! [`Instance`] is either kind behind one set of methods, for the master. All `unsafe` code of the importer is in this
+//! directory (`ffi.rs`, `slave.rs`, `logger.rs`, `host.rs`), each block with its `SAFETY` argument; the
 //! C-variadic logger callback is `logger.c`, compiled by `build.rs`. [`inspect`] renders a
 //! description for `orchestrator inspect` ([`read_model_description`] reads one without
 //! loading the binary).
@@ -35,13 +37,17 @@
 
 pub mod archive;
 pub mod ffi;
+pub mod host;
 pub mod inspect;
+pub mod isolated;
 pub mod model_description;
 pub mod process;
 
 mod error;
+mod instance;
 mod logger;
 mod slave;
+mod wire;
 
 use std::ffi::{CString, c_void};
 use std::path::{Path, PathBuf};
@@ -51,6 +57,8 @@ use std::sync::{Arc, Mutex};
 pub use archive::{ExtractLimits, ExtractedFmu};
 pub use error::{CallError, CallErrorKind, ImportError};
 pub use ffi::Fmi2Functions;
+pub use instance::Instance;
+pub use isolated::{HostOptions, IsolatedSlave};
 pub use logger::{FmuLogger, Status, StderrLogger};
 pub use model_description::{DescriptionError, ModelDescription};
 pub use slave::{FmuState, Slave, StepResult};
@@ -75,7 +83,7 @@ pub const LIBRARY_EXTENSION: &str = if cfg!(target_os = "macos") { "dylib" } els
 pub(crate) struct Shared {
     /// Declared first: the library is closed before the directory goes.
     pub(crate) binary: Binary,
-    pub(crate) extracted: ExtractedFmu,
+    pub(crate) extracted: Arc<ExtractedFmu>,
     pub(crate) model_identifier: String,
     pub(crate) guid: CString,
     pub(crate) resource_uri: CString,
@@ -132,10 +140,14 @@ impl Fmu {
 
     /// [`Fmu::open`] with explicit extraction limits and temporary directory.
     pub fn open_with(path: &Path, options: &OpenOptions) -> Result<Fmu, ImportError> {
-        let parent = options.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
-        let extracted = archive::extract_in(path, &parent, &options.limits)?;
-        let archive = path.to_path_buf();
-        let description = read_extracted_description(&extracted)?;
+        let (extracted, description) = extract_fmu(path, options)?;
+        Fmu::load(Arc::new(extracted), description)
+    }
+
+    /// Loads the binary of an FMU extracted by [`extract_fmu`] (the directory is kept as long as
+    /// the `Fmu` or one of its instances lives, and as long as the caller keeps its `Arc`).
+    pub fn load(extracted: Arc<ExtractedFmu>, description: ModelDescription) -> Result<Fmu, ImportError> {
+        let archive = extracted.archive().to_path_buf();
         let cs = &description.co_simulation;
         let library = format!("binaries/{PLATFORM}/{}.{LIBRARY_EXTENSION}", cs.model_identifier);
         let library_path = extracted.path().join(&library);
@@ -276,6 +288,16 @@ impl Fmu {
         }
         slave
     }
+}
+
+/// Extracts the `.fmu` at `path` as [`OpenOptions`] say and reads its model description, without
+/// loading its binary: [`Fmu::load`] loads it in this process; an isolated instance
+/// ([`isolated::IsolatedSlave`]) loads it in a child process from the same directory.
+pub fn extract_fmu(path: &Path, options: &OpenOptions) -> Result<(ExtractedFmu, ModelDescription), ImportError> {
+    let parent = options.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
+    let extracted = archive::extract_in(path, &parent, &options.limits)?;
+    let description = read_extracted_description(&extracted)?;
+    Ok((extracted, description))
 }
 
 /// Reads and checks the model description of the `.fmu` at `path` without loading its binary
@@ -430,6 +452,8 @@ mod tests {
         send_sync::<ImportError>();
         send_sync::<CallError>();
         send::<Slave>();
+        send::<IsolatedSlave>();
+        send::<Instance>();
         send::<FmuState>();
     }
 

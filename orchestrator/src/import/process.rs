@@ -120,9 +120,18 @@ pub fn current_call() -> Option<(&'static str, &'static str, f64)> {
     Some(call)
 }
 
+/// `time` as the messages print it: up to 9 decimals, trailing zeros dropped (`0.3` for
+/// 0.30000000000000004).
+pub(crate) fn time_text(time: f64) -> String {
+    let mut line = Line::new();
+    line.push_time(time);
+    String::from_utf8_lossy(&line.bytes[..line.len]).into_owned()
+}
+
 /// The usual name of signal `signal` (`SIGSEGV`), or `signal`.
 pub fn signal_name(signal: i32) -> &'static str {
     match signal {
+        libc::SIGKILL => "SIGKILL",
         libc::SIGINT => "SIGINT",
         libc::SIGTERM => "SIGTERM",
         libc::SIGSEGV => "SIGSEGV",

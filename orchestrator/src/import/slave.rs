@@ -37,11 +37,21 @@ pub enum StepResult {
 /// A saved FMU state (`fmi2FMUstate`), owned by the instance that made it.
 ///
 /// Freed by [`Slave::free_fmu_state`], or when that instance is dropped. It can only be used with
-/// the instance that made it (other instances refuse it).
+/// the instance that made it (other instances refuse it). The state of an isolated instance
+/// ([`super::isolated::IsolatedSlave`]) stays in its process; this is a handle to it.
 #[derive(Debug)]
 pub struct FmuState {
-    ptr: Fmi2FmuState,
-    owner: u64,
+    pub(crate) handle: StateHandle,
+    pub(crate) owner: u64,
+}
+
+/// Where an [`FmuState`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StateHandle {
+    /// In this process: the FMU's pointer.
+    Local(Fmi2FmuState),
+    /// In the process of an isolated instance: its number there.
+    Remote(u64),
 }
 
 // SAFETY: an FmuState is an opaque handle; it is only ever dereferenced by the FMU, through the
@@ -542,12 +552,11 @@ impl Slave {
         self.check(F, mark, code)
     }
 
-    /// Refuses a state made by another instance.
-    fn own(&self, function: &'static str, state: &FmuState) -> Result<(), CallError> {
-        if state.owner == self.id {
-            Ok(())
-        } else {
-            Err(self.refused(function, "this FMU state belongs to another instance"))
+    /// The pointer of `state`; refuses a state made by another instance.
+    fn own(&self, function: &'static str, state: &FmuState) -> Result<Fmi2FmuState, CallError> {
+        match state.handle {
+            StateHandle::Local(ptr) if state.owner == self.id => Ok(ptr),
+            _ => Err(self.refused(function, "this FMU state belongs to another instance")),
         }
     }
 
@@ -566,7 +575,7 @@ impl Slave {
             return Err(self.invalid_result(F, "fmi2OK but no state (null pointer)"));
         }
         self.states.push(ptr);
-        Ok(FmuState { ptr, owner: self.id })
+        Ok(FmuState { handle: StateHandle::Local(ptr), owner: self.id })
     }
 
     /// `fmi2GetFMUstate` into an existing state, which the FMU updates in place (no allocation
@@ -576,19 +585,19 @@ impl Slave {
         let Some(f) = self.functions.get_fmu_state else {
             return Err(self.unsupported(F, "canGetAndSetFMUstate"));
         };
-        self.own(F, state)?;
-        let mut ptr = state.ptr;
+        let old = self.own(F, state)?;
+        let mut ptr = old;
         let mark = self.begin(F)?;
         // SAFETY: FMI 2.0 signature; `ptr` is a live state of this instance (owner checked, still
         // registered since freeing consumes the FmuState), which the FMU overwrites.
         let code = unsafe { f(self.c(), &mut ptr) };
         let result = self.check(F, mark, code);
-        if ptr != state.ptr && !ptr.is_null() {
+        if ptr != old && !ptr.is_null() {
             // The FMU replaced the state: keep the registry in step.
-            if let Some(slot) = self.states.iter_mut().find(|p| **p == state.ptr) {
+            if let Some(slot) = self.states.iter_mut().find(|p| **p == old) {
                 *slot = ptr;
             }
-            state.ptr = ptr;
+            state.handle = StateHandle::Local(ptr);
         }
         result
     }
@@ -599,10 +608,10 @@ impl Slave {
         let Some(f) = self.functions.set_fmu_state else {
             return Err(self.unsupported(F, "canGetAndSetFMUstate"));
         };
-        self.own(F, state)?;
+        let ptr = self.own(F, state)?;
         let mark = self.begin(F)?;
-        // SAFETY: FMI 2.0 signature; `state.ptr` is a live state of this instance.
-        let code = unsafe { f(self.c(), state.ptr) };
+        // SAFETY: FMI 2.0 signature; `ptr` is a live state of this instance.
+        let code = unsafe { f(self.c(), ptr) };
         self.check(F, mark, code)
     }
 
@@ -612,14 +621,14 @@ impl Slave {
         let Some(f) = self.functions.free_fmu_state else {
             return Err(self.unsupported(F, "canGetAndSetFMUstate"));
         };
-        self.own(F, &state)?;
-        let mut ptr = state.ptr;
+        let old = self.own(F, &state)?;
+        let mut ptr = old;
         let mark = self.begin(F)?;
         // SAFETY: FMI 2.0 signature; `ptr` is a live state of this instance, freed once: it is
         // removed from the registry below and the FmuState was consumed.
         let code = unsafe { f(self.c(), &mut ptr) };
         self.check(F, mark, code)?;
-        self.states.retain(|p| *p != state.ptr);
+        self.states.retain(|p| *p != old);
         Ok(())
     }
 
@@ -630,16 +639,16 @@ impl Slave {
         else {
             return Err(self.unsupported(F, "canSerializeFMUstate"));
         };
-        self.own(F, state)?;
+        let ptr = self.own(F, state)?;
         let mut size = 0usize;
         let mark = self.begin("fmi2SerializedFMUstateSize")?;
-        // SAFETY: FMI 2.0 signature; `state.ptr` is a live state of this instance.
-        let code = unsafe { size_fn(self.c(), state.ptr, &mut size) };
+        // SAFETY: FMI 2.0 signature; `ptr` is a live state of this instance.
+        let code = unsafe { size_fn(self.c(), ptr, &mut size) };
         self.check("fmi2SerializedFMUstateSize", mark, code)?;
         let mut bytes = vec![0u8; size];
         let mark = self.begin(F)?;
         // SAFETY: FMI 2.0 signature; `bytes` is writable for `size` bytes.
-        let code = unsafe { f(self.c(), state.ptr, bytes.as_mut_ptr().cast(), size) };
+        let code = unsafe { f(self.c(), ptr, bytes.as_mut_ptr().cast(), size) };
         self.check(F, mark, code)?;
         Ok(bytes)
     }
@@ -660,7 +669,7 @@ impl Slave {
             return Err(self.invalid_result(F, "fmi2OK but no state (null pointer)"));
         }
         self.states.push(ptr);
-        Ok(FmuState { ptr, owner: self.id })
+        Ok(FmuState { handle: StateHandle::Local(ptr), owner: self.id })
     }
 
     /// `fmi2GetRealStatus(fmi2LastSuccessfulTime)`: the time up to which a discarded step

@@ -36,8 +36,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::import::model_description::{Causality, ModelDescription, VarType};
-use crate::import::{CallError, Fmu, FmuLogger, FmuState, ImportError, Slave, StepResult};
-use crate::system::{Algorithm, JacobianUpdate, ParameterValue, Signal, System, VarRef};
+use crate::import::{
+    CallError, ExtractedFmu, Fmu, FmuLogger, FmuState, HostOptions, ImportError, Instance, IsolatedSlave, OpenOptions,
+    StepResult, extract_fmu,
+};
+use crate::system::{Algorithm, InstanceSpec, JacobianUpdate, ParameterValue, Signal, System, VarRef};
 
 pub use results::{Results, RunSummary, write_csv_header, write_csv_row};
 pub use snapshot::MasterState;
@@ -159,28 +162,75 @@ pub fn check_communication_points(experiment: &crate::system::Experiment) -> Res
     }
 }
 
-/// FMUs opened (extracted and loaded) once per file, shared by all their instances.
+/// FMUs extracted and opened (loaded) once per file, shared by all their instances, and how
+/// isolated instances are started.
 #[derive(Default)]
 pub struct FmuCache {
     open: HashMap<PathBuf, Arc<Fmu>>,
+    /// Extracted and described, not necessarily loaded into this process (an FMU whose instances
+    /// are all isolated is loaded only by their child processes).
+    extracted: HashMap<PathBuf, (Arc<ExtractedFmu>, ModelDescription)>,
+    host: Option<HostOptions>,
 }
 
 impl FmuCache {
-    /// The FMU at `path`, opened on first use.
+    /// A cache whose isolated instances are started as `host` says (without it, they need the
+    /// environment variable [`HostOptions::ENV`]).
+    pub fn with_host(host: HostOptions) -> FmuCache {
+        FmuCache { host: Some(host), ..FmuCache::default() }
+    }
+
+    /// The FMU at `path`, opened (and loaded into this process) on first use.
     pub fn open(&mut self, path: &Path) -> Result<Arc<Fmu>, ImportError> {
         if let Some(f) = self.open.get(path) {
             return Ok(f.clone());
         }
-        let f = Arc::new(Fmu::open(path)?);
+        let f = Arc::new(match self.extracted.get(path) {
+            Some((extracted, description)) => Fmu::load(extracted.clone(), description.clone())?,
+            None => Fmu::open(path)?,
+        });
         self.open.insert(path.to_path_buf(), f.clone());
         Ok(f)
+    }
+
+    /// The model description of the FMU at `path`, extracted on first use without loading its
+    /// binary into this process.
+    pub fn description(&mut self, path: &Path) -> Result<ModelDescription, ImportError> {
+        if let Some(f) = self.open.get(path) {
+            return Ok(f.model_description().clone());
+        }
+        Ok(self.extract(path)?.1.clone())
+    }
+
+    fn extract(&mut self, path: &Path) -> Result<&(Arc<ExtractedFmu>, ModelDescription), ImportError> {
+        if !self.extracted.contains_key(path) {
+            let (extracted, description) = extract_fmu(path, &OpenOptions::default())?;
+            self.extracted.insert(path.to_path_buf(), (Arc::new(extracted), description));
+        }
+        Ok(&self.extracted[path])
+    }
+
+    /// Creates instance `spec`: in this process, or, when `spec.isolate`, in a child process.
+    pub fn instantiate(&mut self, spec: &InstanceSpec, logger: Arc<dyn FmuLogger>) -> Result<Instance, ImportError> {
+        if !spec.isolate {
+            return Ok(Instance::InProcess(self.open(&spec.path)?.instantiate(&spec.name, logger)?));
+        }
+        let host = self.host.clone().or_else(HostOptions::from_env).ok_or_else(|| ImportError::Host {
+            instance: spec.name.clone(),
+            message: format!(
+                "no host executable is known: set {} to the orchestrator binary (the orchestrator itself uses its                  own executable)",
+                HostOptions::ENV
+            ),
+        })?;
+        let extracted = self.extract(&spec.path)?.0.clone();
+        Ok(Instance::Isolated(IsolatedSlave::spawn(extracted, &spec.name, logger, &host)?))
     }
 }
 
 /// One FMU instance with the master's buffers for it.
 struct Unit {
     name: String,
-    slave: Slave,
+    slave: Instance,
     /// Our vendor annotation: outputs are valid after `fmi2SetReal` without a step.
     get_after_set: bool,
     provides_dd: bool,
@@ -482,11 +532,13 @@ impl Master {
         let mut slaves = Vec::new();
         for inst in &system.instances {
             let setup = |message: String| MasterError::Setup { instance: inst.name.clone(), message };
-            let fmu = fmus.open(&inst.path).map_err(|e| setup(e.to_string()))?;
             let slave = if model_exchange {
-                fmu.instantiate_model_exchange(&inst.name, logger.clone())
+                // Linearisation reads states: in this process (isolated instances step only).
+                fmus.open(&inst.path)
+                    .and_then(|fmu| fmu.instantiate_model_exchange(&inst.name, logger.clone()))
+                    .map(Instance::InProcess)
             } else {
-                fmu.instantiate(&inst.name, logger.clone())
+                fmus.instantiate(inst, logger.clone())
             };
             slaves.push(slave.map_err(|e| setup(e.to_string()))?);
         }
@@ -494,7 +546,7 @@ impl Master {
         Self::build(system, descriptions, slaves)
     }
 
-    fn build(system: System, mds: Vec<ModelDescription>, slaves: Vec<Slave>) -> Result<Master, MasterError> {
+    fn build(system: System, mds: Vec<ModelDescription>, slaves: Vec<Instance>) -> Result<Master, MasterError> {
         let n_units = slaves.len();
         // Driven inputs and read outputs per unit, as variable indices.
         let mut driven: Vec<Vec<usize>> = vec![Vec::new(); n_units];

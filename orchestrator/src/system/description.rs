@@ -97,6 +97,12 @@ pub struct FmuSpec {
     /// `parameters`: name and value, in document order (default: none).
     #[serde(default, deserialize_with = "ordered_map")]
     pub parameters: Vec<(String, ParameterSpec)>,
+    /// `isolate`: run this instance in a child process of its own, so that a crash, an `exit()`
+    /// or a hang of the FMU ends the run with an error instead of ending the process (default
+    /// false; `orchestrator run --isolate` isolates every instance). See
+    /// [`crate::import::isolated`].
+    #[serde(default)]
+    pub isolate: bool,
 }
 
 /// A parameter value as written: a JSON number or boolean. Its FMI type is decided against the

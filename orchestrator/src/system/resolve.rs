@@ -45,6 +45,8 @@ pub struct InstanceSpec {
     /// The FMU's model description, as returned by the `descriptions` function of
     /// [`SystemDescription::resolve`].
     pub description: ModelDescription,
+    /// `isolate`: the instance runs in a child process of its own.
+    pub isolate: bool,
 }
 
 /// A connection from an output to an input.
@@ -332,7 +334,13 @@ impl SystemDescription {
                     Ok((variable, value))
                 })
                 .collect::<Result<Vec<_>, SystemError>>()?;
-            resolver.instances.push(InstanceSpec { name: name.clone(), path, parameters, description });
+            resolver.instances.push(InstanceSpec {
+                name: name.clone(),
+                path,
+                parameters,
+                description,
+                isolate: fmu.isolate,
+            });
         }
 
         let mut drivers = Drivers::default();

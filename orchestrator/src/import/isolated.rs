@@ -1,0 +1,605 @@
+//! [`IsolatedSlave`]: an FMU instance in a child process of its own, behind the same methods as
+//! [`Slave`](super::Slave).
+//!
+//! The child is the host executable (the `orchestrator` binary) started as `orchestrator
+//! fmu-host` ([`super::host`]) with one end of a Unix socket pair as its standard input; it
+//! loads the FMU from the directory this process extracted (this process owns the directory and
+//! removes it) and serves one instance. Every call is one request frame and one reply frame
+//! (`wire.rs`); the FMU's log messages come back as frames before the reply and go to this
+//! process's [`FmuLogger`]. The child's standard output and error are this process's.
+//!
+//! A child that dies or exits during a call (a crash, `abort()`, `exit()` in the FMU) becomes a
+//! [`CallError`] of kind [`CallErrorKind::ProcessDied`] naming the instance, the function, the
+//! simulation time and the signal or exit status; with a time limit, a call that does not return
+//! in time kills the child ([`CallErrorKind::TimedOut`]). Either way every later call of the
+//! instance fails with the same error at once, so the master ends the run through its normal
+//! error path.
+
+use std::io::Write;
+use std::net::Shutdown;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::process::{signal_name, time_text};
+use super::slave::StateHandle;
+use super::wire::{Decoder, Encoder, FrameReader, Malformed, Op, Reply};
+use super::{CallError, CallErrorKind, ExtractedFmu, FmuLogger, FmuState, ImportError, Status, StepResult};
+
+/// How isolated instances are started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostOptions {
+    /// The executable serving an instance when started with the argument `fmu-host`: the
+    /// `orchestrator` binary.
+    pub executable: PathBuf,
+    /// The longest one call may take; on expiry the child is killed and the call fails.
+    pub timeout: Option<Duration>,
+}
+
+impl HostOptions {
+    /// The environment variable naming the host executable for programs that are not the
+    /// `orchestrator` binary (tests, the system FMU, library users).
+    pub const ENV: &'static str = "ROTORCRAFT_FMU_HOST";
+
+    /// The host named by [`HostOptions::ENV`], without a time limit.
+    pub fn from_env() -> Option<HostOptions> {
+        let executable = std::env::var_os(Self::ENV).filter(|v| !v.is_empty())?;
+        Some(HostOptions { executable: executable.into(), timeout: None })
+    }
+}
+
+/// One FMU instance in a child process; see the [module documentation](self).
+///
+/// Drop closes the socket, upon which the child frees the instance (`fmi2FreeInstance`) and
+/// exits; this waits for it (at most the time limit, then the child is killed).
+pub struct IsolatedSlave {
+    /// The instance name.
+    name: String,
+    /// Owner id of its [`FmuState`]s (unique among all instances of the process).
+    id: u64,
+    /// As in `Slave`: the start time, a step's start during `fmi2DoStep`, its end after it.
+    time: f64,
+    /// The child process.
+    child: Child,
+    /// This process's end of the socket.
+    stream: UnixStream,
+    /// The request being written (reused).
+    out: Vec<u8>,
+    /// Frames from the child.
+    reader: FrameReader,
+    /// Receives the FMU's messages.
+    logger: Arc<dyn FmuLogger>,
+    /// The longest one call may take.
+    timeout: Option<Duration>,
+    /// The error that ended the child, returned again by every later call.
+    gone: Option<CallError>,
+    /// The directory the child loads from; removed after the child is gone (fields drop after
+    /// `Drop::drop` waited for it).
+    _extracted: Arc<ExtractedFmu>,
+}
+
+impl std::fmt::Debug for IsolatedSlave {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IsolatedSlave").field("name", &self.name).field("pid", &self.child.id()).finish()
+    }
+}
+
+/// How a reply is read: the values after its tag.
+type ReadReply<'a, T> = &'a mut dyn FnMut(&mut Decoder<'_>) -> Result<T, Malformed>;
+
+impl IsolatedSlave {
+    /// Starts the child, which loads the FMU extracted in `extracted` and instantiates
+    /// `instance` (debug logging as `logger` says).
+    pub fn spawn(
+        extracted: Arc<ExtractedFmu>,
+        instance: &str,
+        logger: Arc<dyn FmuLogger>,
+        options: &HostOptions,
+    ) -> Result<IsolatedSlave, ImportError> {
+        let host = |message: String| ImportError::Host { instance: instance.to_string(), message };
+        let (ours, theirs) = UnixStream::pair().map_err(|e| host(format!("cannot create a socket pair: {e}")))?;
+        let child = Command::new(&options.executable)
+            .arg("fmu-host")
+            .stdin(Stdio::from(OwnedFd::from(theirs)))
+            .spawn()
+            .map_err(|e| host(format!("cannot start {} fmu-host: {e}", options.executable.display())))?;
+        let mut slave = IsolatedSlave {
+            name: instance.to_string(),
+            id: super::next_instance_id(),
+            time: 0.0,
+            child,
+            stream: ours,
+            out: Vec::new(),
+            reader: FrameReader::new(),
+            logger,
+            timeout: options.timeout,
+            gone: None,
+            _extracted: extracted.clone(),
+        };
+        let debug = slave.logger.debug_logging();
+        let open = |e: &mut Encoder<'_>| {
+            e.bytes(extracted.path().as_os_str().as_bytes()).bytes(extracted.archive().as_os_str().as_bytes());
+            e.str(instance).u8(u8::from(debug));
+        };
+        match slave.request(Op::Open, "fmi2Instantiate", open, &mut |_| Ok(())) {
+            Ok(()) => Ok(slave),
+            Err(e) => Err(host(e.message.clone().unwrap_or_else(|| e.to_string()))),
+        }
+    }
+
+    /// The instance name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The child's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends request `op` (arguments written by `write`) and reads the reply with `read`,
+    /// passing log messages on to the logger as they come.
+    fn request<T>(
+        &mut self,
+        op: Op,
+        function: &'static str,
+        write: impl FnOnce(&mut Encoder<'_>),
+        read: ReadReply<'_, T>,
+    ) -> Result<T, CallError> {
+        if let Some(gone) = &self.gone {
+            return Err(gone.clone());
+        }
+        let mut e = Encoder::new(&mut self.out, op as u8);
+        write(&mut e);
+        e.finish();
+        if self.stream.write_all(&self.out).is_err() {
+            return Err(self.died(function));
+        }
+        let deadline = self.timeout.map(|limit| (Instant::now() + limit, limit));
+        loop {
+            if let Some((deadline, limit)) = deadline {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() || self.stream.set_read_timeout(Some(left)).is_err() {
+                    return Err(self.timed_out(function, limit));
+                }
+            }
+            let body = match self.reader.next(&mut self.stream) {
+                Ok(body) => body,
+                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                    let limit = deadline.map_or(Duration::ZERO, |(_, limit)| limit);
+                    return Err(self.timed_out(function, limit));
+                }
+                Err(_) => return Err(self.died(function)),
+            };
+            let mut d = Decoder::new(&body[1..]);
+            let outcome = match body[0] {
+                t if t == Reply::Log as u8 => {
+                    if log(&*self.logger, &mut d).is_err() {
+                        Err(None)
+                    } else {
+                        continue;
+                    }
+                }
+                t if t == Reply::Ok as u8 => read(&mut d).map_err(|Malformed| None),
+                t if t == Reply::Err as u8 => Err(call_error(&mut d, &self.name, function).ok()),
+                t if t == Reply::OpenFailed as u8 => Err(d.str().ok().map(|text| CallError {
+                    instance: self.name.clone(),
+                    function,
+                    kind: CallErrorKind::InvalidResult,
+                    message: Some(text.to_string()),
+                })),
+                _ => Err(None),
+            };
+            return outcome.map_err(|error| error.unwrap_or_else(|| self.malformed(function)));
+        }
+    }
+
+    /// The child closed the socket: reaps it and keeps the error saying how it ended.
+    #[cold]
+    fn died(&mut self, function: &'static str) -> CallError {
+        let status = reap(&mut self.child, Duration::from_secs(2));
+        let how = match status {
+            Some(status) => ended(status),
+            None => "closed its socket (it was killed)".to_string(),
+        };
+        let message = format!("the isolated FMU process {how} during {function} at t = {} s", time_text(self.time));
+        self.end(function, CallErrorKind::ProcessDied, message)
+    }
+
+    /// A call exceeded the time limit: kills the child.
+    #[cold]
+    fn timed_out(&mut self, function: &'static str, limit: Duration) -> CallError {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.end(
+            function,
+            CallErrorKind::TimedOut,
+            format!(
+                "{function} at t = {} s did not return within --fmu-timeout {} s; its isolated process was killed",
+                time_text(self.time),
+                limit.as_secs_f64()
+            ),
+        )
+    }
+
+    /// The child sent what this process cannot read: kills it.
+    #[cold]
+    fn malformed(&mut self, function: &'static str) -> CallError {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.end(
+            function,
+            CallErrorKind::ProcessDied,
+            format!(
+                "the isolated FMU process sent a malformed reply to {function} at t = {} s; it was killed",
+                time_text(self.time)
+            ),
+        )
+    }
+
+    /// Keeps the error that ended the child for every later call.
+    fn end(&mut self, function: &'static str, kind: CallErrorKind, message: String) -> CallError {
+        let error = CallError { instance: self.name.clone(), function, kind, message: Some(message) };
+        self.gone = Some(error.clone());
+        error
+    }
+
+    /// Refuses slices of different lengths before anything is sent (as `Slave` does).
+    fn same_length(&self, function: &'static str, a: (&str, usize), b: (&str, usize)) -> Result<(), CallError> {
+        if a.1 == b.1 {
+            return Ok(());
+        }
+        Err(CallError {
+            instance: self.name.clone(),
+            function,
+            kind: CallErrorKind::InvalidArgument,
+            message: Some(format!("{} {} but {} {}: the lengths must be equal", a.1, a.0, b.1, b.0)),
+        })
+    }
+
+    /// The child's handle of `state`; refuses a state of another instance.
+    fn own(&self, function: &'static str, state: &FmuState) -> Result<u64, CallError> {
+        match state.handle {
+            StateHandle::Remote(handle) if state.owner == self.id => Ok(handle),
+            _ => Err(CallError {
+                instance: self.name.clone(),
+                function,
+                kind: CallErrorKind::InvalidArgument,
+                message: Some("this FMU state belongs to another instance".into()),
+            }),
+        }
+    }
+
+    /// `fmi2SetupExperiment`.
+    pub fn setup_experiment(&mut self, tolerance: Option<f64>, start: f64, stop: Option<f64>) -> Result<(), CallError> {
+        self.time = start;
+        let write = |e: &mut Encoder<'_>| {
+            e.u8(u8::from(tolerance.is_some())).f64(tolerance.unwrap_or(0.0)).f64(start);
+            e.u8(u8::from(stop.is_some())).f64(stop.unwrap_or(0.0));
+        };
+        self.request(Op::SetupExperiment, "fmi2SetupExperiment", write, &mut |_| Ok(()))
+    }
+
+    /// `fmi2EnterInitializationMode`.
+    pub fn enter_initialization_mode(&mut self) -> Result<(), CallError> {
+        self.request(Op::EnterInitializationMode, "fmi2EnterInitializationMode", |_| (), &mut |_| Ok(()))
+    }
+
+    /// `fmi2ExitInitializationMode`.
+    pub fn exit_initialization_mode(&mut self) -> Result<(), CallError> {
+        self.request(Op::ExitInitializationMode, "fmi2ExitInitializationMode", |_| (), &mut |_| Ok(()))
+    }
+
+    /// `fmi2Terminate`.
+    pub fn terminate(&mut self) -> Result<(), CallError> {
+        self.request(Op::Terminate, "fmi2Terminate", |_| (), &mut |_| Ok(()))
+    }
+
+    /// `fmi2SetReal`.
+    pub fn set_real(&mut self, vrs: &[u32], values: &[f64]) -> Result<(), CallError> {
+        const F: &str = "fmi2SetReal";
+        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
+        self.request(
+            Op::SetReal,
+            F,
+            |e| {
+                e.u32s(vrs).f64s(values);
+            },
+            &mut |_| Ok(()),
+        )
+    }
+
+    /// `fmi2GetReal`.
+    pub fn get_real(&mut self, vrs: &[u32], values: &mut [f64]) -> Result<(), CallError> {
+        const F: &str = "fmi2GetReal";
+        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
+        self.request(
+            Op::GetReal,
+            F,
+            |e| {
+                e.u32s(vrs);
+            },
+            &mut |d| d.f64s_exact(values),
+        )
+    }
+
+    /// `fmi2SetInteger` (also for Enumerations).
+    pub fn set_integer(&mut self, vrs: &[u32], values: &[i32]) -> Result<(), CallError> {
+        const F: &str = "fmi2SetInteger";
+        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
+        self.request(
+            Op::SetInteger,
+            F,
+            |e| {
+                e.u32s(vrs).i32s(values);
+            },
+            &mut |_| Ok(()),
+        )
+    }
+
+    /// `fmi2GetInteger` (also for Enumerations).
+    pub fn get_integer(&mut self, vrs: &[u32], values: &mut [i32]) -> Result<(), CallError> {
+        const F: &str = "fmi2GetInteger";
+        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
+        self.request(
+            Op::GetInteger,
+            F,
+            |e| {
+                e.u32s(vrs);
+            },
+            &mut |d| d.i32s_exact(values),
+        )
+    }
+
+    /// `fmi2SetBoolean`.
+    pub fn set_boolean(&mut self, vrs: &[u32], values: &[bool]) -> Result<(), CallError> {
+        const F: &str = "fmi2SetBoolean";
+        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
+        self.request(
+            Op::SetBoolean,
+            F,
+            |e| {
+                e.u32s(vrs).bools(values);
+            },
+            &mut |_| Ok(()),
+        )
+    }
+
+    /// `fmi2GetBoolean`.
+    pub fn get_boolean(&mut self, vrs: &[u32], values: &mut [bool]) -> Result<(), CallError> {
+        const F: &str = "fmi2GetBoolean";
+        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
+        self.request(
+            Op::GetBoolean,
+            F,
+            |e| {
+                e.u32s(vrs);
+            },
+            &mut |d| d.bools_exact(values),
+        )
+    }
+
+    /// `fmi2DoStep` (with `fmi2GetBooleanStatus(fmi2Terminated)` after a discard, in the child).
+    pub fn do_step(&mut self, t: f64, h: f64, no_set_fmu_state_prior: bool) -> Result<StepResult, CallError> {
+        self.time = t;
+        let write = |e: &mut Encoder<'_>| {
+            e.f64(t).f64(h).u8(u8::from(no_set_fmu_state_prior));
+        };
+        let result = self.request(Op::DoStep, "fmi2DoStep", write, &mut |d| match d.u8()? {
+            0 => Ok(StepResult::Complete),
+            1 => Ok(StepResult::Discarded),
+            2 => Ok(StepResult::Terminated),
+            _ => Err(Malformed),
+        })?;
+        if result == StepResult::Complete {
+            self.time = t + h;
+        }
+        Ok(result)
+    }
+
+    /// `fmi2GetDirectionalDerivative`.
+    pub fn get_directional_derivative(
+        &mut self,
+        unknown: &[u32],
+        known: &[u32],
+        dv_known: &[f64],
+        dv_unknown: &mut [f64],
+    ) -> Result<(), CallError> {
+        const F: &str = "fmi2GetDirectionalDerivative";
+        self.same_length(F, ("known value references", known.len()), ("seed values", dv_known.len()))?;
+        self.same_length(F, ("unknown value references", unknown.len()), ("result values", dv_unknown.len()))?;
+        self.request(
+            Op::DirectionalDerivative,
+            F,
+            |e| {
+                e.u32s(unknown).u32s(known).f64s(dv_known);
+            },
+            &mut |d| d.f64s_exact(dv_unknown),
+        )
+    }
+
+    /// `fmi2SetRealInputDerivatives`.
+    pub fn set_real_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), CallError> {
+        const F: &str = "fmi2SetRealInputDerivatives";
+        self.same_length(F, ("value references", vrs.len()), ("orders", orders.len()))?;
+        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
+        self.request(
+            Op::SetRealInputDerivatives,
+            F,
+            |e| {
+                e.u32s(vrs).i32s(orders).f64s(values);
+            },
+            &mut |_| Ok(()),
+        )
+    }
+
+    /// `fmi2GetFMUstate` into a new state, kept in the child.
+    pub fn get_fmu_state(&mut self) -> Result<FmuState, CallError> {
+        let handle = self.request(Op::GetFmuState, "fmi2GetFMUstate", |_| (), &mut |d| d.u64())?;
+        Ok(FmuState { handle: StateHandle::Remote(handle), owner: self.id })
+    }
+
+    /// `fmi2GetFMUstate` into an existing state.
+    pub fn get_fmu_state_into(&mut self, state: &mut FmuState) -> Result<(), CallError> {
+        const F: &str = "fmi2GetFMUstate";
+        let handle = self.own(F, state)?;
+        self.request(
+            Op::GetFmuStateInto,
+            F,
+            |e| {
+                e.u64(handle);
+            },
+            &mut |_| Ok(()),
+        )
+    }
+
+    /// `fmi2SetFMUstate`.
+    pub fn set_fmu_state(&mut self, state: &FmuState) -> Result<(), CallError> {
+        const F: &str = "fmi2SetFMUstate";
+        let handle = self.own(F, state)?;
+        self.request(
+            Op::SetFmuState,
+            F,
+            |e| {
+                e.u64(handle);
+            },
+            &mut |_| Ok(()),
+        )
+    }
+
+    /// `fmi2FreeFMUstate`.
+    pub fn free_fmu_state(&mut self, state: FmuState) -> Result<(), CallError> {
+        const F: &str = "fmi2FreeFMUstate";
+        let handle = self.own(F, &state)?;
+        self.request(
+            Op::FreeFmuState,
+            F,
+            |e| {
+                e.u64(handle);
+            },
+            &mut |_| Ok(()),
+        )
+    }
+
+    /// `fmi2SerializedFMUstateSize` + `fmi2SerializeFMUstate`.
+    pub fn serialize_fmu_state(&mut self, state: &FmuState) -> Result<Vec<u8>, CallError> {
+        const F: &str = "fmi2SerializeFMUstate";
+        let handle = self.own(F, state)?;
+        self.request(
+            Op::SerializeFmuState,
+            F,
+            |e| {
+                e.u64(handle);
+            },
+            &mut |d| d.bytes().map(<[u8]>::to_vec),
+        )
+    }
+
+    /// `fmi2DeSerializeFMUstate` into a new state, kept in the child.
+    pub fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Result<FmuState, CallError> {
+        let write = |e: &mut Encoder<'_>| {
+            e.bytes(bytes);
+        };
+        let handle = self.request(Op::DeserializeFmuState, "fmi2DeSerializeFMUstate", write, &mut |d| d.u64())?;
+        Ok(FmuState { handle: StateHandle::Remote(handle), owner: self.id })
+    }
+
+    /// `fmi2GetRealStatus(fmi2LastSuccessfulTime)`.
+    pub fn last_successful_time(&mut self) -> Result<f64, CallError> {
+        self.request(Op::LastSuccessfulTime, "fmi2GetRealStatus", |_| (), &mut |d| d.f64())
+    }
+}
+
+impl Drop for IsolatedSlave {
+    fn drop(&mut self) {
+        if self.gone.is_some() {
+            return;
+        }
+        // End of requests: the child frees the instance and exits, closing its end; the log
+        // messages of fmi2FreeInstance come before that end of the stream.
+        let _ = self.stream.shutdown(Shutdown::Write);
+        let deadline = self.timeout.map(|limit| Instant::now() + limit);
+        loop {
+            if let Some(deadline) = deadline {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() || self.stream.set_read_timeout(Some(left)).is_err() {
+                    let _ = self.child.kill();
+                    break;
+                }
+            }
+            match self.reader.next(&mut self.stream) {
+                Ok(body) if body[0] == Reply::Log as u8 => {
+                    let _ = log(&*self.logger, &mut Decoder::new(&body[1..]));
+                }
+                Ok(_) => {}
+                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                    let _ = self.child.kill();
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Passes a log frame on to `logger`.
+fn log(logger: &dyn FmuLogger, d: &mut Decoder<'_>) -> Result<(), Malformed> {
+    let status = Status::from_code(d.i32()?).unwrap_or(Status::Error);
+    let (instance, category, message) = (d.str()?, d.str()?, d.str()?);
+    logger.log(instance, status, category, message);
+    Ok(())
+}
+
+/// The error in an `Err` reply to a call of `function` of `instance`.
+fn call_error(d: &mut Decoder<'_>, instance: &str, function: &'static str) -> Result<CallError, Malformed> {
+    let child_function = d.str()?;
+    let (kind, code) = (d.u8()?, d.i32()?);
+    let message = if d.u8()? != 0 { Some(d.str()?.to_string()) } else { None };
+    let kind = match kind {
+        0 => CallErrorKind::Status(Status::from_code(code).ok_or(Malformed)?),
+        1 => CallErrorKind::UnknownStatus(code),
+        2 => CallErrorKind::NotSupported,
+        3 => CallErrorKind::InvalidResult,
+        4 => CallErrorKind::InvalidArgument,
+        _ => return Err(Malformed),
+    };
+    // A call may fail in a helper function (`fmi2SerializedFMUstateSize` for a serialisation).
+    let function = match child_function {
+        "fmi2SerializedFMUstateSize" => "fmi2SerializedFMUstateSize",
+        _ => function,
+    };
+    Ok(CallError { instance: instance.to_string(), function, kind, message })
+}
+
+/// Waits up to `limit` for `child` to end (it closed its socket, so it is ending), then kills it;
+/// its status, `None` when it cannot be had.
+fn reap(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) => std::thread::sleep(Duration::from_millis(1)),
+            Err(_) => return None,
+        }
+    }
+    let _ = child.kill();
+    child.wait().ok()
+}
+
+/// How a child process ended: `died of SIGSEGV`, `exited with status 3`.
+fn ended(status: ExitStatus) -> String {
+    match (status.signal(), status.code()) {
+        (Some(signal), _) => match signal_name(signal) {
+            "signal" => format!("died of signal {signal}"),
+            name => format!("died of {name}"),
+        },
+        (None, Some(code)) => format!("exited with status {code}"),
+        (None, None) => format!("ended ({status})"),
+    }
+}
