@@ -241,3 +241,53 @@ fn isolated_rotor_roots_match_the_closed_forms() {
         assert!((re - want_re).abs() < 1e-8 && (im.abs() - want_im).abs() < 1e-8 * omega, "{mode}: {re} {im}");
     }
 }
+
+/// Rotor + Aero in hover without gravity, pitch or twist (`flap-response.json` without its
+/// pitch step): the flap mode with aerodynamic damping from the linear model about beta = 0,
+/// against the frequency (zero crossings) and decay (successive peaks) of the nonlinear
+/// co-simulation released from beta = 0.005 rad.
+#[test]
+fn flap_mode_matches_the_decay_of_the_nonlinear_co_simulation() {
+    let text = std::fs::read_to_string(test_fmus::fixtures::example_path("flap-response.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json.as_object_mut().unwrap().remove("inputs");
+    json["outputs"] = serde_json::json!(["rotor.blade[1].flap"]);
+    json["experiment"]["stop"] = serde_json::json!(0.6);
+    let mut description = |beta0: f64| {
+        json["fmus"]["rotor"]["parameters"]["blade.beta0"] = serde_json::json!(beta0);
+        let mut d = orchestrator::system::SystemDescription::from_str(&json.to_string(), ".").unwrap();
+        d.use_fmus_in(&common::fmu_dir()).unwrap();
+        d
+    };
+    let linear = description(0.0);
+    let mut master =
+        Master::new_model_exchange(common::resolve(&linear), &mut FmuCache::default(), common::logger()).unwrap();
+    master.initialize().unwrap();
+    let lin = master.linearize(&[]).unwrap();
+    let lin = lin.without_states(&lin.inert_states());
+    let flap = lin.modes().into_iter().find(|m| m.name == "rotor.blade[*].flap" && m.eigenvalue.im > 0.0).unwrap();
+
+    let (results, _) = common::run_description(&description(0.005));
+    let (t, beta) = (&results.time, results.column("rotor.blade[1].flap").unwrap());
+    let crossings: Vec<f64> = (1..t.len())
+        .filter(|&i| beta[i - 1] * beta[i] < 0.0)
+        .map(|i| t[i - 1] + (t[i] - t[i - 1]) * beta[i - 1] / (beta[i - 1] - beta[i]))
+        .collect();
+    let omega = std::f64::consts::PI * (crossings.len() - 1) as f64 / (crossings[crossings.len() - 1] - crossings[0]);
+    // Peaks of |beta| (parabola through the three samples), half a period apart.
+    let peaks: Vec<(f64, f64)> = (1..t.len() - 1)
+        .filter(|&i| beta[i].abs() > beta[i - 1].abs() && beta[i].abs() >= beta[i + 1].abs())
+        .map(|i| {
+            let (y0, y1, y2) = (beta[i - 1].abs(), beta[i].abs(), beta[i + 1].abs());
+            let d = (y0 - y2) / (2.0 * (y0 - 2.0 * y1 + y2));
+            (t[i] + d * (t[i] - t[i - 1]), y1 - 0.25 * (y0 - y2) * d)
+        })
+        .collect();
+    let (first, last) = (peaks[0], peaks[peaks.len() - 1]);
+    let sigma = (last.1 / first.1).ln() / (last.0 - first.0);
+    let (re, im) = (flap.eigenvalue.re, flap.eigenvalue.im);
+    eprintln!("flap mode: linear {re:.5} +- {im:.5}i, co-simulation {sigma:.5} +- {omega:.5}i");
+    assert!(crossings.len() >= 4 && peaks.len() >= 3);
+    assert!((omega - im).abs() < 1e-3 * im, "frequency {omega} vs {im}");
+    assert!((sigma - re).abs() < 1e-3 * re.abs(), "decay {sigma} vs {re}");
+}
