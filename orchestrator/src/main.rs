@@ -1,7 +1,5 @@
 //! `orchestrator`: the command-line front end of the rotorcraft co-simulation toolkit.
 
-mod cli;
-
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -25,6 +23,8 @@ macro_rules! say {
         let _ = writeln!(std::io::stdout(), $($arg)*);
     }};
 }
+
+mod cli;
 
 /// Rotorcraft flight as coupled FMI 2.0 co-simulation units.
 #[derive(Parser)]
@@ -130,6 +130,39 @@ enum Command {
         /// Express the blade states of every rotor with 3 or more blades in multiblade
         /// coordinates (collective, cyclic, differential): time-invariant in hover and axial
         /// flight, and the cyclic modes named regressive or progressive.
+        #[arg(long)]
+        multiblade: bool,
+        #[command(flatten)]
+        changes: SystemChanges,
+        /// Print every FMU message, not only warnings and errors.
+        #[arg(long)]
+        verbose: bool,
+    },
+    /// The modes of a system (as `linearize` computes them) at one point or over a parameter
+    /// sweep: DIR/modes.csv (eigenvalue, frequency, damping, mode name per point), the eigenvalue
+    /// map or root locus DIR/eigenvalues.svg, and for a sweep DIR/frequency-damping.svg
+    /// (frequency and damping of each mode against the swept parameter: the ground-resonance
+    /// chart when the rotor speed is swept).
+    Modes {
+        /// System description (JSON).
+        system: PathBuf,
+        /// Output folder; created if missing.
+        #[arg(long, default_value = "modes")]
+        out: PathBuf,
+        /// A parameter and its values, `INSTANCE.PARAM=V1,V2,...`; repeatable: several are varied
+        /// together (the same number of values each), the first is the chart's axis.
+        #[arg(long = "sweep", value_name = "INSTANCE.PARAM=V1,V2,...")]
+        sweeps: Vec<String>,
+        /// Trim at every point first (needs the system's `trim` section).
+        #[arg(long)]
+        trim: bool,
+        /// With --trim: airspeed of level flight, m/s.
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
+        speed: f64,
+        /// With --trim: turn rate of a level coordinated turn, deg/s.
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
+        turn_rate: f64,
+        /// Blade states in multiblade coordinates (see `linearize`).
         #[arg(long)]
         multiblade: bool,
         #[command(flatten)]
@@ -354,8 +387,29 @@ fn dispatch(cli: Cli) -> Result<()> {
             verbose,
         } => {
             let condition = trim.then_some(FlightCondition { speed, turn_rate: turn_rate.to_radians() });
-            let form = LinearForm { keep_inert, multiblade };
-            linearize(&system, &out, &inputs, condition, form, &changes, verbose)
+            let request = cli::linear::LinearRequest {
+                system_path: &system,
+                inputs: &inputs,
+                condition,
+                keep_inert,
+                multiblade,
+                changes: &changes,
+                verbose,
+            };
+            cli::linear::linearize(&request, &out)
+        }
+        Command::Modes { system, out, sweeps, trim, speed, turn_rate, multiblade, changes, verbose } => {
+            let condition = trim.then_some(FlightCondition { speed, turn_rate: turn_rate.to_radians() });
+            let request = cli::linear::LinearRequest {
+                system_path: &system,
+                inputs: &[],
+                condition,
+                keep_inert: false,
+                multiblade,
+                changes: &changes,
+                verbose,
+            };
+            cli::linear::modes(&request, &sweeps, &out)
         }
         Command::Sweep { sweep, out, jobs, gather, slurm, sbatch_options, chunk, chunks } => {
             let plan = cli::sweep::Sweep::from_file(&sweep)?;
@@ -717,80 +771,6 @@ fn solve_trim(
     spinner.finish();
     say!("{}", trim.to_text());
     Ok(trim)
-}
-
-/// Which form of the linear model `orchestrator linearize` writes.
-#[derive(Debug, Clone, Copy)]
-struct LinearForm {
-    /// Keep the inert states.
-    keep_inert: bool,
-    /// Blade states in multiblade coordinates.
-    multiblade: bool,
-}
-
-/// `orchestrator linearize`: the linear model about the start of the system (trimmed first for
-/// `condition`), written as JSON and MAT, and its eigenvalue table printed.
-fn linearize(
-    system_path: &Path,
-    out: &Path,
-    inputs: &[String],
-    condition: Option<FlightCondition>,
-    form: LinearForm,
-    changes: &SystemChanges,
-    verbose: bool,
-) -> Result<()> {
-    cli::outputs::require_json_system(system_path, "linearize")?;
-    cli::outputs::refuse_overwrite(out, system_path)?;
-    let mat = out.with_extension("mat");
-    cli::outputs::refuse_overwrite(&mat, system_path)?;
-    let mut description = SystemDescription::from_file(system_path)?;
-    changes.apply(&mut description)?;
-    if let Some(condition) = condition {
-        let trim = solve_trim(&description, system_path, condition, JacobianMethod::Broyden, verbose)?;
-        anyhow::ensure!(trim.converged, "the trim did not converge to {:.1e}: not linearised", trim.tolerance);
-        let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(system_path)?)?;
-        trim.apply_json(&mut json, &description.base_dir, &description.base_dir).map_err(anyhow::Error::msg)?;
-        for assignment in &changes.set {
-            cli::outputs::apply_set_to_json(&mut json, assignment)?;
-        }
-        description = SystemDescription::from_str(&serde_json::to_string(&json)?, description.base_dir.clone())?;
-    }
-    let mut fmus = FmuCache::default();
-    let system = description
-        .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
-    let logger = Arc::new(StderrLogger::new(verbose));
-    let mut master = Master::new_model_exchange(system, &mut fmus, logger)?;
-    master.initialize()?;
-    let full = master.linearize(inputs)?;
-    let (mut model, inert) = if form.keep_inert {
-        (full, Vec::new())
-    } else {
-        let inert = full.inert_states();
-        (full.without_states(&inert), inert.iter().map(|&i| full.state_names[i].clone()).collect())
-    };
-    if form.multiblade {
-        model = model.multiblade().map_err(anyhow::Error::msg)?;
-    }
-    let modes = model.modes();
-    let json = model.to_json(&modes, &inert);
-    std::fs::write(out, serde_json::to_string_pretty(&json)? + "\n")
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    let mut file = std::io::BufWriter::new(
-        std::fs::File::create(&mat).with_context(|| format!("cannot write {}", mat.display()))?,
-    );
-    model.write_mat(&modes, &mut file).and_then(|()| std::io::Write::flush(&mut file))?;
-    say!("{}", orchestrator::linear::LinearModel::modes_table(&modes).trim_end());
-    let worst = model.dx0.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-    say!(
-        "{} states ({} inert ones removed), {} inputs, {} outputs at t = {} s; largest |x'| at the point: {worst:.3e}",
-        model.state_names.len(),
-        inert.len(),
-        model.input_names.len(),
-        model.output_names.len(),
-        model.time
-    );
-    say!("wrote {} and {}", out.display(), mat.display());
-    Ok(())
 }
 
 /// The built-in scenario: examples/helicopter.json.

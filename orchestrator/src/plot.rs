@@ -5,6 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use crate::linear::Mode;
 use crate::master::Results;
 use crate::result_files::ColumnInfo;
 use crate::system::name_matches;
@@ -111,6 +112,120 @@ pub fn plot_svg(results: &Results, columns: &[ColumnInfo], path: &Path, options:
         let colour = COLOURS[k % COLOURS.len()];
         chart
             .draw_series(LineSeries::new(results.time.iter().copied().zip(column), colour.stroke_width(2)))
+            .map_err(|e| err(&e))?;
+    }
+    root.present().map_err(|e| err(&e))
+}
+
+/// Modes at the points of a sweep: `(swept value, modes)`.
+pub type ModesByPoint = [(f64, Vec<Mode>)];
+
+/// The distinct mode names of oscillatory or real modes with `Im >= 0`, zero eigenvalues left
+/// out, in first-seen order.
+fn mode_names(points: &ModesByPoint) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for m in points.iter().flat_map(|(_, modes)| modes) {
+        if shown(m) && !names.contains(&m.name) {
+            names.push(m.name.clone());
+        }
+    }
+    names
+}
+
+fn shown(m: &Mode) -> bool {
+    m.eigenvalue.im >= 0.0 && m.damping.is_some()
+}
+
+/// Range of `values` with a margin (a band around a single value).
+fn padded(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+    let (lo, hi) =
+        values.filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
+    if !lo.is_finite() {
+        return -1.0..1.0;
+    }
+    let pad = ((hi - lo) * 0.05).max(1e-3 * hi.abs().max(lo.abs()).max(1.0));
+    (lo - pad)..(hi + pad)
+}
+
+/// The eigenvalue map (root locus over a sweep): imaginary against real part of every
+/// eigenvalue with `Im >= 0`, coloured by mode name, the stability boundary `Re = 0` drawn.
+pub fn plot_eigenvalues(points: &ModesByPoint, path: &Path, title: &str) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+    let all = || points.iter().flat_map(|(_, modes)| modes).filter(|m| shown(m));
+    let x = padded(all().map(|m| m.eigenvalue.re).chain([0.0]));
+    let y = padded(all().map(|m| m.eigenvalue.im).chain([0.0]));
+    let root = SVGBackend::new(path, (1000, 700)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(format!("{title}: eigenvalues"), ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x.clone(), y.clone())
+        .map_err(|e| err(&e))?;
+    chart.configure_mesh().x_desc("real part [1/s]").y_desc("imaginary part [rad/s]").draw().map_err(|e| err(&e))?;
+    chart.draw_series(LineSeries::new([(0.0, y.start), (0.0, y.end)], BLACK.stroke_width(1))).map_err(|e| err(&e))?;
+    for (k, name) in mode_names(points).iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let dots: Vec<(f64, f64)> =
+            all().filter(|m| &m.name == name).map(|m| (m.eigenvalue.re, m.eigenvalue.im)).collect();
+        chart
+            .draw_series(dots.iter().map(|&p| Circle::new(p, 4, colour.filled())))
+            .map_err(|e| err(&e))?
+            .label(name.as_str())
+            .legend(move |(x, y)| Circle::new((x + 8, y), 4, colour.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
+
+/// Frequency (Hz) and damping ratio of every mode against the swept parameter `parameter`:
+/// the classic ground-resonance chart when the rotor speed is swept.
+pub fn plot_modes_sweep(points: &ModesByPoint, parameter: &str, path: &Path, title: &str) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+    let x = padded(points.iter().map(|(p, _)| *p));
+    let all = || points.iter().flat_map(|(p, modes)| modes.iter().filter(|m| shown(m)).map(move |m| (*p, m)));
+    let root = SVGBackend::new(path, (1000, 900)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let root = root.titled(&format!("{title}: modes against {parameter}"), ("sans-serif", 20)).map_err(|e| err(&e))?;
+    let panels = root.split_evenly((2, 1));
+    let names = mode_names(points);
+    for (panel, (what, value)) in panels.iter().zip([
+        ("frequency [Hz]", (|m: &Mode| m.frequency_hz) as fn(&Mode) -> f64),
+        ("damping ratio", |m: &Mode| m.damping.unwrap_or(0.0)),
+    ]) {
+        let y = padded(all().map(|(_, m)| value(m)).chain([0.0]));
+        let mut chart = ChartBuilder::on(panel)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d(x.clone(), y)
+            .map_err(|e| err(&e))?;
+        chart.configure_mesh().x_desc(parameter).y_desc(what).draw().map_err(|e| err(&e))?;
+        chart
+            .draw_series(LineSeries::new([(x.start, 0.0), (x.end, 0.0)], BLACK.stroke_width(1)))
+            .map_err(|e| err(&e))?;
+        for (k, name) in names.iter().enumerate() {
+            let colour = COLOURS[k % COLOURS.len()];
+            let dots: Vec<(f64, f64)> = all().filter(|(_, m)| &m.name == name).map(|(p, m)| (p, value(m))).collect();
+            chart
+                .draw_series(dots.iter().map(|&p| Circle::new(p, 4, colour.filled())))
+                .map_err(|e| err(&e))?
+                .label(name.as_str())
+                .legend(move |(x, y)| Circle::new((x + 8, y), 4, colour.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
             .map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))

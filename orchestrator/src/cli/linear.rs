@@ -1,0 +1,182 @@
+//! `orchestrator linearize` and `orchestrator modes`: the linear model of a system about its start
+//! (or a trim), and its modes over a parameter sweep with their plots.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use orchestrator::import::StderrLogger;
+use orchestrator::linear::{LinearModel, Mode};
+use orchestrator::master::{FmuCache, Master};
+use orchestrator::plot;
+use orchestrator::system::SystemDescription;
+use orchestrator::trim::{FlightCondition, JacobianMethod};
+
+use crate::{SystemChanges, solve_trim};
+
+/// What to linearise and in which form.
+#[derive(Debug, Clone)]
+pub struct LinearRequest<'a> {
+    /// The system description (JSON).
+    pub system_path: &'a Path,
+    /// External inputs to keep (empty: all).
+    pub inputs: &'a [String],
+    /// Trim first for this condition.
+    pub condition: Option<FlightCondition>,
+    /// Keep the inert states.
+    pub keep_inert: bool,
+    /// Blade states in multiblade coordinates.
+    pub multiblade: bool,
+    /// `--set` changes.
+    pub changes: &'a SystemChanges,
+    /// Print every FMU message.
+    pub verbose: bool,
+}
+
+impl LinearRequest<'_> {
+    /// The linear model with the extra assignments `set` applied (a sweep point), and the
+    /// names of the inert states removed.
+    fn model(&self, set: &[String]) -> Result<(LinearModel, Vec<String>)> {
+        let mut changes = self.changes.clone();
+        changes.set.extend_from_slice(set);
+        let mut description = SystemDescription::from_file(self.system_path)?;
+        changes.apply(&mut description)?;
+        if let Some(condition) = self.condition {
+            let trim = solve_trim(&description, self.system_path, condition, JacobianMethod::Broyden, self.verbose)?;
+            anyhow::ensure!(trim.converged, "the trim did not converge to {:.1e}: not linearised", trim.tolerance);
+            let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(self.system_path)?)?;
+            trim.apply_json(&mut json, &description.base_dir, &description.base_dir).map_err(anyhow::Error::msg)?;
+            for assignment in &changes.set {
+                super::outputs::apply_set_to_json(&mut json, assignment)?;
+            }
+            description = SystemDescription::from_str(&serde_json::to_string(&json)?, description.base_dir.clone())?;
+        }
+        let mut fmus = FmuCache::default();
+        let system = description
+            .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
+        let logger = Arc::new(StderrLogger::new(self.verbose));
+        let mut master = Master::new_model_exchange(system, &mut fmus, logger)?;
+        master.initialize()?;
+        let full = master.linearize(self.inputs)?;
+        let (mut model, inert) = if self.keep_inert {
+            (full, Vec::new())
+        } else {
+            let inert = full.inert_states();
+            (full.without_states(&inert), inert.iter().map(|&i| full.state_names[i].clone()).collect())
+        };
+        if self.multiblade {
+            model = model.multiblade().map_err(anyhow::Error::msg)?;
+        }
+        Ok((model, inert))
+    }
+}
+
+/// `orchestrator linearize`: writes OUT (JSON) and OUT.mat, prints the eigenvalue table.
+pub fn linearize(request: &LinearRequest, out: &Path) -> Result<()> {
+    super::outputs::require_json_system(request.system_path, "linearize")?;
+    let mat = out.with_extension("mat");
+    for path in [out, &mat] {
+        super::outputs::refuse_overwrite(path, request.system_path)?;
+    }
+    let (model, inert) = request.model(&[])?;
+    let modes = model.modes();
+    let json = model.to_json(&modes, &inert);
+    std::fs::write(out, serde_json::to_string_pretty(&json)? + "\n")
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    let mut file = std::io::BufWriter::new(
+        std::fs::File::create(&mat).with_context(|| format!("cannot write {}", mat.display()))?,
+    );
+    model.write_mat(&modes, &mut file).and_then(|()| std::io::Write::flush(&mut file))?;
+    say!("{}", LinearModel::modes_table(&modes).trim_end());
+    let worst = model.dx0.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    say!(
+        "{} states ({} inert ones removed), {} inputs, {} outputs at t = {} s; largest |x'| at the point: {worst:.3e}",
+        model.state_names.len(),
+        inert.len(),
+        model.input_names.len(),
+        model.output_names.len(),
+        model.time
+    );
+    say!("wrote {} and {}", out.display(), mat.display());
+    Ok(())
+}
+
+/// A parameter varied over a sweep: `INSTANCE.PARAM=V1,V2,...`.
+#[derive(Debug, Clone)]
+struct Swept {
+    name: String,
+    values: Vec<f64>,
+}
+
+fn parse_sweep(text: &str) -> Result<Swept> {
+    let (name, list) =
+        text.split_once('=').with_context(|| format!("--sweep {text}: expected INSTANCE.PARAM=V1,V2,..."))?;
+    let values = list
+        .split(',')
+        .map(|v| v.trim().parse::<f64>().with_context(|| format!("--sweep {text}: '{v}' is not a number")))
+        .collect::<Result<Vec<f64>>>()?;
+    anyhow::ensure!(!values.is_empty(), "--sweep {text}: no values");
+    Ok(Swept { name: name.trim().to_string(), values })
+}
+
+/// `orchestrator modes`: the modes at every sweep point into DIR/modes.csv, the eigenvalue map
+/// (root locus) into DIR/eigenvalues.svg and, for a sweep, frequency and damping against the
+/// first swept parameter into DIR/frequency-damping.svg.
+pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path) -> Result<()> {
+    super::outputs::require_json_system(request.system_path, "modes")?;
+    let swept: Vec<Swept> = sweeps.iter().map(|s| parse_sweep(s)).collect::<Result<_>>()?;
+    let points = swept.first().map_or(1, |s| s.values.len());
+    if let Some(s) = swept.iter().find(|s| s.values.len() != points) {
+        anyhow::bail!(
+            "--sweep {}: {} values, but the first sweep has {points} (swept together)",
+            s.name,
+            s.values.len()
+        );
+    }
+    std::fs::create_dir_all(out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let mut csv = String::from("point");
+    for s in &swept {
+        csv += &format!(",\"{}\"", s.name);
+    }
+    csv += ",\"re [1/s]\",\"im [rad/s]\",\"frequency [Hz]\",\"damping\",\"mode\"\n";
+    let mut results: Vec<(f64, Vec<Mode>)> = Vec::with_capacity(points);
+    for p in 0..points {
+        let set: Vec<String> = swept.iter().map(|s| format!("{}={}", s.name, s.values[p])).collect();
+        let (model, _) = request.model(&set).with_context(|| format!("at {}", set.join(", ")))?;
+        let modes = model.modes();
+        let least_damped = modes
+            .iter()
+            .filter(|m| m.eigenvalue.norm() > 1e-9 && m.eigenvalue.im >= 0.0)
+            .max_by(|a, b| a.eigenvalue.re.total_cmp(&b.eigenvalue.re));
+        if let Some(m) = least_damped {
+            say!(
+                "{}: least damped {} at {:.4} Hz, damping {:.4}",
+                if set.is_empty() { "start".to_string() } else { set.join(", ") },
+                m.name,
+                m.frequency_hz,
+                m.damping.unwrap_or(f64::NAN)
+            );
+        }
+        for m in &modes {
+            csv += &p.to_string();
+            for s in &swept {
+                csv += &format!(",{}", s.values[p]);
+            }
+            let damping = m.damping.map_or_else(String::new, |z| z.to_string());
+            csv += &format!(",{},{},{},{damping},\"{}\"\n", m.eigenvalue.re, m.eigenvalue.im, m.frequency_hz, m.name);
+        }
+        results.push((swept.first().map_or(0.0, |s| s.values[p]), modes));
+    }
+    let csv_path = out_dir.join("modes.csv");
+    std::fs::write(&csv_path, csv).with_context(|| format!("cannot write {}", csv_path.display()))?;
+    let title = request.system_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let map = out_dir.join("eigenvalues.svg");
+    plot::plot_eigenvalues(&results, &map, &title).map_err(anyhow::Error::msg)?;
+    say!("wrote {} and {}", csv_path.display(), map.display());
+    if let Some(first) = swept.first() {
+        let chart = out_dir.join("frequency-damping.svg");
+        plot::plot_modes_sweep(&results, &first.name, &chart, &title).map_err(anyhow::Error::msg)?;
+        say!("wrote {}", chart.display());
+    }
+    Ok(())
+}
