@@ -185,17 +185,26 @@ pub fn plot_eigenvalues(points: &ModesByPoint, path: &Path, title: &str) -> Resu
     root.present().map_err(|e| err(&e))
 }
 
-/// Frequency (Hz) and damping ratio of every mode against the swept parameter `parameter`:
-/// the classic ground-resonance chart when the rotor speed is swept.
+/// Frequency (Hz) and damping ratio of every oscillatory mode against the swept parameter
+/// `parameter`: the classic ground-resonance chart when the rotor speed is swept. (Real
+/// eigenvalues, damping 1, are on the eigenvalue map only.)
 pub fn plot_modes_sweep(points: &ModesByPoint, parameter: &str, path: &Path, title: &str) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
     let x = padded(points.iter().map(|(p, _)| *p));
-    let all = || points.iter().flat_map(|(p, modes)| modes.iter().filter(|m| shown(m)).map(move |m| (*p, m)));
+    let all = || {
+        points
+            .iter()
+            .flat_map(|(p, modes)| modes.iter().filter(|m| shown(m) && m.eigenvalue.im > 0.0).map(move |m| (*p, m)))
+    };
+    let oscillatory: Vec<(f64, Vec<Mode>)> = points
+        .iter()
+        .map(|(p, modes)| (*p, modes.iter().filter(|m| m.eigenvalue.im > 0.0).cloned().collect()))
+        .collect();
     let root = SVGBackend::new(path, (1000, 900)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let root = root.titled(&format!("{title}: modes against {parameter}"), ("sans-serif", 20)).map_err(|e| err(&e))?;
     let panels = root.split_evenly((2, 1));
-    let names = mode_names(points);
+    let names = mode_names(&oscillatory);
     for (panel, (what, value)) in panels.iter().zip([
         ("frequency [Hz]", (|m: &Mode| m.frequency_hz) as fn(&Mode) -> f64),
         ("damping ratio", |m: &Mode| m.damping.unwrap_or(0.0)),
