@@ -321,6 +321,35 @@ impl LinearModel {
         Ok(())
     }
 
+    /// The frequency response `G(i omega) = C (i omega I - A)^-1 B + D` from input `input` to
+    /// output `output` at each angular frequency of `omegas` (rad/s); `None` where `i omega` is an
+    /// eigenvalue.
+    pub fn frequency_response(&self, input: usize, output: usize, omegas: &[f64]) -> Vec<Option<Complex<f64>>> {
+        let n = self.a.nrows();
+        let b = DVector::from_fn(n, |r, _| Complex::new(self.b[(r, input)], 0.0));
+        let d = Complex::new(self.d[(output, input)], 0.0);
+        omegas
+            .iter()
+            .map(|&omega| {
+                let m = DMatrix::from_fn(n, n, |r, c| Complex::new(-self.a[(r, c)], if r == c { omega } else { 0.0 }));
+                let x = m.lu().solve(&b)?;
+                let g = (0..n).fold(d, |sum, s| sum + x[s] * self.c[(output, s)]);
+                (g.re.is_finite() && g.im.is_finite()).then_some(g)
+            })
+            .collect()
+    }
+
+    /// Index of a named input and output, for [`LinearModel::frequency_response`].
+    pub fn input_output(&self, input: &str, output: &str) -> Result<(usize, usize), String> {
+        let i = self.input_names.iter().position(|n| n == input).ok_or_else(|| {
+            format!("'{input}' is not an input of the linear model (inputs: {})", self.input_names.join(", "))
+        })?;
+        let o = self.output_names.iter().position(|n| n == output).ok_or_else(|| {
+            format!("'{output}' is not an output of the linear model (the system's recorded outputs)")
+        })?;
+        Ok((i, o))
+    }
+
     /// The eigenvalue table as text: eigenvalue, frequency, damping, mode.
     pub fn modes_table(modes: &[Mode]) -> String {
         let mut text = format!("{:>12} {:>12} {:>10} {:>9}  mode\n", "re (1/s)", "im (rad/s)", "f (Hz)", "damping");

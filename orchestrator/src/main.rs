@@ -127,6 +127,11 @@ enum Command {
         /// chosen inflow model does not use); by default they are removed and listed.
         #[arg(long, conflicts_with = "multiblade")]
         keep_inert: bool,
+        /// Also write the frequency response from INPUT (one of the model's inputs) to OUTPUT (a
+        /// recorded output): OUT.bode.csv and the Bode diagram OUT.bode.svg, 0.01 to 30 Hz;
+        /// repeatable.
+        #[arg(long = "bode", value_name = "INPUT:OUTPUT")]
+        bode: Vec<String>,
         /// Express the blade states of every rotor with 3 or more blades in multiblade
         /// coordinates (collective, cyclic, differential): time-invariant in hover and axial
         /// flight, and the cyclic modes named regressive or progressive.
@@ -383,6 +388,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             turn_rate,
             keep_inert,
             multiblade,
+            bode,
             changes,
             verbose,
         } => {
@@ -396,7 +402,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 changes: &changes,
                 verbose,
             };
-            cli::linear::linearize(&request, &out)
+            cli::linear::linearize(&request, &out, &bode)
         }
         Command::Modes { system, out, sweeps, trim, speed, turn_rate, multiblade, changes, verbose } => {
             let condition = trim.then_some(FlightCondition { speed, turn_rate: turn_rate.to_radians() });

@@ -5,6 +5,8 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use nalgebra::Complex;
+
 use crate::linear::Mode;
 use crate::master::Results;
 use crate::result_files::ColumnInfo;
@@ -112,6 +114,76 @@ pub fn plot_svg(results: &Results, columns: &[ColumnInfo], path: &Path, options:
         let colour = COLOURS[k % COLOURS.len()];
         chart
             .draw_series(LineSeries::new(results.time.iter().copied().zip(column), colour.stroke_width(2)))
+            .map_err(|e| err(&e))?;
+    }
+    root.present().map_err(|e| err(&e))
+}
+
+/// A Bode diagram: magnitude in dB and phase in degrees against frequency in Hz (logarithmic),
+/// one curve per `(label, frequencies Hz, responses)`.
+pub fn plot_bode(curves: &[(String, Vec<f64>, Vec<Complex<f64>>)], path: &Path, title: &str) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+    let f_all = || curves.iter().flat_map(|(_, f, _)| f.iter().copied());
+    let (f_lo, f_hi) = f_all().fold((f64::INFINITY, 0.0_f64), |(lo, hi), f| (lo.min(f), hi.max(f)));
+    if !(f_lo > 0.0 && f_hi > f_lo) {
+        return Err("nothing to plot: no positive frequency range".into());
+    }
+    let db = |g: &Complex<f64>| 20.0 * g.norm().log10();
+    // Phase unwrapped along each curve, in degrees.
+    let phases: Vec<Vec<f64>> = curves
+        .iter()
+        .map(|(_, _, gs)| {
+            let mut out: Vec<f64> = Vec::with_capacity(gs.len());
+            for g in gs {
+                let mut p = g.arg().to_degrees();
+                if let Some(&prev) = out.last() {
+                    while p - prev > 180.0 {
+                        p -= 360.0;
+                    }
+                    while p - prev < -180.0 {
+                        p += 360.0;
+                    }
+                }
+                out.push(p);
+            }
+            out
+        })
+        .collect();
+    let root = SVGBackend::new(path, (1000, 800)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let root = root.titled(title, ("sans-serif", 20)).map_err(|e| err(&e))?;
+    let panels = root.split_evenly((2, 1));
+    let magnitudes: Vec<Vec<f64>> = curves.iter().map(|(_, _, gs)| gs.iter().map(db).collect()).collect();
+    for (k, (panel, (what, values))) in
+        panels.iter().zip([("magnitude [dB]", &magnitudes), ("phase [deg]", &phases)]).enumerate()
+    {
+        let y = padded(values.iter().flatten().copied());
+        let mut chart = ChartBuilder::on(panel)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d((f_lo..f_hi).log_scale(), y)
+            .map_err(|e| err(&e))?;
+        let mut mesh = chart.configure_mesh();
+        mesh.y_desc(what);
+        if k == 1 {
+            mesh.x_desc("frequency [Hz]");
+        }
+        mesh.draw().map_err(|e| err(&e))?;
+        for (c, ((label, f, _), v)) in curves.iter().zip(values.iter()).enumerate() {
+            let colour = COLOURS[c % COLOURS.len()];
+            chart
+                .draw_series(LineSeries::new(f.iter().copied().zip(v.iter().copied()), colour.stroke_width(2)))
+                .map_err(|e| err(&e))?
+                .label(label.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2)));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::LowerLeft)
+            .draw()
             .map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))

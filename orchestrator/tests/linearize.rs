@@ -161,6 +161,12 @@ fn actuator_model_matches_the_mixing_law() {
     let c = DMatrix::from_row_slice(1, 4, &[1.0, psi_b.cos(), psi_b.sin(), 0.0]);
     assert!((&lin.c - &c).abs().max() < 1e-12, "C = {} vs {c}", lin.c);
     assert!(lin.d.iter().all(|&v| v == 0.0), "no feedthrough with actuators");
+    // Frequency response collective -> pitch: the first-order lag g_col / (1 + i omega tau).
+    let omegas = [0.0, 1.0 / tau, 50.0];
+    for (omega, g) in omegas.iter().zip(lin.frequency_response(0, 0, &omegas)) {
+        let want = Complex::new(g_col, 0.0) / Complex::new(1.0, omega * tau);
+        assert!((g.unwrap() - want).norm() < 1e-12 * g_col, "omega {omega}: {g:?} vs {want}");
+    }
     let err = master.linearize(&["controls.blade[1].pitch".to_string()]).unwrap_err().to_string();
     assert!(err.contains("not an input the system drives") && err.contains("controls.collective"), "{err}");
 }
@@ -333,4 +339,80 @@ fn modes_sweep_follows_the_closed_form_and_draws_its_charts() {
         let svg = std::fs::read_to_string(out.join(chart)).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("rotor.lag.cyclic regressive"), "{chart}");
     }
+}
+
+/// Frequency response of the coupled helicopter in hover, roll rate to lateral cyclic at 1 Hz:
+/// the linear model's `G(i omega)` (multiblade coordinates) against the nonlinear co-simulation driven by a sine of
+/// 0.001 rad about the trim (the first Fourier coefficient of `p` over `lat_cyclic`, 2 to 6 s).
+#[test]
+fn roll_response_to_lateral_cyclic_matches_a_sine_run_of_the_nonlinear_co_simulation() {
+    let text = std::fs::read_to_string(test_fmus::fixtures::example_path("helicopter.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let description = |json: &serde_json::Value| {
+        let mut d = orchestrator::system::SystemDescription::from_str(&json.to_string(), ".").unwrap();
+        d.use_fmus_in(&common::fmu_dir()).unwrap();
+        d
+    };
+    let mut master =
+        Master::new_model_exchange(common::resolve(&description(&json)), &mut FmuCache::default(), common::logger())
+            .unwrap();
+    master.initialize().unwrap();
+    // In multiblade coordinates: the rotating-frame model frozen at the start azimuth is not the
+    // hover's time-invariant model.
+    let lin = master.linearize(&[]).unwrap();
+    let lin = lin.without_states(&lin.inert_states()).multiblade().unwrap();
+    let (i, o) = lin.input_output("controls.lat_cyclic", "fuselage.p").unwrap();
+    let linear = lin.frequency_response(i, o, &[std::f64::consts::TAU])[0].unwrap();
+
+    for input in json["inputs"].as_array_mut().unwrap() {
+        if input["to"] == "controls.lat_cyclic" {
+            let trim = input["signal"]["constant"].as_f64().unwrap();
+            input["signal"] = serde_json::json!({ "sine": { "amplitude": 0.001, "frequency": 1.0, "offset": trim } });
+        }
+    }
+    json["experiment"]["stop"] = serde_json::json!(6.0);
+    json["outputs"] = serde_json::json!(["fuselage.p", "controls.lat_cyclic"]);
+    let (results, _) = common::run_description(&description(&json));
+    let first_harmonic = |name: &str| {
+        let x = results.column(name).unwrap();
+        let (mut sum, mut n) = (Complex::new(0.0, 0.0), 0.0);
+        for (&t, &v) in results.time.iter().zip(&x) {
+            if (2.0..6.0).contains(&t) {
+                sum += Complex::from_polar(v, -std::f64::consts::TAU * t);
+                n += 1.0;
+            }
+        }
+        sum * (2.0 / n)
+    };
+    let nonlinear = first_harmonic("fuselage.p") / first_harmonic("controls.lat_cyclic");
+    eprintln!(
+        "p / lat_cyclic at 1 Hz: linear {:.4} at {:.2} deg, co-simulation {:.4} at {:.2} deg",
+        linear.norm(),
+        linear.arg().to_degrees(),
+        nonlinear.norm(),
+        nonlinear.arg().to_degrees()
+    );
+    assert!((nonlinear.norm() / linear.norm() - 1.0).abs() < 0.02, "{nonlinear} vs {linear}");
+    assert!((nonlinear.arg() - linear.arg()).abs().to_degrees() < 1.0, "{nonlinear} vs {linear}");
+
+    // The command line's Bode table says the same near 1 Hz.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("lin.json");
+    let status = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .arg("linearize")
+        .arg(test_fmus::fixtures::example_path("helicopter.json"))
+        .args(["--multiblade", "--bode", "controls.lat_cyclic:fuselage.p", "--out", out.to_str().unwrap()])
+        .env("ROTORCRAFT_FMU_DIR", common::fmu_dir())
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    assert!(dir.path().join("lin.bode.svg").is_file());
+    let csv = std::fs::read_to_string(dir.path().join("lin.bode.csv")).unwrap();
+    let row: Vec<f64> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect::<Vec<f64>>())
+        .min_by(|a, b| (a[0] - 1.0).abs().total_cmp(&(b[0] - 1.0).abs()))
+        .unwrap();
+    assert!((row[1] / linear.norm() - 1.0).abs() < 0.01 && (row[3] - linear.arg().to_degrees()).abs() < 1.0, "{row:?}");
 }

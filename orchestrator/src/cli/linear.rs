@@ -71,11 +71,58 @@ impl LinearRequest<'_> {
     }
 }
 
-/// `orchestrator linearize`: writes OUT (JSON) and OUT.mat, prints the eigenvalue table.
-pub fn linearize(request: &LinearRequest, out: &Path) -> Result<()> {
+/// Frequencies of the Bode diagrams: 0.01 to 30 Hz, logarithmically spaced.
+fn bode_frequencies() -> Vec<f64> {
+    let (lo, hi, n) = (0.01_f64, 30.0_f64, 400);
+    (0..n).map(|k| lo * (hi / lo).powf(k as f64 / (n - 1) as f64)).collect()
+}
+
+/// `--bode IN:OUT` pairs: OUT.bode.csv (frequency, then magnitude, dB and phase of each pair)
+/// and OUT.bode.svg.
+fn write_bode(model: &LinearModel, pairs: &[String], out: &Path, title: &str) -> Result<()> {
+    let frequencies = bode_frequencies();
+    let omegas: Vec<f64> = frequencies.iter().map(|f| std::f64::consts::TAU * f).collect();
+    let mut curves = Vec::with_capacity(pairs.len());
+    for pair in pairs {
+        let (input, output) = pair.split_once(':').with_context(|| format!("--bode {pair}: expected INPUT:OUTPUT"))?;
+        let (i, o) = model.input_output(input, output).map_err(anyhow::Error::msg)?;
+        let response = model.frequency_response(i, o, &omegas);
+        let (f, g): (Vec<f64>, Vec<_>) =
+            frequencies.iter().zip(response).filter_map(|(&f, g)| g.map(|g| (f, g))).unzip();
+        curves.push((format!("{input} -> {output}"), f, g));
+    }
+    let mut csv = String::from("\"frequency [Hz]\"");
+    for (label, ..) in &curves {
+        csv += &format!(",\"{label} |G|\",\"{label} |G| [dB]\",\"{label} phase [deg]\"");
+    }
+    csv.push('\n');
+    for f in &frequencies {
+        csv += &f.to_string();
+        for (_, fs, gs) in &curves {
+            match fs.iter().position(|x| x == f) {
+                Some(p) => {
+                    let g = gs[p];
+                    csv += &format!(",{},{},{}", g.norm(), 20.0 * g.norm().log10(), g.arg().to_degrees());
+                }
+                None => csv += ",,,",
+            }
+        }
+        csv.push('\n');
+    }
+    let csv_path = out.with_extension("bode.csv");
+    std::fs::write(&csv_path, csv).with_context(|| format!("cannot write {}", csv_path.display()))?;
+    let svg = out.with_extension("bode.svg");
+    plot::plot_bode(&curves, &svg, &format!("{title}: frequency response")).map_err(anyhow::Error::msg)?;
+    say!("wrote {} and {}", csv_path.display(), svg.display());
+    Ok(())
+}
+
+/// `orchestrator linearize`: writes OUT (JSON) and OUT.mat, prints the eigenvalue table, and
+/// the Bode diagrams of the `bode` pairs.
+pub fn linearize(request: &LinearRequest, out: &Path, bode: &[String]) -> Result<()> {
     super::outputs::require_json_system(request.system_path, "linearize")?;
     let mat = out.with_extension("mat");
-    for path in [out, &mat] {
+    for path in [out, &mat, &out.with_extension("bode.csv"), &out.with_extension("bode.svg")] {
         super::outputs::refuse_overwrite(path, request.system_path)?;
     }
     let (model, inert) = request.model(&[])?;
@@ -98,6 +145,10 @@ pub fn linearize(request: &LinearRequest, out: &Path) -> Result<()> {
         model.time
     );
     say!("wrote {} and {}", out.display(), mat.display());
+    if !bode.is_empty() {
+        let title = request.system_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        write_bode(&model, bode, out, &title)?;
+    }
     Ok(())
 }
 
