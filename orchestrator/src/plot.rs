@@ -119,9 +119,12 @@ pub fn plot_svg(results: &Results, columns: &[ColumnInfo], path: &Path, options:
     root.present().map_err(|e| err(&e))
 }
 
+/// One frequency response: label, frequencies (Hz) and the complex response at each.
+pub type ResponseCurve = (String, Vec<f64>, Vec<Complex<f64>>);
+
 /// A Bode diagram: magnitude in dB and phase in degrees against frequency in Hz (logarithmic),
-/// one curve per `(label, frequencies Hz, responses)`.
-pub fn plot_bode(curves: &[(String, Vec<f64>, Vec<Complex<f64>>)], path: &Path, title: &str) -> Result<(), String> {
+/// one curve per [`ResponseCurve`].
+pub fn plot_bode(curves: &[ResponseCurve], path: &Path, title: &str) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
     let f_all = || curves.iter().flat_map(|(_, f, _)| f.iter().copied());
     let (f_lo, f_hi) = f_all().fold((f64::INFINITY, 0.0_f64), |(lo, hi), f| (lo.min(f), hi.max(f)));
