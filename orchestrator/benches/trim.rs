@@ -52,14 +52,19 @@ fn main() {
         "case", "method", "converged", "iterations", "trials", "revolutions", "wall s", "residual"
     );
     for (name, condition, start) in &cases {
-        let mut revolutions = [0u32; 2];
-        for (k, method) in [JacobianMethod::Broyden, JacobianMethod::FiniteDifference].into_iter().enumerate() {
+        let mut revolutions = [0u32; 3];
+        let methods = [JacobianMethod::Broyden, JacobianMethod::FiniteDifference, JacobianMethod::Linearized];
+        for (k, method) in methods.into_iter().enumerate() {
             let trim = trimmer.trim(*condition, start(method), method, |_| {}).unwrap();
             revolutions[k] = trim.revolutions;
             let max = trim.residual.iter().fold(0.0f64, |m, r| m.max(r.abs()));
             eprintln!(
                 "{name:<18} {:<8} {:>9} {:>10} {:>7} {:>11} {:>8.2} {:>10.2e}",
-                if method == JacobianMethod::Broyden { "broyden" } else { "fd" },
+                match method {
+                    JacobianMethod::Broyden => "broyden",
+                    JacobianMethod::FiniteDifference => "fd",
+                    JacobianMethod::Linearized => "linear",
+                },
                 trim.converged,
                 trim.iterations,
                 trim.trials,
@@ -68,6 +73,10 @@ fn main() {
                 max
             );
         }
-        eprintln!("{name:<18} revolutions fd / broyden = {:.1}", revolutions[1] as f64 / revolutions[0] as f64);
+        eprintln!(
+            "{name:<18} revolutions fd / broyden = {:.1}, fd / linearized = {:.1}",
+            revolutions[1] as f64 / revolutions[0] as f64,
+            revolutions[1] as f64 / revolutions[2] as f64
+        );
     }
 }

@@ -90,9 +90,11 @@ enum Command {
         /// revolutions, wall time) as JSON.
         #[arg(long)]
         summary_json: Option<PathBuf>,
-        /// Jacobian updates: `broyden` (differenced once, then rank-one updates) or `fd`
-        /// (re-differenced every iteration; for comparison).
-        #[arg(long, default_value = "broyden", value_parser = ["broyden", "fd"])]
+        /// Jacobian updates: `broyden` (differenced once, then rank-one updates), `linearized`
+        /// (from the linearised system, exact directional derivatives of the FMUs as Model
+        /// Exchange, then rank-one updates: no trials spent on it) or `fd` (re-differenced every
+        /// iteration; for comparison).
+        #[arg(long, default_value = "broyden", value_parser = ["broyden", "fd", "linearized"])]
         jacobian: String,
         /// Print every FMU message, not only warnings and errors.
         #[arg(long)]
@@ -376,7 +378,11 @@ fn dispatch(cli: Cli) -> Result<()> {
         }
         Command::Trim { system, speed, turn_rate, changes, out, summary_json, jacobian, verbose } => {
             let condition = FlightCondition { speed, turn_rate: turn_rate.to_radians() };
-            let method = if jacobian == "fd" { JacobianMethod::FiniteDifference } else { JacobianMethod::Broyden };
+            let method = match jacobian.as_str() {
+                "fd" => JacobianMethod::FiniteDifference,
+                "linearized" => JacobianMethod::Linearized,
+                _ => JacobianMethod::Broyden,
+            };
             trim(&system, condition, method, &changes, out.as_deref(), summary_json.as_deref(), verbose)
         }
         Command::Linearize {

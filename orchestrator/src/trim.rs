@@ -20,7 +20,9 @@
 //! Jacobian `dh/dc`: the Jacobian is differenced once (seven trials, or none when a Jacobian from a
 //! neighbouring condition is supplied), then every iteration costs one trial. The
 //! [`JacobianMethod::FiniteDifference`] variant re-differences at every iteration, the reference
-//! the trim benchmark measures against.
+//! the trim benchmark measures against. [`JacobianMethod::Linearized`] takes the first Jacobian
+//! from the linearised system instead of differencing it (no trial at all), then updates it as
+//! Broyden does.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -28,7 +30,10 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use nalgebra::DVector;
+
 use crate::import::FmuLogger;
+use crate::linear::LinearModel;
 use crate::master::linalg::solve_in_place;
 use crate::master::{FmuCache, Master};
 use crate::system::{Experiment, SignalSpec, SystemDescription, TrimSpec};
@@ -102,6 +107,11 @@ pub enum JacobianMethod {
     Broyden,
     /// Differenced at every iteration: seven trials per iteration.
     FiniteDifference,
+    /// From the linearised system at the start (exact directional derivatives of the FMUs as
+    /// Model Exchange, rotor states in multiblade coordinates at their quasi-steady response,
+    /// no simulation), then Broyden rank-one updates. Falls back to differencing when the
+    /// system cannot be linearised (an FMU without Model Exchange).
+    Linearized,
 }
 
 /// The rotor state a trial starts from: per rotor, its parameter assignments (`psi0`,
@@ -323,10 +333,20 @@ impl<'a> Trimmer<'a> {
                 break;
             }
             iteration += 1;
-            let j = match (jacobian, method) {
-                (Some(j), JacobianMethod::Broyden) => j,
-                _ => self.difference(condition, &x, &current)?,
-            };
+            let j =
+                match (jacobian, method) {
+                    (Some(j), JacobianMethod::Broyden | JacobianMethod::Linearized) => j,
+                    (None, JacobianMethod::Linearized) => match self.linearized(condition, &x, &current.end_state) {
+                        Ok(j) => j,
+                        Err(e) => {
+                            self.logger.log("trim", crate::import::Status::Warning, "logStatusWarning", &format!(
+                            "the trim Jacobian cannot come from the linearised system ({e}); differencing instead"
+                        ));
+                            self.difference(condition, &x, &current)?
+                        }
+                    },
+                    _ => self.difference(condition, &x, &current)?,
+                };
             let dx = newton_step(&j, &current.residual)?;
             let next_x: [f64; 6] = std::array::from_fn(|k| x[k] + dx[k]);
             let mut next = self.trial(condition, &next_x, &current.end_state, self.spec.settle_revolutions)?;
@@ -339,7 +359,7 @@ impl<'a> Trimmer<'a> {
             }
             let mut updated = j;
             // Steps below the difference increment carry more trial-to-trial noise than slope.
-            if method == JacobianMethod::Broyden && max_abs(&dx) >= FD_STEP {
+            if method != JacobianMethod::FiniteDifference && max_abs(&dx) >= FD_STEP {
                 broyden_update(&mut updated, &dx, &current.residual, &next.residual);
             }
             jacobian = Some(updated);
@@ -390,17 +410,95 @@ impl<'a> Trimmer<'a> {
         Ok(jacobian)
     }
 
-    /// One trial: the system held on the steady motion at `x`, started on `warm`, run
-    /// `settle + 1` revolutions; the residual is averaged over the last.
-    fn trial(
+    /// The Jacobian `dh/dc` from the linearised trial system at `x` (airframe held, rotor
+    /// started on `warm`): with the airframe states `a` held and the others `s` (rotor in
+    /// multiblade coordinates, inflow, actuators) at their quasi-steady response
+    /// `0 = A_ss ds + A_sa da + B_s du`, the residual changes by
+    /// `dh = C_hs ds + C_ha da + D_h du`. A control moves `u`; an attitude angle moves the held
+    /// airframe state `a` (attitude quaternion, body-axis velocity and rates of the steady
+    /// motion), taken from the airframe's own initial state at `phi, theta +- 1e-4` rad.
+    fn linearized(
         &mut self,
         condition: FlightCondition,
         x: &[f64; 6],
         warm: &RotorStates,
-        settle: u32,
-    ) -> Result<Trial, String> {
+    ) -> Result<[[f64; 6]; 6], String> {
+        let airframe = self.spec.airframe.clone();
+        let model = |me: &mut Self, x: &[f64; 6]| -> Result<LinearModel, String> {
+            let d = me.trial_description(condition, x, warm, 1);
+            let fmus = &mut *me.fmus;
+            let system =
+                d.resolve(|path| fmus.description(path).map_err(|e| e.to_string())).map_err(|e| e.to_string())?;
+            let mut master = Master::new_model_exchange(system, fmus, me.logger.clone()).map_err(|e| e.to_string())?;
+            master.initialize().map_err(|e| e.to_string())?;
+            master.linearize(&me.spec.controls).map_err(|e| e.to_string())
+        };
+        let full = model(self, x)?;
+        let lin = full.without_states(&full.inert_states()).multiblade()?;
+        let held: Vec<usize> =
+            (0..lin.state_names.len()).filter(|&i| lin.state_names[i].starts_with(&format!("{airframe}."))).collect();
+        let free: Vec<usize> = (0..lin.state_names.len()).filter(|i| !held.contains(i)).collect();
+        let rows: Vec<usize> = RESIDUAL_NAMES
+            .iter()
+            .map(|r| {
+                let name = format!("{airframe}.{r}");
+                lin.output_names.iter().position(|o| *o == name).ok_or(format!("no output {name}"))
+            })
+            .collect::<Result<_, _>>()?;
+        // Held-state change per attitude angle, from the airframe's initial state.
+        let mut d_held = [vec![0.0; held.len()], vec![0.0; held.len()]];
+        const ANGLE_STEP: f64 = 1e-4;
+        for (k, column) in d_held.iter_mut().enumerate() {
+            let (mut plus, mut minus) = (*x, *x);
+            plus[4 + k] += ANGLE_STEP;
+            minus[4 + k] -= ANGLE_STEP;
+            let (xp, xm) = (model(self, &plus)?.x0, model(self, &minus)?.x0);
+            for (c, &i) in column.iter_mut().zip(&held) {
+                let name = &lin.state_names[i];
+                let at = full.state_names.iter().position(|s| s == name).ok_or(format!("state {name}"))?;
+                *c = (xp[at] - xm[at]) / (2.0 * ANGLE_STEP);
+            }
+        }
+        let a_ss = lin.a.select_rows(&free).select_columns(&free);
+        let lu = a_ss.lu();
+        let mut jacobian = [[0.0; 6]; 6];
+        for k in 0..6 {
+            // Forcing of the free states and the direct change of the residual.
+            let (forcing, direct): (DVector<f64>, Vec<f64>) = if k < 4 {
+                (
+                    DVector::from_iterator(free.len(), free.iter().map(|&i| lin.b[(i, k)])),
+                    rows.iter().map(|&r| lin.d[(r, k)]).collect(),
+                )
+            } else {
+                let da = &d_held[k - 4];
+                let force = |i: usize| held.iter().zip(da).map(|(&j, d)| lin.a[(i, j)] * d).sum::<f64>();
+                let direct = |r: usize| held.iter().zip(da).map(|(&j, d)| lin.c[(r, j)] * d).sum::<f64>();
+                (
+                    DVector::from_iterator(free.len(), free.iter().map(|&i| force(i))),
+                    rows.iter().map(|&r| direct(r)).collect(),
+                )
+            };
+            let ds = lu.solve(&(-forcing)).ok_or("the rotor's quasi-steady response is singular")?;
+            for (row, (&r, d)) in rows.iter().zip(direct).enumerate() {
+                jacobian[row][k] = d + free.iter().zip(ds.iter()).map(|(&i, s)| lin.c[(r, i)] * s).sum::<f64>();
+            }
+        }
+        if jacobian.iter().flatten().any(|v| !v.is_finite()) {
+            return Err("non-finite entries".into());
+        }
+        Ok(jacobian)
+    }
+
+    /// The system of a trial at `x`: controls and steady airframe motion set, airframe held
+    /// (`dof_mask = 0`), rotors started on `warm`, `revolutions` revolutions.
+    fn trial_description(
+        &self,
+        condition: FlightCondition,
+        x: &[f64; 6],
+        warm: &RotorStates,
+        revolutions: u32,
+    ) -> SystemDescription {
         let n = self.steps_per_revolution;
-        let revolutions = settle + 1;
         let mut d = self.base.clone();
         for (control, value) in self.spec.controls.iter().zip(x) {
             for input in d.inputs.iter_mut().filter(|i| &i.to == control) {
@@ -427,6 +525,22 @@ impl<'a> Trimmer<'a> {
             }
         }
         d.outputs = Some(outputs);
+        d
+    }
+
+    /// One trial: the system held on the steady motion at `x`, started on `warm`, run
+    /// `settle + 1` revolutions; the residual is averaged over the last.
+    fn trial(
+        &mut self,
+        condition: FlightCondition,
+        x: &[f64; 6],
+        warm: &RotorStates,
+        settle: u32,
+    ) -> Result<Trial, String> {
+        let n = self.steps_per_revolution;
+        let revolutions = settle + 1;
+        let airframe = self.spec.airframe.clone();
+        let d = self.trial_description(condition, x, warm, revolutions);
         let fmus = &mut *self.fmus;
         let system = d
             .resolve(|path| fmus.description(path).map_err(|e| e.to_string()))
