@@ -364,6 +364,55 @@ impl LinearModel {
     }
 }
 
+/// Floquet exponents of the periodic system whose linear models `samples` were taken at the
+/// midpoints of `samples.len()` equal intervals of one period `period` (s): the monodromy
+/// matrix `Phi = exp(A_N h) ... exp(A_1 h)` (second order in `h` for the midpoint samples), its
+/// eigenvalues `mu`, and `lambda = ln(mu) / period` (principal branch: the imaginary part is
+/// defined up to multiples of `2 pi / period`). Each exponent is named by the participation
+/// factors of `Phi`'s eigenvectors. An empty list for no samples.
+pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, String> {
+    let Some(first) = samples.first() else { return Ok(Vec::new()) };
+    let n = first.state_names.len();
+    if let Some(other) = samples.iter().find(|s| s.state_names != first.state_names) {
+        return Err(format!("the samples have different states ({} and {})", n, other.state_names.len()));
+    }
+    let h = period / samples.len() as f64;
+    let mut phi = DMatrix::<f64>::identity(n, n);
+    for sample in samples {
+        phi = (&sample.a * h).exp() * phi;
+    }
+    let groups: Vec<String> = first.state_names.iter().map(|s| state_group(s)).collect();
+    let mut modes: Vec<Mode> = phi
+        .clone()
+        .complex_eigenvalues()
+        .iter()
+        .map(|&mu| {
+            let lambda = mu.ln() / period;
+            let mut by_group: Vec<(String, f64)> = Vec::new();
+            for (g, share) in groups.iter().zip(participation(&phi, mu)) {
+                match by_group.iter_mut().find(|(name, _)| name == g) {
+                    Some(entry) => entry.1 += share,
+                    None => by_group.push((g.clone(), share)),
+                }
+            }
+            by_group.sort_by(|p, q| q.1.total_cmp(&p.1));
+            by_group.truncate(3);
+            let magnitude = lambda.norm();
+            Mode {
+                eigenvalue: lambda,
+                frequency_hz: lambda.im.abs() / (2.0 * std::f64::consts::PI),
+                damping: (magnitude > 1e-9).then(|| -lambda.re / magnitude),
+                name: by_group.first().map(|(g, _)| g.clone()).unwrap_or_default(),
+                participation: by_group,
+            }
+        })
+        .collect();
+    modes.sort_by(|p, q| {
+        p.eigenvalue.im.abs().total_cmp(&q.eigenvalue.im.abs()).then(p.eigenvalue.re.total_cmp(&q.eigenvalue.re))
+    });
+    Ok(modes)
+}
+
 /// Names of the N multiblade coordinates: `0`, `1c`, `1s`, `2c`, `2s`, ..., and `d` for even N.
 fn multiblade_names(blades: usize) -> Vec<String> {
     let mut names = vec!["0".to_string()];

@@ -134,6 +134,11 @@ enum Command {
         /// repeatable.
         #[arg(long = "bode", value_name = "INPUT:OUTPUT")]
         bode: Vec<String>,
+        /// Also compute the Floquet exponents of the periodic system over one rotor revolution
+        /// from this many linearisations along the co-simulated trajectory (forward flight,
+        /// where the multiblade system stays periodic): printed and written as `floquet`.
+        #[arg(long, value_name = "SAMPLES")]
+        floquet: Option<usize>,
         /// Express the blade states of every rotor with 3 or more blades in multiblade
         /// coordinates (collective, cyclic, differential): time-invariant in hover and axial
         /// flight, and the cyclic modes named regressive or progressive.
@@ -395,6 +400,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             keep_inert,
             multiblade,
             bode,
+            floquet,
             changes,
             verbose,
         } => {
@@ -408,7 +414,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 changes: &changes,
                 verbose,
             };
-            cli::linear::linearize(&request, &out, &bode)
+            cli::linear::linearize(&request, &out, &bode, floquet)
         }
         Command::Modes { system, out, sweeps, trim, speed, turn_rate, multiblade, changes, verbose } => {
             let condition = trim.then_some(FlightCondition { speed, turn_rate: turn_rate.to_radians() });

@@ -220,6 +220,28 @@ fn isolated_rotor_roots_match_the_closed_forms() {
     }
     assert!(stdout.contains("rotor.blade[*].lag") && stdout.contains("22 inert ones removed"), "{stdout}");
 
+    // Floquet exponents over a revolution (36 linearisations along the co-simulated trajectory):
+    // the same system, so the lag root exactly and the flap root modulo Omega.
+    let out = dir.path().join("floquet.json");
+    let status = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .args(["linearize", system.to_str().unwrap(), "--out", out.to_str().unwrap(), "--floquet", "36"])
+        .env("ROTORCRAFT_FMU_DIR", common::fmu_dir())
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let floquet: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let exponents = floquet["floquet"].as_array().unwrap();
+    assert_eq!(exponents.len(), 12);
+    for ev in exponents {
+        let (re, im) = (ev["re"].as_f64().unwrap(), ev["im"].as_f64().unwrap().abs());
+        let modulo = |w: f64| (w + 0.5 * omega).rem_euclid(omega) - 0.5 * omega;
+        if ev["mode"] == "rotor.blade[*].flap" {
+            assert!(re.abs() < 1e-8 && (im - modulo(flap).abs()).abs() < 1e-6, "flap exponent {re} {im}");
+        } else {
+            assert!((re + decay).abs() < 1e-8 && (im - modulo(lag).abs()).abs() < 1e-6, "lag exponent {re} {im}");
+        }
+    }
+
     // In multiblade coordinates the collective roots stay and the cyclic ones move by Omega:
     // regressive omega_r - Omega (flap: (nu - 1) Omega), progressive omega_r + Omega.
     let out = dir.path().join("mbc.json");

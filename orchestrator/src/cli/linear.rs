@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use orchestrator::import::StderrLogger;
-use orchestrator::linear::{LinearModel, Mode};
+use orchestrator::linear::{LinearModel, Mode, floquet};
 use orchestrator::master::{FmuCache, Master};
 use orchestrator::plot;
 use orchestrator::system::SystemDescription;
@@ -34,9 +34,9 @@ pub struct LinearRequest<'a> {
 }
 
 impl LinearRequest<'_> {
-    /// The linear model with the extra assignments `set` applied (a sweep point), and the
-    /// names of the inert states removed.
-    fn model(&self, set: &[String]) -> Result<(LinearModel, Vec<String>)> {
+    /// The system with the extra assignments `set` applied (a sweep point), trimmed first when
+    /// asked.
+    fn description(&self, set: &[String]) -> Result<SystemDescription> {
         let mut changes = self.changes.clone();
         changes.set.extend_from_slice(set);
         let mut description = SystemDescription::from_file(self.system_path)?;
@@ -51,6 +51,13 @@ impl LinearRequest<'_> {
             }
             description = SystemDescription::from_str(&serde_json::to_string(&json)?, description.base_dir.clone())?;
         }
+        Ok(description)
+    }
+
+    /// The linear model with the extra assignments `set` applied (a sweep point), and the
+    /// names of the inert states removed.
+    fn model(&self, set: &[String]) -> Result<(LinearModel, Vec<String>)> {
+        let description = self.description(set)?;
         let mut fmus = FmuCache::default();
         let system = description
             .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
@@ -117,9 +124,47 @@ fn write_bode(model: &LinearModel, pairs: &[String], out: &Path, title: &str) ->
     Ok(())
 }
 
+/// Floquet exponents over one revolution of the slowest rotor of `model` (the operating point's
+/// linear model), from `samples` linear models along the co-simulated trajectory: the system is
+/// co-simulated from its start, its states read at the midpoints of `samples` equal intervals
+/// of the revolution, and the Model Exchange instances linearised at each.
+fn floquet_exponents(request: &LinearRequest, model: &LinearModel, samples: usize) -> Result<Vec<Mode>> {
+    let omega = model.rotors.iter().map(|r| r.omega.abs()).filter(|w| *w > 0.0).fold(f64::INFINITY, f64::min);
+    anyhow::ensure!(omega.is_finite(), "--floquet: the system has no rotor of ours (blade[k].azimuth, shaft.rate)");
+    anyhow::ensure!(samples >= 4, "--floquet {samples}: at least 4 samples per revolution");
+    let period = std::f64::consts::TAU / omega;
+    let description = request.description(&[])?;
+    let mut fmus = FmuCache::default();
+    let system = description
+        .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
+    let logger = Arc::new(StderrLogger::new(request.verbose));
+    let mut trajectory = Master::new(system.clone(), &mut fmus, logger.clone())?;
+    trajectory.initialize()?;
+    let h = period / (2 * samples) as f64;
+    let mut points = Vec::with_capacity(samples);
+    for k in 0..2 * samples {
+        trajectory.step(h)?;
+        if k % 2 == 0 {
+            points.push((trajectory.time(), trajectory.read_states()?));
+        }
+    }
+    let mut linear = Master::new_model_exchange(system, &mut fmus, logger)?;
+    linear.initialize()?;
+    let mut models = Vec::with_capacity(samples);
+    let mut inert: Option<Vec<usize>> = None;
+    for (t, x) in &points {
+        linear.set_states(*t, x)?;
+        let full = linear.linearize(request.inputs)?;
+        let inert = inert.get_or_insert_with(|| if request.keep_inert { Vec::new() } else { full.inert_states() });
+        models.push(full.without_states(inert));
+    }
+    floquet(&models, period).map_err(anyhow::Error::msg)
+}
+
 /// `orchestrator linearize`: writes OUT (JSON) and OUT.mat, prints the eigenvalue table, and
-/// the Bode diagrams of the `bode` pairs.
-pub fn linearize(request: &LinearRequest, out: &Path, bode: &[String]) -> Result<()> {
+/// the Bode diagrams of the `bode` pairs and the Floquet exponents from `floquet` samples per
+/// revolution.
+pub fn linearize(request: &LinearRequest, out: &Path, bode: &[String], floquet: Option<usize>) -> Result<()> {
     super::outputs::require_json_system(request.system_path, "linearize")?;
     let mat = out.with_extension("mat");
     for path in [out, &mat, &out.with_extension("bode.csv"), &out.with_extension("bode.svg")] {
@@ -127,7 +172,24 @@ pub fn linearize(request: &LinearRequest, out: &Path, bode: &[String]) -> Result
     }
     let (model, inert) = request.model(&[])?;
     let modes = model.modes();
-    let json = model.to_json(&modes, &inert);
+    let mut json = model.to_json(&modes, &inert);
+    if let Some(samples) = floquet {
+        let exponents = floquet_exponents(request, &model, samples)?;
+        say!("Floquet exponents over one revolution ({samples} linearisations along the trajectory):");
+        say!("{}", LinearModel::modes_table(&exponents).trim_end());
+        json["floquet"] = serde_json::json!(
+            exponents
+                .iter()
+                .map(|m| serde_json::json!({
+                    "re": m.eigenvalue.re,
+                    "im": m.eigenvalue.im,
+                    "frequency_hz": m.frequency_hz,
+                    "damping": m.damping,
+                    "mode": m.name,
+                }))
+                .collect::<Vec<_>>()
+        );
+    }
     std::fs::write(out, serde_json::to_string_pretty(&json)? + "\n")
         .with_context(|| format!("cannot write {}", out.display()))?;
     let mut file = std::io::BufWriter::new(

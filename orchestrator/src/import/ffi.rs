@@ -138,6 +138,10 @@ pub type GetRealOutputDerivativesFn = unsafe extern "C" fn(
 ) -> Fmi2Status;
 /// `fmi2GetContinuousStates` / `fmi2GetDerivatives` (Model Exchange)
 pub type GetRealArrayFn = unsafe extern "C" fn(Fmi2Component, *mut Fmi2Real, usize) -> Fmi2Status;
+/// `fmi2SetContinuousStates` (Model Exchange)
+pub type SetRealArrayFn = unsafe extern "C" fn(Fmi2Component, *const Fmi2Real, usize) -> Fmi2Status;
+/// `fmi2SetTime` (Model Exchange)
+pub type SetTimeFn = unsafe extern "C" fn(Fmi2Component, Fmi2Real) -> Fmi2Status;
 /// `fmi2DoStep`
 pub type DoStepFn = unsafe extern "C" fn(Fmi2Component, Fmi2Real, Fmi2Real, Fmi2Boolean) -> Fmi2Status;
 /// `fmi2GetRealStatus`
@@ -221,6 +225,10 @@ pub struct Fmi2Functions {
     pub get_continuous_states: Option<GetRealArrayFn>,
     /// `fmi2GetDerivatives` (if exported: Model Exchange from the same binary)
     pub get_derivatives: Option<GetRealArrayFn>,
+    /// `fmi2SetContinuousStates` (if exported: Model Exchange from the same binary)
+    pub set_continuous_states: Option<SetRealArrayFn>,
+    /// `fmi2SetTime` (if exported: Model Exchange from the same binary)
+    pub set_time: Option<SetTimeFn>,
 }
 
 /// Why a binary could not be loaded or resolved (turned into an `ImportError` by the caller,
@@ -399,6 +407,10 @@ fn resolve(library: &Library, cs: &CoSimulation) -> Result<Fmi2Functions, LoadEr
         get_continuous_states: unsafe { symbol(library, "fmi2GetContinuousStates") },
         // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
         get_derivatives: unsafe { symbol(library, "fmi2GetDerivatives") },
+        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
+        set_continuous_states: unsafe { symbol(library, "fmi2SetContinuousStates") },
+        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
+        set_time: unsafe { symbol(library, "fmi2SetTime") },
     })
 }
 

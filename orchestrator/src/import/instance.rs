@@ -51,6 +51,16 @@ impl Instance {
         self.in_process("fmi2GetDerivatives")?.get_derivatives(dx)
     }
 
+    /// `fmi2SetContinuousStates` (a Model Exchange instance, in this process).
+    pub fn set_continuous_states(&mut self, x: &[f64]) -> Result<(), CallError> {
+        self.in_process("fmi2SetContinuousStates")?.set_continuous_states(x)
+    }
+
+    /// `fmi2SetTime` (a Model Exchange instance, in this process).
+    pub fn set_time(&mut self, t: f64) -> Result<(), CallError> {
+        self.in_process("fmi2SetTime")?.set_time(t)
+    }
+
     /// The in-process slave, or an error for `function` on an isolated instance.
     fn in_process(&mut self, function: &'static str) -> Result<&mut Slave, CallError> {
         match self {

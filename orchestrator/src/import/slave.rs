@@ -314,6 +314,27 @@ impl Slave {
         self.real_array("fmi2GetDerivatives", self.functions.get_derivatives, dx)
     }
 
+    /// `fmi2SetContinuousStates` (a Model Exchange instance).
+    pub fn set_continuous_states(&mut self, x: &[f64]) -> Result<(), CallError> {
+        const F: &str = "fmi2SetContinuousStates";
+        let Some(f) = self.functions.set_continuous_states else { return Err(self.unsupported(F, "<ModelExchange>")) };
+        let mark = self.begin(F)?;
+        // SAFETY: FMI 2.0 signature; `x` holds `x.len()` values for the call.
+        let code = unsafe { f(self.c(), x.as_ptr(), x.len()) };
+        self.check(F, mark, code)
+    }
+
+    /// `fmi2SetTime` (a Model Exchange instance).
+    pub fn set_time(&mut self, t: f64) -> Result<(), CallError> {
+        const F: &str = "fmi2SetTime";
+        let Some(f) = self.functions.set_time else { return Err(self.unsupported(F, "<ModelExchange>")) };
+        let mark = self.begin(F)?;
+        // SAFETY: FMI 2.0 signature; plain values.
+        let code = unsafe { f(self.c(), t) };
+        self.time = t;
+        self.check(F, mark, code)
+    }
+
     fn real_array(
         &mut self,
         function: &'static str,

@@ -240,6 +240,45 @@ impl Master {
         Ok(model)
     }
 
+    /// The continuous states of every instance, in [`Master::linearize`]'s order, read with
+    /// `fmi2GetReal` of their state variables: works for Co-Simulation instances of FMUs that
+    /// declare their states as variables (ours, and Model Exchange-capable FMUs that allow it).
+    pub fn read_states(&mut self) -> Result<Vec<f64>, MasterError> {
+        let mut x = Vec::new();
+        for u in 0..self.units.len() {
+            let md = &self.system.instances[u].description;
+            let vrs: Vec<u32> = md.continuous_states.iter().map(|s| md.variables[s.state].value_reference).collect();
+            let mut values = vec![0.0; vrs.len()];
+            if !vrs.is_empty() {
+                self.units[u].slave.get_real(&vrs, &mut values)?;
+            }
+            x.extend(values);
+        }
+        Ok(x)
+    }
+
+    /// Model Exchange: moves every instance to time `t` and the states `x` (ordered as
+    /// [`Master::read_states`]) and solves the coupling there, for a linearisation along a
+    /// trajectory.
+    pub fn set_states(&mut self, t: f64, x: &[f64]) -> Result<(), MasterError> {
+        let mut at = 0;
+        for u in 0..self.units.len() {
+            let n = self.system.instances[u].description.continuous_states.len();
+            let values = x
+                .get(at..at + n)
+                .ok_or_else(|| MasterError::Unsupported(format!("set_states: {} values for more states", x.len())))?;
+            let unit = &mut self.units[u];
+            unit.slave.set_time(t)?;
+            if n > 0 {
+                unit.slave.set_continuous_states(values)?;
+            }
+            unit.out_fresh = false;
+            at += n;
+        }
+        self.time = t;
+        self.resolve_coupling()
+    }
+
     /// Blade azimuths and shaft speed of the instances that are rotors of ours (outputs
     /// `blade[k].azimuth` and `shaft.rate`), for the multiblade transform.
     fn rotor_frames(&mut self) -> Result<Vec<RotorFrame>, MasterError> {
