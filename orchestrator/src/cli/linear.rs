@@ -259,7 +259,7 @@ pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path) -> Resu
         let modes = model.modes();
         let least_damped = modes
             .iter()
-            .filter(|m| m.eigenvalue.norm() > 1e-9 && m.eigenvalue.im >= 0.0)
+            .filter(|m| m.damping.is_some() && m.eigenvalue.im >= 0.0)
             .max_by(|a, b| a.eigenvalue.re.total_cmp(&b.eigenvalue.re));
         if let Some(m) = least_damped {
             say!(

@@ -1,0 +1,139 @@
+"""Ground resonance against an independent analysis (Coleman and Feingold's model): a hub mass on
+isotropic springs carrying four rigid blades with lag hinges, no aerodynamics. Here the model is
+derived from its Lagrangian with sympy, linearised, and its Floquet exponents are integrated
+numerically over one revolution with scipy: none of our code. `orchestrator modes --multiblade`
+builds the same system from our Fuselage (on landing-gear springs through its centre of mass,
+rotations blocked by large inertia) and Rotor (flap locked, shaft driven) FMUs and linearises it.
+The growth rates must agree across the rotor-speed sweep: inside the instability band (regressive
+lag meeting the hub mode) and outside it, without and with lag dampers.
+"""
+
+import csv
+import json
+import subprocess
+
+import numpy as np
+import pytest
+import sympy as sp
+from scipy.integrate import solve_ivp
+
+from conftest import FMU_DIR, ROOT
+
+ORCHESTRATOR = ROOT / "target" / "release" / "orchestrator"
+# Hub (airframe) mass, total horizontal stiffness, blade count, blade mass, static moment and
+# inertia about the lag hinge, hinge offset.
+M, K, N, m, S, I, e = 1000.0, 4 * 47500.0, 4, 50.0, 100.0, 250.0, 0.3
+SPEEDS = [10.0, 13.0, 14.0, 17.0, 20.0, 23.0, 26.0, 27.0, 30.0]
+
+
+def coleman_equations():
+    """Mass, damping and stiffness matrices M(t) q'' + C(t) q' + K(t) q = 0 of q = (x, y, lag_1..N),
+    as functions of (t, Omega, c_lag, c_hub), from the Lagrangian (c_hub: the hub's damper)."""
+    t, omega, c, c_hub = sp.symbols("t Omega c c_hub")
+    x, y = sp.Function("x")(t), sp.Function("y")(t)
+    lag = [sp.Function(f"z{b}")(t) for b in range(N)]
+    r = S / m
+    kinetic = sp.Rational(1, 2) * M * (x.diff(t) ** 2 + y.diff(t) ** 2)
+    potential = sp.Rational(1, 2) * K * (x**2 + y**2)
+    for b in range(N):
+        psi = omega * t + 2 * sp.pi * b / N
+        theta = psi - lag[b]  # lag positive behind the rotation
+        px = x + e * sp.cos(psi) + r * sp.cos(theta)
+        py = y + e * sp.sin(psi) + r * sp.sin(theta)
+        kinetic += sp.Rational(1, 2) * m * (px.diff(t) ** 2 + py.diff(t) ** 2)
+        kinetic += sp.Rational(1, 2) * (I - m * r**2) * theta.diff(t) ** 2
+    dissipation = sp.Rational(1, 2) * c * sum(z.diff(t) ** 2 for z in lag)
+    dissipation += sp.Rational(1, 2) * c_hub * (x.diff(t) ** 2 + y.diff(t) ** 2)
+    q = [x, y] + lag
+    lagrangian = kinetic - potential
+    equations = [
+        sp.diff(lagrangian.diff(qi.diff(t)), t) - lagrangian.diff(qi) + dissipation.diff(qi.diff(t)) for qi in q
+    ]
+    eps = sp.symbols("eps")
+    n = len(q)
+    Q, Qd, Qdd = sp.symbols(f"Q0:{n}"), sp.symbols(f"Qd0:{n}"), sp.symbols(f"Qdd0:{n}")
+    small = {}
+    for i, qi in enumerate(q):
+        small[qi.diff(t, 2)], small[qi.diff(t)], small[qi] = eps * Qdd[i], eps * Qd[i], eps * Q[i]
+    linear = [sp.diff(eq.subs(small), eps).subs(eps, 0) for eq in equations]
+    matrices = [sp.Matrix(n, n, lambda i, j, v=v: sp.diff(linear[i], v[j])) for v in (Qdd, Qd, Q)]
+    return n, sp.lambdify((t, omega, c, c_hub), matrices, "numpy")
+
+
+def floquet_growth(n, matrices, omega, c_lag, c_hub):
+    """Largest real part of the Floquet exponents over one revolution."""
+
+    def rhs(t, v):
+        Mm, Cm, Km = (np.array(a, dtype=float) for a in matrices(t, omega, c_lag, c_hub))
+        a = np.block([[np.zeros((n, n)), np.eye(n)], [-np.linalg.solve(Mm, Km), -np.linalg.solve(Mm, Cm)]])
+        return (a @ v.reshape(2 * n, 2 * n)).ravel()
+
+    period = 2 * np.pi / omega
+    end = solve_ivp(rhs, (0, period), np.eye(2 * n).ravel(), rtol=1e-11, atol=1e-12).y[:, -1]
+    mu = np.linalg.eigvals(end.reshape(2 * n, 2 * n)).astype(complex)
+    return max(np.log(mu).real) / period
+
+
+def system(c_lag, c_hub):
+    legs = {f"gear[{i}].{a}": 0.0 for i in range(1, 5) for a in "xyz"}
+    return {
+        "fmus": {
+            "hub": {"model": "Fuselage", "parameters": {
+                "mass": M, "cg.x": 0.0, "cg.y": 0.0, "cg.z": 0.0,
+                "I.xx": 1e9, "I.yy": 1e9, "I.zz": 1e9, "I.xy": 0.0, "I.xz": 0.0, "I.yz": 0.0,
+                "g": 0.0, "hub.x": 0.0, "hub.y": 0.0, "hub.z": 0.0, "z0": 0.001, "drag_area": 0.0,
+                **legs, "gear.k": 1.0, "gear.c": 100.0, "gear.k_h": K / 4, "gear.c_h": c_hub / 4, "ground_z": 0.0}},
+            "rotor": {"model": "Rotor", "parameters": {
+                "nb": N, "Omega": 20.0, "R": 5.0, "e": e, "blade.m": m, "blade.S": S, "blade.I": I,
+                "blade.I_pitch": 0.0, "k_lag": 0.0, "c_lag": c_lag, "k_flap": 0.0, "lock_flap": True, "hub.m": 0.0,
+                "shaft.nx": 0.0, "shaft.ny": 0.0, "shaft.nz": -1.0, "shaft.ax": -1.0, "shaft.ay": 0.0, "shaft.az": 0.0}},
+        },
+        "connections": [
+            "rotor.hub.F.* -> hub.hub.F.*", "rotor.hub.M.* -> hub.hub.M.*",
+            "hub.hub.vel.* -> rotor.hub.vel.*", "hub.hub.omega.* -> rotor.hub.omega.*",
+            "hub.hub.acc.* -> rotor.hub.acc.*", "hub.hub.alpha.* -> rotor.hub.alpha.*",
+        ],
+        "experiment": {"start": 0.0, "stop": 1.0, "step": 0.001},
+        "outputs": ["hub.x", "hub.y"],
+    }
+
+
+def our_growth(tmp_path, c_lag, c_hub):
+    """Largest real part of the eigenvalues per rotor speed, from `orchestrator modes`."""
+    path = tmp_path / f"coleman-{c_lag}-{c_hub}.json"
+    path.write_text(json.dumps(system(c_lag, c_hub)))
+    out = tmp_path / f"modes-{c_lag}-{c_hub}"
+    sweep = "rotor.Omega=" + ",".join(str(w) for w in SPEEDS)
+    run = subprocess.run(
+        [str(ORCHESTRATOR), "modes", str(path), "--out", str(out), "--multiblade", "--sweep", sweep],
+        capture_output=True, text=True, env={"ROTORCRAFT_FMU_DIR": str(FMU_DIR), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode == 0, run.stderr
+    growth = {}
+    with open(out / "modes.csv") as f:
+        for row in csv.DictReader(f):
+            omega, re = float(row["rotor.Omega"]), float(row["re [1/s]"])
+            # The modes of the Coleman-Feingold model: rotor lag and hub in-plane translation. The
+            # airframe's other motions are not in it: attitude (neutral) and a slow bounce on the
+            # soft vertical gear spring.
+            hub_in_plane = ("hub.position.x", "hub.position.y", "hub.velocity.x", "hub.velocity.y")
+            if row["mode"].startswith("rotor.") or row["mode"] in hub_in_plane:
+                growth[omega] = max(growth.get(omega, -np.inf), re)
+    return [growth[w] for w in SPEEDS]
+
+
+@pytest.mark.parametrize("c_lag, c_hub", [(0.0, 0.0), (300.0, 0.0), (3000.0, 40000.0)])
+def test_ground_resonance_band_matches_the_coleman_feingold_model(tmp_path, c_lag, c_hub):
+    n, matrices = coleman_equations()
+    reference = [floquet_growth(n, matrices, w, c_lag, c_hub) for w in SPEEDS]
+    ours = our_growth(tmp_path, c_lag, c_hub)
+    for omega, r, o in zip(SPEEDS, reference, ours):
+        print(f"c_lag {c_lag}, c_hub {c_hub}: Omega {omega}: growth rate Coleman-Feingold {r:+.6f} 1/s, ours {o:+.6f} 1/s")
+        assert abs(o - r) < 1e-6 + 1e-6 * abs(r), (omega, o, r)
+    unstable = [w for w, r in zip(SPEEDS, reference) if r > 1e-6]
+    if (c_lag, c_hub) == (0.0, 0.0):
+        # Undamped: stable below and above the band, unstable inside it.
+        assert unstable[0] > 13.0 and unstable[-1] < 27.0 and 20.0 in unstable, unstable
+    if c_hub > 0.0:
+        # Lag and hub dampers together remove the instability (lag damping alone does not).
+        assert unstable == [], unstable
