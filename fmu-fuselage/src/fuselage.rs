@@ -64,8 +64,9 @@ struct Gear {
     /// Vertical stiffness (N/m) and damping (N s/m) of each leg.
     k: f64,
     c: f64,
-    /// Horizontal stiffness (N/m) and damping (N s/m) of each leg in contact.
+    /// Horizontal stiffness along NED x and y (N/m) and damping (N s/m) of each leg in contact.
     k_h: f64,
+    k_hy: f64,
     c_h: f64,
     /// NED z of the ground, m.
     ground_z: f64,
@@ -89,7 +90,7 @@ impl Gear {
             // The ground pushes, never pulls: a leg leaving faster than its spring extends carries none.
             let f_z = if normal.re() > 0.0 { -normal } else { D::from(0.0) };
             let f_x = -((p[0] - self.anchors[i][0]) * self.k_h + p_dot[0] * self.c_h);
-            let f_y = -((p[1] - self.anchors[i][1]) * self.k_h + p_dot[1] * self.c_h);
+            let f_y = -((p[1] - self.anchors[i][1]) * self.k_hy + p_dot[1] * self.c_h);
             [f_x, f_y, f_z]
         })
     }
@@ -329,6 +330,10 @@ fn gear_from_parameters(params: &dyn Parameters) -> Result<Option<Gear>, String>
     }
     let [k, c, k_h, c_h] = coefficients;
     let ground_z = finite(params, vr::GROUND_Z, "ground_z")?;
+    let ratio = finite(params, vr::GEAR_K_H_RATIO, "gear.k_h_ratio")?;
+    if ratio < 0.0 {
+        return Err(format!("parameter 'gear.k_h_ratio' must be >= 0 (got {ratio})"));
+    }
     if k == 0.0 {
         return Ok(None);
     }
@@ -341,7 +346,7 @@ fn gear_from_parameters(params: &dyn Parameters) -> Result<Option<Gear>, String>
             [&format!("gear[{n}].x"), &format!("gear[{n}].y"), &format!("gear[{n}].z")],
         )?;
     }
-    Ok(Some(Gear { legs, k, c, k_h, c_h, ground_z, anchors: [[0.0; 2]; GEAR_LEGS] }))
+    Ok(Some(Gear { legs, k, c, k_h, k_hy: k_h * ratio, c_h, ground_z, anchors: [[0.0; 2]; GEAR_LEGS] }))
 }
 
 /// `m6_inv * rhs`, split into the linear and angular accelerations.

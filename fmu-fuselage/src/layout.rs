@@ -170,6 +170,8 @@ pub mod vr {
     pub const GEAR_C_H: u32 = 53;
     /// `ground_z`, m: NED z of the ground plane.
     pub const GROUND_Z: u32 = 54;
+    /// `gear.k_h_ratio`: lateral (NED y) over longitudinal (NED x) horizontal leg stiffness.
+    pub const GEAR_K_H_RATIO: u32 = 55;
     /// Value reference of input `u[k]` is `INPUT_BASE + k`.
     pub const INPUT_BASE: u32 = 100;
     /// Value reference of output `y[k]` is `OUTPUT_BASE + k`.

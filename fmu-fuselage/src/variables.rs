@@ -152,14 +152,27 @@ fn parameters(v: &mut Vec<Variable>) {
             )
             .min(0.0),
     );
-    v.push(Variable::real_parameter("gear.k_h", vr::GEAR_K_H, "N/m", 0.0).describe(
-        "Horizontal stiffness of each landing-gear leg in contact, N/m (>= 0): a spring in NED x and y from the \
-         contact point to where that point starts (a helicopter parked where it starts; 0 for landings elsewhere)",
-    ).min(0.0));
+    v.push(
+        Variable::real_parameter("gear.k_h", vr::GEAR_K_H, "N/m", 0.0)
+            .describe(
+                "Horizontal stiffness of each landing-gear leg in contact, N/m (>= 0): a spring in NED x (and, times \
+         gear.k_h_ratio, in NED y) from the contact point to where that point starts (a helicopter parked where it \
+         starts; 0 for landings elsewhere)",
+            )
+            .min(0.0),
+    );
     v.push(
         Variable::real_parameter("gear.c_h", vr::GEAR_C_H, "N.s/m", 0.0)
             .describe(
                 "Horizontal damping of each landing-gear leg in contact, N s/m (>= 0), on the NED x and y velocity",
+            )
+            .min(0.0),
+    );
+    v.push(
+        Variable::real_parameter("gear.k_h_ratio", vr::GEAR_K_H_RATIO, "", 1.0)
+            .describe(
+                "Ratio of the lateral (NED y) to the longitudinal (NED x) horizontal stiffness of each leg (>= 0; 1: \
+                 the same gear.k_h both ways): an orthotropic support, as for ground-resonance studies",
             )
             .min(0.0),
     );

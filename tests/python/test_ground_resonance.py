@@ -1,5 +1,5 @@
 """Ground resonance against an independent analysis (Coleman and Feingold's model): a hub mass on
-isotropic springs carrying four rigid blades with lag hinges, no aerodynamics. Here the model is
+isotropic or orthotropic springs carrying four rigid blades with lag hinges, no aerodynamics. Here the model is
 derived from its Lagrangian with sympy, linearised, and its Floquet exponents are integrated
 numerically over one revolution with scipy: none of our code. `orchestrator modes --multiblade`
 builds the same system from our Fuselage (on landing-gear springs through its centre of mass,
@@ -26,15 +26,16 @@ M, K, N, m, S, I, e = 1000.0, 4 * 47500.0, 4, 50.0, 100.0, 250.0, 0.3
 SPEEDS = [10.0, 13.0, 14.0, 17.0, 20.0, 23.0, 26.0, 27.0, 30.0]
 
 
-def coleman_equations():
+def coleman_equations(k_ratio=1.0):
     """Mass, damping and stiffness matrices M(t) q'' + C(t) q' + K(t) q = 0 of q = (x, y, lag_1..N),
-    as functions of (t, Omega, c_lag, c_hub), from the Lagrangian (c_hub: the hub's damper)."""
+    as functions of (t, Omega, c_lag, c_hub), from the Lagrangian (c_hub: the hub's damper; the
+    lateral stiffness is k_ratio K)."""
     t, omega, c, c_hub = sp.symbols("t Omega c c_hub")
     x, y = sp.Function("x")(t), sp.Function("y")(t)
     lag = [sp.Function(f"z{b}")(t) for b in range(N)]
     r = S / m
     kinetic = sp.Rational(1, 2) * M * (x.diff(t) ** 2 + y.diff(t) ** 2)
-    potential = sp.Rational(1, 2) * K * (x**2 + y**2)
+    potential = sp.Rational(1, 2) * K * (x**2 + k_ratio * y**2)
     for b in range(N):
         psi = omega * t + 2 * sp.pi * b / N
         theta = psi - lag[b]  # lag positive behind the rotation
@@ -74,7 +75,7 @@ def floquet_growth(n, matrices, omega, c_lag, c_hub):
     return max(np.log(mu).real) / period
 
 
-def system(c_lag, c_hub):
+def system(c_lag, c_hub, k_ratio):
     legs = {f"gear[{i}].{a}": 0.0 for i in range(1, 5) for a in "xyz"}
     return {
         "fmus": {
@@ -82,7 +83,7 @@ def system(c_lag, c_hub):
                 "mass": M, "cg.x": 0.0, "cg.y": 0.0, "cg.z": 0.0,
                 "I.xx": 1e9, "I.yy": 1e9, "I.zz": 1e9, "I.xy": 0.0, "I.xz": 0.0, "I.yz": 0.0,
                 "g": 0.0, "hub.x": 0.0, "hub.y": 0.0, "hub.z": 0.0, "z0": 0.001, "drag_area": 0.0,
-                **legs, "gear.k": 1.0, "gear.c": 100.0, "gear.k_h": K / 4, "gear.c_h": c_hub / 4, "ground_z": 0.0}},
+                **legs, "gear.k": 1.0, "gear.c": 100.0, "gear.k_h": K / 4, "gear.c_h": c_hub / 4, "gear.k_h_ratio": k_ratio, "ground_z": 0.0}},
             "rotor": {"model": "Rotor", "parameters": {
                 "nb": N, "Omega": 20.0, "R": 5.0, "e": e, "blade.m": m, "blade.S": S, "blade.I": I,
                 "blade.I_pitch": 0.0, "k_lag": 0.0, "c_lag": c_lag, "k_flap": 0.0, "lock_flap": True, "hub.m": 0.0,
@@ -98,11 +99,11 @@ def system(c_lag, c_hub):
     }
 
 
-def our_growth(tmp_path, c_lag, c_hub):
+def our_growth(tmp_path, c_lag, c_hub, k_ratio):
     """Largest real part of the eigenvalues per rotor speed, from `orchestrator modes`."""
-    path = tmp_path / f"coleman-{c_lag}-{c_hub}.json"
-    path.write_text(json.dumps(system(c_lag, c_hub)))
-    out = tmp_path / f"modes-{c_lag}-{c_hub}"
+    path = tmp_path / f"coleman-{c_lag}-{c_hub}-{k_ratio}.json"
+    path.write_text(json.dumps(system(c_lag, c_hub, k_ratio)))
+    out = tmp_path / f"modes-{c_lag}-{c_hub}-{k_ratio}"
     sweep = "rotor.Omega=" + ",".join(str(w) for w in SPEEDS)
     run = subprocess.run(
         [str(ORCHESTRATOR), "modes", str(path), "--out", str(out), "--multiblade", "--sweep", sweep],
@@ -122,16 +123,21 @@ def our_growth(tmp_path, c_lag, c_hub):
     return [growth[w] for w in SPEEDS]
 
 
-@pytest.mark.parametrize("c_lag, c_hub", [(0.0, 0.0), (300.0, 0.0), (3000.0, 40000.0)])
-def test_ground_resonance_band_matches_the_coleman_feingold_model(tmp_path, c_lag, c_hub):
-    n, matrices = coleman_equations()
+@pytest.mark.parametrize(
+    "c_lag, c_hub, k_ratio", [(0.0, 0.0, 1.0), (300.0, 0.0, 1.0), (3000.0, 40000.0, 1.0), (0.0, 0.0, 0.5)]
+)
+def test_ground_resonance_band_matches_the_coleman_feingold_model(tmp_path, c_lag, c_hub, k_ratio):
+    n, matrices = coleman_equations(k_ratio)
     reference = [floquet_growth(n, matrices, w, c_lag, c_hub) for w in SPEEDS]
-    ours = our_growth(tmp_path, c_lag, c_hub)
+    ours = our_growth(tmp_path, c_lag, c_hub, k_ratio)
     for omega, r, o in zip(SPEEDS, reference, ours):
-        print(f"c_lag {c_lag}, c_hub {c_hub}: Omega {omega}: growth rate Coleman-Feingold {r:+.6f} 1/s, ours {o:+.6f} 1/s")
+        print(
+            f"c_lag {c_lag}, c_hub {c_hub}, k_y/k_x {k_ratio}: Omega {omega}: growth rate Coleman-Feingold {r:+.6f} 1/s, "
+            f"ours {o:+.6f} 1/s"
+        )
         assert abs(o - r) < 1e-6 + 1e-6 * abs(r), (omega, o, r)
     unstable = [w for w, r in zip(SPEEDS, reference) if r > 1e-6]
-    if (c_lag, c_hub) == (0.0, 0.0):
+    if (c_lag, c_hub, k_ratio) == (0.0, 0.0, 1.0):
         # Undamped: stable below and above the band, unstable inside it.
         assert unstable[0] > 13.0 and unstable[-1] < 27.0 and 20.0 in unstable, unstable
     if c_hub > 0.0:
