@@ -1186,10 +1186,7 @@ impl<M: Model> Instance<M> {
         self.me_guarded(F, ME_READ, |me| {
             me.check_state_count(F, x.len())?;
             me.ensure_configured(F)?;
-            x.fill(0.0);
-            for (k, &d) in me.declared_of_state.iter().enumerate() {
-                x[d] = me.s.x[k];
-            }
+            me.to_declared(&me.s.x, x);
             Ok(())
         })
     }
@@ -1201,12 +1198,18 @@ impl<M: Model> Instance<M> {
             me.check_state_count(F, dx.len())?;
             me.ensure_configured(F)?;
             me.evaluate_derivatives(F)?;
-            dx.fill(0.0);
-            for (k, &d) in me.declared_of_state.iter().enumerate() {
-                dx[d] = me.dx[k];
-            }
+            me.to_declared(&me.dx, dx);
             Ok(())
         })
+    }
+
+    /// Spreads `values` (one per state of this configuration) over the declared states,
+    /// zero where a declared state is not used.
+    fn to_declared(&self, values: &[f64], declared: &mut [f64]) {
+        declared.fill(0.0);
+        for (&d, &v) in self.declared_of_state.iter().zip(values) {
+            declared[d] = v;
+        }
     }
 
     /// `fmi2GetNominalsOfContinuousStates` (Model Exchange).

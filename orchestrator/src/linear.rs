@@ -223,44 +223,29 @@ impl LinearModel {
         if n == 0 {
             return Vec::new();
         }
-        let mut eigenvalues: Vec<Complex<f64>> = self.a.clone().complex_eigenvalues().iter().copied().collect();
-        eigenvalues
-            .sort_by(|p, q| p.im.abs().total_cmp(&q.im.abs()).then(p.re.total_cmp(&q.re)).then(q.im.total_cmp(&p.im)));
         let groups: Vec<String> = self.state_names.iter().map(|s| state_group(s)).collect();
         // Eigenvalues this small are zero (rigid-body position and heading, the quaternion norm).
         let zero = 1e-9 * self.a.amax().max(1.0);
-        eigenvalues
-            .into_iter()
-            .map(|lambda| {
-                let shares = participation(&self.a, lambda);
-                let mut by_group: Vec<(String, f64)> = Vec::new();
-                for (g, share) in groups.iter().zip(shares) {
-                    match by_group.iter_mut().find(|(name, _)| name == g) {
-                        Some(entry) => entry.1 += share,
-                        None => by_group.push((g.clone(), share)),
-                    }
-                }
-                by_group.sort_by(|p, q| q.1.total_cmp(&p.1));
-                by_group.truncate(3);
-                let magnitude = lambda.norm();
-                let mut name = by_group.first().map(|(g, _)| g.clone()).unwrap_or_default();
+        let mut modes: Vec<Mode> = self
+            .a
+            .clone()
+            .complex_eigenvalues()
+            .iter()
+            .map(|&lambda| {
+                let mut mode = Mode::new(lambda, &groups, participation(&self.a, lambda), zero);
                 // A cyclic mode below the rotor speed (fixed frame) regresses, one above it
                 // progresses (advances), for blade frequencies below 2 Omega.
                 if self.multiblade
-                    && name.ends_with(".cyclic")
-                    && let Some(rotor) = self.rotors.iter().find(|r| name.starts_with(&format!("{}.", r.instance)))
+                    && mode.name.ends_with(".cyclic")
+                    && let Some(rotor) = self.rotors.iter().find(|r| mode.name.starts_with(&format!("{}.", r.instance)))
                 {
-                    name += if lambda.im.abs() < rotor.omega.abs() { " regressive" } else { " progressive" };
+                    mode.name += if lambda.im.abs() < rotor.omega.abs() { " regressive" } else { " progressive" };
                 }
-                Mode {
-                    eigenvalue: lambda,
-                    frequency_hz: lambda.im.abs() / (2.0 * std::f64::consts::PI),
-                    damping: (magnitude > zero).then(|| -lambda.re / magnitude),
-                    name,
-                    participation: by_group,
-                }
+                mode
             })
-            .collect()
+            .collect();
+        sort_modes(&mut modes);
+        modes
     }
 
     /// The model and its modes as JSON (`linearize --out`): names, operating point, matrices as
@@ -386,31 +371,42 @@ pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, String
         .clone()
         .complex_eigenvalues()
         .iter()
-        .map(|&mu| {
-            let lambda = mu.ln() / period;
-            let mut by_group: Vec<(String, f64)> = Vec::new();
-            for (g, share) in groups.iter().zip(participation(&phi, mu)) {
-                match by_group.iter_mut().find(|(name, _)| name == g) {
-                    Some(entry) => entry.1 += share,
-                    None => by_group.push((g.clone(), share)),
-                }
-            }
-            by_group.sort_by(|p, q| q.1.total_cmp(&p.1));
-            by_group.truncate(3);
-            let magnitude = lambda.norm();
-            Mode {
-                eigenvalue: lambda,
-                frequency_hz: lambda.im.abs() / (2.0 * std::f64::consts::PI),
-                damping: (magnitude > 1e-9).then(|| -lambda.re / magnitude),
-                name: by_group.first().map(|(g, _)| g.clone()).unwrap_or_default(),
-                participation: by_group,
-            }
-        })
+        .map(|&mu| Mode::new(mu.ln() / period, &groups, participation(&phi, mu), 1e-9))
         .collect();
-    modes.sort_by(|p, q| {
-        p.eigenvalue.im.abs().total_cmp(&q.eigenvalue.im.abs()).then(p.eigenvalue.re.total_cmp(&q.eigenvalue.re))
-    });
+    sort_modes(&mut modes);
     Ok(modes)
+}
+
+impl Mode {
+    /// The mode of eigenvalue `lambda` whose states, in `groups`, take the `shares` of its
+    /// participation: named by the largest group; no damping ratio below magnitude `zero`.
+    fn new(lambda: Complex<f64>, groups: &[String], shares: Vec<f64>, zero: f64) -> Mode {
+        let mut by_group: Vec<(String, f64)> = Vec::new();
+        for (g, share) in groups.iter().zip(shares) {
+            match by_group.iter_mut().find(|(name, _)| name == g) {
+                Some(entry) => entry.1 += share,
+                None => by_group.push((g.clone(), share)),
+            }
+        }
+        by_group.sort_by(|p, q| q.1.total_cmp(&p.1));
+        by_group.truncate(3);
+        let magnitude = lambda.norm();
+        Mode {
+            eigenvalue: lambda,
+            frequency_hz: lambda.im.abs() / (2.0 * std::f64::consts::PI),
+            damping: (magnitude > zero).then(|| -lambda.re / magnitude),
+            name: by_group.first().map(|(g, _)| g.clone()).unwrap_or_default(),
+            participation: by_group,
+        }
+    }
+}
+
+/// By frequency, then by real part, then the positive imaginary part of a pair first.
+fn sort_modes(modes: &mut [Mode]) {
+    modes.sort_by(|p, q| {
+        let (p, q) = (p.eigenvalue, q.eigenvalue);
+        p.im.abs().total_cmp(&q.im.abs()).then(p.re.total_cmp(&q.re)).then(q.im.total_cmp(&p.im))
+    });
 }
 
 /// Names of the N multiblade coordinates: `0`, `1c`, `1s`, `2c`, `2s`, ..., and `d` for even N.

@@ -116,15 +116,8 @@ enum Command {
         /// controls).
         #[arg(long = "input", value_name = "INSTANCE.VAR")]
         inputs: Vec<String>,
-        /// Trim first (needs the system's `trim` section) and linearise about the trim.
-        #[arg(long)]
-        trim: bool,
-        /// With --trim: airspeed of level flight, m/s (0: hover).
-        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
-        speed: f64,
-        /// With --trim: turn rate of a level coordinated turn, deg/s.
-        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
-        turn_rate: f64,
+        #[command(flatten)]
+        trim: TrimFirst,
         /// Keep the states that take no part (unused blades, locked hinges, inflow states the
         /// chosen inflow model does not use); by default they are removed and listed.
         #[arg(long, conflicts_with = "multiblade")]
@@ -165,15 +158,8 @@ enum Command {
         /// together (the same number of values each), the first is the chart's axis.
         #[arg(long = "sweep", value_name = "INSTANCE.PARAM=V1,V2,...")]
         sweeps: Vec<String>,
-        /// Trim at every point first (needs the system's `trim` section).
-        #[arg(long)]
-        trim: bool,
-        /// With --trim: airspeed of level flight, m/s.
-        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
-        speed: f64,
-        /// With --trim: turn rate of a level coordinated turn, deg/s.
-        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
-        turn_rate: f64,
+        #[command(flatten)]
+        trim: TrimFirst,
         /// Blade states in multiblade coordinates (see `linearize`).
         #[arg(long)]
         multiblade: bool,
@@ -259,6 +245,27 @@ enum Command {
         #[arg(long)]
         lib_dir: Option<PathBuf>,
     },
+}
+
+/// `--trim [--speed V] [--turn-rate R]`: trim first, for `linearize` and `modes` (at every point).
+#[derive(Args, Debug, Clone, Default)]
+struct TrimFirst {
+    /// Trim first (needs the system's `trim` section) and linearise about the trim.
+    #[arg(long)]
+    trim: bool,
+    /// With --trim: airspeed of level flight, m/s (0: hover).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
+    speed: f64,
+    /// With --trim: turn rate of a level coordinated turn, deg/s.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
+    turn_rate: f64,
+}
+
+impl TrimFirst {
+    /// The condition to trim for, if asked.
+    fn condition(&self) -> Option<FlightCondition> {
+        self.trim.then_some(FlightCondition { speed: self.speed, turn_rate: self.turn_rate.to_radians() })
+    }
 }
 
 /// Changes to a system description given on the command line.
@@ -390,25 +397,11 @@ fn dispatch(cli: Cli) -> Result<()> {
             };
             trim(&system, condition, method, &changes, out.as_deref(), summary_json.as_deref(), verbose)
         }
-        Command::Linearize {
-            system,
-            out,
-            inputs,
-            trim,
-            speed,
-            turn_rate,
-            keep_inert,
-            multiblade,
-            bode,
-            floquet,
-            changes,
-            verbose,
-        } => {
-            let condition = trim.then_some(FlightCondition { speed, turn_rate: turn_rate.to_radians() });
+        Command::Linearize { system, out, inputs, trim, keep_inert, multiblade, bode, floquet, changes, verbose } => {
             let request = cli::linear::LinearRequest {
                 system_path: &system,
                 inputs: &inputs,
-                condition,
+                condition: trim.condition(),
                 keep_inert,
                 multiblade,
                 changes: &changes,
@@ -416,12 +409,11 @@ fn dispatch(cli: Cli) -> Result<()> {
             };
             cli::linear::linearize(&request, &out, &bode, floquet)
         }
-        Command::Modes { system, out, sweeps, trim, speed, turn_rate, multiblade, changes, verbose } => {
-            let condition = trim.then_some(FlightCondition { speed, turn_rate: turn_rate.to_radians() });
+        Command::Modes { system, out, sweeps, trim, multiblade, changes, verbose } => {
             let request = cli::linear::LinearRequest {
                 system_path: &system,
                 inputs: &[],
-                condition,
+                condition: trim.condition(),
                 keep_inert: false,
                 multiblade,
                 changes: &changes,

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use nalgebra::Complex;
@@ -195,20 +196,47 @@ pub fn plot_bode(curves: &[ResponseCurve], path: &Path, title: &str) -> Result<(
 /// Modes at the points of a sweep: `(swept value, modes)`.
 pub type ModesByPoint = [(f64, Vec<Mode>)];
 
-/// The distinct mode names of oscillatory or real modes with `Im >= 0`, zero eigenvalues left
-/// out, in first-seen order.
-fn mode_names(points: &ModesByPoint) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for m in points.iter().flat_map(|(_, modes)| modes) {
-        if shown(m) && !names.contains(&m.name) {
-            names.push(m.name.clone());
-        }
-    }
-    names
-}
-
+/// Modes drawn: one of each conjugate pair, zero eigenvalues left out.
 fn shown(m: &Mode) -> bool {
     m.eigenvalue.im >= 0.0 && m.damping.is_some()
+}
+
+/// Points grouped by mode name, the names in first-seen order.
+fn group_by_name<'m>(items: impl Iterator<Item = (&'m str, (f64, f64))>) -> Vec<(&'m str, Vec<(f64, f64)>)> {
+    let mut groups: Vec<(&str, Vec<(f64, f64)>)> = Vec::new();
+    for (name, point) in items {
+        match groups.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, points)) => points.push(point),
+            None => groups.push((name, vec![point])),
+        }
+    }
+    groups
+}
+
+/// A chart of two real axes on an SVG drawing.
+type Plane<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// One dot series per group, coloured in order, and their legend at `position`.
+fn draw_groups<'a, 'b: 'a>(
+    chart: &mut Plane<'a, 'b>,
+    groups: &[(&str, Vec<(f64, f64)>)],
+    position: SeriesLabelPosition,
+) -> Result<(), String> {
+    for (k, (name, points)) in groups.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        chart
+            .draw_series(points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
+            .map_err(|e| e.to_string())?
+            .label(*name)
+            .legend(move |(x, y)| Circle::new((x + 8, y), 4, colour.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(position)
+        .draw()
+        .map_err(|e| e.to_string())
 }
 
 /// Range of `values` with a margin (a band around a single value).
@@ -240,23 +268,8 @@ pub fn plot_eigenvalues(points: &ModesByPoint, path: &Path, title: &str) -> Resu
         .map_err(|e| err(&e))?;
     chart.configure_mesh().x_desc("real part [1/s]").y_desc("imaginary part [rad/s]").draw().map_err(|e| err(&e))?;
     chart.draw_series(LineSeries::new([(0.0, y.start), (0.0, y.end)], BLACK.stroke_width(1))).map_err(|e| err(&e))?;
-    for (k, name) in mode_names(points).iter().enumerate() {
-        let colour = COLOURS[k % COLOURS.len()];
-        let dots: Vec<(f64, f64)> =
-            all().filter(|m| &m.name == name).map(|m| (m.eigenvalue.re, m.eigenvalue.im)).collect();
-        chart
-            .draw_series(dots.iter().map(|&p| Circle::new(p, 4, colour.filled())))
-            .map_err(|e| err(&e))?
-            .label(name.as_str())
-            .legend(move |(x, y)| Circle::new((x + 8, y), 4, colour.filled()));
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(|e| err(&e))?;
+    let groups = group_by_name(all().map(|m| (m.name.as_str(), (m.eigenvalue.re, m.eigenvalue.im))));
+    draw_groups(&mut chart, &groups, SeriesLabelPosition::UpperLeft).map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
 }
 
@@ -271,15 +284,10 @@ pub fn plot_modes_sweep(points: &ModesByPoint, parameter: &str, path: &Path, tit
             .iter()
             .flat_map(|(p, modes)| modes.iter().filter(|m| shown(m) && m.eigenvalue.im > 0.0).map(move |m| (*p, m)))
     };
-    let oscillatory: Vec<(f64, Vec<Mode>)> = points
-        .iter()
-        .map(|(p, modes)| (*p, modes.iter().filter(|m| m.eigenvalue.im > 0.0).cloned().collect()))
-        .collect();
     let root = SVGBackend::new(path, (1000, 900)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let root = root.titled(&format!("{title}: modes against {parameter}"), ("sans-serif", 20)).map_err(|e| err(&e))?;
     let panels = root.split_evenly((2, 1));
-    let names = mode_names(&oscillatory);
     for (panel, (what, value)) in panels.iter().zip([
         ("frequency [Hz]", (|m: &Mode| m.frequency_hz) as fn(&Mode) -> f64),
         ("damping ratio", |m: &Mode| m.damping.unwrap_or(0.0)),
@@ -295,22 +303,8 @@ pub fn plot_modes_sweep(points: &ModesByPoint, parameter: &str, path: &Path, tit
         chart
             .draw_series(LineSeries::new([(x.start, 0.0), (x.end, 0.0)], BLACK.stroke_width(1)))
             .map_err(|e| err(&e))?;
-        for (k, name) in names.iter().enumerate() {
-            let colour = COLOURS[k % COLOURS.len()];
-            let dots: Vec<(f64, f64)> = all().filter(|(_, m)| &m.name == name).map(|(p, m)| (p, value(m))).collect();
-            chart
-                .draw_series(dots.iter().map(|&p| Circle::new(p, 4, colour.filled())))
-                .map_err(|e| err(&e))?
-                .label(name.as_str())
-                .legend(move |(x, y)| Circle::new((x + 8, y), 4, colour.filled()));
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(|e| err(&e))?;
+        let groups = group_by_name(all().map(|(p, m)| (m.name.as_str(), (p, value(m)))));
+        draw_groups(&mut chart, &groups, SeriesLabelPosition::UpperRight).map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))
 }

@@ -33,7 +33,6 @@ use serde_json::{Value, json};
 use nalgebra::DVector;
 
 use crate::import::FmuLogger;
-use crate::linear::LinearModel;
 use crate::master::linalg::solve_in_place;
 use crate::master::{FmuCache, Master};
 use crate::system::{Experiment, SignalSpec, SystemDescription, TrimSpec};
@@ -424,16 +423,17 @@ impl<'a> Trimmer<'a> {
         warm: &RotorStates,
     ) -> Result<[[f64; 6]; 6], String> {
         let airframe = self.spec.airframe.clone();
-        let model = |me: &mut Self, x: &[f64; 6]| -> Result<LinearModel, String> {
+        // The trial system at `x`, its Model Exchange instances initialised.
+        let start = |me: &mut Self, x: &[f64; 6]| -> Result<Master, String> {
             let d = me.trial_description(condition, x, warm, 1);
             let fmus = &mut *me.fmus;
             let system =
                 d.resolve(|path| fmus.description(path).map_err(|e| e.to_string())).map_err(|e| e.to_string())?;
             let mut master = Master::new_model_exchange(system, fmus, me.logger.clone()).map_err(|e| e.to_string())?;
             master.initialize().map_err(|e| e.to_string())?;
-            master.linearize(&me.spec.controls).map_err(|e| e.to_string())
+            Ok(master)
         };
-        let full = model(self, x)?;
+        let full = start(self, x)?.linearize(&self.spec.controls).map_err(|e| e.to_string())?;
         let lin = full.without_states(&full.inert_states()).multiblade()?;
         let held: Vec<usize> =
             (0..lin.state_names.len()).filter(|&i| lin.state_names[i].starts_with(&format!("{airframe}."))).collect();
@@ -452,7 +452,8 @@ impl<'a> Trimmer<'a> {
             let (mut plus, mut minus) = (*x, *x);
             plus[4 + k] += ANGLE_STEP;
             minus[4 + k] -= ANGLE_STEP;
-            let (xp, xm) = (model(self, &plus)?.x0, model(self, &minus)?.x0);
+            let mut initial_state = |x: &[f64; 6]| start(self, x)?.read_states().map_err(|e| e.to_string());
+            let (xp, xm) = (initial_state(&plus)?, initial_state(&minus)?);
             for (c, &i) in column.iter_mut().zip(&held) {
                 let name = &lin.state_names[i];
                 let at = full.state_names.iter().position(|s| s == name).ok_or(format!("state {name}"))?;

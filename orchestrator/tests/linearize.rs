@@ -6,6 +6,8 @@
 
 mod common;
 
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use nalgebra::{Complex, DMatrix, Matrix4};
@@ -171,14 +173,13 @@ fn actuator_model_matches_the_mixing_law() {
     assert!(err.contains("not an input the system drives") && err.contains("controls.collective"), "{err}");
 }
 
-/// An articulated rotor on a fixed hub in vacuum, through the command line: in the rotating
-/// frame every blade has the flap root `i sqrt(1 + e S / I) Omega` and the lag root
-/// `-c / 2I +- i sqrt(e S Omega^2 / I + k / I - (c / 2I)^2)`; the unused blades' states are
-/// removed as inert.
-#[test]
-fn isolated_rotor_roots_match_the_closed_forms() {
-    let (omega, e, s, i, k, c): (f64, f64, f64, f64, f64, f64) = (30.0, 0.3, 390.0, 1953.0, 20000.0, 500.0);
-    let dir = tempfile::tempdir().unwrap();
+/// The isolated rotor of the command-line tests: three blades on a fixed hub in vacuum, lag
+/// hinge offset `e` with static moment `S`, inertia `I`, lag spring `k` and damper `c`, at
+/// `Omega` (written as `DIR/rotor.json`).
+const ROTOR: (f64, f64, f64, f64, f64, f64) = (30.0, 0.3, 390.0, 1953.0, 20000.0, 500.0);
+
+fn rotor_system(dir: &Path) -> PathBuf {
+    let (omega, e, s, i, k, c) = ROTOR;
     let json = format!(
         r#"{{
   "fmus": {{ "rotor": {{ "model": "Rotor", "parameters": {{
@@ -189,18 +190,40 @@ fn isolated_rotor_roots_match_the_closed_forms() {
   "outputs": ["rotor.hub.F.z"]
 }}"#
     );
-    let system = dir.path().join("rotor.json");
+    let system = dir.join("rotor.json");
     std::fs::write(&system, json).unwrap();
-    let out = dir.path().join("lin.json");
-    let status = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
-        .args(["linearize", system.to_str().unwrap(), "--out", out.to_str().unwrap()])
+    system
+}
+
+/// Runs `orchestrator ARGS` on our packaged FMUs; its standard output (the run must succeed).
+fn orchestrator<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .args(args)
         .env("ROTORCRAFT_FMU_DIR", common::fmu_dir())
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&status.stdout);
-    assert!(status.status.success(), "{stdout}{}", String::from_utf8_lossy(&status.stderr));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A JSON file.
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// An articulated rotor on a fixed hub in vacuum, through the command line: in the rotating
+/// frame every blade has the flap root `i sqrt(1 + e S / I) Omega` and the lag root
+/// `-c / 2I +- i sqrt(e S Omega^2 / I + k / I - (c / 2I)^2)`; the unused blades' states are
+/// removed as inert.
+#[test]
+fn isolated_rotor_roots_match_the_closed_forms() {
+    let (omega, e, s, i, k, c) = ROTOR;
+    let dir = tempfile::tempdir().unwrap();
+    let system = rotor_system(dir.path());
+    let out = dir.path().join("lin.json");
+    let stdout = orchestrator([OsStr::new("linearize"), system.as_os_str(), "--out".as_ref(), out.as_os_str()]);
     assert!(dir.path().join("lin.mat").is_file());
-    let lin: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let lin = read_json(&out);
     assert_eq!(lin["states"].as_array().unwrap().len(), 12, "lag and flap of 3 blades, angles and rates");
     assert_eq!(lin["inert_states_removed"].as_array().unwrap().len(), 34 - 12);
     let flap = (1.0 + e * s / i).sqrt() * omega;
@@ -223,13 +246,15 @@ fn isolated_rotor_roots_match_the_closed_forms() {
     // Floquet exponents over a revolution (36 linearisations along the co-simulated trajectory):
     // the same system, so the lag root exactly and the flap root modulo Omega.
     let out = dir.path().join("floquet.json");
-    let status = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
-        .args(["linearize", system.to_str().unwrap(), "--out", out.to_str().unwrap(), "--floquet", "36"])
-        .env("ROTORCRAFT_FMU_DIR", common::fmu_dir())
-        .output()
-        .unwrap();
-    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
-    let floquet: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    orchestrator([
+        OsStr::new("linearize"),
+        system.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--floquet".as_ref(),
+        "36".as_ref(),
+    ]);
+    let floquet = read_json(&out);
     let exponents = floquet["floquet"].as_array().unwrap();
     assert_eq!(exponents.len(), 12);
     for ev in exponents {
@@ -245,13 +270,14 @@ fn isolated_rotor_roots_match_the_closed_forms() {
     // In multiblade coordinates the collective roots stay and the cyclic ones move by Omega:
     // regressive omega_r - Omega (flap: (nu - 1) Omega), progressive omega_r + Omega.
     let out = dir.path().join("mbc.json");
-    let status = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
-        .args(["linearize", system.to_str().unwrap(), "--out", out.to_str().unwrap(), "--multiblade"])
-        .env("ROTORCRAFT_FMU_DIR", common::fmu_dir())
-        .output()
-        .unwrap();
-    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
-    let mbc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    orchestrator([
+        OsStr::new("linearize"),
+        system.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--multiblade".as_ref(),
+    ]);
+    let mbc = read_json(&out);
     let states: Vec<&str> = mbc["states"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
     assert!(states.contains(&"rotor.flap.1c") && states.contains(&"rotor.lag.1s_rate"), "{states:?}");
     let expected = [
@@ -325,28 +351,20 @@ fn flap_mode_matches_the_decay_of_the_nonlinear_co_simulation() {
 /// frequency/damping chart are drawn.
 #[test]
 fn modes_sweep_follows_the_closed_form_and_draws_its_charts() {
-    let (i, c_values) = (1953.0, [100.0, 400.0, 900.0]);
+    let (i, c_values) = (ROTOR.3, [100.0, 400.0, 900.0]);
     let dir = tempfile::tempdir().unwrap();
-    let json = format!(
-        r#"{{
-  "fmus": {{ "rotor": {{ "model": "Rotor", "parameters": {{
-      "nb": 3, "Omega": 30.0, "R": 7.5, "e": 0.3, "blade.m": 100.0, "blade.S": 390.0, "blade.I": {i},
-      "blade.I_pitch": 0.0, "k_lag": 20000.0, "c_lag": 500.0, "k_flap": 0.0 }} }} }},
-  "connections": [],
-  "experiment": {{ "start": 0.0, "stop": 1.0, "step": 0.001 }},
-  "outputs": ["rotor.hub.F.z"]
-}}"#
-    );
-    let system = dir.path().join("rotor.json");
-    std::fs::write(&system, json).unwrap();
+    let system = rotor_system(dir.path());
     let out = dir.path().join("modes");
     let sweep = format!("rotor.c_lag={}", c_values.map(|c| c.to_string()).join(","));
-    let output = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
-        .args(["modes", system.to_str().unwrap(), "--out", out.to_str().unwrap(), "--multiblade", "--sweep", &sweep])
-        .env("ROTORCRAFT_FMU_DIR", common::fmu_dir())
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    orchestrator([
+        OsStr::new("modes"),
+        system.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--multiblade".as_ref(),
+        "--sweep".as_ref(),
+        sweep.as_ref(),
+    ]);
     let csv = std::fs::read_to_string(out.join("modes.csv")).unwrap();
     for (p, c) in c_values.iter().enumerate() {
         let decay: Vec<f64> = csv
@@ -420,14 +438,9 @@ fn roll_response_to_lateral_cyclic_matches_a_sine_run_of_the_nonlinear_co_simula
     // The command line's Bode table says the same near 1 Hz.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("lin.json");
-    let status = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
-        .arg("linearize")
-        .arg(test_fmus::fixtures::example_path("helicopter.json"))
-        .args(["--multiblade", "--bode", "controls.lat_cyclic:fuselage.p", "--out", out.to_str().unwrap()])
-        .env("ROTORCRAFT_FMU_DIR", common::fmu_dir())
-        .output()
-        .unwrap();
-    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let helicopter = test_fmus::fixtures::example_path("helicopter.json");
+    let bode = ["--multiblade", "--bode", "controls.lat_cyclic:fuselage.p", "--out"].map(OsStr::new);
+    orchestrator([OsStr::new("linearize"), helicopter.as_os_str()].into_iter().chain(bode).chain([out.as_os_str()]));
     assert!(dir.path().join("lin.bode.svg").is_file());
     let csv = std::fs::read_to_string(dir.path().join("lin.bode.csv")).unwrap();
     let row: Vec<f64> = csv

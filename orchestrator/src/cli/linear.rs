@@ -54,10 +54,9 @@ impl LinearRequest<'_> {
         Ok(description)
     }
 
-    /// The linear model with the extra assignments `set` applied (a sweep point), and the
-    /// names of the inert states removed.
-    fn model(&self, set: &[String]) -> Result<(LinearModel, Vec<String>)> {
-        let description = self.description(set)?;
+    /// The linear model of `description` (from [`LinearRequest::description`]), and the names
+    /// of the inert states removed.
+    fn model(&self, description: &SystemDescription) -> Result<(LinearModel, Vec<String>)> {
         let mut fmus = FmuCache::default();
         let system = description
             .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
@@ -128,12 +127,16 @@ fn write_bode(model: &LinearModel, pairs: &[String], out: &Path, title: &str) ->
 /// linear model), from `samples` linear models along the co-simulated trajectory: the system is
 /// co-simulated from its start, its states read at the midpoints of `samples` equal intervals
 /// of the revolution, and the Model Exchange instances linearised at each.
-fn floquet_exponents(request: &LinearRequest, model: &LinearModel, samples: usize) -> Result<Vec<Mode>> {
+fn floquet_exponents(
+    request: &LinearRequest,
+    description: &SystemDescription,
+    model: &LinearModel,
+    samples: usize,
+) -> Result<Vec<Mode>> {
     let omega = model.rotors.iter().map(|r| r.omega.abs()).filter(|w| *w > 0.0).fold(f64::INFINITY, f64::min);
     anyhow::ensure!(omega.is_finite(), "--floquet: the system has no rotor of ours (blade[k].azimuth, shaft.rate)");
     anyhow::ensure!(samples >= 4, "--floquet {samples}: at least 4 samples per revolution");
     let period = std::f64::consts::TAU / omega;
-    let description = request.description(&[])?;
     let mut fmus = FmuCache::default();
     let system = description
         .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
@@ -170,11 +173,12 @@ pub fn linearize(request: &LinearRequest, out: &Path, bode: &[String], floquet: 
     for path in [out, &mat, &out.with_extension("bode.csv"), &out.with_extension("bode.svg")] {
         super::outputs::refuse_overwrite(path, request.system_path)?;
     }
-    let (model, inert) = request.model(&[])?;
+    let description = request.description(&[])?;
+    let (model, inert) = request.model(&description)?;
     let modes = model.modes();
     let mut json = model.to_json(&modes, &inert);
     if let Some(samples) = floquet {
-        let exponents = floquet_exponents(request, &model, samples)?;
+        let exponents = floquet_exponents(request, &description, &model, samples)?;
         say!("Floquet exponents over one revolution ({samples} linearisations along the trajectory):");
         say!("{}", LinearModel::modes_table(&exponents).trim_end());
         json["floquet"] = serde_json::json!(
@@ -255,7 +259,10 @@ pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path) -> Resu
     let mut results: Vec<(f64, Vec<Mode>)> = Vec::with_capacity(points);
     for p in 0..points {
         let set: Vec<String> = swept.iter().map(|s| format!("{}={}", s.name, s.values[p])).collect();
-        let (model, _) = request.model(&set).with_context(|| format!("at {}", set.join(", ")))?;
+        let (model, _) = request
+            .description(&set)
+            .and_then(|d| request.model(&d))
+            .with_context(|| format!("at {}", set.join(", ")))?;
         let modes = model.modes();
         let least_damped = modes
             .iter()
