@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use orchestrator::import::{Fmu, StderrLogger};
-use orchestrator::master::{FmuCache, Master};
-use orchestrator::system::SystemDescription;
+use cosim::import::{Fmu, StderrLogger};
+use cosim::master::{FmuCache, Master};
+use cosim::system::SystemDescription;
 use rotorcraft_tests::{fmu, simulate_with_fmpy};
 
 const PARAMETERS: &[(&str, f64)] = &[("mass", 1800.0), ("cg.x", 0.05), ("I.xz", -120.0), ("u0", 20.0), ("q0", 0.05)];

@@ -1,7 +1,8 @@
 //! The FMI 2.0 C types (`fmi2TypesPlatform.h`, `fmi2FunctionTypes.h`), constants and status
 //! codes, defined once for both sides of the C boundary: `fmu-core` exports FMUs with them and
-//! `orchestrator::import` calls FMUs with them. No code, no dependencies.
+//! `cosim::import` calls FMUs with them. No code, no dependencies.
 #![warn(missing_docs)]
+#![deny(unsafe_code)]
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::fmt;

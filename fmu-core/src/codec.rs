@@ -1,6 +1,6 @@
 //! The little-endian byte codec of serialised FMU states: `u32` counts before lists, `f64`
 //! values as their IEEE bits. Used by [`crate::Instance`] and by the orchestrator's system FMU
-//! (`orchestrator::master::MasterState`), so both read and write states the same way.
+//! (`cosim::master::MasterState`), so both read and write states the same way.
 
 /// Appends values to a byte buffer.
 #[derive(Debug, Default)]

@@ -1,8 +1,8 @@
 #![allow(non_snake_case)] // The library is named like an FMU binary, `RotorcraftSystem`.
 //! `libRotorcraftSystem.so`: the FMI 2.0 Co-Simulation symbols for
-//! [`orchestrator::container::SystemSlave`]. `orchestrator export SYSTEM.json --fmu OUT.fmu`
+//! [`cosim::container::SystemSlave`]. `orchestrator export SYSTEM.json --fmu OUT.fmu`
 //! copies it into the archive as `binaries/linux64/<modelIdentifier>.so`.
 
-use orchestrator::container::SystemSlave;
+use cosim::container::SystemSlave;
 
 fmu_core::export_cosimulation!(SystemSlave);

@@ -20,9 +20,9 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Instant;
 
-use orchestrator::import::{Fmu, StderrLogger};
-use orchestrator::master::{FmuCache, Master};
-use orchestrator::system::SystemDescription;
+use cosim::import::{Fmu, StderrLogger};
+use cosim::master::{FmuCache, Master};
+use cosim::system::SystemDescription;
 
 const STEPS: usize = 100_000;
 const H: f64 = 1e-4;

@@ -12,10 +12,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use cosim::import::{Fmu, HostOptions, IsolatedSlave, OpenOptions, Slave, StderrLogger, StepResult, extract_fmu};
 use criterion::{Criterion, criterion_group, criterion_main};
-use orchestrator::import::{
-    Fmu, HostOptions, IsolatedSlave, OpenOptions, Slave, StderrLogger, StepResult, extract_fmu,
-};
 
 /// Communication step, s.
 const H: f64 = 1e-3;
@@ -142,8 +140,8 @@ criterion_main!(benches);
 /// of `fmi2DoStep` + `fmi2GetReal` through function pointers on an instance of the same FMU, in
 /// the same run.
 fn master_overhead(c: &mut Criterion) {
-    use orchestrator::master::{FmuCache, Master};
-    use orchestrator::system::SystemDescription;
+    use cosim::master::{FmuCache, Master};
+    use cosim::system::SystemDescription;
     use test_fmus::Body;
 
     let dir = tempfile::tempdir().unwrap();

@@ -23,8 +23,8 @@ mod common;
 
 use std::sync::Arc;
 
-use orchestrator::import::StderrLogger;
-use orchestrator::master::FmuCache;
+use cosim::import::StderrLogger;
+use cosim::master::FmuCache;
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trim, TrimStart, Trimmer};
 
 /// A start for each method.

@@ -1,17 +1,7 @@
-//! The rotorcraft co-simulation orchestrator as a library: FMU import, system descriptions,
-//! the master algorithm, results, and packaging of our own FMUs.
+//! The parts of the `orchestrator` command line that library users and tests reach: the trim
+//! and the plots. The co-simulation itself is the `cosim` library; our FMUs are `fmu-catalog`.
 #![warn(missing_docs)]
-// Only the import layer crosses the C boundary; everything else is safe Rust.
 #![deny(unsafe_code)]
 
-pub mod container;
-#[allow(unsafe_code)]
-pub mod import;
-pub mod linear;
-pub mod master;
-pub mod package;
 pub mod plot;
-pub mod result_files;
-pub mod ssp;
-pub mod system;
 pub mod trim;

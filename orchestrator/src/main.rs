@@ -1,4 +1,5 @@
 //! `orchestrator`: the command-line front end of the rotorcraft co-simulation toolkit.
+#![deny(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -7,12 +8,12 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use cli::outputs::{OutputFiles, RunInputs};
 use cli::progress::Progress;
-use orchestrator::import::{HostOptions, StderrLogger, host, inspect, process, read_model_description};
-use orchestrator::master::{FmuCache, Master, Results};
-use orchestrator::package;
+use cosim::import::{HostOptions, StderrLogger, host, inspect, process, read_model_description};
+use cosim::master::{FmuCache, Master, Results};
+
+use cosim::result_files::column_infos;
+use cosim::system::{SignalSpec, SystemDescription};
 use orchestrator::plot::{PlotOptions, plot_svg};
-use orchestrator::result_files::column_infos;
-use orchestrator::system::{SignalSpec, SystemDescription};
 use orchestrator::trim::{FlightCondition, JacobianMethod, RESIDUAL_NAMES, Trimmer, start_residual};
 
 /// `println!` that does not panic when stdout is closed (`orchestrator run | head -1`): the
@@ -330,6 +331,8 @@ fn main() -> std::process::ExitCode {
     // A crash inside an FMU names the instance, the FMI function and the time before the process
     // dies of it.
     process::install_crash_reporter();
+    // `"model": "Rotor"` names our FMUs, packaged from the built libraries on first use.
+    fmu_catalog::install();
     // Errors are printed as their cause chain, one line, without a backtrace.
     match dispatch(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -446,8 +449,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             let resolved = description
                 .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
             if let Some(ssp) = ssp {
-                let report =
-                    orchestrator::ssp::export(&system, &description, &resolved, &ssp).map_err(anyhow::Error::msg)?;
+                let report = cosim::ssp::export(&system, &description, &resolved, &ssp).map_err(anyhow::Error::msg)?;
                 say!(
                     "wrote {}: {} components, {} connections, {} parameter bindings",
                     ssp.display(),
@@ -460,9 +462,9 @@ fn dispatch(cli: Cli) -> Result<()> {
                     report.annotation_only.join(", ")
                 );
             } else {
-                let library = package::system_library(lib_dir.as_deref())?;
-                let options = orchestrator::container::ExportOptions { inputs, outputs, parameters, model_identifier };
-                let report = orchestrator::container::export(&system, &resolved, &library, &options, out)?;
+                let library = fmu_catalog::system_library(lib_dir.as_deref())?;
+                let options = cosim::container::ExportOptions { inputs, outputs, parameters, model_identifier };
+                let report = cosim::container::export(&system, &resolved, &library, &options, out)?;
                 let [n_parameters, n_inputs, n_outputs] = report.counts;
                 say!(
                     "wrote {} (modelIdentifier {}): {} FMUs inside; {n_parameters} parameters, {n_inputs} inputs, \
@@ -484,7 +486,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Package { out, lib_dir } => {
-            for path in package::package_all(&out, lib_dir.as_deref())? {
+            for path in fmu_catalog::package_all(&out, lib_dir.as_deref())? {
                 say!("wrote {}", path.display());
             }
             Ok(())
@@ -694,7 +696,7 @@ fn record_trim_residual(description: &mut SystemDescription) -> Option<Vec<Strin
 /// Warns when the run of a trimmable system did not start trimmed: its airframe accelerations
 /// averaged over the first rotor revolution exceed ten times the trim tolerance (a swapped FMU
 /// or changed parameter invalidates a stored trim).
-fn warn_if_not_trimmed(description: &SystemDescription, fmus: &mut FmuCache, results: &orchestrator::master::Results) {
+fn warn_if_not_trimmed(description: &SystemDescription, fmus: &mut FmuCache, results: &cosim::master::Results) {
     let Some(spec) = &description.trim else { return };
     match start_residual(description, fmus, results) {
         Ok(Some(residual)) => {
@@ -801,7 +803,7 @@ fn run_built_in(
 ) -> Result<()> {
     let out_dir = std::path::absolute(out_dir).with_context(|| format!("bad --out-dir {}", out_dir.display()))?;
     let fmu_dir = out_dir.join("fmus");
-    package::package_all(&fmu_dir, None).context("cannot package the built-in scenario's FMUs")?;
+    fmu_catalog::package_all(&fmu_dir, None).context("cannot package the built-in scenario's FMUs")?;
     let mut description = SystemDescription::from_str(BUILT_IN_HELICOPTER, std::env::current_dir()?)?;
     description.use_fmus_in(&fmu_dir)?;
     changes.apply(&mut description)?;

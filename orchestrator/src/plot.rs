@@ -8,10 +8,10 @@ use plotters::prelude::*;
 
 use nalgebra::Complex;
 
-use crate::linear::Mode;
-use crate::master::Results;
-use crate::result_files::ColumnInfo;
-use crate::system::name_matches;
+use cosim::linear::Mode;
+use cosim::master::Results;
+use cosim::result_files::ColumnInfo;
+use cosim::system::name_matches;
 
 /// Line colours that read well on white (the "tab10" set of scientific plotting tools).
 const COLOURS: [RGBColor; 10] = [

@@ -32,10 +32,10 @@ use serde_json::{Value, json};
 
 use nalgebra::DVector;
 
-use crate::import::FmuLogger;
-use crate::master::linalg::solve_in_place;
-use crate::master::{FmuCache, Master};
-use crate::system::{Experiment, SignalSpec, SystemDescription, TrimSpec};
+use cosim::import::FmuLogger;
+use cosim::master::linalg::solve_in_place;
+use cosim::master::{FmuCache, Master};
+use cosim::system::{Experiment, SignalSpec, SystemDescription, TrimSpec};
 
 /// Names of the residual components, the Fuselage's `free.*` outputs.
 pub const RESIDUAL_NAMES: [&str; 6] =
@@ -338,7 +338,7 @@ impl<'a> Trimmer<'a> {
                     (None, JacobianMethod::Linearized) => match self.linearized(condition, &x, &current.end_state) {
                         Ok(j) => j,
                         Err(e) => {
-                            self.logger.log("trim", crate::import::Status::Warning, "logStatusWarning", &format!(
+                            self.logger.log("trim", cosim::import::Status::Warning, "logStatusWarning", &format!(
                             "the trim Jacobian cannot come from the linearised system ({e}); differencing instead"
                         ));
                             self.difference(condition, &x, &current)?
@@ -745,7 +745,7 @@ fn airframe_parameters(x: &[f64; 6], velocity: [f64; 3], rates: [f64; 3]) -> Vec
 pub fn start_residual(
     description: &SystemDescription,
     fmus: &mut FmuCache,
-    results: &crate::master::Results,
+    results: &cosim::master::Results,
 ) -> Result<Option<[f64; 6]>, String> {
     let spec = description.trim.as_ref().ok_or("the system has no 'trim' section")?;
     let rotor = spec.rotors.first().ok_or("trim.rotors is empty")?;

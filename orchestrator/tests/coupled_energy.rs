@@ -44,8 +44,8 @@ mod common;
 use std::f64::consts::PI;
 
 use common::{example, param, run_description};
-use orchestrator::master::{Master, Results};
-use orchestrator::system::JacobianUpdate;
+use cosim::master::{Master, Results};
+use cosim::system::JacobianUpdate;
 
 fn column(results: &Results, name: &str) -> Vec<f64> {
     results.column(name).unwrap_or_else(|| panic!("{name} not recorded"))

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use orchestrator::import::{DescriptionError, ModelDescription};
+use cosim::import::{DescriptionError, ModelDescription};
 
 /// A Co-Simulation description with `variables` and `structure` (the ModelStructure body).
 fn doc(variables: &str, structure: &str) -> String {
@@ -123,7 +123,7 @@ fn shared_value_references_are_aliases_within_a_base_type() {
             "'p' (parameter), 'c' (local) share valueReference 6: setting 'p' changes 'c', declared constant",
         ]
     );
-    let text = orchestrator::import::inspect::describe(&md);
+    let text = cosim::import::inspect::describe(&md);
     assert!(text.contains("Warning: 'u1' (input), 'u2' (input) share valueReference 5"), "{text}");
 }
 

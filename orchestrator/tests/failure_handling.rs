@@ -7,7 +7,7 @@ mod import_support;
 
 use std::path::Path;
 
-use orchestrator::master::MasterError;
+use cosim::master::MasterError;
 use test_fmus::{Body, Load};
 
 /// A stiff spring (omega = 1e5 rad/s) integrated to a 1e-6 tolerance needs more than 100 000

@@ -18,8 +18,8 @@ mod common;
 use std::f64::consts::PI;
 use std::time::Instant;
 
-use orchestrator::master::{Master, MasterError, Results};
-use orchestrator::system::{Algorithm, SystemDescription};
+use cosim::master::{Master, MasterError, Results};
+use cosim::system::{Algorithm, SystemDescription};
 
 const REVOLUTIONS: usize = 7;
 /// 5-degree azimuth steps.

@@ -23,8 +23,8 @@ mod common;
 use std::f64::consts::PI;
 
 use common::{example, param, run_description};
-use orchestrator::master::Results;
-use orchestrator::system::{JacobianUpdate, SignalSpec, SystemDescription};
+use cosim::master::Results;
+use cosim::system::{JacobianUpdate, SignalSpec, SystemDescription};
 
 /// The constant signal driving `to`.
 fn constant_input(description: &SystemDescription, to: &str) -> f64 {

@@ -10,8 +10,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use cosim::import::{CallErrorKind, Fmu, ImportError, Status, StepResult};
 use import_support::{Collector, compile_shared};
-use orchestrator::import::{CallErrorKind, Fmu, ImportError, Status, StepResult};
 
 const STUB_C: &str = r#"
 #include <stddef.h>

@@ -7,8 +7,8 @@ mod import_support;
 
 use std::sync::Arc;
 
+use cosim::import::{CallErrorKind, Fmu, Slave, Status, StepResult};
 use import_support::{Collector, packaged_fmu};
-use orchestrator::import::{CallErrorKind, Fmu, Slave, Status, StepResult};
 
 /// Default parameters of the Fuselage FMU (independent of the code: the documented contract).
 const MASS: f64 = 2100.0;
@@ -68,7 +68,7 @@ fn description_of_the_packaged_fuselage() {
     assert!(functions.get_directional_derivative.is_some());
     assert!(functions.get_fmu_state.is_some() && functions.serialize_fmu_state.is_some());
 
-    let report = orchestrator::import::inspect::describe(md);
+    let report = cosim::import::inspect::describe(md);
     assert!(report.contains("hub.acc.z"), "{report}");
     assert!(report.contains("get after set (rotorcraft-fmi)"), "{report}");
 }
@@ -127,7 +127,7 @@ fn fmu_state_round_trip_is_bit_identical() {
         .model_description()
         .variables
         .iter()
-        .filter(|v| v.is_output() && v.var_type == orchestrator::import::model_description::VarType::Real)
+        .filter(|v| v.is_output() && v.var_type == cosim::import::model_description::VarType::Real)
         .map(|v| v.value_reference)
         .collect();
     assert!(outputs.len() > 20);

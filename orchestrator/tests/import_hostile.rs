@@ -7,8 +7,8 @@ mod import_support;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use cosim::import::{DescriptionError, ExtractLimits, Fmu, ImportError, OpenOptions};
 use import_support::{compile_shared, packaged_fmu};
-use orchestrator::import::{DescriptionError, ExtractLimits, Fmu, ImportError, OpenOptions};
 use zip::write::SimpleFileOptions;
 
 /// A scratch area: `root/` holds the archives, `root/extract/` is where the importer creates its
@@ -268,7 +268,7 @@ fn missing_binary_lists_the_platforms_present() {
     );
     let err = scratch.open(&path).unwrap_err();
     // The description alone is still readable, e.g. for `orchestrator inspect`.
-    assert_eq!(orchestrator::import::read_model_description(&path).unwrap().model_name, "M");
+    assert_eq!(cosim::import::read_model_description(&path).unwrap().model_name, "M");
     let ImportError::MissingBinary { platforms, expected, platform, has_sources, .. } = &err else { panic!("{err:?}") };
     assert_eq!(platforms, &["darwin64".to_string(), "win64".to_string()]);
     assert_eq!(expected, "binaries/linux64/M.so");

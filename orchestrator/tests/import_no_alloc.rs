@@ -9,8 +9,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
 
+use cosim::import::{Fmu, StepResult};
 use import_support::{Collector, packaged_fmu};
-use orchestrator::import::{Fmu, StepResult};
 
 struct Counting;
 

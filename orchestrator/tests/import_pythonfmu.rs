@@ -7,8 +7,8 @@ mod import_support;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use cosim::import::{CallErrorKind, Fmu, Slave, Status, StepResult};
 use import_support::{Collector, build_with_pythonfmu};
-use orchestrator::import::{CallErrorKind, Fmu, Slave, Status, StepResult};
 
 /// The model: `y = k u` while `enabled`, a step counter, a label; a step with `u > 1000` is
 /// refused (PythonFMU reports `fmi2Discard` when `do_step` returns False).
@@ -151,6 +151,6 @@ fn pythonfmu_opened_twice_in_one_process() {
         slave.do_step(0.0, 1.0, true).unwrap();
         assert_eq!(real(&mut slave, vr(&fmu, "y")), 8.0);
     }
-    let runtime = orchestrator::import::ffi::ensure_python_runtime().unwrap();
+    let runtime = cosim::import::ffi::ensure_python_runtime().unwrap();
     eprintln!("CPython loaded from: {runtime}");
 }

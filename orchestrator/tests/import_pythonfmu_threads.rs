@@ -7,8 +7,8 @@ mod import_support;
 
 use std::sync::{Arc, Barrier};
 
+use cosim::import::Fmu;
 use import_support::{Collector, build_with_pythonfmu};
-use orchestrator::import::Fmu;
 
 const ECHO_PY: &str = r#"
 from pythonfmu import Fmi2Causality, Fmi2Slave, Real

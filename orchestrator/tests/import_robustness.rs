@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;
 
+use cosim::import::{Fmu, ImportError, Status, StepResult};
 use import_support::{Collector, compile_shared};
-use orchestrator::import::{Fmu, ImportError, Status, StepResult};
 
 /// A bouncing-ball-like counter: every completed step adds one to `count`. A step that would pass
 /// `t_end` (default 0.35 s) stops there and returns `fmi2Discard`; with `terminate` = 1 (default)
@@ -519,7 +519,7 @@ fn duplicate_entry_names_are_refused() {
         format!("{}: refusing the archive: it has two entries named 'modelDescription.xml'", path.display())
     );
     // The description alone is refused the same way.
-    let err = orchestrator::import::read_model_description(&path).unwrap_err();
+    let err = cosim::import::read_model_description(&path).unwrap_err();
     assert!(matches!(&err, ImportError::DuplicateEntry { .. }), "{err:?}");
 }
 

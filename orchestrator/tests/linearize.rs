@@ -10,8 +10,8 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use cosim::master::{FmuCache, Master};
 use nalgebra::{Complex, DMatrix, Matrix4};
-use orchestrator::master::{FmuCache, Master};
 use test_fmus::{Body, Load};
 
 const M: f64 = 1.0;
@@ -136,7 +136,7 @@ fn actuator_model_matches_the_mixing_law() {
 }}"#
     );
     let dir = tempfile::tempdir().unwrap();
-    let mut description = orchestrator::system::SystemDescription::from_str(&json, dir.path()).unwrap();
+    let mut description = cosim::system::SystemDescription::from_str(&json, dir.path()).unwrap();
     description.use_fmus_in(&common::fmu_dir()).unwrap();
     let system = common::resolve(&description);
     let mut master = Master::new_model_exchange(system, &mut FmuCache::default(), common::logger()).unwrap();
@@ -309,7 +309,7 @@ fn flap_mode_matches_the_decay_of_the_nonlinear_co_simulation() {
     json["experiment"]["stop"] = serde_json::json!(0.6);
     let mut description = |beta0: f64| {
         json["fmus"]["rotor"]["parameters"]["blade.beta0"] = serde_json::json!(beta0);
-        let mut d = orchestrator::system::SystemDescription::from_str(&json.to_string(), ".").unwrap();
+        let mut d = cosim::system::SystemDescription::from_str(&json.to_string(), ".").unwrap();
         d.use_fmus_in(&common::fmu_dir()).unwrap();
         d
     };
@@ -389,7 +389,7 @@ fn roll_response_to_lateral_cyclic_matches_a_sine_run_of_the_nonlinear_co_simula
     let text = std::fs::read_to_string(test_fmus::fixtures::example_path("helicopter.json")).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
     let description = |json: &serde_json::Value| {
-        let mut d = orchestrator::system::SystemDescription::from_str(&json.to_string(), ".").unwrap();
+        let mut d = cosim::system::SystemDescription::from_str(&json.to_string(), ".").unwrap();
         d.use_fmus_in(&common::fmu_dir()).unwrap();
         d
     };

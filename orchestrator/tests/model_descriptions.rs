@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use orchestrator::package::our_fmus;
+use fmu_catalog::our_fmus;
 
 #[test]
 fn committed_model_descriptions_match_the_code() {

@@ -7,9 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use orchestrator::import::Fmu;
-use orchestrator::import::model_description::ModelDescription;
-use orchestrator::system::SystemDescription;
+use cosim::import::Fmu;
+use cosim::import::model_description::ModelDescription;
+use cosim::system::SystemDescription;
 
 #[test]
 fn examples_resolve_against_the_committed_model_descriptions() {

@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use orchestrator::import::model_description::{
+use cosim::import::model_description::{
     Causality, CoSimulation, DefaultExperiment, ModelDescription, ScalarVariable, VarType, Variability,
 };
-use orchestrator::system::{
+use cosim::system::{
     Algorithm, Connection, Experiment, JacobianUpdate, MasterOptions, ParameterValue, Signal, System,
     SystemDescription, SystemError, VarRef,
 };

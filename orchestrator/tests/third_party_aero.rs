@@ -22,9 +22,9 @@ mod import_support;
 use std::path::{Path, PathBuf};
 
 use common::{param, run_description};
+use cosim::master::Results;
+use cosim::system::{SignalSpec, SystemDescription};
 use import_support::{build_with_pythonfmu, workspace_root};
-use orchestrator::master::Results;
-use orchestrator::system::{SignalSpec, SystemDescription};
 
 /// An example with our FMUs and SimpleAero from `simple_aero`.
 fn example(name: &str, simple_aero: &Path) -> SystemDescription {

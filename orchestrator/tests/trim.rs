@@ -16,9 +16,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::{example, param};
-use orchestrator::import::StderrLogger;
-use orchestrator::master::{FmuCache, Master};
-use orchestrator::system::SystemDescription;
+use cosim::import::StderrLogger;
+use cosim::master::{FmuCache, Master};
+use cosim::system::SystemDescription;
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trim, TrimStart, Trimmer};
 
 fn trim(trimmer: &mut Trimmer, condition: FlightCondition, start: TrimStart) -> Trim {

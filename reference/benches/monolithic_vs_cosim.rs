@@ -32,11 +32,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+use cosim::import::StderrLogger;
+use cosim::master::{FmuCache, Master, Results};
+use cosim::system::System;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use monolithic_reference::{MonolithicSystem, Options, Registry};
-use orchestrator::import::StderrLogger;
-use orchestrator::master::{FmuCache, Master, Results};
-use orchestrator::system::System;
 use test_fmus::fixtures::{our_fmu, package_test_fmu};
 
 use common::system;

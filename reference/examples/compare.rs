@@ -9,11 +9,13 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use cosim::import::StderrLogger;
+use cosim::master::{FmuCache, Master};
 use monolithic_reference::{MonolithicSystem, Options, Registry};
-use orchestrator::import::StderrLogger;
-use orchestrator::master::{FmuCache, Master};
 
 fn main() {
+    // `"model": "Rotor"` entries name our FMUs, packaged from the built libraries on first use.
+    fmu_catalog::install();
     let mut args = std::env::args().skip(1);
     let mut path = None;
     let mut stop = None;

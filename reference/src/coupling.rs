@@ -10,11 +10,11 @@
 
 use std::rc::Rc;
 
-use orchestrator::master::graph::{self, Component};
+use cosim::master::graph::{self, Component};
 
 use crate::registry::DynModel;
+use cosim::master::newton::{self, LoopBuffers, LoopProblem, SolveError};
 use fmu_core::Dual64;
-use orchestrator::master::linalg;
 
 /// One model instance with its inputs, outputs and AD buffers.
 pub(crate) struct Unit {
@@ -113,15 +113,9 @@ struct Loop {
     inputs: Vec<LoopInput>,
     /// Units whose outputs are loop nodes.
     units: Vec<usize>,
-    z: Vec<f64>,
-    g: Vec<f64>,
-    r: Vec<f64>,
-    /// LU factors of the Newton matrix `I - dg/dz`.
-    a: Vec<f64>,
-    pivots: Vec<usize>,
-    /// `a` holds valid factors (from this or an earlier instant).
-    factored: bool,
-    /// `z` holds the last converged solution (a warm start for the next instant).
+    /// The Newton solver's unknowns and matrix, kept between instants.
+    newton: LoopBuffers,
+    /// `newton.z` holds the last converged solution (a warm start for the next instant).
     warm: bool,
     members: String,
 }
@@ -151,20 +145,9 @@ impl std::fmt::Display for LoopFailure {
     }
 }
 
-/// When the Newton matrix `I - dg/dz` of a loop is recomputed (always exactly, by AD).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum JacobianUpdate {
-    /// At every Newton iteration (full Newton, as the orchestrator's master).
-    EveryIteration,
-    /// Kept, factorised, across iterations and right-hand-side evaluations (chord Newton), and
-    /// recomputed when the residual contracts by less than a factor [`CONTRACTION`] in an
-    /// iteration, or grows. The converged solution satisfies the same residual tolerance.
-    #[default]
-    WhenSlow,
-}
-
-/// Smallest residual reduction per iteration accepted from a reused Newton matrix.
-pub const CONTRACTION: f64 = 0.1;
+/// When the Newton matrix `I - dg/dz` of a loop is recomputed (always exactly, by AD): the
+/// master's policy type, default chord Newton.
+pub use cosim::master::newton::{CONTRACTION, MatrixUpdate as JacobianUpdate};
 
 /// Work counters of the coupling.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -300,12 +283,7 @@ impl Coupling {
                 nodes: comp.nodes.clone(),
                 inputs,
                 units: loop_units,
-                z: vec![0.0; m],
-                g: vec![0.0; m],
-                r: vec![0.0; m],
-                a: vec![0.0; m * m],
-                pivots: vec![0; m],
-                factored: false,
+                newton: LoopBuffers::new(m),
                 warm: false,
                 members,
             });
@@ -348,7 +326,7 @@ impl Coupling {
     pub fn reset(&mut self) {
         for l in &mut self.loops {
             l.warm = false;
-            l.factored = false;
+            l.newton.forget_matrix();
         }
         for u in &mut self.units {
             u.dirty = true;
@@ -405,7 +383,8 @@ impl Coupling {
         }
     }
 
-    /// Newton on `r(z) = z - g(z)` over the loop's outputs `z`, with `dg/dz` exact by AD.
+    /// Newton on `r(z) = z - g(z)` over the loop's outputs `z`, with `dg/dz` exact by AD
+    /// ([`newton::solve`], the master's solver).
     fn solve_loop(&mut self, l: usize, t: f64, x: &[f64]) -> Result<(), LoopFailure> {
         let m = self.loops[l].nodes.len();
         self.counters.loop_solves += 1;
@@ -413,97 +392,97 @@ impl Coupling {
             // Cold start: the outputs at the inputs as they are.
             for i in 0..m {
                 let p = self.loops[l].nodes[i];
-                self.loops[l].z[i] = self.output(p, t, x);
+                self.loops[l].newton.z[i] = self.output(p, t, x);
             }
         }
-        let tol = self.tolerance;
-        let mut previous = f64::INFINITY;
-        let mut growth = 0;
-        let mut iterations = 0;
-        loop {
-            for i in 0..m {
-                let p = self.loops[l].nodes[i];
-                self.propagate(p, self.loops[l].z[i]);
+        let settings =
+            newton::Settings { tolerance: self.tolerance, max_iterations: self.max_iterations, matrix: self.jacobian };
+        let Loop { nodes: loop_nodes, inputs, units: loop_units, newton, warm, members } = &mut self.loops[l];
+        let mut problem = ReferenceLoop {
+            t,
+            x,
+            loop_nodes,
+            loop_units,
+            inputs,
+            nodes: &self.nodes,
+            units: &mut self.units,
+            counters: &mut self.counters,
+        };
+        let solved = newton::solve(&mut problem, newton, &settings);
+        let c = &mut self.counters;
+        match solved {
+            Ok(done) => {
+                *warm = true;
+                c.jacobian_updates += done.matrix_updates;
+                c.newton_iterations += done.iterations;
+                c.newton_iterations_max = c.newton_iterations_max.max(done.iterations);
+                c.max_residual = c.max_residual.max(done.residual);
+                Ok(())
             }
-            for n in 0..self.loops[l].units.len() {
-                let u = self.loops[l].units[n];
-                self.refresh(u, t, x);
+            Err(SolveError::Problem(never)) => match never {},
+            Err(SolveError::Unsolved(u)) => {
+                *warm = false;
+                c.jacobian_updates += u.matrix_updates;
+                c.loop_failures += 1;
+                Err(LoopFailure {
+                    members: members.clone(),
+                    time: t,
+                    reason: u.failure.to_string(),
+                    residual: u.residual,
+                    iterations: u.iterations,
+                })
             }
-            let mut norm = 0.0_f64;
-            let mut converged = true;
-            for i in 0..m {
-                let p = self.loops[l].nodes[i];
-                let g = self.units[self.nodes[p].unit].y[self.nodes[p].output];
-                let lp = &mut self.loops[l];
-                lp.g[i] = g;
-                lp.r[i] = lp.z[i] - g;
-                norm = norm.max(lp.r[i].abs());
-                converged &= lp.r[i].abs() <= tol * (1.0 + lp.z[i].abs());
-            }
-            let fail = move |reason: String, me: &mut Self| {
-                me.loops[l].warm = false;
-                me.counters.loop_failures += 1;
-                Err(LoopFailure { members: me.loops[l].members.clone(), time: t, reason, residual: norm, iterations })
-            };
-            if !norm.is_finite() {
-                return fail("non-finite residual".into(), self);
-            }
-            if converged {
-                self.loops[l].warm = true;
-                let c = &mut self.counters;
-                c.newton_iterations += iterations;
-                c.newton_iterations_max = c.newton_iterations_max.max(iterations);
-                c.max_residual = c.max_residual.max(norm);
-                return Ok(());
-            }
-            if iterations >= self.max_iterations {
-                return fail("iteration limit reached".into(), self);
-            }
-            growth = if norm > previous { growth + 1 } else { 0 };
-            if growth >= 3 {
-                return fail("diverged (residual grew three times in a row)".into(), self);
-            }
-            let refresh = match self.jacobian {
-                JacobianUpdate::EveryIteration => true,
-                JacobianUpdate::WhenSlow => !self.loops[l].factored || norm > CONTRACTION * previous,
-            };
-            previous = norm;
-            if refresh {
-                self.loop_matrix(l, t, x);
-                self.counters.jacobian_updates += 1;
-                let lp = &mut self.loops[l];
-                lp.factored = false;
-                if let Err(e) = linalg::factor(m, &mut lp.a, &mut lp.pivots) {
-                    return fail(e.to_string(), self);
-                }
-                lp.factored = true;
-            }
-            let lp = &mut self.loops[l];
-            // Newton step: (I - dg/dz) dz = r, solved in the g buffer.
-            lp.g.copy_from_slice(&lp.r);
-            linalg::solve_factored(m, &lp.a, &lp.pivots, &mut lp.g);
-            for i in 0..m {
-                lp.z[i] -= lp.g[i];
-            }
-            iterations += 1;
         }
     }
+}
 
-    /// Fills `a = I - dg/dz` at the current inputs.
-    fn loop_matrix(&mut self, l: usize, t: f64, x: &[f64]) {
-        let lp = &mut self.loops[l];
-        let m = lp.nodes.len();
-        lp.a.iter_mut().for_each(|v| *v = 0.0);
-        for i in 0..m {
-            lp.a[i * m + i] = 1.0;
-        }
-        for input in &lp.inputs {
-            let unit = &mut self.units[input.unit];
-            unit.jacobian_column(t, x, input.input);
-            self.counters.jacobian_columns += 1;
-            for &(i, k) in &input.rows {
-                lp.a[i * m + input.source] -= unit.y_dual[k].eps;
+/// One loop at one instant `(t, x)`, as the Newton solver sees it: `g(z)` evaluates the models
+/// whose outputs are loop nodes; the Newton matrix comes from forward-mode AD columns.
+struct ReferenceLoop<'a> {
+    t: f64,
+    x: &'a [f64],
+    loop_nodes: &'a [usize],
+    loop_units: &'a [usize],
+    inputs: &'a [LoopInput],
+    nodes: &'a [Node],
+    units: &'a mut [Unit],
+    counters: &'a mut CouplingCounters,
+}
+
+impl LoopProblem for ReferenceLoop<'_> {
+    type Error = std::convert::Infallible;
+
+    fn evaluate(&mut self, z: &[f64], g: &mut [f64]) -> Result<(), Self::Error> {
+        for (&p, &value) in self.loop_nodes.iter().zip(z) {
+            for &(v, j) in &self.nodes[p].targets {
+                self.units[v].set_input(j, value);
             }
         }
+        for &u in self.loop_units {
+            if self.units[u].refresh(self.t, self.x) {
+                self.counters.output_evaluations += 1;
+            }
+        }
+        for (&p, g) in self.loop_nodes.iter().zip(g) {
+            *g = self.units[self.nodes[p].unit].y[self.nodes[p].output];
+        }
+        Ok(())
+    }
+
+    fn newton_matrix(&mut self, a: &mut [f64]) -> Result<(), Self::Error> {
+        let m = self.loop_nodes.len();
+        a.iter_mut().for_each(|v| *v = 0.0);
+        for i in 0..m {
+            a[i * m + i] = 1.0;
+        }
+        for input in self.inputs {
+            let unit = &mut self.units[input.unit];
+            unit.jacobian_column(self.t, self.x, input.input);
+            self.counters.jacobian_columns += 1;
+            for &(i, k) in &input.rows {
+                a[i * m + input.source] -= unit.y_dual[k].eps;
+            }
+        }
+        Ok(())
     }
 }

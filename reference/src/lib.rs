@@ -9,7 +9,7 @@
 //! # How
 //!
 //! - The coupled system is built from the **same JSON system description** the orchestrator
-//!   runs ([`orchestrator::system::System`]): each instance becomes the Rust model named by its
+//!   runs ([`cosim::system::System`]): each instance becomes the Rust model named by its
 //!   FMU's `modelIdentifier` ([`Registry`]: `Fuselage`, `Rotor`, `Aero`, `Controls`, and the test
 //!   models `TwoMassBody`, `TwoMassLoad`), checked against the FMU's GUID so both sides run the
 //!   same interface, configured from the declared start values overridden by the system's
@@ -19,7 +19,7 @@
 //!   default `1e-10`). Each model's `project_state` runs on its slice after every accepted step.
 //! - At every right-hand-side evaluation `f(t, x)`: external signals at `t`; the connected
 //!   outputs in dependency order (the feedthrough graph and its strongly connected components
-//!   exactly as the orchestrator's master, [`orchestrator::master::graph`]); every algebraic
+//!   exactly as the orchestrator's master, [`cosim::master::graph`]); every algebraic
 //!   loop by Newton on `z - g(z) = 0` with `dg/dz` exact by forward-mode AD ([`fmu_core::Dual64`])
 //!   through each model's generic output equations; then every model's derivatives with those
 //!   consistent inputs.
@@ -27,7 +27,7 @@
 //!   integrator never straddles a discontinuity; inside a segment a step holds the value of the
 //!   segment (its stages at the segment end see the value before a switch there).
 //! - [`MonolithicSystem::run`] records on the orchestrator's communication grid and returns the
-//!   orchestrator's [`Results`](orchestrator::master::Results) with the same column names
+//!   orchestrator's [`Results`](cosim::master::Results) with the same column names
 //!   (`instance.variable`), so the two compare column by column.
 //!
 //! # Example

@@ -6,11 +6,11 @@ use std::path::Path;
 use std::rc::Rc;
 use std::time::Instant;
 
+use cosim::import::model_description::{Causality, ModelDescription};
+use cosim::master::Results;
+use cosim::system::{ParameterValue, Signal, System, SystemDescription, SystemError};
 use fmu_core::catalog::Slot;
 use fmu_core::ode::{Dopri5, OdeError};
-use orchestrator::import::model_description::{Causality, ModelDescription};
-use orchestrator::master::Results;
-use orchestrator::system::{ParameterValue, Signal, System, SystemDescription, SystemError};
 
 use crate::coupling::{Coupling, CouplingCounters, JacobianUpdate, LoopFailure, Node, Unit};
 use crate::registry::{DynModel, ParameterStore, Registry};
@@ -239,7 +239,7 @@ pub struct MonolithicSystem {
 /// Reads the model descriptions from the `.fmu` archives (without loading their binaries) and
 /// resolves `description`, as the orchestrator does.
 pub fn resolve(description: &SystemDescription) -> Result<System, SystemError> {
-    description.resolve(|path| orchestrator::import::read_model_description(path).map_err(|e| e.to_string()))
+    description.resolve(|path| cosim::import::read_model_description(path).map_err(|e| e.to_string()))
 }
 
 /// Loads and resolves a JSON system description file.
@@ -326,7 +326,7 @@ impl MonolithicSystem {
             catalogs.push(catalog);
         }
 
-        let position = |r: orchestrator::system::VarRef| {
+        let position = |r: cosim::system::VarRef| {
             io_position(&system.instances[r.instance].description, r.variable, &catalogs[r.instance])
         };
         let mut nodes: Vec<Node> = Vec::new();

@@ -5,11 +5,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use orchestrator::import::StderrLogger;
-use orchestrator::linear::{LinearModel, Mode, floquet};
-use orchestrator::master::{FmuCache, Master};
+use cosim::import::StderrLogger;
+use cosim::linear::{LinearModel, Mode, floquet};
+use cosim::master::{FmuCache, Master};
+use cosim::system::SystemDescription;
 use orchestrator::plot;
-use orchestrator::system::SystemDescription;
 use orchestrator::trim::{FlightCondition, JacobianMethod};
 
 use crate::{SystemChanges, solve_trim};

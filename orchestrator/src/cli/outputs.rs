@@ -12,9 +12,9 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use orchestrator::master::{Results, write_csv_header, write_csv_row};
-use orchestrator::result_files::{ColumnInfo, units_path, write_mat, write_units_csv};
-use orchestrator::system::{SignalSpec, System, SystemDescription};
+use cosim::master::{Results, write_csv_header, write_csv_row};
+use cosim::result_files::{ColumnInfo, units_path, write_mat, write_units_csv};
+use cosim::system::{SignalSpec, System, SystemDescription};
 
 use super::super::ResultOptions;
 

@@ -442,7 +442,7 @@ fn statistics(csv: &Path, names: &[String]) -> Vec<(String, String)> {
 /// `sweep.svg`: every figure against the swept variable `x`, one line per combination of the
 /// `others`, points in order of `x`.
 fn plot(dir: &Path, x: &str, others: &[String], figures: &[String], rows: &[BTreeMap<String, String>]) -> Result<()> {
-    use orchestrator::master::Results;
+    use cosim::master::Results;
     // One "results" table per series: x as the time axis and the figures as columns, drawn by
     // the run plot, so the sweep plot has the same look.
     let mut series: BTreeMap<String, Vec<&BTreeMap<String, String>>> = BTreeMap::new();

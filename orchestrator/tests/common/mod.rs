@@ -4,9 +4,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use orchestrator::import::{Fmu, FmuLogger, StderrLogger};
-use orchestrator::master::{FmuCache, Master, Results};
-use orchestrator::system::{System, SystemDescription};
+use cosim::import::{Fmu, FmuLogger, StderrLogger};
+use cosim::master::{FmuCache, Master, Results};
+use cosim::system::{System, SystemDescription};
 
 #[allow(unused_imports)]
 pub use test_fmus::fixtures::{fmu_dir, our_fmu, package_test_fmu};
@@ -42,7 +42,7 @@ pub fn run_description(description: &SystemDescription) -> (Results, Master) {
 }
 
 /// Builds a master for a system (opening its FMUs).
-pub fn master(system: System) -> Result<Master, orchestrator::master::MasterError> {
+pub fn master(system: System) -> Result<Master, cosim::master::MasterError> {
     Master::new(system, &mut FmuCache::default(), logger())
 }
 
@@ -52,7 +52,7 @@ pub fn logger() -> Arc<dyn FmuLogger> {
 }
 
 /// Builds and runs a system.
-pub fn run(system: System) -> Result<(Results, Master), orchestrator::master::MasterError> {
+pub fn run(system: System) -> Result<(Results, Master), cosim::master::MasterError> {
     let mut master = master(system)?;
     let results = master.run(|_| {})?;
     Ok((results, master))

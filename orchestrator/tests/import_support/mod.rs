@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
-use orchestrator::import::{FmuLogger, Status};
+use cosim::import::{FmuLogger, Status};
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {

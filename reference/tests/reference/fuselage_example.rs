@@ -12,20 +12,14 @@ use std::path::Path;
 
 use monolithic_reference::MonolithicSystem;
 
-fn example() -> orchestrator::system::System {
+fn example() -> cosim::system::System {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/fuselage_hover_gust.json");
     let _ = crate::common::our_fmu("Fuselage");
     monolithic_reference::load(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Max |difference| of `column` over rows with `t` in `[from, to]`.
-fn max_difference_in(
-    a: &orchestrator::master::Results,
-    b: &orchestrator::master::Results,
-    column: &str,
-    from: f64,
-    to: f64,
-) -> f64 {
+fn max_difference_in(a: &cosim::master::Results, b: &cosim::master::Results, column: &str, from: f64, to: f64) -> f64 {
     let (ca, cb) = (a.column(column).unwrap(), b.column(column).unwrap());
     a.time
         .iter()

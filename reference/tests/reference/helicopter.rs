@@ -13,7 +13,7 @@
 //! O(h^4), accumulated over 1/h steps O(h^3)); the first step, without history, is redone with
 //! the slopes towards its end.
 
-use orchestrator::system::System;
+use cosim::system::System;
 
 /// The example from its trim with the lateral-cyclic sine at `degrees` of azimuth per macro step.
 fn helicopter(degrees: f64) -> System {

@@ -10,7 +10,7 @@ use test_fmus::Body;
 
 const W: f64 = 2.0; // sqrt(k / m)
 
-fn system(dir: &Path, signal: &str) -> orchestrator::system::System {
+fn system(dir: &Path, signal: &str) -> cosim::system::System {
     let binary = dir.join("placeholder.so");
     std::fs::write(&binary, b"not a shared library").unwrap();
     fmu_core::package::write_fmu(

@@ -67,7 +67,7 @@ fn packaged() -> tempfile::TempDir {
 }
 
 /// Max over the grid of the largest state error against the closed form.
-fn error_against_closed_form(results: &orchestrator::master::Results) -> f64 {
+fn error_against_closed_form(results: &cosim::master::Results) -> f64 {
     let cols: Vec<Vec<f64>> =
         ["body.x", "body.v", "load.x2", "load.v2"].iter().map(|c| results.column(c).unwrap()).collect();
     let mut worst: f64 = 0.0;

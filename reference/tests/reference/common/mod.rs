@@ -6,10 +6,10 @@ use std::f64::consts::PI;
 use std::path::Path;
 use std::sync::Arc;
 
+use cosim::import::StderrLogger;
+use cosim::master::{FmuCache, Master, Results};
+use cosim::system::{SignalSpec, System, SystemDescription};
 use monolithic_reference::MonolithicSystem;
-use orchestrator::import::StderrLogger;
-use orchestrator::master::{FmuCache, Master, Results};
-use orchestrator::system::{SignalSpec, System, SystemDescription};
 
 #[allow(unused_imports)]
 pub use test_fmus::fixtures::{fmu_dir, our_fmu, package_test_fmu};

@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use orchestrator::import::{Fmu, StderrLogger, StepResult};
+//! use cosim::import::{Fmu, StderrLogger, StepResult};
 //!
 //! let fmu = Fmu::open("Fuselage.fmu".as_ref())?;
 //! let mut slave = fmu.instantiate("fuselage", Arc::new(StderrLogger::default()))?;

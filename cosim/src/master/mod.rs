@@ -28,6 +28,7 @@ mod discrete;
 pub mod graph;
 pub mod linalg;
 mod linearize;
+pub mod newton;
 mod results;
 mod snapshot;
 
@@ -41,6 +42,8 @@ use crate::import::{
     StepResult, extract_fmu,
 };
 use crate::system::{Algorithm, InstanceSpec, JacobianUpdate, ParameterValue, Signal, System, VarRef};
+pub use newton::CONTRACTION;
+use newton::{LoopBuffers, LoopProblem, MatrixUpdate, SolveError};
 
 pub use results::{Results, RunSummary, write_csv_header, write_csv_row};
 pub use snapshot::MasterState;
@@ -386,32 +389,38 @@ struct Node {
     value: f64,
 }
 
-/// Buffers of one algebraic loop.
+/// One algebraic loop: its nodes and inputs, and the Newton solver's buffers.
 struct LoopSolver {
     nodes: Vec<usize>,
     /// Per loop input: (unit, input position, loop-local index of the node driving it).
     inputs: Vec<(usize, usize, usize)>,
-    z: Vec<f64>,
-    g: Vec<f64>,
-    r: Vec<f64>,
-    a: Vec<f64>,
-    pivots: Vec<usize>,
-    /// Jacobian-column scratch: loop rows, their slopes, finite-difference base values.
-    rows: Vec<usize>,
-    slope: Vec<f64>,
-    base: Vec<f64>,
-    unknown_vrs: Vec<u32>,
+    newton: LoopBuffers,
+    scratch: ColumnScratch,
     members: String,
     warned_delay: bool,
     /// The loop's nodes hold its last converged solution (a warm start for the next point).
     warm: bool,
-    /// `a` holds the LU factors of a Newton matrix (from this or an earlier point).
-    factored: bool,
 }
 
-/// Smallest residual reduction per Newton iteration accepted from a reused Newton matrix
-/// (`master.jacobian = "reuse"`).
-pub const CONTRACTION: f64 = 0.1;
+/// Jacobian-column scratch of a loop: loop rows, their slopes, finite-difference base values.
+#[derive(Default)]
+struct ColumnScratch {
+    rows: Vec<usize>,
+    slope: Vec<f64>,
+    base: Vec<f64>,
+    unknown_vrs: Vec<u32>,
+}
+
+/// One loop at one communication point, as the Newton solver sees it: `g(z)` sets the loop's
+/// inputs from `z` and reads the outputs; the Newton matrix comes from directional derivatives.
+struct MasterLoop<'a> {
+    phase: Phase,
+    loop_nodes: &'a [usize],
+    inputs: &'a [(usize, usize, usize)],
+    scratch: &'a mut ColumnScratch,
+    nodes: &'a mut [Node],
+    units: &'a mut [Unit],
+}
 
 /// Per-run figures.
 #[derive(Debug, Clone, Default)]
@@ -737,19 +746,16 @@ impl Master {
             loops.push(LoopSolver {
                 nodes: comp.nodes.clone(),
                 inputs,
-                z: vec![0.0; m],
-                g: vec![0.0; m],
-                r: vec![0.0; m],
-                a: vec![0.0; m * m],
-                pivots: vec![0; m],
-                rows: Vec::with_capacity(m),
-                slope: Vec::with_capacity(m),
-                base: Vec::with_capacity(m),
-                unknown_vrs: Vec::with_capacity(m),
+                newton: LoopBuffers::new(m),
+                scratch: ColumnScratch {
+                    rows: Vec::with_capacity(m),
+                    slope: Vec::with_capacity(m),
+                    base: Vec::with_capacity(m),
+                    unknown_vrs: Vec::with_capacity(m),
+                },
                 members,
                 warned_delay: false,
                 warm: false,
-                factored: false,
             });
         }
 
@@ -988,17 +994,11 @@ impl Master {
     }
 
     fn propagate(&mut self, p: usize) {
-        let value = self.nodes[p].value;
-        for t in 0..self.nodes[p].targets.len() {
-            let (v, j) = self.nodes[p].targets[t];
-            self.units[v].set_input(j, value);
-        }
+        propagate(&self.nodes, &mut self.units, p);
     }
 
-    /// Newton on `r(z) = z - g(z)` over the loop's outputs `z`.
+    /// Newton on `r(z) = z - g(z)` over the loop's outputs `z` ([`newton::solve`]).
     fn solve_loop(&mut self, l: usize, phase: Phase) -> Result<usize, MasterError> {
-        let tol = self.system.master.tolerance;
-        let max_iterations = self.system.master.max_iterations as usize;
         let m = self.loops[l].nodes.len();
         if phase == Phase::Stepping && self.loops[l].warm {
             // Start from the last solution (the loop inputs as they are now): its residual is
@@ -1007,14 +1007,14 @@ impl Master {
             // of examples/helicopter.json.)
             for i in 0..m {
                 let p = self.loops[l].nodes[i];
-                self.loops[l].z[i] = self.nodes[p].value;
+                self.loops[l].newton.z[i] = self.nodes[p].value;
             }
         } else {
             // Start from the outputs as they are now.
             for i in 0..m {
                 let p = self.loops[l].nodes[i];
                 let (u, k) = (self.nodes[p].unit, self.nodes[p].output);
-                self.loops[l].z[i] = self.units[u].output(k, phase)?;
+                self.loops[l].newton.z[i] = self.units[u].output(k, phase)?;
             }
         }
         if phase == Phase::Stepping && !self.loop_has_jacobian(l) && !self.loops[l].warned_delay {
@@ -1025,148 +1025,43 @@ impl Master {
                  it is coupled with a one-step delay"
             ));
         }
-        let mut previous = f64::INFINITY;
-        let mut growth = 0;
-        let mut iterations = 0;
-        loop {
-            // g(z): set the loop's inputs from z, then evaluate its outputs.
-            for i in 0..m {
-                let p = self.loops[l].nodes[i];
-                self.nodes[p].value = self.loops[l].z[i];
-                self.propagate(p);
+        let settings = newton::Settings {
+            tolerance: self.system.master.tolerance,
+            max_iterations: self.system.master.max_iterations as usize,
+            matrix: if phase == Phase::Initialization || self.system.master.jacobian == JacobianUpdate::EveryIteration {
+                MatrixUpdate::EveryIteration
+            } else {
+                MatrixUpdate::WhenSlow
+            },
+        };
+        let LoopSolver { nodes: loop_nodes, inputs, newton, scratch, warm, .. } = &mut self.loops[l];
+        let mut problem =
+            MasterLoop { phase, loop_nodes, inputs, scratch, nodes: &mut self.nodes, units: &mut self.units };
+        match newton::solve(&mut problem, newton, &settings) {
+            Ok(c) => {
+                *warm = true;
+                self.stats.max_residual = self.stats.max_residual.max(c.residual);
+                self.stats.jacobian_updates += c.matrix_updates;
+                Ok(c.iterations)
             }
-            let mut norm = 0.0_f64;
-            let mut converged = true;
-            for i in 0..m {
-                let p = self.loops[l].nodes[i];
-                let (u, k) = (self.nodes[p].unit, self.nodes[p].output);
-                let g = self.units[u].output(k, phase)?;
-                let lp = &mut self.loops[l];
-                lp.g[i] = g;
-                lp.r[i] = lp.z[i] - g;
-                norm = norm.max(lp.r[i].abs());
-                converged &= lp.r[i].abs() <= tol * (1.0 + lp.z[i].abs());
+            Err(SolveError::Problem(e)) => Err(e.into()),
+            Err(SolveError::Unsolved(u)) => {
+                *warm = false;
+                self.stats.jacobian_updates += u.matrix_updates;
+                Err(MasterError::LoopFailed {
+                    members: self.loops[l].members.clone(),
+                    time: self.time,
+                    reason: u.failure.to_string(),
+                    residual: u.residual,
+                    iterations: u.iterations,
+                })
             }
-            let fail = |reason: &str, master: &mut Master| {
-                master.loops[l].warm = false;
-                master.loops[l].factored = false;
-                MasterError::LoopFailed {
-                    members: master.loops[l].members.clone(),
-                    time: master.time,
-                    reason: reason.to_string(),
-                    residual: norm,
-                    iterations,
-                }
-            };
-            if !norm.is_finite() {
-                return Err(fail("non-finite residual", self));
-            }
-            if converged {
-                self.stats.max_residual = self.stats.max_residual.max(norm);
-                self.loops[l].warm = true;
-                return Ok(iterations);
-            }
-            if iterations >= max_iterations {
-                return Err(fail("iteration limit reached", self));
-            }
-            growth = if norm > previous { growth + 1 } else { 0 };
-            if growth >= 3 {
-                return Err(fail("diverged (residual grew three times in a row)", self));
-            }
-            // Chord Newton: keep the factorised matrix (from this or an earlier point) while it
-            // contracts the residual well; the convergence test is on the true residual.
-            let refresh = phase == Phase::Initialization
-                || self.system.master.jacobian == JacobianUpdate::EveryIteration
-                || !self.loops[l].factored
-                || norm > CONTRACTION * previous;
-            previous = norm;
-            if refresh {
-                self.loops[l].factored = false;
-                self.loop_matrix(l, phase)?;
-                let lp = &mut self.loops[l];
-                if let Err(e) = linalg::factor(m, &mut lp.a, &mut lp.pivots) {
-                    return Err(fail(&e.to_string(), self));
-                }
-                self.loops[l].factored = true;
-                self.stats.jacobian_updates += 1;
-            }
-            let lp = &mut self.loops[l];
-            // Newton step: (I - dg/dz) dz = -r, solved in the g buffer.
-            lp.g.copy_from_slice(&lp.r);
-            linalg::solve_factored(m, &lp.a, &lp.pivots, &mut lp.g);
-            for i in 0..m {
-                lp.z[i] -= lp.g[i];
-            }
-            iterations += 1;
         }
     }
 
     /// True when every FMU in the loop contributes a Jacobian in the stepping phase.
     fn loop_has_jacobian(&self, l: usize) -> bool {
         self.loops[l].inputs.iter().all(|&(v, _, _)| self.units[v].provides_dd || self.units[v].get_after_set)
-    }
-
-    /// Fills `a = I - dg/dz` at the current inputs.
-    fn loop_matrix(&mut self, l: usize, phase: Phase) -> Result<(), MasterError> {
-        let m = self.loops[l].nodes.len();
-        {
-            let lp = &mut self.loops[l];
-            lp.a.iter_mut().for_each(|x| *x = 0.0);
-            for i in 0..m {
-                lp.a[i * m + i] = 1.0;
-            }
-        }
-        for n in 0..self.loops[l].inputs.len() {
-            let (v, j, source) = self.loops[l].inputs[n];
-            // Loop outputs of unit v that depend on input j.
-            let unit = &mut self.units[v];
-            let lp = &mut self.loops[l];
-            lp.unknown_vrs.clear();
-            lp.rows.clear();
-            let n_in = unit.in_vrs.len();
-            for (i, &p) in lp.nodes.iter().enumerate() {
-                let node = &self.nodes[p];
-                if node.unit == v && unit.feed_by_output[node.output].contains(&j) {
-                    if unit.exact(phase) {
-                        lp.unknown_vrs.push(unit.out_vrs[node.output]);
-                        lp.rows.push(i);
-                    } else {
-                        // Standard FMU: the slope of its linear model.
-                        lp.a[i * m + source] -= unit.d[node.output * n_in + j];
-                    }
-                }
-            }
-            let rows = lp.rows.len();
-            if rows == 0 {
-                continue;
-            }
-            lp.slope.resize(rows, 0.0);
-            unit.flush()?;
-            if unit.provides_dd {
-                unit.slave.get_directional_derivative(
-                    &lp.unknown_vrs,
-                    &unit.in_vrs[j..j + 1],
-                    &[1.0],
-                    &mut lp.slope,
-                )?;
-            } else {
-                // Finite differences: allowed because outputs may be read after a set here.
-                let u0 = unit.in_values[j];
-                let delta = 1e-7 * (1.0 + u0.abs());
-                lp.base.resize(rows, 0.0);
-                unit.slave.get_real(&lp.unknown_vrs, &mut lp.base)?;
-                unit.slave.set_real(&unit.in_vrs[j..j + 1], &[u0 + delta])?;
-                unit.slave.get_real(&lp.unknown_vrs, &mut lp.slope)?;
-                unit.slave.set_real(&unit.in_vrs[j..j + 1], &[u0])?;
-                for (s, b) in lp.slope.iter_mut().zip(&lp.base) {
-                    *s = (*s - b) / delta;
-                }
-            }
-            for n in 0..rows {
-                lp.a[lp.rows[n] * m + source] -= lp.slope[n];
-            }
-        }
-        Ok(())
     }
 
     fn check_finite(&self) -> Result<(), MasterError> {
@@ -1553,5 +1448,87 @@ impl Master {
             on_row(self.time, &row);
         }
         self.terminate()
+    }
+}
+
+/// Sets the inputs that node `p` drives to its value.
+fn propagate(nodes: &[Node], units: &mut [Unit], p: usize) {
+    let value = nodes[p].value;
+    for &(v, j) in &nodes[p].targets {
+        units[v].set_input(j, value);
+    }
+}
+
+impl LoopProblem for MasterLoop<'_> {
+    type Error = CallError;
+
+    fn evaluate(&mut self, z: &[f64], g: &mut [f64]) -> Result<(), CallError> {
+        for (&p, &value) in self.loop_nodes.iter().zip(z) {
+            self.nodes[p].value = value;
+            propagate(self.nodes, self.units, p);
+        }
+        for (&p, g) in self.loop_nodes.iter().zip(g) {
+            let (u, k) = (self.nodes[p].unit, self.nodes[p].output);
+            *g = self.units[u].output(k, self.phase)?;
+        }
+        Ok(())
+    }
+
+    fn newton_matrix(&mut self, a: &mut [f64]) -> Result<(), CallError> {
+        let m = self.loop_nodes.len();
+        a.iter_mut().for_each(|x| *x = 0.0);
+        for i in 0..m {
+            a[i * m + i] = 1.0;
+        }
+        let scratch = &mut *self.scratch;
+        for &(v, j, source) in self.inputs {
+            // Loop outputs of unit v that depend on input j.
+            let unit = &mut self.units[v];
+            scratch.unknown_vrs.clear();
+            scratch.rows.clear();
+            let n_in = unit.in_vrs.len();
+            for (i, &p) in self.loop_nodes.iter().enumerate() {
+                let node = &self.nodes[p];
+                if node.unit == v && unit.feed_by_output[node.output].contains(&j) {
+                    if unit.exact(self.phase) {
+                        scratch.unknown_vrs.push(unit.out_vrs[node.output]);
+                        scratch.rows.push(i);
+                    } else {
+                        // Standard FMU: the slope of its linear model.
+                        a[i * m + source] -= unit.d[node.output * n_in + j];
+                    }
+                }
+            }
+            let rows = scratch.rows.len();
+            if rows == 0 {
+                continue;
+            }
+            scratch.slope.resize(rows, 0.0);
+            unit.flush()?;
+            if unit.provides_dd {
+                unit.slave.get_directional_derivative(
+                    &scratch.unknown_vrs,
+                    &unit.in_vrs[j..j + 1],
+                    &[1.0],
+                    &mut scratch.slope,
+                )?;
+            } else {
+                // Finite differences: allowed because outputs may be read after a set here.
+                let u0 = unit.in_values[j];
+                let delta = 1e-7 * (1.0 + u0.abs());
+                scratch.base.resize(rows, 0.0);
+                unit.slave.get_real(&scratch.unknown_vrs, &mut scratch.base)?;
+                unit.slave.set_real(&unit.in_vrs[j..j + 1], &[u0 + delta])?;
+                unit.slave.get_real(&scratch.unknown_vrs, &mut scratch.slope)?;
+                unit.slave.set_real(&unit.in_vrs[j..j + 1], &[u0])?;
+                for (s, b) in scratch.slope.iter_mut().zip(&scratch.base) {
+                    *s = (*s - b) / delta;
+                }
+            }
+            for n in 0..rows {
+                a[scratch.rows[n] * m + source] -= scratch.slope[n];
+            }
+        }
+        Ok(())
     }
 }

@@ -46,7 +46,7 @@ pub struct SystemDescription {
     pub trim: Option<TrimSpec>,
 }
 
-/// `trim`: the unknowns of a trim and how it is run (see [`crate::trim`]).
+/// `trim`: the unknowns of a trim and how it is run (see `orchestrator::trim`).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrimSpec {
@@ -91,7 +91,7 @@ pub struct FmuSpec {
     #[serde(default)]
     pub path: Option<PathBuf>,
     /// `model`: one of our own FMUs by its model identifier (`"Fuselage"`, `"Rotor"`, `"Aero"`,
-    /// `"Controls"`), found by [`crate::package::our_fmu_file`].
+    /// `"Controls"`), found by the installed [`super::ModelCatalog`].
     #[serde(default)]
     pub model: Option<String>,
     /// `parameters`: name and value, in document order (default: none).
@@ -350,7 +350,7 @@ impl SystemDescription {
     }
 
     /// The `.fmu` file of instance `name`: its `path` joined to [`Self::base_dir`], or its
-    /// `model` looked up by [`crate::package::our_fmu_file`]. The only place that locates FMUs.
+    /// `model` looked up in the installed [`super::ModelCatalog`]. The only place that locates FMUs.
     pub fn fmu_file(&self, name: &str) -> Result<PathBuf, SystemError> {
         let field = format!("fmus.{name}");
         let (_, fmu) = self
@@ -369,8 +369,9 @@ impl SystemDescription {
                 })
             }
             (None, Some(model)) => {
-                let path = crate::package::our_fmu_file(model)
-                    .map_err(|e| SystemError::new(format!("{field}.model"), format!("{e:#}")))?;
+                let path = super::model_catalog()
+                    .fmu_file(model)
+                    .map_err(|e| SystemError::new(format!("{field}.model"), e))?;
                 existing_file(&path, &format!("{field}.model"))
             }
             _ => Err(SystemError::new(&field, "name the FMU by exactly one of 'path' and 'model'")),
@@ -460,9 +461,11 @@ impl SystemDescription {
                 }
                 (Some(_), None) => {}
                 (None, Some(model)) => {
-                    let known = crate::package::our_models();
-                    if !known.contains(&model.as_str()) {
-                        let hint = did_you_mean(closest(model, known.iter().map(|k| (*k, true))));
+                    let known = super::model_catalog()
+                        .models()
+                        .map_err(|e| SystemError::new(format!("fmus.{name}.model"), e))?;
+                    if !known.contains(model) {
+                        let hint = did_you_mean(closest(model, known.iter().map(|k| (k.as_str(), true))));
                         return Err(SystemError::new(
                             format!("fmus.{name}.model"),
                             format!("'{model}' is not one of our FMUs ({}){hint}", known.join(", ")),

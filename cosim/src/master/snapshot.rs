@@ -92,7 +92,12 @@ impl Master {
             loops: self
                 .loops
                 .iter()
-                .map(|l| LoopState { a: l.a.clone(), pivots: l.pivots.clone(), factored: l.factored, warm: l.warm })
+                .map(|l| LoopState {
+                    a: l.newton.a.clone(),
+                    pivots: l.newton.pivots.clone(),
+                    factored: l.newton.factored,
+                    warm: l.warm,
+                })
                 .collect(),
             discrete: self.discrete.values().to_vec(),
             constants: self
@@ -128,9 +133,9 @@ impl Master {
             node.value = value;
         }
         for (l, saved) in self.loops.iter_mut().zip(&state.loops) {
-            l.a.copy_from_slice(&saved.a);
-            l.pivots.copy_from_slice(&saved.pivots);
-            l.factored = saved.factored;
+            l.newton.a.copy_from_slice(&saved.a);
+            l.newton.pivots.copy_from_slice(&saved.pivots);
+            l.newton.factored = saved.factored;
             l.warm = saved.warm;
         }
         self.discrete.set_values(&state.discrete);
@@ -243,7 +248,7 @@ impl Master {
             .loops
             .iter()
             .zip(&self.loops)
-            .all(|(s, l)| s.a.len() == l.a.len() && s.pivots.len() == l.pivots.len());
+            .all(|(s, l)| s.a.len() == l.newton.a.len() && s.pivots.len() == l.newton.pivots.len());
         if !matching {
             self.free_state(state)?;
             return Err(bad("it belongs to a different system"));

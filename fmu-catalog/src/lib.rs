@@ -1,8 +1,12 @@
-//! `orchestrator package`: writes our FMUs as `.fmu` archives.
+//! The list of our FMUs, the only one: their model descriptions and documentation, packaging as
+//! `.fmu` archives (`orchestrator package`), and [`Catalog`], which resolves a system
+//! description's `"model"` names for the `cosim` library (packaging on first use).
+#![deny(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use cosim::system::{FMU_DIR_VARIABLE, ModelCatalog, fmu_in_folder};
 
 /// One of our FMUs: its identifier and how to generate its description and documentation.
 pub struct OurFmu {
@@ -56,9 +60,6 @@ pub fn our_models() -> Vec<&'static str> {
     our_fmus().iter().map(|f| f.identifier).collect()
 }
 
-/// Environment variable naming a folder of our packaged FMUs (`<model>.fmu`).
-pub const FMU_DIR_VARIABLE: &str = "ROTORCRAFT_FMU_DIR";
-
 /// The `.fmu` file of our FMU `model` (one of [`our_models`]): `$ROTORCRAFT_FMU_DIR/<model>.fmu`
 /// when that variable is set; otherwise `fmus/<model>.fmu` beside the built libraries (the
 /// orchestrator's own folder, `target/release/`), packaged there on first use and again
@@ -70,16 +71,7 @@ pub fn our_fmu_file(model: &str) -> Result<PathBuf> {
         .find(|f| f.identifier == model)
         .with_context(|| format!("'{model}' is not one of our FMUs ({})", our_models().join(", ")))?;
     if let Some(dir) = std::env::var_os(FMU_DIR_VARIABLE) {
-        let path = PathBuf::from(dir).join(format!("{model}.fmu"));
-        if !path.is_file() {
-            bail!(
-                "{} not found ({FMU_DIR_VARIABLE} is set): write our FMUs there with `orchestrator package --out {}`, \
-                 or unset {FMU_DIR_VARIABLE}",
-                path.display(),
-                path.parent().unwrap_or(Path::new(".")).display()
-            );
-        }
-        return Ok(path);
+        return fmu_in_folder(Path::new(&dir), model).map_err(anyhow::Error::msg);
     }
     let library_dir = default_library_dir()?;
     let library = library_file(&library_dir, model)?;
@@ -97,13 +89,13 @@ pub fn our_fmu_file(model: &str) -> Result<PathBuf> {
 }
 
 /// `libRotorcraftSystem.so` beside the orchestrator, the binary of system FMUs
-/// ([`crate::container`]), or `library_dir/libRotorcraftSystem.so` if given.
+/// ([`cosim::container`]), or `library_dir/libRotorcraftSystem.so` if given.
 pub fn system_library(library_dir: Option<&Path>) -> Result<PathBuf> {
     let dir = match library_dir {
         Some(d) => d.to_path_buf(),
         None => default_library_dir()?,
     };
-    library_file(&dir, crate::container::LIBRARY_NAME)
+    library_file(&dir, cosim::container::LIBRARY_NAME)
 }
 
 /// `library_dir/lib<model>.so`, or an error that says how to build it.
@@ -155,4 +147,22 @@ pub fn package_all(out: &Path, library_dir: Option<&Path>) -> Result<Vec<PathBuf
         written.push(target);
     }
     Ok(written)
+}
+
+/// Our FMUs as the `cosim` library's [`ModelCatalog`]: [`our_models`], found by [`our_fmu_file`].
+pub struct Catalog;
+
+impl ModelCatalog for Catalog {
+    fn models(&self) -> Result<Vec<String>, String> {
+        Ok(our_models().into_iter().map(str::to_string).collect())
+    }
+
+    fn fmu_file(&self, model: &str) -> Result<PathBuf, String> {
+        our_fmu_file(model).map_err(|e| format!("{e:#}"))
+    }
+}
+
+/// Installs [`Catalog`] for this process ([`cosim::system::install_model_catalog`]).
+pub fn install() {
+    cosim::system::install_model_catalog(&Catalog);
 }

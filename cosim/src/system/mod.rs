@@ -42,7 +42,7 @@
 //!   (ASCII letters, digits, `_`; not starting with a digit; no dots); the same `.fmu` may be
 //!   instantiated under several names. The FMU is named by exactly one of `path` (a `.fmu` file,
 //!   relative to the JSON file's directory) and `model` (one of our FMUs, `"Fuselage"`,
-//!   `"Rotor"`, `"Aero"`, `"Controls"`, located by [`crate::package::our_fmu_file`]); see
+//!   `"Rotor"`, `"Aero"`, `"Controls"`, located by the installed [`ModelCatalog`]); see
 //!   [`SystemDescription::fmu_file`]. `parameters` (optional) sets start
 //!   values before initialization: JSON numbers or booleans, checked against the variable's
 //!   type (`Real`: a number; `Integer`/`Enumeration`: an integral number in the 32-bit range;
@@ -95,12 +95,12 @@
 //!   pedal: each the `to` of a `constant` entry of `inputs`), `rotors` (Rotor instances carried
 //!   from trial to trial on their periodic state; the first one's revolution is the averaging
 //!   period), and optionally `tolerance` (default 1e-3 m/s^2 and rad/s^2), `max_iterations`
-//!   (default 30) and `settle_revolutions` (default 1). See [`crate::trim`].
+//!   (default 30) and `settle_revolutions` (default 1). See `orchestrator::trim`.
 //!
 //! # Example
 //!
 //! ```
-//! use orchestrator::system::{Algorithm, SystemDescription};
+//! use cosim::system::{Algorithm, SystemDescription};
 //!
 //! let json = r#"{
 //!     "fmus": { "fuselage": { "path": "Fuselage.fmu", "parameters": { "mass": 2100 } } },
@@ -114,6 +114,7 @@
 //! assert_eq!(error.path, "experiment.stpe");
 //! ```
 
+mod catalog;
 mod description;
 mod error;
 mod json_path;
@@ -121,6 +122,7 @@ mod names;
 mod resolve;
 mod signal;
 
+pub use catalog::{FMU_DIR_VARIABLE, FolderCatalog, ModelCatalog, fmu_in_folder, install_model_catalog, model_catalog};
 pub use description::{
     Algorithm, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec, ParameterSpec, SignalSpec,
     SystemDescription, TrimSpec,
