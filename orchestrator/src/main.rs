@@ -746,7 +746,7 @@ fn trim(
         let mut json: serde_json::Value = serde_json::from_str(&text)?;
         let to_dir = std::path::absolute(path)?.parent().map(Path::to_path_buf).unwrap_or_default();
         let to_dir = std::fs::canonicalize(&to_dir).unwrap_or(to_dir);
-        trim.apply_json(&mut json, &description.base_dir, &to_dir).map_err(anyhow::Error::msg)?;
+        trim.apply_json(&mut json, &description.base_dir, &to_dir)?;
         for assignment in &changes.set {
             cli::outputs::apply_set_to_json(&mut json, assignment)?;
         }
@@ -768,7 +768,7 @@ fn solve_trim(
 ) -> Result<orchestrator::trim::Trim> {
     let mut fmus = fmu_cache(None);
     let logger = Arc::new(StderrLogger::new(verbose));
-    let mut trimmer = Trimmer::new(description, &mut fmus, logger).map_err(anyhow::Error::msg)?;
+    let mut trimmer = Trimmer::new(description, &mut fmus, logger)?;
     let start = trimmer.start_from_system();
     let spinner = cli::progress::Spinner::new();
     let trim = trimmer
@@ -778,7 +778,6 @@ fn solve_trim(
                 p.iteration, p.residual, p.trials, p.revolutions
             ))
         })
-        .map_err(anyhow::Error::msg)
         .with_context(|| format!("trim of {} failed", system_path.display()))?;
     spinner.finish();
     say!("{}", trim.to_text());
@@ -817,10 +816,9 @@ fn run_built_in(
 
     let mut fmus = fmu_cache(None);
     let logger = Arc::new(StderrLogger::new(verbose));
-    let mut trimmer = Trimmer::new(&description, &mut fmus, logger).map_err(anyhow::Error::msg)?;
+    let mut trimmer = Trimmer::new(&description, &mut fmus, logger)?;
     let start = trimmer.start_from_system();
-    let trim =
-        trimmer.trim(FlightCondition::hover(), start, JacobianMethod::Broyden, |_| {}).map_err(anyhow::Error::msg)?;
+    let trim = trimmer.trim(FlightCondition::hover(), start, JacobianMethod::Broyden, |_| {})?;
     say!("{}", trim.to_text());
     anyhow::ensure!(trim.converged, "the hover trim did not converge");
     std::fs::write(&trim_path, serde_json::to_string_pretty(&trim.to_json())? + "\n")

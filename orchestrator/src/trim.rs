@@ -32,10 +32,58 @@ use serde_json::{Value, json};
 
 use nalgebra::DVector;
 
-use cosim::import::FmuLogger;
-use cosim::master::linalg::solve_in_place;
-use cosim::master::{FmuCache, Master};
-use cosim::system::{Experiment, SignalSpec, SystemDescription, TrimSpec};
+use cosim::import::{FmuLogger, ImportError};
+use cosim::master::linalg::{Singular, solve_in_place};
+use cosim::master::{FmuCache, Master, MasterError};
+use cosim::system::{Experiment, SignalSpec, SystemDescription, SystemError, TrimSpec};
+
+/// Why a trim could not be set up, or a trial or step of it failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TrimError {
+    /// The `trim` section does not describe a trim of this system (the message names the field).
+    #[error("{0}")]
+    Spec(String),
+    /// A trial's system description could not be resolved against its FMUs.
+    #[error("trial system: {0}")]
+    TrialSystem(SystemError),
+    /// An FMU could not be opened.
+    #[error(transparent)]
+    Import(#[from] ImportError),
+    /// The master failed outside a trial's run (instantiation, initialisation, linearisation).
+    #[error(transparent)]
+    Master(Box<MasterError>),
+    /// A trial's run failed.
+    #[error("trim trial at {unknowns:?}: {error}")]
+    Trial {
+        /// The unknowns of the trial.
+        unknowns: [f64; 6],
+        /// What the master reported.
+        error: Box<MasterError>,
+    },
+    /// A trial ended with a NaN or infinite residual.
+    #[error("trim trial at {unknowns:?} gave a non-finite residual {residual:?}")]
+    NonFiniteResidual {
+        /// The unknowns of the trial.
+        unknowns: [f64; 6],
+        /// The residual, m/s^2 and rad/s^2.
+        residual: [f64; 6],
+    },
+    /// The Newton step cannot be solved.
+    #[error("the trim Jacobian is singular ({0}): a control has no effect on the residual")]
+    SingularJacobian(Singular),
+    /// The linearised trial system gives no Jacobian.
+    #[error("{0}")]
+    Linearization(String),
+    /// A recorded column or a JSON entry the trim needs is missing.
+    #[error("{0}")]
+    Missing(String),
+}
+
+impl From<MasterError> for TrimError {
+    fn from(error: MasterError) -> TrimError {
+        TrimError::Master(Box::new(error))
+    }
+}
 
 /// Names of the residual components, the Fuselage's `free.*` outputs.
 pub const RESIDUAL_NAMES: [&str; 6] =
@@ -213,50 +261,60 @@ impl<'a> Trimmer<'a> {
         description: &SystemDescription,
         fmus: &'a mut FmuCache,
         logger: Arc<dyn FmuLogger>,
-    ) -> Result<Self, String> {
-        let spec = description.trim.clone().ok_or(
-            "the system has no 'trim' section (airframe, controls, rotors): see the system description format",
-        )?;
-        let instance = |name: &str, field: &str| -> Result<(), String> {
+    ) -> Result<Self, TrimError> {
+        let spec = description.trim.clone().ok_or(TrimError::Spec(
+            "the system has no 'trim' section (airframe, controls, rotors): see the system description format".into(),
+        ))?;
+        let instance = |name: &str, field: &str| -> Result<(), TrimError> {
             if description.fmus.iter().any(|(n, _)| n == name) {
                 Ok(())
             } else {
-                Err(format!("trim.{field}: no instance '{name}' in fmus"))
+                Err(TrimError::Spec(format!("trim.{field}: no instance '{name}' in fmus")))
             }
         };
         instance(&spec.airframe, "airframe")?;
         if spec.controls.len() != 4 {
-            return Err(format!(
+            return Err(TrimError::Spec(format!(
                 "trim.controls: name the 4 pilot inputs (collective, lon_cyclic, lat_cyclic, pedal), got {}",
                 spec.controls.len()
-            ));
+            )));
         }
         for (k, control) in spec.controls.iter().enumerate() {
             match description.inputs.iter().find(|i| &i.to == control) {
                 Some(input) if matches!(input.signal, SignalSpec::Constant(_)) => {}
-                Some(_) => return Err(format!("trim.controls[{k}]: the input '{control}' must be a constant signal")),
-                None => return Err(format!("trim.controls[{k}]: '{control}' is not the 'to' of an entry of inputs")),
+                Some(_) => {
+                    return Err(TrimError::Spec(format!(
+                        "trim.controls[{k}]: the input '{control}' must be a constant signal"
+                    )));
+                }
+                None => {
+                    return Err(TrimError::Spec(format!(
+                        "trim.controls[{k}]: '{control}' is not the 'to' of an entry of inputs"
+                    )));
+                }
             }
         }
         if spec.rotors.is_empty() {
-            return Err("trim.rotors: name at least the main rotor instance".into());
+            return Err(TrimError::Spec("trim.rotors: name at least the main rotor instance".into()));
         }
         if !(spec.tolerance > 0.0 && spec.tolerance.is_finite()) {
-            return Err(format!("trim.tolerance must be > 0, got {}", spec.tolerance));
+            return Err(TrimError::Spec(format!("trim.tolerance must be > 0, got {}", spec.tolerance)));
         }
         let mut rotors = Vec::new();
         for (k, name) in spec.rotors.iter().enumerate() {
             instance(name, &format!("rotors[{k}]"))?;
-            let mut number = |parameter: &str| -> Result<f64, String> {
+            let mut number = |parameter: &str| -> Result<f64, TrimError> {
                 parameter_value(description, fmus, name, parameter)
-                    .map_err(|e| format!("trim.rotors[{k}]: instance '{name}': {e}"))
+                    .map_err(|e| TrimError::Spec(format!("trim.rotors[{k}]: instance '{name}': {e}")))
             };
             rotors.push((name.clone(), number("nb")? as usize, number("blade.beta0")?, number("blade.zeta0")?));
         }
-        let omega =
-            parameter_value(description, fmus, &spec.rotors[0], "Omega").map_err(|e| format!("trim.rotors[0]: {e}"))?;
+        let omega = parameter_value(description, fmus, &spec.rotors[0], "Omega")
+            .map_err(|e| TrimError::Spec(format!("trim.rotors[0]: {e}")))?;
         if !(omega.abs() > 0.0 && omega.is_finite()) {
-            return Err(format!("trim.rotors[0]: the rotor speed Omega must be non-zero, got {omega}"));
+            return Err(TrimError::Spec(format!(
+                "trim.rotors[0]: the rotor speed Omega must be non-zero, got {omega}"
+            )));
         }
         let period = 2.0 * std::f64::consts::PI / omega.abs();
         let steps_per_revolution = (period / description.experiment.step).round().max(8.0) as usize;
@@ -300,7 +358,7 @@ impl<'a> Trimmer<'a> {
         start: TrimStart,
         method: JacobianMethod,
         mut progress: impl FnMut(TrimProgress),
-    ) -> Result<Trim, String> {
+    ) -> Result<Trim, TrimError> {
         let started = Instant::now();
         let (trials0, revolutions0) = (self.trials, self.revolutions);
         let tolerance = self.spec.tolerance;
@@ -394,7 +452,12 @@ impl<'a> Trimmer<'a> {
     /// Forward-difference Jacobian at `x`. The unperturbed and the six perturbed trials all start
     /// from `from`'s end state, so that what is left of a rotor transient is the same in each and
     /// cancels in the differences.
-    fn difference(&mut self, condition: FlightCondition, x: &[f64; 6], from: &Trial) -> Result<[[f64; 6]; 6], String> {
+    fn difference(
+        &mut self,
+        condition: FlightCondition,
+        x: &[f64; 6],
+        from: &Trial,
+    ) -> Result<[[f64; 6]; 6], TrimError> {
         let settle = self.spec.settle_revolutions;
         let base = self.trial(condition, x, &from.end_state, settle)?;
         let mut jacobian = [[0.0; 6]; 6];
@@ -421,20 +484,20 @@ impl<'a> Trimmer<'a> {
         condition: FlightCondition,
         x: &[f64; 6],
         warm: &RotorStates,
-    ) -> Result<[[f64; 6]; 6], String> {
+    ) -> Result<[[f64; 6]; 6], TrimError> {
         let airframe = self.spec.airframe.clone();
         // The trial system at `x`, its Model Exchange instances initialised.
-        let start = |me: &mut Self, x: &[f64; 6]| -> Result<Master, String> {
+        let start = |me: &mut Self, x: &[f64; 6]| -> Result<Master, TrimError> {
             let d = me.trial_description(condition, x, warm, 1);
             let fmus = &mut *me.fmus;
             let system =
-                d.resolve(|path| fmus.description(path).map_err(|e| e.to_string())).map_err(|e| e.to_string())?;
-            let mut master = Master::new_model_exchange(system, fmus, me.logger.clone()).map_err(|e| e.to_string())?;
-            master.initialize().map_err(|e| e.to_string())?;
+                d.resolve(|path| fmus.description(path).map_err(|e| e.to_string())).map_err(TrimError::TrialSystem)?;
+            let mut master = Master::new_model_exchange(system, fmus, me.logger.clone())?;
+            master.initialize()?;
             Ok(master)
         };
-        let full = start(self, x)?.linearize(&self.spec.controls).map_err(|e| e.to_string())?;
-        let lin = full.without_states(&full.inert_states()).multiblade()?;
+        let full = start(self, x)?.linearize(&self.spec.controls)?;
+        let lin = full.without_states(&full.inert_states()).multiblade().map_err(TrimError::Linearization)?;
         let held: Vec<usize> =
             (0..lin.state_names.len()).filter(|&i| lin.state_names[i].starts_with(&format!("{airframe}."))).collect();
         let free: Vec<usize> = (0..lin.state_names.len()).filter(|i| !held.contains(i)).collect();
@@ -442,7 +505,7 @@ impl<'a> Trimmer<'a> {
             .iter()
             .map(|r| {
                 let name = format!("{airframe}.{r}");
-                lin.output_names.iter().position(|o| *o == name).ok_or(format!("no output {name}"))
+                lin.output_names.iter().position(|o| *o == name).ok_or(TrimError::Missing(format!("no output {name}")))
             })
             .collect::<Result<_, _>>()?;
         // Held-state change per attitude angle, from the airframe's initial state.
@@ -452,11 +515,16 @@ impl<'a> Trimmer<'a> {
             let (mut plus, mut minus) = (*x, *x);
             plus[4 + k] += ANGLE_STEP;
             minus[4 + k] -= ANGLE_STEP;
-            let mut initial_state = |x: &[f64; 6]| start(self, x)?.read_states().map_err(|e| e.to_string());
+            let mut initial_state =
+                |x: &[f64; 6]| -> Result<Vec<f64>, TrimError> { Ok(start(self, x)?.read_states()?) };
             let (xp, xm) = (initial_state(&plus)?, initial_state(&minus)?);
             for (c, &i) in column.iter_mut().zip(&held) {
                 let name = &lin.state_names[i];
-                let at = full.state_names.iter().position(|s| s == name).ok_or(format!("state {name}"))?;
+                let at = full
+                    .state_names
+                    .iter()
+                    .position(|s| s == name)
+                    .ok_or(TrimError::Missing(format!("state {name}")))?;
                 *c = (xp[at] - xm[at]) / (2.0 * ANGLE_STEP);
             }
         }
@@ -479,13 +547,15 @@ impl<'a> Trimmer<'a> {
                     rows.iter().map(|&r| direct(r)).collect(),
                 )
             };
-            let ds = lu.solve(&(-forcing)).ok_or("the rotor's quasi-steady response is singular")?;
+            let ds = lu
+                .solve(&(-forcing))
+                .ok_or(TrimError::Linearization("the rotor's quasi-steady response is singular".into()))?;
             for (row, (&r, d)) in rows.iter().zip(direct).enumerate() {
                 jacobian[row][k] = d + free.iter().zip(ds.iter()).map(|(&i, s)| lin.c[(r, i)] * s).sum::<f64>();
             }
         }
         if jacobian.iter().flatten().any(|v| !v.is_finite()) {
-            return Err("non-finite entries".into());
+            return Err(TrimError::Linearization("non-finite entries".into()));
         }
         Ok(jacobian)
     }
@@ -537,21 +607,22 @@ impl<'a> Trimmer<'a> {
         x: &[f64; 6],
         warm: &RotorStates,
         settle: u32,
-    ) -> Result<Trial, String> {
+    ) -> Result<Trial, TrimError> {
         let n = self.steps_per_revolution;
         let revolutions = settle + 1;
         let airframe = self.spec.airframe.clone();
         let d = self.trial_description(condition, x, warm, revolutions);
         let fmus = &mut *self.fmus;
-        let system = d
-            .resolve(|path| fmus.description(path).map_err(|e| e.to_string()))
-            .map_err(|e| format!("trial system: {e}"))?;
-        let mut master = Master::new(system, fmus, self.logger.clone()).map_err(|e| e.to_string())?;
-        let results = master.run(|_| {}).map_err(|e| format!("trim trial at {x:?}: {e}"))?;
+        let system =
+            d.resolve(|path| fmus.description(path).map_err(|e| e.to_string())).map_err(TrimError::TrialSystem)?;
+        let mut master = Master::new(system, fmus, self.logger.clone())?;
+        let results = master.run(|_| {}).map_err(|error| TrimError::Trial { unknowns: *x, error: Box::new(error) })?;
         self.trials += 1;
         self.revolutions += revolutions;
 
-        let column = |name: String| results.column(&name).ok_or_else(|| format!("no recorded column '{name}'"));
+        let column = |name: String| {
+            results.column(&name).ok_or_else(|| TrimError::Missing(format!("no recorded column '{name}'")))
+        };
         let last = results.time.len() - 1;
         let window = revolution_window(n);
         let mut residual = [0.0; 6];
@@ -560,7 +631,7 @@ impl<'a> Trimmer<'a> {
             *r = values[last - n..last].iter().zip(&window).map(|(v, w)| v * w).sum::<f64>();
         }
         if residual.iter().any(|r| !r.is_finite()) {
-            return Err(format!("trim trial at {x:?} gave a non-finite residual {residual:?}"));
+            return Err(TrimError::NonFiniteResidual { unknowns: *x, residual });
         }
         let mut periodicity = 0.0f64;
         let mut end_state = Vec::new();
@@ -631,17 +702,22 @@ impl Trim {
     /// else as written: key order, and paths relative where they were (rewritten from
     /// `from_dir`, the input's folder, to `to_dir`, the output's, when the two differ).
     /// Assignments that the JSON already holds with the same value are left alone.
-    pub fn apply_json(&self, json: &mut Value, from_dir: &Path, to_dir: &Path) -> Result<(), String> {
-        let fmus = json.get_mut("fmus").and_then(Value::as_object_mut).ok_or("the JSON has no 'fmus' object")?;
+    pub fn apply_json(&self, json: &mut Value, from_dir: &Path, to_dir: &Path) -> Result<(), TrimError> {
+        let missing = |what: String| TrimError::Missing(what);
+        let fmus = json
+            .get_mut("fmus")
+            .and_then(Value::as_object_mut)
+            .ok_or_else(|| missing("the JSON has no 'fmus' object".into()))?;
         for (_, fmu) in fmus.iter_mut() {
             rebase(fmu.get_mut("path"), from_dir, to_dir);
         }
         for (instance, name, value) in self.parameter_assignments() {
-            let fmu = fmus.get_mut(&instance).ok_or_else(|| format!("no instance '{instance}'"))?;
-            let object = fmu.as_object_mut().ok_or_else(|| format!("fmus.{instance} is not an object"))?;
+            let fmu = fmus.get_mut(&instance).ok_or_else(|| missing(format!("no instance '{instance}'")))?;
+            let object = fmu.as_object_mut().ok_or_else(|| missing(format!("fmus.{instance} is not an object")))?;
             let parameters = object.entry("parameters").or_insert_with(|| json!({}));
-            let parameters =
-                parameters.as_object_mut().ok_or_else(|| format!("fmus.{instance}.parameters is not an object"))?;
+            let parameters = parameters
+                .as_object_mut()
+                .ok_or_else(|| missing(format!("fmus.{instance}.parameters is not an object")))?;
             if parameters.get(&name).and_then(Value::as_f64) != Some(value) {
                 parameters.insert(name, json!(value));
             }
@@ -746,9 +822,9 @@ pub fn start_residual(
     description: &SystemDescription,
     fmus: &mut FmuCache,
     results: &cosim::master::Results,
-) -> Result<Option<[f64; 6]>, String> {
-    let spec = description.trim.as_ref().ok_or("the system has no 'trim' section")?;
-    let rotor = spec.rotors.first().ok_or("trim.rotors is empty")?;
+) -> Result<Option<[f64; 6]>, TrimError> {
+    let spec = description.trim.as_ref().ok_or(TrimError::Spec("the system has no 'trim' section".into()))?;
+    let rotor = spec.rotors.first().ok_or(TrimError::Spec("trim.rotors is empty".into()))?;
     let omega = parameter_value(description, fmus, rotor, "Omega")?;
     let n = (2.0 * std::f64::consts::PI / omega.abs() / description.experiment.step).round() as usize;
     if n < 8 || results.time.len() <= n {
@@ -759,7 +835,7 @@ pub fn start_residual(
     for (r, name) in residual.iter_mut().zip(RESIDUAL_NAMES) {
         let values = results
             .column(&format!("{}.{name}", spec.airframe))
-            .ok_or_else(|| format!("'{}.{name}' is not recorded", spec.airframe))?;
+            .ok_or_else(|| TrimError::Missing(format!("'{}.{name}' is not recorded", spec.airframe)))?;
         *r = values[..n].iter().zip(&window).map(|(v, w)| v * w).sum();
     }
     Ok(Some(residual))
@@ -776,12 +852,11 @@ fn revolution_window(n: usize) -> Vec<f64> {
 }
 
 /// Newton step `-J^-1 h`, scaled down so that no unknown moves by more than [`MAX_STEP`].
-fn newton_step(jacobian: &[[f64; 6]; 6], residual: &[f64; 6]) -> Result<[f64; 6], String> {
+fn newton_step(jacobian: &[[f64; 6]; 6], residual: &[f64; 6]) -> Result<[f64; 6], TrimError> {
     let mut a: Vec<f64> = jacobian.iter().flatten().copied().collect();
     let mut b: Vec<f64> = residual.iter().map(|r| -r).collect();
     let mut pivots = [0; 6];
-    solve_in_place(6, &mut a, &mut b, &mut pivots)
-        .map_err(|e| format!("the trim Jacobian is singular ({e}): a control has no effect on the residual"))?;
+    solve_in_place(6, &mut a, &mut b, &mut pivots).map_err(TrimError::SingularJacobian)?;
     let largest = max_abs(&b);
     let scale = if largest > MAX_STEP { MAX_STEP / largest } else { 1.0 };
     Ok(std::array::from_fn(|k| b[k] * scale))
@@ -807,21 +882,21 @@ fn max_abs(v: &[f64]) -> f64 {
 }
 
 /// The value of parameter `name` of `instance`: as written, or the FMU's start value.
-fn parameter_value(d: &SystemDescription, fmus: &mut FmuCache, instance: &str, name: &str) -> Result<f64, String> {
+fn parameter_value(d: &SystemDescription, fmus: &mut FmuCache, instance: &str, name: &str) -> Result<f64, TrimError> {
     if let Some(v) = d.number_parameter(instance, name) {
         return Ok(v);
     }
-    let path = d.fmu_file(instance).map_err(|e| e.to_string())?;
-    let fmu = fmus.open(&path).map_err(|e| e.to_string())?;
+    let path = d.fmu_file(instance).map_err(|e| TrimError::Spec(e.to_string()))?;
+    let fmu = fmus.open(&path)?;
     let variable = fmu
         .model_description()
         .variable(name)
-        .ok_or_else(|| format!("the FMU has no parameter '{name}' (is it our Rotor.fmu?)"))?;
+        .ok_or_else(|| TrimError::Spec(format!("the FMU has no parameter '{name}' (is it our Rotor.fmu?)")))?;
     variable
         .start
         .as_deref()
         .and_then(|s| s.parse().ok())
-        .ok_or_else(|| format!("parameter '{name}' has no numeric start value"))
+        .ok_or_else(|| TrimError::Spec(format!("parameter '{name}' has no numeric start value")))
 }
 
 /// Rewrites a relative path string written for `from_dir` so that it names the same file from

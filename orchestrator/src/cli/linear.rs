@@ -45,7 +45,7 @@ impl LinearRequest<'_> {
             let trim = solve_trim(&description, self.system_path, condition, JacobianMethod::Broyden, self.verbose)?;
             anyhow::ensure!(trim.converged, "the trim did not converge to {:.1e}: not linearised", trim.tolerance);
             let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(self.system_path)?)?;
-            trim.apply_json(&mut json, &description.base_dir, &description.base_dir).map_err(anyhow::Error::msg)?;
+            trim.apply_json(&mut json, &description.base_dir, &description.base_dir)?;
             for assignment in &changes.set {
                 super::outputs::apply_set_to_json(&mut json, assignment)?;
             }
