@@ -246,13 +246,19 @@ impl Catalog {
                 Some(&e) if e != u32::MAX => Some(((e >> 2) as usize, CAUSALITIES[(e & 3) as usize])),
                 _ => None,
             },
-            VrIndex::Hashed(map) => {
-                let &i = map.get(&vr)?;
-                match self.slots[i] {
-                    Slot::Real(s) => Some((s, self.causality[i])),
-                    _ => None,
-                }
-            }
+            VrIndex::Hashed(map) => self.real_hashed(map, vr),
+        }
+    }
+
+    /// [`Catalog::real`] for value references beyond the direct tables: out of line, so that the
+    /// table load inlines into the getters' and setters' loops.
+    #[cold]
+    #[inline(never)]
+    fn real_hashed(&self, map: &HashMap<u32, usize>, vr: u32) -> Option<(usize, Causality)> {
+        let &i = map.get(&vr)?;
+        match self.slots[i] {
+            Slot::Real(s) => Some((s, self.causality[i])),
+            _ => None,
         }
     }
 

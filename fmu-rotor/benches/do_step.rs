@@ -1,8 +1,9 @@
 //! Cost of one `fmi2DoStep` of the 4-blade main rotor (flap and lag free, driven shaft, default
 //! tolerance) at a 5-degree azimuth step `h = 5 deg / Omega`, through `fmu_core::Instance<Rotor>`
 //! (the code path of the exported C ABI minus the pointer checks); plus the pieces: one state
-//! derivative (block-diagonal and dense mass-matrix solve), one output evaluation, and the
-//! directional derivatives of the hub loads with respect to the hub acceleration.
+//! derivative (block-diagonal and dense mass-matrix solve), one output evaluation (from scratch,
+//! and with the kinematics of the last one reused), and the directional derivatives of the hub
+//! loads with respect to the hub acceleration.
 //!
 //! Run with `cargo bench -p fmu-rotor --bench do_step`.
 
@@ -113,10 +114,29 @@ fn do_step(c: &mut Criterion) {
         us[u::blade(i) + u::FORCE + 2] = 12000.0;
     }
     let mut dx = vec![0.0; x.len()];
-    group.bench_function("derivatives_block_solve", |b| b.iter(|| block.derivatives(black_box(t), &x, &us, &mut dx)));
-    group.bench_function("derivatives_dense_solve", |b| b.iter(|| dense.derivatives(black_box(t), &x, &us, &mut dx)));
+    // Alternating between two times (two shaft angles) defeats the kinematics cache: each
+    // evaluation is one from scratch, as in the integrator's stages.
+    let times = [t, t + h];
+    let mut k = 0;
+    let mut next_time = || {
+        k ^= 1;
+        black_box(times[k])
+    };
+    group.bench_function("derivatives_block_solve", |b| b.iter(|| block.derivatives(next_time(), &x, &us, &mut dx)));
+    group.bench_function("derivatives_dense_solve", |b| b.iter(|| dense.derivatives(next_time(), &x, &us, &mut dx)));
     let mut ys = vec![0.0; fmu_rotor::layout::y::N];
-    group.bench_function("outputs_f64", |b| b.iter(|| block.outputs(black_box(t), &x, &us, &mut ys)));
+    group.bench_function("outputs_f64", |b| b.iter(|| block.outputs(next_time(), &x, &us, &mut ys)));
+    // Only the hub acceleration changes, as in the iterations of the airframe loop: the
+    // kinematics of the last evaluation are reused.
+    let mut us2 = us.clone();
+    us2[u::HUB_ACC] = 0.5;
+    let inputs = [us, us2];
+    group.bench_function("outputs_f64_cached_kinematics", |b| {
+        b.iter(|| {
+            k ^= 1;
+            block.outputs(black_box(t), &x, &inputs[k], &mut ys)
+        })
+    });
     group.finish();
 }
 

@@ -1,20 +1,20 @@
-//! Equations of motion of the tree in joint coordinates, `M(q) q'' = Q(q, q', t)`, from passes
-//! over the links with the Jacobians of the kinematics by automatic differentiation.
+//! Equations of motion of the tree in joint coordinates, `M(q) q'' = Q(q, q', t)`, from one
+//! recursive kinematics pass over the links and the joints' screw axes.
 //!
 //! Notation (all vectors in the airframe body axes at the attachment point P; the airframe axes
 //! rotate with the hub inputs `w` (angular velocity) and `alpha` (angular acceleration); P has the
 //! specific force `acc = a_P - g`):
 //!
 //! * `theta` are all joint angles: free coordinates `q` and prescribed ones (driven, locked).
-//! * For body `b`: CoM `c_b(theta)` relative to P and orientation `R_b(theta)` (body axes to
-//!   airframe axes) from one forward-kinematics pass.
-//! * **Bias pass** (one pass in `Dual2<D>` along the path `theta(s) = theta + s theta' + s^2/2
-//!   theta''_p`, with `theta''_p` the prescribed accelerations and zero for `q`): gives `c`, the
-//!   relative velocity `c' = J theta'` and `c''_bias = J_p theta''_p + (d^2 c / d s^2)` (the
-//!   velocity-product terms `J' theta'`), and likewise `R, R', R''` whence `w_rel = axial(R' R^T)`
-//!   and `w_rel'_bias = axial(R'' R^T)` (antisymmetric part).
-//! * **Jacobian columns** (one pass in `Dual<D>` per free coordinate, over its subtree only):
-//!   `J_v[k] = dc/dq_k`, `J_w[k] = axial(dR/dq_k R^T)`.
+//! * **Kinematics pass** (links in topological order, relative to the airframe axes): link `j`
+//!   with parent `p`, joint axis `a_j` (unit, airframe axes) and `r_j = p_j - p_p` has
+//!   `w_j = w_p + a_j theta'_j`, `p'_j = p'_p + w_p x r_j`,
+//!   `w'_j = w'_p + w_p x a_j theta'_j + a_j theta''_j` and
+//!   `p''_j = p''_p + w'_p x r_j + w_p x (w_p x r_j)`, with `theta''` the prescribed
+//!   accelerations and zero for `q` (the *bias*: everything except the `q''` terms). A body at
+//!   `d = c_b - p_j` has `c'_b = p'_j + w_j x d` and `c''_b = p''_j + w'_j x d + w_j x (w_j x d)`.
+//! * **Jacobian columns** (the screw axis of the joint of coordinate `k` at link `j`, for the
+//!   bodies of its subtree): `J_v[k] = a_j x (c_b - p_j)`, `J_w[k] = a_j`.
 //! * Inertial accelerations: `a_b - g = acc + alpha x c + w x (w x c) + 2 w x c' + c''_bias + J_v q''`,
 //!   angular velocity `w_b = w + w_rel`, angular acceleration `alpha_b = alpha + w x w_rel +
 //!   w_rel'_bias + J_w q''`.
@@ -24,16 +24,18 @@
 //!   bias inertial loads (everything except the `q''` terms). `I_b = R_b I R_b^T`.
 //!
 //! Centrifugal stiffening, Coriolis coupling and gyroscopic moments are all in `c''_bias`,
-//! `w_rel'_bias`, the hub-motion terms and `w_b x I_b w_b`; nothing is linearised.
+//! `w_rel'_bias`, the hub-motion terms and `w_b x I_b w_b`; nothing is linearised. Everything is
+//! generic over the scalar type, so a `Dual64` evaluation differentiates the whole evaluation
+//! (kinematics, `M q'' = Q` solve, loads) exactly for the directional derivatives; `f64`
+//! evaluations pay for no derivative parts.
 //!
 //! All working data lives in a [`Work`] of fixed-size arrays (no allocation per evaluation).
 
 use fmu_core::model::Scalar;
-use num_dual::{Dual, Dual2, DualNum};
 
 use crate::la::{
-    M3, Singular, V3, add, axial_of_product, congruence_f, cross, dot, lu_factor_block, lu_solve_factored_block,
-    mat_vec, mat_vec_f, scale, scale_f, sub, zero, zero3, zero33,
+    M3, Singular, V3, add, congruence_f, cross, dot, lu_factor_block, lu_solve_factored_block, mat_vec, mat_vec_f,
+    scale, scale_f, sub, zero, zero3, zero33,
 };
 use crate::tree::{Drive, Frame, Joint, MAX_BODIES, MAX_COLUMNS, MAX_DOF, MAX_LINKS, Tree};
 
@@ -51,7 +53,7 @@ pub struct HubMotion<D> {
 }
 
 /// Working buffers of one evaluation (Pinocchio's `Data`): fixed-size, reused, never allocated
-/// during an evaluation.
+/// during an evaluation. Link and body kinematics are relative to the airframe axes.
 #[derive(Debug, Clone)]
 pub struct Work<D: Scalar> {
     /// Joint angle of each link, rad.
@@ -60,18 +62,20 @@ pub struct Work<D: Scalar> {
     pub rate: [D; MAX_LINKS],
     /// Prescribed joint acceleration of each link (zero for free joints), rad/s^2.
     accel: [D; MAX_LINKS],
-    /// Sine and cosine of each signed joint angle.
-    sin_cos: [(D, D); MAX_LINKS],
-    /// Link frames of the bias pass.
-    frames2: [Frame<Dual2<D>>; MAX_LINKS],
-    /// Link frames of the current Jacobian-column pass.
-    frames1: [Frame<Dual<D>>; MAX_LINKS],
     /// Orientation of each link (link axes to airframe axes).
     pub rot: [M3<D>; MAX_LINKS],
     /// Origin of each link relative to P, airframe axes, m.
     pub pos: [V3<D>; MAX_LINKS],
     /// Rate of the airframe-axis components of [`Work::pos`], m/s.
     pub vel: [V3<D>; MAX_LINKS],
+    /// Second rate of [`Work::pos`] without the `q''` part, m/s^2.
+    acc_bias: [V3<D>; MAX_LINKS],
+    /// Unit joint axis of each link (positive angle right-handed about it), airframe axes.
+    axis: [V3<D>; MAX_LINKS],
+    /// Angular velocity of each link relative to the airframe, airframe axes, rad/s.
+    omega: [V3<D>; MAX_LINKS],
+    /// Its rate without the `q''` part, rad/s^2.
+    omega_rate_bias: [V3<D>; MAX_LINKS],
     /// CoM of each body relative to P, airframe axes, m.
     pub c: [V3<D>; MAX_BODIES],
     /// Rate of the airframe-axis components of the CoM position, m/s.
@@ -97,7 +101,7 @@ pub struct Work<D: Scalar> {
     mass: [[D; MAX_DOF]; MAX_DOF],
     pivots: [usize; MAX_DOF],
     /// Kinematics cache (values only): the joint angles, rates and prescribed accelerations of
-    /// the evaluation whose bias pass, first `kin_columns` Jacobian columns and mass-matrix
+    /// the evaluation whose kinematics, first `kin_columns` Jacobian columns and mass-matrix
     /// factors are in the buffers (`kin_columns == 0`: none). An evaluation at the same joint
     /// values (only the hub accelerations or the applied loads changed, as in the iterations of
     /// an algebraic loop) reuses them and gives the same result bit for bit.
@@ -119,18 +123,17 @@ impl<D: Scalar> Work<D> {
     /// Zeroed buffers.
     pub fn new() -> Self {
         let z = zero::<D>();
-        let f2 = Frame { rot: zero33(), pos: zero3() };
-        let f1 = Frame { rot: zero33(), pos: zero3() };
         Work {
             angle: [z; MAX_LINKS],
             rate: [z; MAX_LINKS],
             accel: [z; MAX_LINKS],
-            sin_cos: [(z, z); MAX_LINKS],
-            frames2: [f2; MAX_LINKS],
-            frames1: [f1; MAX_LINKS],
             rot: [zero33(); MAX_LINKS],
             pos: [zero3(); MAX_LINKS],
             vel: [zero3(); MAX_LINKS],
+            acc_bias: [zero3(); MAX_LINKS],
+            axis: [zero3(); MAX_LINKS],
+            omega: [zero3(); MAX_LINKS],
+            omega_rate_bias: [zero3(); MAX_LINKS],
             c: [zero3(); MAX_BODIES],
             cd: [zero3(); MAX_BODIES],
             cdd_bias: [zero3(); MAX_BODIES],
@@ -155,11 +158,6 @@ impl<D: Scalar> Work<D> {
 #[inline]
 fn v3<D: Scalar>(u: &[D], i: usize) -> V3<D> {
     [u[i], u[i + 1], u[i + 2]]
-}
-
-#[inline]
-fn map3<A: Copy, B>(m: &M3<A>, f: impl Fn(A) -> B) -> [[B; 3]; 3] {
-    [[f(m[0][0]), f(m[0][1]), f(m[0][2])], [f(m[1][0]), f(m[1][1]), f(m[1][2])], [f(m[2][0]), f(m[2][1]), f(m[2][2])]]
 }
 
 /// What an evaluation should compute beyond `q''`.
@@ -190,14 +188,10 @@ impl Tree {
         let cached = self.kinematics_cached(w, n_columns);
         if !cached {
             w.kin_columns = 0;
-            self.bias_pass(w);
+            self.kinematics(w);
+            self.jacobian_columns(w, n_columns);
         }
-        self.body_terms(w, u, hub);
-        if !cached {
-            for k in 0..n_columns {
-                self.column_pass(w, k);
-            }
-        }
+        self.body_loads(w, u, hub);
         self.joint_forces(w, u);
         self.solve(w, cached)?;
         if !cached && D::NDERIV == 0 {
@@ -245,43 +239,76 @@ impl Tree {
         }
     }
 
-    /// Forward kinematics in `Dual2<D>` along `(theta', theta''_prescribed)`: positions,
-    /// orientations and their first and second rates (without `q''`), one pass over the links.
-    fn bias_pass<D: Scalar>(&self, w: &mut Work<D>) {
+    /// Forward kinematics with first and second rates (without `q''`), one recursive pass over
+    /// the links, then the bodies' CoM kinematics and inertia tensors (see the module notes).
+    fn kinematics<D: Scalar>(&self, w: &mut Work<D>) {
         for (j, link) in self.links.iter().enumerate() {
-            let parent = match link.parent {
-                Some(p) => w.frames2[p],
-                None => Frame::root(),
+            let (parent, omega_p, vel_p, omega_rate_p, acc_p) = match link.parent {
+                Some(p) => {
+                    (Frame { rot: w.rot[p], pos: w.pos[p] }, w.omega[p], w.vel[p], w.omega_rate_bias[p], w.acc_bias[p])
+                }
+                None => (Frame::root(), zero3(), zero3(), zero3(), zero3()),
             };
             let sign = link.axis.sign;
-            let angle = Dual2::new(w.angle[j] * sign, w.rate[j] * sign, w.accel[j] * sign);
-            let (s, c) = angle.sin_cos();
-            w.sin_cos[j] = (s.re, c.re);
+            let (s, c) = (w.angle[j] * sign).sin_cos();
             let frame = link.frame(&parent, s, c);
-            w.rot[j] = map3(&frame.rot, |e| e.re);
-            w.pos[j] = frame.pos.map(|e| e.re);
-            w.vel[j] = frame.pos.map(|e| e.v1);
-            w.frames2[j] = frame;
+            let i = link.axis.index;
+            let axis = scale_f([frame.rot[0][i], frame.rot[1][i], frame.rot[2][i]], sign);
+            let axis_rate = scale(axis, w.rate[j]);
+            w.omega[j] = add(omega_p, axis_rate);
+            w.omega_rate_bias[j] = add(add(omega_rate_p, cross(omega_p, axis_rate)), scale(axis, w.accel[j]));
+            if link.offset == [0.0; 3] {
+                w.vel[j] = vel_p;
+                w.acc_bias[j] = acc_p;
+            } else {
+                let r = sub(frame.pos, parent.pos);
+                w.vel[j] = add(vel_p, cross(omega_p, r));
+                w.acc_bias[j] = add(add(acc_p, cross(omega_rate_p, r)), cross(omega_p, cross(omega_p, r)));
+            }
+            w.axis[j] = axis;
+            w.rot[j] = frame.rot;
+            w.pos[j] = frame.pos;
+        }
+        for (b, &j) in self.body_link.iter().enumerate() {
+            let body = self.body(b);
+            let (omega, omega_rate) = (w.omega[j], w.omega_rate_bias[j]);
+            let d = mat_vec_f(&w.rot[j], body.com);
+            let omega_d = cross(omega, d);
+            w.c[b] = add(w.pos[j], d);
+            w.cd[b] = add(w.vel[j], omega_d);
+            w.cdd_bias[b] = add(add(w.acc_bias[j], cross(omega_rate, d)), cross(omega, omega_d));
+            w.w_rel[b] = omega;
+            w.wd_rel_bias[b] = omega_rate;
+            w.inertia[b] = congruence_f(&w.rot[j], &body.inertia);
         }
     }
 
-    /// Per-body kinematics from the bias pass, and the applied-minus-bias-inertial loads.
-    fn body_terms<D: Scalar>(&self, w: &mut Work<D>, u: &[D], hub: &HubMotion<D>) {
+    /// The first `n_columns` Jacobian columns from the joints' screw axes, for the bodies of
+    /// each joint's subtree: `J_v = a x (c_b - p_j)`, `J_w = a`.
+    fn jacobian_columns<D: Scalar>(&self, w: &mut Work<D>, n_columns: usize) {
+        for (k, col) in self.columns[..n_columns].iter().enumerate() {
+            let (axis, origin) = (w.axis[col.link], w.pos[col.link]);
+            for b in col.bodies.0..col.bodies.1 {
+                w.jv[k][b] = cross(axis, sub(w.c[b], origin));
+                w.jw[k][b] = axis;
+            }
+        }
+    }
+
+    /// The applied-minus-bias-inertial loads of each body, from its kinematics, the hub motion
+    /// and the applied loads in `u`.
+    fn body_loads<D: Scalar>(&self, w: &mut Work<D>, u: &[D], hub: &HubMotion<D>) {
         let HubMotion { omega, acc, alpha, .. } = *hub;
         for (b, &j) in self.body_link.iter().enumerate() {
             let body = self.body(b);
-            let frame = &w.frames2[j];
-            let c2 = add(frame.pos, mat_vec_f(&frame.rot, body.com));
-            let (c, cd, cdd) = (c2.map(|e| e.re), c2.map(|e| e.v1), c2.map(|e| e.v2));
-            let r = w.rot[j];
-            let w_rel = axial_of_product(&map3(&frame.rot, |e| e.v1), &r);
-            let wd_rel = axial_of_product(&map3(&frame.rot, |e| e.v2), &r);
-            let inertia = congruence_f(&r, &body.inertia);
+            let (c, cd, cdd, w_rel, wd_rel) = (w.c[b], w.cd[b], w.cdd_bias[b], w.w_rel[b], w.wd_rel_bias[b]);
+            let inertia = &w.inertia[b];
             // Applied loads at the link origin, link axes -> airframe axes, about the CoM.
             let (mut force, mut couple) = (zero3::<D>(), zero3::<D>());
             if let Some(li) = body.load_input {
-                force = mat_vec(&r, v3(u, li));
-                couple = add(mat_vec(&r, v3(u, li + 3)), cross(sub(w.pos[j], c), force));
+                let r = &w.rot[j];
+                force = mat_vec(r, v3(u, li));
+                couple = add(mat_vec(r, v3(u, li + 3)), cross(sub(w.pos[j], c), force));
             }
             // Specific-force acceleration of the CoM without the q'' part.
             let a = add(
@@ -291,44 +318,7 @@ impl Tree {
             let w_b = add(omega, w_rel);
             let wd = add(add(alpha, cross(omega, w_rel)), wd_rel);
             w.f[b] = sub(force, scale_f(a, body.mass));
-            w.m[b] = sub(sub(couple, mat_vec(&inertia, wd)), cross(w_b, mat_vec(&inertia, w_b)));
-            w.c[b] = c;
-            w.cd[b] = cd;
-            w.cdd_bias[b] = cdd;
-            w.w_rel[b] = w_rel;
-            w.wd_rel_bias[b] = wd_rel;
-            w.inertia[b] = inertia;
-        }
-    }
-
-    /// Jacobian column `k` by forward-mode AD over the subtree of its joint: the joint angle
-    /// is seeded with a unit derivative; links outside the subtree do not depend on it.
-    fn column_pass<D: Scalar>(&self, w: &mut Work<D>, k: usize) {
-        let j0 = self.columns[k].link;
-        let lift = |d: D| Dual::new(d, zero());
-        let first_parent = match self.links[j0].parent {
-            Some(p) => Frame { rot: map3(&w.rot[p], lift), pos: w.pos[p].map(lift) },
-            None => Frame::root(),
-        };
-        for j in j0..self.subtree_end[j0] {
-            let link = &self.links[j];
-            let parent = if j == j0 { first_parent } else { w.frames1[link.parent.expect("inside a subtree")] };
-            let (s, c) = w.sin_cos[j];
-            let (s, c) = if j == j0 {
-                // d/dq of sin(sign q) and cos(sign q).
-                let sign = link.axis.sign;
-                (Dual::new(s, c * sign), Dual::new(c, -s * sign))
-            } else {
-                (lift(s), lift(c))
-            };
-            let frame = link.frame(&parent, s, c);
-            if let Some(b) = self.body_of_link[j] {
-                let body = self.body(b);
-                let c1 = add(frame.pos, mat_vec_f(&frame.rot, body.com));
-                w.jv[k][b] = c1.map(|e| e.eps);
-                w.jw[k][b] = axial_of_product(&map3(&frame.rot, |e| e.eps), &w.rot[j]);
-            }
-            w.frames1[j] = frame;
+            w.m[b] = sub(sub(couple, mat_vec(inertia, wd)), cross(w_b, mat_vec(inertia, w_b)));
         }
     }
 
@@ -459,14 +449,10 @@ impl Tree {
     /// tests and diagnostics; allocates.
     pub fn mass_matrix(&self, t: f64, x: &[f64], u: &[f64]) -> Vec<Vec<f64>> {
         let mut w = Box::new(Work::<f64>::new());
-        let hub = HubMotion { vel: [0.0; 3], omega: [0.0; 3], acc: [0.0; 3], alpha: [0.0; 3] };
         self.joint_values(&mut w, t, x, u);
-        self.bias_pass(&mut w);
-        self.body_terms(&mut w, u, &hub);
+        self.kinematics(&mut w);
         let n = self.n_dof();
-        for k in 0..n {
-            self.column_pass(&mut w, k);
-        }
+        self.jacobian_columns(&mut w, n);
         let mut m = vec![vec![0.0; n]; n];
         for (k, row) in m.iter_mut().enumerate() {
             let ck = self.columns[k].bodies;
@@ -479,5 +465,152 @@ impl Tree {
             }
         }
         m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::la::{IDENTITY, M3f, lift33, rotate_columns};
+    use crate::tree::{JointAxis, Link, RigidBody};
+    use num_dual::{Dual2_64, Dual64, DualNum};
+
+    /// The axial vector of the skew-symmetric part of `a r^T`: for `a = dR/ds` the angular
+    /// velocity, for `a = d^2R/ds^2` its rate.
+    fn axial_of_product(a: &M3f, r: &M3f) -> [f64; 3] {
+        let p = |i: usize, j: usize| a[i][0] * r[j][0] + a[i][1] * r[j][1] + a[i][2] * r[j][2];
+        [(p(2, 1) - p(1, 2)) * 0.5, (p(0, 2) - p(2, 0)) * 0.5, (p(1, 0) - p(0, 1)) * 0.5]
+    }
+
+    fn link(name: &str, parent: Option<usize>, axis: JointAxis, joint: Joint) -> Link {
+        Link {
+            name: name.into(),
+            parent,
+            fixed_rotation: None,
+            offset: [0.0; 3],
+            axis,
+            joint,
+            stiffness: 0.0,
+            damping: 0.0,
+            torque_input: None,
+            report_torque: false,
+            body: None,
+        }
+    }
+
+    /// A tilted driven shaft with a hub body and one lag-flap-pitch blade whose CoM is off the
+    /// pitch axis, so that every term of the recursion is exercised.
+    fn tree() -> Tree {
+        let (s, c) = 0.3_f64.sin_cos();
+        let mut shaft = link("shaft", None, JointAxis::Z, Joint::Driven(Drive::Clock { angle0: 0.2, rate: 29.0 }));
+        shaft.fixed_rotation = Some([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]]);
+        shaft.report_torque = true;
+        shaft.body = Some(RigidBody {
+            mass: 40.0,
+            com: [0.01, 0.02, -0.1],
+            inertia: [[5.0, 0.1, 0.0], [0.1, 6.0, 0.2], [0.0, 0.2, 9.0]],
+            load_input: None,
+        });
+        let mut lag = link("lag", Some(0), JointAxis::NEG_Z, Joint::Free { angle0: 0.0, rate0: 0.0 });
+        lag.fixed_rotation = Some([[0.6, -0.8, 0.0], [0.8, 0.6, 0.0], [0.0, 0.0, 1.0]]);
+        lag.offset = [0.12, 0.16, 0.0];
+        let mut flap = link("flap", Some(1), JointAxis::NEG_Y, Joint::Free { angle0: 0.0, rate0: 0.0 });
+        flap.offset = [0.3, 0.0, 0.0];
+        let mut pitch =
+            link("pitch", Some(2), JointAxis::X, Joint::Driven(Drive::Inputs { angle: 0, rate: 1, acc: 2 }));
+        pitch.body = Some(RigidBody {
+            mass: 100.0,
+            com: [3.9, 0.05, -0.02],
+            inertia: [[2.0, 0.0, 0.3], [0.0, 400.0, 0.0], [0.3, 0.0, 402.0]],
+            load_input: None,
+        });
+        Tree::new(vec![shaft, lag, flap, pitch]).unwrap()
+    }
+
+    /// Link frames along `theta(s) = theta + s theta' + s^2/2 theta''` (hyper-dual numbers), or
+    /// with only link `seed`'s angle varying (its derivative in `eps1`).
+    fn frames(tree: &Tree, w: &Work<f64>, seed: Option<usize>) -> Vec<Frame<Dual2_64>> {
+        let mut out: Vec<Frame<Dual2_64>> = Vec::new();
+        for (j, l) in tree.links.iter().enumerate() {
+            let parent = l.parent.map_or(Frame::root(), |p| out[p]);
+            let angle = match seed {
+                None => Dual2_64::new(w.angle[j], w.rate[j], w.accel[j]),
+                Some(k) => Dual2_64::new(w.angle[j], if k == j { 1.0 } else { 0.0 }, 0.0),
+            };
+            let (s, c) = (angle * l.axis.sign).sin_cos();
+            out.push(l.frame(&parent, s, c));
+        }
+        out
+    }
+
+    fn close(a: [f64; 3], b: [f64; 3], what: &str) {
+        for k in 0..3 {
+            assert!((a[k] - b[k]).abs() <= 1e-12 * (1.0 + b[k].abs()), "{what}: {a:?} vs {b:?}");
+        }
+    }
+
+    #[test]
+    fn axial_of_rotation_rate_is_the_angular_velocity() {
+        // R(t) = Rot_z(2 t) Rot_x(3 t) at t = 0.3: w = 2 z + 3 Rot_z(2t) x.
+        let t = 0.3;
+        let rot = |t: Dual64| {
+            let mut m = lift33::<Dual64>(&IDENTITY);
+            let (s, c) = (t * 2.0).sin_cos();
+            rotate_columns(&mut m, 2, s, c);
+            let (s, c) = (t * 3.0).sin_cos();
+            rotate_columns(&mut m, 0, s, c);
+            m
+        };
+        let r = rot(Dual64::new(t, 1.0));
+        let re = r.map(|row| row.map(|e| e.re));
+        let eps = r.map(|row| row.map(|e| e.eps));
+        let w = axial_of_product(&eps, &re);
+        let expected = [3.0 * (2.0 * t).cos(), 3.0 * (2.0 * t).sin(), 2.0];
+        for k in 0..3 {
+            assert!((w[k] - expected[k]).abs() < 1e-14, "{w:?} vs {expected:?}");
+        }
+    }
+
+    #[test]
+    fn recursive_kinematics_and_screw_axes_equal_the_differentiated_forward_kinematics() {
+        let tree = tree();
+        let mut w = Work::<f64>::new();
+        let x = [0.07, 0.11, -2.5, 3.0];
+        let u = [0.2, 1.5, -40.0];
+        tree.joint_values(&mut w, 0.37, &x, &u);
+        tree.kinematics(&mut w);
+        tree.jacobian_columns(&mut w, tree.columns.len());
+        let path = frames(&tree, &w, None);
+        let re = |m: &M3<Dual2_64>| m.map(|r| r.map(|e| e.re));
+        for (j, f) in path.iter().enumerate() {
+            let r = re(&f.rot);
+            close(w.pos[j], f.pos.map(|e| e.re), "position");
+            close(w.vel[j], f.pos.map(|e| e.v1), "velocity");
+            close(w.acc_bias[j], f.pos.map(|e| e.v2), "acceleration");
+            close(w.omega[j], axial_of_product(&f.rot.map(|r| r.map(|e| e.v1)), &r), "angular velocity");
+            close(w.omega_rate_bias[j], axial_of_product(&f.rot.map(|r| r.map(|e| e.v2)), &r), "angular acceleration");
+        }
+        for (b, &j) in tree.body_link.iter().enumerate() {
+            let c = add(path[j].pos, mat_vec_f(&path[j].rot, tree.body(b).com));
+            close(w.cd[b], c.map(|e| e.v1), "CoM velocity");
+            close(w.cdd_bias[b], c.map(|e| e.v2), "CoM acceleration");
+        }
+        for (k, col) in tree.columns.iter().enumerate() {
+            let seeded = frames(&tree, &w, Some(col.link));
+            for b in col.bodies.0..col.bodies.1 {
+                let j = tree.body_link[b];
+                let c = add(seeded[j].pos, mat_vec_f(&seeded[j].rot, tree.body(b).com));
+                close(w.jv[k][b], c.map(|e| e.v1), "J_v");
+                let jw = axial_of_product(&seeded[j].rot.map(|r| r.map(|e| e.v1)), &re(&seeded[j].rot));
+                close(w.jw[k][b], jw, "J_w");
+            }
+        }
+        // The generic code differentiates too: d(omega of the blade)/d(lag rate) = lag axis.
+        let mut wd = Work::<Dual64>::new();
+        let mut xd = x.map(Dual64::from);
+        xd[2] = Dual64::new(x[2], 1.0);
+        tree.joint_values(&mut wd, Dual64::from(0.37), &xd, &u.map(Dual64::from));
+        tree.kinematics(&mut wd);
+        close(wd.omega[3].map(|e| e.eps), w.axis[1], "d omega / d lag rate");
     }
 }

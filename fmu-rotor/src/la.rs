@@ -1,9 +1,8 @@
 //! Small generic linear algebra: 3-vectors, 3x3 matrices, elementary rotations and a dense LU.
 //!
 //! Everything is written over [`Scalar`] with plain arithmetic only, so that the same code runs
-//! on `f64`, on `num_dual::Dual64` (exact directional derivatives through the FMI layer) and on
-//! the nested `Dual<D>` / `Dual2<D>` numbers the kinematics passes use for the Jacobians. Nothing
-//! allocates.
+//! on `f64` and on `num_dual::Dual64` (exact directional derivatives through the FMI layer).
+//! Nothing allocates.
 
 use fmu_core::model::Scalar;
 
@@ -151,16 +150,6 @@ pub fn rotate_columns<D: Scalar>(m: &mut M3<D>, axis: usize, s: D, c: D) {
     }
 }
 
-/// The axial vector of the skew-symmetric part of `a r^T`: for `a = dR/ds` of a rotation `r`
-/// this is the angular velocity `w` with `dR/ds = [w x] r`; for `a = d^2R/ds^2` it is `dw/ds`
-/// (the symmetric part `[w x]^2` drops out).
-#[inline]
-pub fn axial_of_product<D: Scalar>(a: &M3<D>, r: &M3<D>) -> V3<D> {
-    // (a r^T)_ij = row_i(a) . row_j(r)
-    let p = |i: usize, j: usize| dot(a[i], r[j]);
-    [(p(2, 1) - p(1, 2)) * 0.5, (p(0, 2) - p(2, 0)) * 0.5, (p(1, 0) - p(0, 1)) * 0.5]
-}
-
 /// Why a linear solve failed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Singular {
@@ -263,7 +252,6 @@ pub fn lu_solve_factored_block<D: Scalar, const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use num_dual::{Dual64, DualNum};
 
     #[test]
     fn rotate_columns_is_the_elementary_rotation() {
@@ -282,28 +270,6 @@ mod tests {
                     assert!((m[i][j] - e[i][j]).abs() < 1e-15, "axis {axis}");
                 }
             }
-        }
-    }
-
-    #[test]
-    fn axial_of_rotation_rate_is_the_angular_velocity() {
-        // R(t) = Rot_z(2 t) Rot_x(3 t) at t = 0.3: w = 2 z + 3 Rot_z(2t) x.
-        let t = 0.3;
-        let rot = |t: Dual64| {
-            let mut m = lift33::<Dual64>(&IDENTITY);
-            let (s, c) = (t * 2.0).sin_cos();
-            rotate_columns(&mut m, 2, s, c);
-            let (s, c) = (t * 3.0).sin_cos();
-            rotate_columns(&mut m, 0, s, c);
-            m
-        };
-        let r = rot(Dual64::new(t, 1.0));
-        let re = r.map(|row| row.map(|e| e.re));
-        let eps = r.map(|row| row.map(|e| e.eps));
-        let w = axial_of_product(&eps, &re);
-        let expected = [3.0 * (2.0 * t).cos(), 3.0 * (2.0 * t).sin(), 2.0];
-        for k in 0..3 {
-            assert!((w[k] - expected[k]).abs() < 1e-14, "{w:?} vs {expected:?}");
         }
     }
 

@@ -43,8 +43,8 @@
 //!
 //! # Equations
 //!
-//! `M(q) q'' = Q(q, q', t)` from the tree with the Jacobians of the kinematics by forward-mode
-//! AD (`num-dual`), see [`dynamics`]. Outputs are generic over the scalar type, so `fmu-core`
+//! `M(q) q'' = Q(q, q', t)` from the tree by one recursive kinematics pass and the joints' screw
+//! axes, see [`dynamics`]. Outputs are generic over the scalar type, so `fmu-core`
 //! obtains exact directional derivatives of the hub loads (which need `q''`, hence a generic LU
 //! in [`la`]). The shaft torque output is the torque the drive applies to the rotor about
 //! `+z_H`; the potential energy is `sum m_b acc . c_b` plus the hinge springs.

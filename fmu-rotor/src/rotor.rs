@@ -388,8 +388,8 @@ impl Rotor {
     }
 
     /// The mass matrix `M(q)` (row-major, coordinates as [`Rotor::coordinates`]) at time `t`,
-    /// state `x = [q, q']` and inputs `u` (pitch angles). Computed by the model's own AD
-    /// Jacobians: `M = sum_b J_v^T m_b J_v + J_w^T I_b J_w`.
+    /// state `x = [q, q']` and inputs `u` (pitch angles). Computed by the model's own
+    /// Jacobians (the joints' screw axes): `M = sum_b J_v^T m_b J_v + J_w^T I_b J_w`.
     pub fn mass_matrix(&self, t: f64, x: &[f64], u: &[f64]) -> Vec<Vec<f64>> {
         self.tree.mass_matrix(t, x, u)
     }

@@ -176,6 +176,8 @@ pub struct Tree {
     pub body_of_link: Vec<Option<usize>>,
     /// Link of each body (bodies are numbered in link order).
     pub body_link: Vec<usize>,
+    /// The rigid bodies in body order (copies of the links' bodies, contiguous for the passes).
+    bodies: Vec<RigidBody>,
     /// Generalized-coordinate index of each free link.
     pub dof_of_link: Vec<Option<usize>>,
     /// Link of each generalized coordinate.
@@ -280,11 +282,13 @@ impl Tree {
                 _ => blocks.push((k, 1)),
             }
         }
+        let bodies = body_link.iter().map(|&j| links[j].body.expect("body_link points at links with a body")).collect();
         Ok(Tree {
             links,
             subtree_end,
             body_of_link,
             body_link,
+            bodies,
             dof_of_link,
             dof_link,
             columns,
@@ -305,6 +309,6 @@ impl Tree {
 
     /// The rigid body with index `b`.
     pub fn body(&self, b: usize) -> &RigidBody {
-        self.links[self.body_link[b]].body.as_ref().expect("body_link points at links with a body")
+        &self.bodies[b]
     }
 }
