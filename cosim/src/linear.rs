@@ -9,6 +9,48 @@ use serde_json::{Value, json};
 
 use crate::result_files;
 
+/// Why a linear model could not be transformed or queried.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LinearError {
+    /// The multiblade transform needs at least three blades with the coordinate.
+    #[error("{rotor}: {blades} blades with {kind} states: the multiblade transform needs at least 3")]
+    TooFewBlades {
+        /// Rotor instance.
+        rotor: String,
+        /// Blade coordinate: `lag` or `flap`.
+        kind: String,
+        /// Blades found with it.
+        blades: usize,
+    },
+    /// A blade coordinate has no rate state.
+    #[error("{rotor}: blade {blade} has no {kind}_rate")]
+    MissingRate {
+        /// Rotor instance.
+        rotor: String,
+        /// Blade number, from 1.
+        blade: usize,
+        /// Blade coordinate.
+        kind: String,
+    },
+    /// The multiblade transform matrix cannot be inverted.
+    #[error("the multiblade transform is singular")]
+    SingularTransform,
+    /// No input of that name.
+    #[error("'{input}' is not an input of the linear model (inputs: {inputs})")]
+    UnknownInput {
+        /// The name asked for.
+        input: String,
+        /// The model's inputs, comma-separated.
+        inputs: String,
+    },
+    /// No output of that name.
+    #[error("'{0}' is not an output of the linear model (the system's recorded outputs)")]
+    UnknownOutput(String),
+    /// Floquet samples of different state sets.
+    #[error("the samples have different states ({0} and {1})")]
+    DifferentStates(usize, usize),
+}
+
 /// `x' = A x + B u`, `y = C x + D u` in deviations from an operating point.
 #[derive(Debug, Clone)]
 pub struct LinearModel {
@@ -138,7 +180,7 @@ impl LinearModel {
     /// `x_m' = S^-1 (A S - S') x_m + S^-1 B u`, `y = C S x_m + D u`. For an isotropic rotor in
     /// hover or axial flight the result is time-invariant: the eigenvalues are those of the
     /// periodic system. Named `instance.lag.0`, `instance.lag.1c`, ..., rates `..._rate`.
-    pub fn multiblade(&self) -> Result<LinearModel, String> {
+    pub fn multiblade(&self) -> Result<LinearModel, LinearError> {
         let n = self.state_names.len();
         let mut s = DMatrix::<f64>::identity(n, n);
         let mut s_dot = DMatrix::<f64>::zeros(n, n);
@@ -163,16 +205,16 @@ impl LinearModel {
                 };
                 let blades = (0..rotor.blade_azimuths.len()).take_while(|&b| index(b, "").is_some()).count();
                 if blades < 3 {
-                    return Err(format!(
-                        "{}: {blades} blades with {kind} states: the multiblade transform needs at least 3",
-                        rotor.instance
-                    ));
+                    return Err(LinearError::TooFewBlades { rotor: rotor.instance.clone(), kind, blades });
                 }
                 let angles: Vec<usize> = (0..blades).map(|b| index(b, "").expect("counted")).collect();
                 let rates: Vec<usize> = (0..blades)
                     .map(|b| {
-                        index(b, "_rate")
-                            .ok_or_else(|| format!("{}: blade {} has no {kind}_rate", rotor.instance, b + 1))
+                        index(b, "_rate").ok_or_else(|| LinearError::MissingRate {
+                            rotor: rotor.instance.clone(),
+                            blade: b + 1,
+                            kind: kind.clone(),
+                        })
                     })
                     .collect::<Result<_, _>>()?;
                 let coordinates = multiblade_names(blades);
@@ -195,7 +237,7 @@ impl LinearModel {
                 }
             }
         }
-        let s_inv = s.clone().try_inverse().ok_or("the multiblade transform is singular")?;
+        let s_inv = s.clone().try_inverse().ok_or(LinearError::SingularTransform)?;
         let x0 = &s_inv * DVector::from_column_slice(&self.x0);
         let dx0 = &s_inv * (DVector::from_column_slice(&self.dx0) - &s_dot * &x0);
         Ok(LinearModel {
@@ -325,13 +367,16 @@ impl LinearModel {
     }
 
     /// Index of a named input and output, for [`LinearModel::frequency_response`].
-    pub fn input_output(&self, input: &str, output: &str) -> Result<(usize, usize), String> {
-        let i = self.input_names.iter().position(|n| n == input).ok_or_else(|| {
-            format!("'{input}' is not an input of the linear model (inputs: {})", self.input_names.join(", "))
+    pub fn input_output(&self, input: &str, output: &str) -> Result<(usize, usize), LinearError> {
+        let i = self.input_names.iter().position(|n| n == input).ok_or_else(|| LinearError::UnknownInput {
+            input: input.to_string(),
+            inputs: self.input_names.join(", "),
         })?;
-        let o = self.output_names.iter().position(|n| n == output).ok_or_else(|| {
-            format!("'{output}' is not an output of the linear model (the system's recorded outputs)")
-        })?;
+        let o = self
+            .output_names
+            .iter()
+            .position(|n| n == output)
+            .ok_or_else(|| LinearError::UnknownOutput(output.to_string()))?;
         Ok((i, o))
     }
 
@@ -355,11 +400,11 @@ impl LinearModel {
 /// eigenvalues `mu`, and `lambda = ln(mu) / period` (principal branch: the imaginary part is
 /// defined up to multiples of `2 pi / period`). Each exponent is named by the participation
 /// factors of `Phi`'s eigenvectors. An empty list for no samples.
-pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, String> {
+pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, LinearError> {
     let Some(first) = samples.first() else { return Ok(Vec::new()) };
     let n = first.state_names.len();
     if let Some(other) = samples.iter().find(|s| s.state_names != first.state_names) {
-        return Err(format!("the samples have different states ({} and {})", n, other.state_names.len()));
+        return Err(LinearError::DifferentStates(n, other.state_names.len()));
     }
     let h = period / samples.len() as f64;
     let mut phi = DMatrix::<f64>::identity(n, n);

@@ -669,7 +669,7 @@ fn run(
             degrees: files.degrees,
             x_label: None,
         };
-        plot_svg(&results, &columns, path, &options).map_err(anyhow::Error::msg)?;
+        plot_svg(&results, &columns, path, &options)?;
         say!("plot: {}", path.display());
     }
     write_summary()

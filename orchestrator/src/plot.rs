@@ -1,7 +1,7 @@
 //! Time-history plots of recorded results as SVG: one panel per variable sharing the time axis,
 //! each titled with its name and unit, so a run can be looked at rather than read.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -12,6 +12,22 @@ use cosim::linear::Mode;
 use cosim::master::Results;
 use cosim::result_files::ColumnInfo;
 use cosim::system::name_matches;
+
+/// Why a chart could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    /// The selection holds nothing to draw.
+    #[error("nothing to plot: {0}")]
+    Nothing(String),
+    /// Drawing or writing the SVG failed.
+    #[error("cannot draw {path}: {message}")]
+    Draw {
+        /// The SVG file.
+        path: PathBuf,
+        /// What the drawing library reported.
+        message: String,
+    },
+}
 
 /// Line colours that read well on white (the "tab10" set of scientific plotting tools).
 const COLOURS: [RGBColor; 10] = [
@@ -53,21 +69,26 @@ fn display_unit(unit: &str, degrees: bool) -> (String, f64) {
 
 /// Writes an SVG with one panel per selected variable (in recording order), laid out in one
 /// column, or two or three when there are many.
-pub fn plot_svg(results: &Results, columns: &[ColumnInfo], path: &Path, options: &PlotOptions) -> Result<(), String> {
+pub fn plot_svg(
+    results: &Results,
+    columns: &[ColumnInfo],
+    path: &Path,
+    options: &PlotOptions,
+) -> Result<(), PlotError> {
     let selected: Vec<usize> = (0..results.names.len())
         .filter(|&c| {
             options.variables.is_empty() || options.variables.iter().any(|p| name_matches(p, &results.names[c]))
         })
         .collect();
     if selected.is_empty() {
-        return Err(if options.variables.is_empty() {
-            "nothing to plot: no recorded variables".into()
+        return Err(PlotError::Nothing(if options.variables.is_empty() {
+            "no recorded variables".into()
         } else {
-            format!("nothing to plot: no recorded variable matches {}", options.variables.join(", "))
-        });
+            format!("no recorded variable matches {}", options.variables.join(", "))
+        }));
     }
     if results.time.is_empty() {
-        return Err("nothing to plot: no time points".into());
+        return Err(PlotError::Nothing("no time points".into()));
     }
     let grid_columns = match selected.len() {
         0..=8 => 1,
@@ -78,7 +99,7 @@ pub fn plot_svg(results: &Results, columns: &[ColumnInfo], path: &Path, options:
     let (panel_width, panel_height) = (900 / grid_columns as u32 + 100 * (grid_columns as u32 - 1), 160);
     let size = (panel_width * grid_columns as u32, 60 + panel_height * grid_rows as u32);
     let root = SVGBackend::new(path, size).into_drawing_area();
-    let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+    let err = |e: &dyn std::fmt::Display| PlotError::Draw { path: path.to_path_buf(), message: e.to_string() };
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let root = root.titled(&options.title, ("sans-serif", 20)).map_err(|e| err(&e))?;
     let panels = root.split_evenly((grid_rows, grid_columns));
@@ -125,12 +146,12 @@ pub type ResponseCurve = (String, Vec<f64>, Vec<Complex<f64>>);
 
 /// A Bode diagram: magnitude in dB and phase in degrees against frequency in Hz (logarithmic),
 /// one curve per [`ResponseCurve`].
-pub fn plot_bode(curves: &[ResponseCurve], path: &Path, title: &str) -> Result<(), String> {
-    let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+pub fn plot_bode(curves: &[ResponseCurve], path: &Path, title: &str) -> Result<(), PlotError> {
+    let err = |e: &dyn std::fmt::Display| PlotError::Draw { path: path.to_path_buf(), message: e.to_string() };
     let f_all = || curves.iter().flat_map(|(_, f, _)| f.iter().copied());
     let (f_lo, f_hi) = f_all().fold((f64::INFINITY, 0.0_f64), |(lo, hi), f| (lo.min(f), hi.max(f)));
     if !(f_lo > 0.0 && f_hi > f_lo) {
-        return Err("nothing to plot: no positive frequency range".into());
+        return Err(PlotError::Nothing("no positive frequency range".into()));
     }
     let db = |g: &Complex<f64>| 20.0 * g.norm().log10();
     // Phase unwrapped along each curve, in degrees.
@@ -252,8 +273,8 @@ fn padded(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
 
 /// The eigenvalue map (root locus over a sweep): imaginary against real part of every
 /// eigenvalue with `Im >= 0`, coloured by mode name, the stability boundary `Re = 0` drawn.
-pub fn plot_eigenvalues(points: &ModesByPoint, path: &Path, title: &str) -> Result<(), String> {
-    let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+pub fn plot_eigenvalues(points: &ModesByPoint, path: &Path, title: &str) -> Result<(), PlotError> {
+    let err = |e: &dyn std::fmt::Display| PlotError::Draw { path: path.to_path_buf(), message: e.to_string() };
     let all = || points.iter().flat_map(|(_, modes)| modes).filter(|m| shown(m));
     let x = padded(all().map(|m| m.eigenvalue.re).chain([0.0]));
     let y = padded(all().map(|m| m.eigenvalue.im).chain([0.0]));
@@ -276,8 +297,8 @@ pub fn plot_eigenvalues(points: &ModesByPoint, path: &Path, title: &str) -> Resu
 /// Frequency (Hz) and damping ratio of every oscillatory mode against the swept parameter
 /// `parameter`: the classic ground-resonance chart when the rotor speed is swept. (Real
 /// eigenvalues, damping 1, are on the eigenvalue map only.)
-pub fn plot_modes_sweep(points: &ModesByPoint, parameter: &str, path: &Path, title: &str) -> Result<(), String> {
-    let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+pub fn plot_modes_sweep(points: &ModesByPoint, parameter: &str, path: &Path, title: &str) -> Result<(), PlotError> {
+    let err = |e: &dyn std::fmt::Display| PlotError::Draw { path: path.to_path_buf(), message: e.to_string() };
     let x = padded(points.iter().map(|(p, _)| *p));
     let all = || {
         points

@@ -497,7 +497,10 @@ impl<'a> Trimmer<'a> {
             Ok(master)
         };
         let full = start(self, x)?.linearize(&self.spec.controls)?;
-        let lin = full.without_states(&full.inert_states()).multiblade().map_err(TrimError::Linearization)?;
+        let lin = full
+            .without_states(&full.inert_states())
+            .multiblade()
+            .map_err(|e| TrimError::Linearization(e.to_string()))?;
         let held: Vec<usize> =
             (0..lin.state_names.len()).filter(|&i| lin.state_names[i].starts_with(&format!("{airframe}."))).collect();
         let free: Vec<usize> = (0..lin.state_names.len()).filter(|i| !held.contains(i)).collect();

@@ -71,7 +71,7 @@ impl LinearRequest<'_> {
             (full.without_states(&inert), inert.iter().map(|&i| full.state_names[i].clone()).collect())
         };
         if self.multiblade {
-            model = model.multiblade().map_err(anyhow::Error::msg)?;
+            model = model.multiblade()?;
         }
         Ok((model, inert))
     }
@@ -91,7 +91,7 @@ fn write_bode(model: &LinearModel, pairs: &[String], out: &Path, title: &str) ->
     let mut curves = Vec::with_capacity(pairs.len());
     for pair in pairs {
         let (input, output) = pair.split_once(':').with_context(|| format!("--bode {pair}: expected INPUT:OUTPUT"))?;
-        let (i, o) = model.input_output(input, output).map_err(anyhow::Error::msg)?;
+        let (i, o) = model.input_output(input, output)?;
         let response = model.frequency_response(i, o, &omegas);
         let (f, g): (Vec<f64>, Vec<_>) =
             frequencies.iter().zip(response).filter_map(|(&f, g)| g.map(|g| (f, g))).unzip();
@@ -118,7 +118,7 @@ fn write_bode(model: &LinearModel, pairs: &[String], out: &Path, title: &str) ->
     let csv_path = out.with_extension("bode.csv");
     std::fs::write(&csv_path, csv).with_context(|| format!("cannot write {}", csv_path.display()))?;
     let svg = out.with_extension("bode.svg");
-    plot::plot_bode(&curves, &svg, &format!("{title}: frequency response")).map_err(anyhow::Error::msg)?;
+    plot::plot_bode(&curves, &svg, &format!("{title}: frequency response"))?;
     say!("wrote {} and {}", csv_path.display(), svg.display());
     Ok(())
 }
@@ -161,7 +161,7 @@ fn floquet_exponents(
         let inert = inert.get_or_insert_with(|| if request.keep_inert { Vec::new() } else { full.inert_states() });
         models.push(full.without_states(inert));
     }
-    floquet(&models, period).map_err(anyhow::Error::msg)
+    Ok(floquet(&models, period)?)
 }
 
 /// `orchestrator linearize`: writes OUT (JSON) and OUT.mat, prints the eigenvalue table, and
@@ -291,11 +291,11 @@ pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path) -> Resu
     std::fs::write(&csv_path, csv).with_context(|| format!("cannot write {}", csv_path.display()))?;
     let title = request.system_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let map = out_dir.join("eigenvalues.svg");
-    plot::plot_eigenvalues(&results, &map, &title).map_err(anyhow::Error::msg)?;
+    plot::plot_eigenvalues(&results, &map, &title)?;
     say!("wrote {} and {}", csv_path.display(), map.display());
     if let Some(first) = swept.first() {
         let chart = out_dir.join("frequency-damping.svg");
-        plot::plot_modes_sweep(&results, &first.name, &chart, &title).map_err(anyhow::Error::msg)?;
+        plot::plot_modes_sweep(&results, &first.name, &chart, &title)?;
         say!("wrote {}", chart.display());
     }
     Ok(())

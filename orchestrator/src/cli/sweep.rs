@@ -471,7 +471,7 @@ fn plot(dir: &Path, x: &str, others: &[String], figures: &[String], rows: &[BTre
             degrees: false,
             x_label: Some(x.to_string()),
         };
-        orchestrator::plot::plot_svg(&results, &[], &dir.join(name), &options).map_err(anyhow::Error::msg)?;
+        orchestrator::plot::plot_svg(&results, &[], &dir.join(name), &options)?;
     }
     Ok(())
 }
