@@ -28,6 +28,7 @@ mod discrete;
 pub mod graph;
 pub mod linalg;
 mod linearize;
+mod parallel;
 mod results;
 mod snapshot;
 
@@ -41,6 +42,7 @@ use crate::import::{
     StepResult, extract_fmu,
 };
 use crate::system::{Algorithm, InstanceSpec, JacobianUpdate, ParameterValue, Signal, System, VarRef};
+use parallel::{Task, Units};
 
 pub use results::{Results, RunSummary, write_csv_header, write_csv_row};
 pub use snapshot::MasterState;
@@ -357,6 +359,51 @@ impl Unit {
         }
     }
 
+    /// Whether a step sends input derivatives (`derivative_values`), given the system's
+    /// `extrapolate_inputs`.
+    fn extrapolates(&self, extrapolate: bool) -> bool {
+        extrapolate && self.can_interpolate && !self.in_vrs.is_empty()
+    }
+
+    /// `fmi2DoStep` from `t` by `h` with the inputs now set and, when it
+    /// [`Unit::extrapolates`], their derivatives in `derivative_values`.
+    fn step(&mut self, t: f64, h: f64, extrapolate: bool) -> Result<(), MasterError> {
+        self.flush()?;
+        if self.extrapolates(extrapolate) {
+            self.slave.set_real_input_derivatives(
+                &self.derivative_vrs,
+                &self.derivative_orders,
+                &self.derivative_values,
+            )?;
+        }
+        self.in_older.copy_from_slice(&self.in_old);
+        self.in_old.copy_from_slice(&self.in_values);
+        self.out_fresh = false;
+        match self.slave.do_step(t, h, false)? {
+            StepResult::Complete => Ok(()),
+            StepResult::Discarded => {
+                Err(MasterError::StepDiscarded { instance: self.name.clone(), time: t, step: h, hint: String::new() })
+            }
+            StepResult::Terminated => {
+                let time = self.slave.last_successful_time().ok().filter(|x| x.is_finite()).unwrap_or(t);
+                Err(MasterError::Terminated { instance: self.name.clone(), time })
+            }
+        }
+    }
+
+    /// Saves the FMU state (when rollback is on) with the inputs it holds.
+    fn save(&mut self) -> Result<(), MasterError> {
+        // The saved state must hold the inputs saved with it.
+        self.flush()?;
+        if let Some(state) = self.state.as_mut() {
+            self.slave.get_fmu_state_into(state)?;
+        }
+        for (saved, now) in self.in_saved.iter_mut().zip([&self.in_values, &self.in_old, &self.in_older]) {
+            saved.copy_from_slice(now);
+        }
+        Ok(())
+    }
+
     /// `d = dg/du` for every output/input pair with feedthrough, by directional derivatives.
     fn linearise(&mut self) -> Result<(), CallError> {
         let n_in = self.in_vrs.len();
@@ -402,6 +449,8 @@ struct LoopSolver {
     base: Vec<f64>,
     unknown_vrs: Vec<u32>,
     members: String,
+    /// The units owning the loop's outputs, in the order the nodes first name them.
+    units: Vec<usize>,
     warned_delay: bool,
     /// The loop's nodes hold its last converged solution (a warm start for the next point).
     warm: bool,
@@ -432,7 +481,9 @@ pub struct Stats {
 
 /// A system ready to run: FMUs instantiated, graph analysed.
 pub struct Master {
-    units: Vec<Unit>,
+    /// Boxed, so that stepping hands them to worker threads by pointer ([`parallel`]).
+    #[allow(clippy::vec_box, reason = "a unit is handed to a worker thread as its box")]
+    units: Vec<Box<Unit>>,
     nodes: Vec<Node>,
     components: Vec<graph::Component>,
     loops: Vec<LoopSolver>,
@@ -460,6 +511,8 @@ pub struct Master {
     discrete: discrete::Discrete,
     /// [`Master::run_into`] records every this many communication points (and the last).
     record_every: usize,
+    /// Worker threads for units that do not depend on each other.
+    pool: parallel::Pool,
 }
 
 #[derive(Clone, Copy)]
@@ -652,7 +705,7 @@ impl Master {
             let cs = &md.co_simulation;
             let in_vrs: Vec<u32> = driven[u].iter().map(|&v| md.variables[v].value_reference).collect();
             let orders = usize::from(system.master.extrapolation_order);
-            units.push(Unit {
+            units.push(Box::new(Unit {
                 name: name.clone(),
                 slave,
                 get_after_set: md.get_after_set,
@@ -681,7 +734,7 @@ impl Master {
                 dd_vrs: Vec::with_capacity(n_out),
                 dd_values: Vec::with_capacity(n_out),
                 state: None,
-            });
+            }));
         }
 
         // Graph nodes: connected outputs.
@@ -733,6 +786,12 @@ impl Master {
                 .map(|&p| units[nodes[p].unit].out_names[nodes[p].output].clone())
                 .collect::<Vec<_>>()
                 .join(", ");
+            let mut loop_units = Vec::new();
+            for &p in &comp.nodes {
+                if !loop_units.contains(&nodes[p].unit) {
+                    loop_units.push(nodes[p].unit);
+                }
+            }
             loop_of_component.push(Some(loops.len()));
             loops.push(LoopSolver {
                 nodes: comp.nodes.clone(),
@@ -747,6 +806,7 @@ impl Master {
                 base: Vec::with_capacity(m),
                 unknown_vrs: Vec::with_capacity(m),
                 members,
+                units: loop_units,
                 warned_delay: false,
                 warm: false,
                 factored: false,
@@ -796,6 +856,7 @@ impl Master {
                 (e.to.instance, j, e.signal.clone())
             })
             .collect();
+        let system_threads = system.master.threads;
         let can_roll_back = system.master.rollback && mds.iter().all(|md| md.co_simulation.can_get_and_set_fmu_state);
         let mut master = Master {
             units,
@@ -817,6 +878,7 @@ impl Master {
             stop_reason: None,
             record_every: 1,
             discrete,
+            pool: parallel::Pool::new(system_threads),
         };
         for note in notes {
             master.warn(note);
@@ -1011,6 +1073,7 @@ impl Master {
             }
         } else {
             // Start from the outputs as they are now.
+            self.for_units(Task::Read(phase), Units::Loop(l))?;
             for i in 0..m {
                 let p = self.loops[l].nodes[i];
                 let (u, k) = (self.nodes[p].unit, self.nodes[p].output);
@@ -1035,6 +1098,7 @@ impl Master {
                 self.nodes[p].value = self.loops[l].z[i];
                 self.propagate(p);
             }
+            self.for_units(Task::Read(phase), Units::Loop(l))?;
             let mut norm = 0.0_f64;
             let mut converged = true;
             for i in 0..m {
@@ -1195,17 +1259,7 @@ impl Master {
     }
 
     fn save(&mut self) -> Result<(), MasterError> {
-        for unit in &mut self.units {
-            // The saved state must hold the inputs saved with it.
-            unit.flush()?;
-            if let Some(state) = unit.state.as_mut() {
-                unit.slave.get_fmu_state_into(state)?;
-            }
-            for (saved, now) in unit.in_saved.iter_mut().zip([&unit.in_values, &unit.in_old, &unit.in_older]) {
-                saved.copy_from_slice(now);
-            }
-        }
-        Ok(())
+        self.for_units(Task::Save, Units::All)
     }
 
     fn restore(&mut self, t: f64) -> Result<(), MasterError> {
@@ -1292,11 +1346,7 @@ impl Master {
         self.discrete.exchange(&mut self.units)?;
         let iterations = self.solve_coupling(Phase::Stepping)?;
         // Outputs of get-after-set FMUs not read during the coupling (recorded ones, say).
-        for unit in &mut self.units {
-            if unit.get_after_set && !unit.out_fresh {
-                unit.read_outputs()?;
-            }
-        }
+        self.for_units(Task::Read(Phase::Stepping), Units::All)?;
         self.check_finite()?;
         self.step_starts = [Some(t), self.step_starts[0]];
         self.stats.communication_points += 1;
@@ -1308,67 +1358,59 @@ impl Master {
     /// Steps every unit with the inputs now set (extrapolated if asked and supported).
     fn do_steps(&mut self, t: f64, h: f64) -> Result<(), MasterError> {
         let extrapolate = self.system.master.extrapolate_inputs;
-        for u in 0..self.units.len() {
-            self.step_unit(u, t, h, extrapolate)?;
+        if extrapolate {
+            for u in 0..self.units.len() {
+                self.input_derivatives(u, t);
+            }
         }
-        Ok(())
+        self.for_units(Task::Step { t, h, extrapolate }, Units::All)
     }
 
     fn step_unit(&mut self, u: usize, t: f64, h: f64, extrapolate: bool) -> Result<(), MasterError> {
-        let unit = &mut self.units[u];
-        unit.flush()?;
-        if extrapolate && unit.can_interpolate && !unit.in_vrs.is_empty() {
-            let n_in = unit.in_vrs.len();
-            let quadratic = self.system.master.extrapolation_order == 2;
-            // Derivatives at t of the polynomial through the inputs at the last two (linear) or
-            // three (quadratic) communication points, by divided differences.
-            let h1 = self.step_starts[0].map_or(0.0, |t1| t - t1);
-            let h0 = match self.step_starts {
-                [Some(t1), Some(t0)] if quadratic => t1 - t0,
-                _ => 0.0,
-            };
-            let (first, second) = unit.derivative_values.split_at_mut(n_in);
-            for j in 0..n_in {
-                let s1 = match self.forward_slopes_over {
-                    Some(h) => (unit.in_next[j] - unit.in_values[j]) / h,
-                    None if h1 > 0.0 => (unit.in_values[j] - unit.in_old[j]) / h1,
-                    None => 0.0,
-                };
-                first[j] = s1;
-                if quadratic {
-                    let curvature =
-                        if h0 > 0.0 { (s1 - (unit.in_old[j] - unit.in_older[j]) / h0) / (h0 + h1) } else { 0.0 };
-                    first[j] += curvature * h1;
-                    second[j] = 2.0 * curvature;
-                }
-            }
-            // External signals are known functions of time: use their own derivatives (a step
-            // then stays a step instead of becoming a one-step ramp).
-            for (external_unit, j, signal) in &self.externals {
-                if *external_unit == u {
-                    first[*j] = signal.derivative(t);
-                    if quadratic {
-                        second[*j] = signal.second_derivative(t);
-                    }
-                }
-            }
-            unit.slave.set_real_input_derivatives(
-                &unit.derivative_vrs,
-                &unit.derivative_orders,
-                &unit.derivative_values,
-            )?;
+        if extrapolate {
+            self.input_derivatives(u, t);
         }
-        unit.in_older.copy_from_slice(&unit.in_old);
-        unit.in_old.copy_from_slice(&unit.in_values);
-        unit.out_fresh = false;
-        match unit.slave.do_step(t, h, false)? {
-            StepResult::Complete => Ok(()),
-            StepResult::Discarded => {
-                Err(MasterError::StepDiscarded { instance: unit.name.clone(), time: t, step: h, hint: String::new() })
+        self.units[u].step(t, h, extrapolate)
+    }
+
+    /// Fills `derivative_values` of unit `u` for a step from `t` when it extrapolates its inputs.
+    fn input_derivatives(&mut self, u: usize, t: f64) {
+        let unit = &mut self.units[u];
+        if !unit.extrapolates(true) {
+            return;
+        }
+        let n_in = unit.in_vrs.len();
+        let quadratic = self.system.master.extrapolation_order == 2;
+        // Derivatives at t of the polynomial through the inputs at the last two (linear) or
+        // three (quadratic) communication points, by divided differences.
+        let h1 = self.step_starts[0].map_or(0.0, |t1| t - t1);
+        let h0 = match self.step_starts {
+            [Some(t1), Some(t0)] if quadratic => t1 - t0,
+            _ => 0.0,
+        };
+        let (first, second) = unit.derivative_values.split_at_mut(n_in);
+        for j in 0..n_in {
+            let s1 = match self.forward_slopes_over {
+                Some(h) => (unit.in_next[j] - unit.in_values[j]) / h,
+                None if h1 > 0.0 => (unit.in_values[j] - unit.in_old[j]) / h1,
+                None => 0.0,
+            };
+            first[j] = s1;
+            if quadratic {
+                let curvature =
+                    if h0 > 0.0 { (s1 - (unit.in_old[j] - unit.in_older[j]) / h0) / (h0 + h1) } else { 0.0 };
+                first[j] += curvature * h1;
+                second[j] = 2.0 * curvature;
             }
-            StepResult::Terminated => {
-                let time = unit.slave.last_successful_time().ok().filter(|x| x.is_finite()).unwrap_or(t);
-                Err(MasterError::Terminated { instance: unit.name.clone(), time })
+        }
+        // External signals are known functions of time: use their own derivatives (a step
+        // then stays a step instead of becoming a one-step ramp).
+        for (external_unit, j, signal) in &self.externals {
+            if *external_unit == u {
+                first[*j] = signal.derivative(t);
+                if quadratic {
+                    second[*j] = signal.second_derivative(t);
+                }
             }
         }
     }
@@ -1376,15 +1418,7 @@ impl Master {
     /// Reads the outputs of standard FMUs right after their step and linearises them.
     /// Get-after-set FMUs are read when the coupling needs their outputs, at the new inputs.
     fn read_predictions(&mut self) -> Result<(), MasterError> {
-        for unit in &mut self.units {
-            if unit.get_after_set {
-                continue;
-            }
-            unit.read_outputs()?;
-            if unit.provides_dd {
-                unit.linearise()?;
-            }
-        }
+        self.for_units(Task::Predict, Units::All)?;
         self.check_finite()
     }
 
