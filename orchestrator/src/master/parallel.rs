@@ -56,6 +56,7 @@ impl Task {
 }
 
 /// Which units a task is for.
+#[derive(Clone, Copy)]
 pub(super) enum Units {
     All,
     /// The units of loop `l`, in the order its nodes name them.
@@ -90,6 +91,9 @@ impl Unit {
 impl Master {
     /// Runs `task` on those of `which` that need it, shared among the threads when that pays.
     pub(super) fn for_units(&mut self, task: Task, which: Units) -> Result<(), MasterError> {
+        if self.pool.threads < 2 || self.units.len() < 2 {
+            return self.for_units_here(task, which);
+        }
         let pool = &mut self.pool;
         pool.selected.clear();
         match which {
@@ -107,6 +111,24 @@ impl Master {
             self.units[u].run(task)?;
             if let Some(start) = start {
                 pool.learn(u, task, start.elapsed());
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Master::for_units`] on this thread, in order, without measuring.
+    fn for_units_here(&mut self, task: Task, which: Units) -> Result<(), MasterError> {
+        let count = match which {
+            Units::All => self.units.len(),
+            Units::Loop(l) => self.loops[l].units.len(),
+        };
+        for k in 0..count {
+            let u = match which {
+                Units::All => k,
+                Units::Loop(l) => self.loops[l].units[k],
+            };
+            if self.units[u].needs(task) {
+                self.units[u].run(task)?;
             }
         }
         Ok(())
