@@ -5,7 +5,10 @@
 //! two threads at once, so the results are the same bit for bit.
 //!
 //! The worker threads live as long as the [`Master`] (started at the first task worth sharing)
-//! and wait for work spinning for [`SPIN`], then parked; a unit is handed over as its box. The
+//! and wait for work spinning for [`SPIN`], then parked; a unit is handed over as its box. A
+//! batch that its worker has not started when the calling thread is done with its own share is
+//! taken back and run there, so a worker that is parked or has no core (a busy machine) costs
+//! little more than one thread. The
 //! units are shared out by their measured cost (longest first, each to the least loaded
 //! thread); a task whose share for the workers would cost less than [`MIN_SHARE`] runs on the
 //! calling thread alone. Instances of PythonFMU binaries stay on the calling thread (they share
@@ -358,8 +361,19 @@ impl Pool {
         self.mine = mine;
         for k in 0..self.workers.len() {
             if self.thread_of_any(k + 1) {
-                wait(&self.workers[k].mailbox.has_result, None);
-                let batch = lock(&self.workers[k].mailbox.to_caller).take().expect("a result after has_result");
+                let mailbox = &self.workers[k].mailbox;
+                let taken_back = lock(&mailbox.to_worker).take();
+                let batch = match taken_back {
+                    // Not started yet (the worker is parked or has no core): done here instead.
+                    Some(mut batch) => {
+                        batch.failure = run_entries(task, &mut batch.entries);
+                        batch
+                    }
+                    None => {
+                        wait(&mailbox.has_result, None);
+                        lock(&mailbox.to_caller).take().expect("a result after has_result")
+                    }
+                };
                 let mut entries = batch.entries;
                 self.put_back(&mut entries, task);
                 self.workers[k].entries = entries;
