@@ -293,8 +293,8 @@ struct ExperimentChanges {
     /// repeatable; replaces the system's list.
     #[arg(long = "output", value_name = "PATTERN")]
     output: Vec<String>,
-    /// Threads that step and read independent FMUs at once (replaces master.threads; default
-    /// 2, or 1 on a one-core machine); the results do not depend on it.
+    /// Threads that step and read independent FMUs at once (replaces master.threads, default
+    /// 1); the results do not depend on it.
     #[arg(long)]
     threads: Option<u32>,
 }

@@ -268,8 +268,8 @@ fn helicopter_example_solves_its_loop_by_newton_and_hovers_on_its_thrust() {
     assert!((yaw_balance - 1.0).abs() < 0.05, "tail moment / torque {yaw_balance}");
 }
 
-/// Two threads (the default on two cores: the rotors, their aero FMUs and the airframe step and
-/// are read at once) give the results of one thread bit for bit, over a revolution.
+/// Two threads (the rotors, their aero FMUs and the airframe step and are read at once) give the
+/// results of one thread bit for bit, over a revolution.
 #[test]
 fn helicopter_on_two_threads_matches_one_thread_bit_for_bit() {
     let mut description = example("helicopter.json");

@@ -418,7 +418,7 @@ fn a_hanging_fmu_call_ends_the_process_after_the_timeout() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 4b. Two instances stepped on two threads (`--threads 2`, the default on two cores).
+// 4b. Two instances stepped on two threads (`--threads 2`).
 
 /// [`Case::new`] with instance `slow` given `parameters` after a second instance, `other`, that
 /// runs normally. Both sleep 1 ms per step, so their steps are shared between the two threads
@@ -527,9 +527,9 @@ fn isolated_runs_give_the_same_results_bit_for_bit() {
     };
     let (in_process, isolated) = (csv("heli.csv", &[]), csv("heli-isolated.csv", &["--isolate"]));
     assert!(in_process.len() > 1000 && in_process == isolated, "the helicopter CSV files differ");
-    // The default two threads against one, in process and isolated.
-    assert!(csv("heli-1.csv", &["--threads", "1"]) == in_process, "one thread differs from two");
-    assert!(csv("heli-isolated-1.csv", &["--isolate", "--threads", "1"]) == isolated, "isolated: one thread differs");
+    // Two threads against one, in process and isolated.
+    assert!(csv("heli-2.csv", &["--threads", "2"]) == in_process, "two threads differ from one");
+    assert!(csv("heli-isolated-2.csv", &["--isolate", "--threads", "2"]) == isolated, "isolated: two threads differ");
     assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
 }
 

@@ -275,7 +275,7 @@ fn defaults_fill_master_and_outputs() {
             min_step: 0.01 / 64.0,
             rollback: true,
             jacobian: JacobianUpdate::Reuse,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+            threads: 1
         }
     );
     assert!(system.connections.is_empty() && system.inputs.is_empty());

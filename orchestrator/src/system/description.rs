@@ -218,8 +218,8 @@ pub struct MasterSpec {
     /// `jacobian`: when loop Newton matrices are recomputed (default `"reuse"`).
     #[serde(default)]
     pub jacobian: JacobianUpdate,
-    /// `threads`: threads that step and read independent FMUs at once (default: 2, or 1 on a
-    /// one-core machine).
+    /// `threads`: threads that step and read independent FMUs at once (default 1; see
+    /// docs/performance.md, "Two cores").
     #[serde(default)]
     pub threads: Option<u32>,
 }

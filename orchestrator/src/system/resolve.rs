@@ -81,12 +81,6 @@ pub struct MasterOptions {
     pub threads: usize,
 }
 
-/// `master.threads` when not given: 2 where the machine has two cores or more (measured in
-/// docs/performance.md, "Two cores"), else 1.
-fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
-}
-
 /// An external signal driving an input.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExternalInput {
@@ -457,7 +451,7 @@ impl SystemDescription {
                 min_step: self.master.min_step.unwrap_or(self.experiment.step / 64.0),
                 rollback: self.master.rollback,
                 jacobian: self.master.jacobian,
-                threads: self.master.threads.map_or_else(default_threads, |n| n as usize),
+                threads: self.master.threads.map_or(1, |n| n as usize),
             },
             inputs,
             outputs,
