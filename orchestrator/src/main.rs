@@ -294,6 +294,10 @@ struct ExperimentChanges {
     /// repeatable; replaces the system's list.
     #[arg(long = "output", value_name = "PATTERN")]
     output: Vec<String>,
+    /// Threads that step and read independent FMUs at once (replaces master.threads, default
+    /// 1); the results do not depend on it.
+    #[arg(long)]
+    threads: Option<u32>,
 }
 
 /// Where and how results are written.
@@ -514,6 +518,7 @@ impl ExperimentChanges {
         experiment.start = self.start.unwrap_or(experiment.start);
         experiment.stop = self.stop.unwrap_or(experiment.stop);
         experiment.step = self.step.unwrap_or(experiment.step);
+        description.master.threads = self.threads.or(description.master.threads);
         if !self.output.is_empty() {
             description.outputs = Some(self.output.clone());
         }

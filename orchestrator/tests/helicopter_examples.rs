@@ -268,6 +268,23 @@ fn helicopter_example_solves_its_loop_by_newton_and_hovers_on_its_thrust() {
     assert!((yaw_balance - 1.0).abs() < 0.05, "tail moment / torque {yaw_balance}");
 }
 
+/// Two threads (the rotors, their aero FMUs and the airframe step and are read at once) give the
+/// results of one thread bit for bit, over a revolution.
+#[test]
+fn helicopter_on_two_threads_matches_one_thread_bit_for_bit() {
+    let mut description = example("helicopter.json");
+    description.experiment.stop = 2.0 * PI / param(&description, "rotor", "Omega");
+    let mut runs = [1, 2].map(|threads| {
+        description.master.threads = Some(threads);
+        run_description(&description).0
+    });
+    let [one, two] = &mut runs;
+    assert_eq!(one.names, two.names);
+    assert!(one.time.len() > 50, "{} points", one.time.len());
+    let bits = |r: &Results| r.time.iter().chain(&r.values).map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert!(bits(one) == bits(two), "one and two threads differ");
+}
+
 /// The default `master.jacobian = "reuse"` (chord Newton: the factorised loop Jacobian kept
 /// across iterations and points while it contracts the residual tenfold per iteration) meets the
 /// same loop tolerance as full Newton with a handful of Jacobians instead of one per point, and

@@ -418,6 +418,66 @@ fn a_hanging_fmu_call_ends_the_process_after_the_timeout() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 4b. Two instances stepped on two threads (`--threads 2`).
+
+/// [`Case::new`] with instance `slow` given `parameters` after a second instance, `other`, that
+/// runs normally. Both sleep 1 ms per step, so their steps are shared between the two threads
+/// (`other` on the calling thread, `slow` on the worker).
+fn two_instances(parameters: &str, experiment: &str) -> Case {
+    let case = Case::new("", experiment);
+    let fmu = case.path("Slow.fmu");
+    std::fs::write(
+        case.path("system.json"),
+        format!(
+            r#"{{ "fmus": {{ "other": {{ "path": {fmu:?}, "parameters": {{ "sleep_ms": 1 }} }},
+                          "slow": {{ "path": {fmu:?}, "parameters": {{ "sleep_ms": 1, {parameters} }} }} }},
+                 "experiment": {experiment},
+                 "outputs": ["slow.time", "slow.count"] }}"#
+        ),
+    )
+    .unwrap();
+    case
+}
+
+#[test]
+fn an_error_in_a_worker_thread_is_reported_as_on_one_thread() {
+    // fmi2Error from slow's step at t = 0.3: the same error, naming slow, and the same rows.
+    let case = two_instances(r#""mode": 4, "fail_at": 0.3"#, r#"{ "stop": 10, "step": 0.1 }"#);
+    let mut ends = Vec::new();
+    for threads in ["1", "2"] {
+        let (status, _, stderr, _) =
+            wait(case.start(&format!("t{threads}.csv"), &["--threads", threads]), Duration::from_secs(30));
+        assert_eq!(status.code(), Some(1), "{stderr}");
+        let error = stderr.lines().find(|l| l.starts_with("error:")).unwrap_or_else(|| panic!("{stderr}")).to_string();
+        assert!(
+            error.ends_with("failed: slow: fmi2DoStep returned fmi2Error: the solver gave up at t = 0.3"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("the solver gave up at t = 0.3"), "{stderr}");
+        ends.push((error, std::fs::read(case.path(&format!("t{threads}.csv"))).unwrap()));
+    }
+    assert_eq!(ends[0].0, ends[1].0);
+    assert!(ends[0].1 == ends[1].1, "the CSV files differ");
+    assert_eq!(csv_rows(&case.path("t2.csv")).len(), 4);
+    assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
+}
+
+#[test]
+fn a_hanging_call_in_a_worker_thread_ends_the_process_after_the_timeout() {
+    // slow's step from t = 0.5 never returns while other's calls come and go on the other thread.
+    let case = two_instances(r#""mode": 3, "fail_at": 0.5"#, r#"{ "stop": 10, "step": 0.1 }"#);
+    let (status, _, stderr, elapsed) =
+        wait(case.start("results.csv", &["--threads", "2", "--fmu-timeout", "1"]), Duration::from_secs(20));
+    assert_eq!(status.code(), Some(124), "{stderr}");
+    assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
+    assert!(
+        stderr.contains("error: instance 'slow': fmi2DoStep at t = 0.5 s did not return within --fmu-timeout 1 s"),
+        "{stderr}"
+    );
+    assert_eq!(csv_rows(&case.path("results.csv")).len(), 6);
+}
+
+// ---------------------------------------------------------------------------------------------
 // 5. Isolated instances (`--isolate`): a crash, an exit or a hang is an ordinary error.
 
 /// The processes whose environment has `TMPDIR` set to this case's `tmp/`: the orchestrator
@@ -467,6 +527,9 @@ fn isolated_runs_give_the_same_results_bit_for_bit() {
     };
     let (in_process, isolated) = (csv("heli.csv", &[]), csv("heli-isolated.csv", &["--isolate"]));
     assert!(in_process.len() > 1000 && in_process == isolated, "the helicopter CSV files differ");
+    // Two threads against one, in process and isolated.
+    assert!(csv("heli-2.csv", &["--threads", "2"]) == in_process, "two threads differ from one");
+    assert!(csv("heli-isolated-2.csv", &["--isolate", "--threads", "2"]) == isolated, "isolated: two threads differ");
     assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
 }
 

@@ -177,7 +177,7 @@ const FULL: &str = r#"{
     "fuselage.hub.acc.* -> rotor.hub.acc.*"
   ],
   "experiment": { "start": 0.5, "stop": 10.0, "step": 0.01 },
-  "master": { "algorithm": "gauss-seidel", "tolerance": 1e-8, "max_iterations": 5, "extrapolate_inputs": true, "min_step": 1e-6, "jacobian": "every-iteration" },
+  "master": { "algorithm": "gauss-seidel", "tolerance": 1e-8, "max_iterations": 5, "extrapolate_inputs": true, "min_step": 1e-6, "jacobian": "every-iteration", "threads": 3 },
   "inputs": [
     { "to": "fuselage.ext.F.x", "signal": { "constant": 100.0 } },
     { "to": "fuselage.ext.F.y", "signal": { "step": { "time": 1.0, "before": 0.0, "after": 50.0 } } },
@@ -232,7 +232,8 @@ fn full_system_resolves_to_indices() {
             extrapolation_order: 1,
             min_step: 1e-6,
             rollback: true,
-            jacobian: JacobianUpdate::EveryIteration
+            jacobian: JacobianUpdate::EveryIteration,
+            threads: 3
         }
     );
 
@@ -273,7 +274,8 @@ fn defaults_fill_master_and_outputs() {
             extrapolation_order: 1,
             min_step: 0.01 / 64.0,
             rollback: true,
-            jacobian: JacobianUpdate::Reuse
+            jacobian: JacobianUpdate::Reuse,
+            threads: 1
         }
     );
     assert!(system.connections.is_empty() && system.inputs.is_empty());
@@ -498,6 +500,10 @@ fn bad_experiment_and_master_numbers() {
     assert_eq!(
         error(&with(r#""master": {"min_step": 0.1}"#), "master.min_step"),
         "master.min_step: must be greater than 0 and at most experiment.step (0.01), got 0.1"
+    );
+    assert_eq!(
+        error(&with(r#""master": {"threads": 0}"#), "master.threads"),
+        "master.threads: must be at least 1, got 0"
     );
     assert_eq!(
         error(&with(r#""master": {"tolerance": 0}"#), "master.tolerance"),

@@ -41,6 +41,17 @@ impl Instance {
         }
     }
 
+    /// Whether any thread may call this instance (one thread at a time, as FMI 2.0 allows for
+    /// different instances): every isolated instance and every in-process one except those of
+    /// PythonFMU binaries, which share the process's one CPython interpreter and are called
+    /// from the master's own thread only.
+    pub fn callable_from_any_thread(&self) -> bool {
+        match self {
+            Instance::InProcess(slave) => !slave.uses_python(),
+            Instance::Isolated(_) => true,
+        }
+    }
+
     /// `fmi2GetContinuousStates` (a Model Exchange instance, in this process).
     pub fn get_continuous_states(&mut self, x: &mut [f64]) -> Result<(), CallError> {
         self.in_process("fmi2GetContinuousStates")?.get_continuous_states(x)

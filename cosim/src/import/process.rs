@@ -6,8 +6,10 @@
 //! instance, the function, the simulation time, a sequence number) and on return (the
 //! `CallGuard` it holds is dropped). The record is a handful of relaxed atomic stores into
 //! static memory, no clock read and no allocation; instance names are interned once per
-//! instantiation (`intern`), so the record only ever points at `'static` text. With FMUs called
-//! from several threads at once it holds whichever call was entered last.
+//! instantiation (`intern`), so the record only ever points at `'static` text. Each thread that
+//! calls FMUs (the master's and its workers, see `master/parallel.rs`) has a record of its own
+//! ([`SLOTS`] of them; more threads share them), so a call stuck in one thread is seen while
+//! another thread's calls come and go.
 //!
 //! **Fatal signals** ([`install_crash_reporter`]). SIGSEGV, SIGABRT, SIGBUS, SIGFPE or SIGILL print
 //! one line on stderr with `write(2)` from a stack buffer (async-signal-safe): the instance, the
@@ -27,22 +29,73 @@
 //! flushes its result file), removes the extracted FMU folders and ends the process with `_exit(124)`
 //! (no `atexit` handlers or library destructors run while the stuck FMU is still executing).
 
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::ffi::c_int;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-/// An FMI call is in progress (between [`enter`] and the drop of its [`CallGuard`]).
-static IN_CALL: AtomicBool = AtomicBool::new(false);
-/// Incremented at every [`enter`]: the watchdog sees progress as a change.
-static SEQUENCE: AtomicU64 = AtomicU64::new(0);
-/// The instance name, a `&'static str` packed as `pointer << 16 | length` (see [`pack`]).
-static INSTANCE: AtomicU64 = AtomicU64::new(0);
-/// The FMI function name, packed the same way.
-static FUNCTION: AtomicU64 = AtomicU64::new(0);
-/// The simulation time of the call, `f64` bits.
-static TIME: AtomicU64 = AtomicU64::new(0);
+/// One thread's record of its FMI call in progress.
+struct Record {
+    /// A call is in progress (between [`enter`] and the drop of its [`CallGuard`]).
+    in_call: AtomicBool,
+    /// Incremented at every [`enter`]: the watchdog sees progress as a change.
+    sequence: AtomicU64,
+    /// The instance name, a `&'static str` packed as `pointer << 16 | length` (see [`pack`]).
+    instance: AtomicU64,
+    /// The FMI function name, packed the same way.
+    function: AtomicU64,
+    /// The simulation time of the call, `f64` bits.
+    time: AtomicU64,
+}
+
+impl Record {
+    const fn new() -> Record {
+        Record {
+            in_call: AtomicBool::new(false),
+            sequence: AtomicU64::new(0),
+            instance: AtomicU64::new(0),
+            function: AtomicU64::new(0),
+            time: AtomicU64::new(0),
+        }
+    }
+
+    /// The call in progress: (instance, function, time), if any.
+    fn call(&self) -> Option<(&'static str, &'static str, f64)> {
+        if !self.in_call.load(Ordering::Acquire) {
+            return None;
+        }
+        Some((
+            unpack(self.instance.load(Ordering::Relaxed)),
+            unpack(self.function.load(Ordering::Relaxed)),
+            f64::from_bits(self.time.load(Ordering::Relaxed)),
+        ))
+    }
+}
+
+/// Records of the threads that call FMUs.
+const SLOTS: usize = 8;
+static RECORDS: [Record; SLOTS] = [const { Record::new() }; SLOTS];
+/// The record the next thread to call an FMU gets (modulo [`SLOTS`]).
+static NEXT_RECORD: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// This thread's record, `usize::MAX` until its first call (const, no destructor: readable
+    /// from a signal handler).
+    static MY_RECORD: Cell<usize> = const { Cell::new(usize::MAX) };
+}
+
+/// This thread's record.
+fn my_record() -> &'static Record {
+    let slot = MY_RECORD.with(|slot| {
+        if slot.get() == usize::MAX {
+            slot.set(NEXT_RECORD.fetch_add(1, Ordering::Relaxed) % SLOTS);
+        }
+        slot.get()
+    });
+    &RECORDS[slot]
+}
 
 /// A `&'static str` in one word, so that a reader never pairs the pointer of one string with the
 /// length of another: user-space addresses fit in 48 bits on the 64-bit platforms we build for;
@@ -85,39 +138,33 @@ pub(crate) fn intern(name: &str) -> &'static str {
 
 /// Marks an FMI call in progress until dropped.
 #[must_use = "the call is marked in progress until the guard is dropped"]
-pub(crate) struct CallGuard(());
+pub(crate) struct CallGuard(&'static Record);
 
 impl Drop for CallGuard {
     #[inline]
     fn drop(&mut self) {
-        IN_CALL.store(false, Ordering::Release);
+        self.0.in_call.store(false, Ordering::Release);
     }
 }
 
 /// Records that `function` of `instance` is called at simulation time `time`.
 #[inline]
 pub(crate) fn enter(instance: &'static str, function: &'static str, time: f64) -> CallGuard {
-    INSTANCE.store(pack(instance), Ordering::Relaxed);
-    FUNCTION.store(pack(function), Ordering::Relaxed);
-    TIME.store(time.to_bits(), Ordering::Relaxed);
-    // Not a read-modify-write: one thread calls at a time in the CLI; a lost increment with
-    // concurrent callers only delays the watchdog by one sample.
-    SEQUENCE.store(SEQUENCE.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
-    IN_CALL.store(true, Ordering::Release);
-    CallGuard(())
+    let record = my_record();
+    record.instance.store(pack(instance), Ordering::Relaxed);
+    record.function.store(pack(function), Ordering::Relaxed);
+    record.time.store(time.to_bits(), Ordering::Relaxed);
+    // Not a read-modify-write: one thread writes a record (threads beyond SLOTS share one; a
+    // lost increment then only delays the watchdog by one sample).
+    record.sequence.store(record.sequence.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+    record.in_call.store(true, Ordering::Release);
+    CallGuard(record)
 }
 
-/// The call in progress: (instance, function, time), if any.
+/// The call in progress in this thread: (instance, function, time), if any.
 pub fn current_call() -> Option<(&'static str, &'static str, f64)> {
-    if !IN_CALL.load(Ordering::Acquire) {
-        return None;
-    }
-    let call = (
-        unpack(INSTANCE.load(Ordering::Relaxed)),
-        unpack(FUNCTION.load(Ordering::Relaxed)),
-        f64::from_bits(TIME.load(Ordering::Relaxed)),
-    );
-    Some(call)
+    let slot = MY_RECORD.with(Cell::get);
+    RECORDS.get(slot).and_then(Record::call)
 }
 
 /// `time` as the messages print it: up to 9 decimals, trailing zeros dropped (`0.3` for
@@ -338,22 +385,24 @@ pub const TIMEOUT_EXIT_CODE: i32 = 124;
 pub fn start_watchdog(limit: Duration, on_timeout: Box<dyn Fn() + Send>) -> std::io::Result<()> {
     let sample = (limit / 20).clamp(Duration::from_millis(10), Duration::from_millis(250));
     std::thread::Builder::new().name("fmu-watchdog".into()).spawn(move || {
-        let mut seen = (u64::MAX, Instant::now());
+        // Per record: the call's sequence number and when it was first seen.
+        let mut seen = [(u64::MAX, Instant::now()); SLOTS];
         loop {
             std::thread::sleep(sample);
-            let sequence = SEQUENCE.load(Ordering::Relaxed);
-            let Some((instance, function, time)) = current_call() else {
-                seen = (u64::MAX, Instant::now());
-                continue;
-            };
-            if sequence != seen.0 {
-                // A new call since the last sample: it began at most one sample ago.
-                seen = (sequence, Instant::now().checked_sub(sample).unwrap_or_else(Instant::now));
-                continue;
-            }
-            if seen.1.elapsed() < limit {
-                continue;
-            }
+            let stuck = RECORDS.iter().zip(&mut seen).find_map(|(record, seen)| {
+                let sequence = record.sequence.load(Ordering::Relaxed);
+                let Some(call) = record.call() else {
+                    *seen = (u64::MAX, Instant::now());
+                    return None;
+                };
+                if sequence != seen.0 {
+                    // A new call since the last sample: it began at most one sample ago.
+                    *seen = (sequence, Instant::now().checked_sub(sample).unwrap_or_else(Instant::now));
+                    return None;
+                }
+                (seen.1.elapsed() >= limit).then_some(call)
+            });
+            let Some((instance, function, time)) = stuck else { continue };
             let mut line = Line::new();
             line.push("error: instance '").push(instance).push("': ").push(function).push(" at t = ");
             line.push_time(time).push(" s did not return within --fmu-timeout ");

@@ -167,6 +167,12 @@ impl Slave {
         &self.name
     }
 
+    /// Whether the binary is a PythonFMU one: all such instances share the process's one CPython
+    /// interpreter, so the master calls them from one thread only.
+    pub(crate) fn uses_python(&self) -> bool {
+        self.shared.python
+    }
+
     /// The raw `fmi2Component`, for code that calls [`Fmi2Functions`] directly (benchmarks).
     /// Valid while this `Slave` lives; calls through it must respect the FMI state machine.
     pub fn raw_component(&self) -> Fmi2Component {

@@ -137,7 +137,7 @@ impl Discrete {
     /// Reads every discrete output, passes the values along the connections, and sets the
     /// discrete inputs (Real inputs driven by an Integer through [`Unit::set_input`], so they
     /// reach the FMU with the Real inputs).
-    pub(super) fn exchange(&mut self, units: &mut [Unit]) -> Result<(), CallError> {
+    pub(super) fn exchange(&mut self, units: &mut [Box<Unit>]) -> Result<(), CallError> {
         if self.values.is_empty() {
             return Ok(());
         }

@@ -29,6 +29,7 @@ pub mod graph;
 pub mod linalg;
 mod linearize;
 pub mod newton;
+mod parallel;
 mod results;
 mod snapshot;
 
@@ -44,6 +45,7 @@ use crate::import::{
 use crate::system::{Algorithm, InstanceSpec, JacobianUpdate, ParameterValue, Signal, System, VarRef};
 pub use newton::CONTRACTION;
 use newton::{LoopBuffers, LoopProblem, MatrixUpdate, SolveError};
+use parallel::{Pool, Task, Units};
 
 pub use results::{Results, RunSummary, write_csv_header, write_csv_row};
 pub use snapshot::MasterState;
@@ -360,6 +362,51 @@ impl Unit {
         }
     }
 
+    /// Whether a step sends input derivatives (`derivative_values`), given the system's
+    /// `extrapolate_inputs`.
+    fn extrapolates(&self, extrapolate: bool) -> bool {
+        extrapolate && self.can_interpolate && !self.in_vrs.is_empty()
+    }
+
+    /// `fmi2DoStep` from `t` by `h` with the inputs now set and, when it
+    /// [`Unit::extrapolates`], their derivatives in `derivative_values`.
+    fn step(&mut self, t: f64, h: f64, extrapolate: bool) -> Result<(), MasterError> {
+        self.flush()?;
+        if self.extrapolates(extrapolate) {
+            self.slave.set_real_input_derivatives(
+                &self.derivative_vrs,
+                &self.derivative_orders,
+                &self.derivative_values,
+            )?;
+        }
+        self.in_older.copy_from_slice(&self.in_old);
+        self.in_old.copy_from_slice(&self.in_values);
+        self.out_fresh = false;
+        match self.slave.do_step(t, h, false)? {
+            StepResult::Complete => Ok(()),
+            StepResult::Discarded => {
+                Err(MasterError::StepDiscarded { instance: self.name.clone(), time: t, step: h, hint: String::new() })
+            }
+            StepResult::Terminated => {
+                let time = self.slave.last_successful_time().ok().filter(|x| x.is_finite()).unwrap_or(t);
+                Err(MasterError::Terminated { instance: self.name.clone(), time })
+            }
+        }
+    }
+
+    /// Saves the FMU state (when rollback is on) with the inputs it holds.
+    fn save(&mut self) -> Result<(), MasterError> {
+        // The saved state must hold the inputs saved with it.
+        self.flush()?;
+        if let Some(state) = self.state.as_mut() {
+            self.slave.get_fmu_state_into(state)?;
+        }
+        for (saved, now) in self.in_saved.iter_mut().zip([&self.in_values, &self.in_old, &self.in_older]) {
+            saved.copy_from_slice(now);
+        }
+        Ok(())
+    }
+
     /// `d = dg/du` for every output/input pair with feedthrough, by directional derivatives.
     fn linearise(&mut self) -> Result<(), CallError> {
         let n_in = self.in_vrs.len();
@@ -397,6 +444,8 @@ struct LoopSolver {
     newton: LoopBuffers,
     scratch: ColumnScratch,
     members: String,
+    /// The units owning the loop's outputs, in the order the nodes first name them.
+    units: Vec<usize>,
     warned_delay: bool,
     /// The loop's nodes hold its last converged solution (a warm start for the next point).
     warm: bool,
@@ -417,9 +466,13 @@ struct MasterLoop<'a> {
     phase: Phase,
     loop_nodes: &'a [usize],
     inputs: &'a [(usize, usize, usize)],
+    /// The units owning the loop's outputs.
+    loop_units: &'a [usize],
     scratch: &'a mut ColumnScratch,
     nodes: &'a mut [Node],
-    units: &'a mut [Unit],
+    #[allow(clippy::vec_box, reason = "a unit is handed to a worker thread as its box")]
+    units: &'a mut Vec<Box<Unit>>,
+    pool: &'a mut Pool,
 }
 
 /// Per-run figures.
@@ -441,7 +494,9 @@ pub struct Stats {
 
 /// A system ready to run: FMUs instantiated, graph analysed.
 pub struct Master {
-    units: Vec<Unit>,
+    /// Boxed, so that stepping hands them to worker threads by pointer ([`parallel`]).
+    #[allow(clippy::vec_box, reason = "a unit is handed to a worker thread as its box")]
+    units: Vec<Box<Unit>>,
     nodes: Vec<Node>,
     components: Vec<graph::Component>,
     loops: Vec<LoopSolver>,
@@ -469,6 +524,8 @@ pub struct Master {
     discrete: discrete::Discrete,
     /// [`Master::run_into`] records every this many communication points (and the last).
     record_every: usize,
+    /// Worker threads for units that do not depend on each other.
+    pool: parallel::Pool,
 }
 
 #[derive(Clone, Copy)]
@@ -661,7 +718,7 @@ impl Master {
             let cs = &md.co_simulation;
             let in_vrs: Vec<u32> = driven[u].iter().map(|&v| md.variables[v].value_reference).collect();
             let orders = usize::from(system.master.extrapolation_order);
-            units.push(Unit {
+            units.push(Box::new(Unit {
                 name: name.clone(),
                 slave,
                 get_after_set: md.get_after_set,
@@ -690,7 +747,7 @@ impl Master {
                 dd_vrs: Vec::with_capacity(n_out),
                 dd_values: Vec::with_capacity(n_out),
                 state: None,
-            });
+            }));
         }
 
         // Graph nodes: connected outputs.
@@ -742,6 +799,12 @@ impl Master {
                 .map(|&p| units[nodes[p].unit].out_names[nodes[p].output].clone())
                 .collect::<Vec<_>>()
                 .join(", ");
+            let mut loop_units = Vec::new();
+            for &p in &comp.nodes {
+                if !loop_units.contains(&nodes[p].unit) {
+                    loop_units.push(nodes[p].unit);
+                }
+            }
             loop_of_component.push(Some(loops.len()));
             loops.push(LoopSolver {
                 nodes: comp.nodes.clone(),
@@ -754,6 +817,7 @@ impl Master {
                     unknown_vrs: Vec::with_capacity(m),
                 },
                 members,
+                units: loop_units,
                 warned_delay: false,
                 warm: false,
             });
@@ -802,6 +866,7 @@ impl Master {
                 (e.to.instance, j, e.signal.clone())
             })
             .collect();
+        let system_threads = system.master.threads;
         let can_roll_back = system.master.rollback && mds.iter().all(|md| md.co_simulation.can_get_and_set_fmu_state);
         let mut master = Master {
             units,
@@ -823,6 +888,7 @@ impl Master {
             stop_reason: None,
             record_every: 1,
             discrete,
+            pool: parallel::Pool::new(system_threads),
         };
         for note in notes {
             master.warn(note);
@@ -1011,6 +1077,7 @@ impl Master {
             }
         } else {
             // Start from the outputs as they are now.
+            self.for_units(Task::Read(phase), Units::Loop(l))?;
             for i in 0..m {
                 let p = self.loops[l].nodes[i];
                 let (u, k) = (self.nodes[p].unit, self.nodes[p].output);
@@ -1034,9 +1101,17 @@ impl Master {
                 MatrixUpdate::WhenSlow
             },
         };
-        let LoopSolver { nodes: loop_nodes, inputs, newton, scratch, warm, .. } = &mut self.loops[l];
-        let mut problem =
-            MasterLoop { phase, loop_nodes, inputs, scratch, nodes: &mut self.nodes, units: &mut self.units };
+        let LoopSolver { nodes: loop_nodes, inputs, newton, scratch, warm, units: loop_units, .. } = &mut self.loops[l];
+        let mut problem = MasterLoop {
+            phase,
+            loop_nodes,
+            inputs,
+            loop_units,
+            scratch,
+            nodes: &mut self.nodes,
+            units: &mut self.units,
+            pool: &mut self.pool,
+        };
         match newton::solve(&mut problem, newton, &settings) {
             Ok(c) => {
                 *warm = true;
@@ -1044,7 +1119,7 @@ impl Master {
                 self.stats.jacobian_updates += c.matrix_updates;
                 Ok(c.iterations)
             }
-            Err(SolveError::Problem(e)) => Err(e.into()),
+            Err(SolveError::Problem(e)) => Err(e),
             Err(SolveError::Unsolved(u)) => {
                 *warm = false;
                 self.stats.jacobian_updates += u.matrix_updates;
@@ -1090,17 +1165,7 @@ impl Master {
     }
 
     fn save(&mut self) -> Result<(), MasterError> {
-        for unit in &mut self.units {
-            // The saved state must hold the inputs saved with it.
-            unit.flush()?;
-            if let Some(state) = unit.state.as_mut() {
-                unit.slave.get_fmu_state_into(state)?;
-            }
-            for (saved, now) in unit.in_saved.iter_mut().zip([&unit.in_values, &unit.in_old, &unit.in_older]) {
-                saved.copy_from_slice(now);
-            }
-        }
-        Ok(())
+        self.for_units(Task::Save, Units::All)
     }
 
     fn restore(&mut self, t: f64) -> Result<(), MasterError> {
@@ -1187,11 +1252,7 @@ impl Master {
         self.discrete.exchange(&mut self.units)?;
         let iterations = self.solve_coupling(Phase::Stepping)?;
         // Outputs of get-after-set FMUs not read during the coupling (recorded ones, say).
-        for unit in &mut self.units {
-            if unit.get_after_set && !unit.out_fresh {
-                unit.read_outputs()?;
-            }
-        }
+        self.for_units(Task::Read(Phase::Stepping), Units::All)?;
         self.check_finite()?;
         self.step_starts = [Some(t), self.step_starts[0]];
         self.stats.communication_points += 1;
@@ -1203,67 +1264,59 @@ impl Master {
     /// Steps every unit with the inputs now set (extrapolated if asked and supported).
     fn do_steps(&mut self, t: f64, h: f64) -> Result<(), MasterError> {
         let extrapolate = self.system.master.extrapolate_inputs;
-        for u in 0..self.units.len() {
-            self.step_unit(u, t, h, extrapolate)?;
+        if extrapolate {
+            for u in 0..self.units.len() {
+                self.input_derivatives(u, t);
+            }
         }
-        Ok(())
+        self.for_units(Task::Step { t, h, extrapolate }, Units::All)
     }
 
     fn step_unit(&mut self, u: usize, t: f64, h: f64, extrapolate: bool) -> Result<(), MasterError> {
-        let unit = &mut self.units[u];
-        unit.flush()?;
-        if extrapolate && unit.can_interpolate && !unit.in_vrs.is_empty() {
-            let n_in = unit.in_vrs.len();
-            let quadratic = self.system.master.extrapolation_order == 2;
-            // Derivatives at t of the polynomial through the inputs at the last two (linear) or
-            // three (quadratic) communication points, by divided differences.
-            let h1 = self.step_starts[0].map_or(0.0, |t1| t - t1);
-            let h0 = match self.step_starts {
-                [Some(t1), Some(t0)] if quadratic => t1 - t0,
-                _ => 0.0,
-            };
-            let (first, second) = unit.derivative_values.split_at_mut(n_in);
-            for j in 0..n_in {
-                let s1 = match self.forward_slopes_over {
-                    Some(h) => (unit.in_next[j] - unit.in_values[j]) / h,
-                    None if h1 > 0.0 => (unit.in_values[j] - unit.in_old[j]) / h1,
-                    None => 0.0,
-                };
-                first[j] = s1;
-                if quadratic {
-                    let curvature =
-                        if h0 > 0.0 { (s1 - (unit.in_old[j] - unit.in_older[j]) / h0) / (h0 + h1) } else { 0.0 };
-                    first[j] += curvature * h1;
-                    second[j] = 2.0 * curvature;
-                }
-            }
-            // External signals are known functions of time: use their own derivatives (a step
-            // then stays a step instead of becoming a one-step ramp).
-            for (external_unit, j, signal) in &self.externals {
-                if *external_unit == u {
-                    first[*j] = signal.derivative(t);
-                    if quadratic {
-                        second[*j] = signal.second_derivative(t);
-                    }
-                }
-            }
-            unit.slave.set_real_input_derivatives(
-                &unit.derivative_vrs,
-                &unit.derivative_orders,
-                &unit.derivative_values,
-            )?;
+        if extrapolate {
+            self.input_derivatives(u, t);
         }
-        unit.in_older.copy_from_slice(&unit.in_old);
-        unit.in_old.copy_from_slice(&unit.in_values);
-        unit.out_fresh = false;
-        match unit.slave.do_step(t, h, false)? {
-            StepResult::Complete => Ok(()),
-            StepResult::Discarded => {
-                Err(MasterError::StepDiscarded { instance: unit.name.clone(), time: t, step: h, hint: String::new() })
+        self.units[u].step(t, h, extrapolate)
+    }
+
+    /// Fills `derivative_values` of unit `u` for a step from `t` when it extrapolates its inputs.
+    fn input_derivatives(&mut self, u: usize, t: f64) {
+        let unit = &mut self.units[u];
+        if !unit.extrapolates(true) {
+            return;
+        }
+        let n_in = unit.in_vrs.len();
+        let quadratic = self.system.master.extrapolation_order == 2;
+        // Derivatives at t of the polynomial through the inputs at the last two (linear) or
+        // three (quadratic) communication points, by divided differences.
+        let h1 = self.step_starts[0].map_or(0.0, |t1| t - t1);
+        let h0 = match self.step_starts {
+            [Some(t1), Some(t0)] if quadratic => t1 - t0,
+            _ => 0.0,
+        };
+        let (first, second) = unit.derivative_values.split_at_mut(n_in);
+        for j in 0..n_in {
+            let s1 = match self.forward_slopes_over {
+                Some(h) => (unit.in_next[j] - unit.in_values[j]) / h,
+                None if h1 > 0.0 => (unit.in_values[j] - unit.in_old[j]) / h1,
+                None => 0.0,
+            };
+            first[j] = s1;
+            if quadratic {
+                let curvature =
+                    if h0 > 0.0 { (s1 - (unit.in_old[j] - unit.in_older[j]) / h0) / (h0 + h1) } else { 0.0 };
+                first[j] += curvature * h1;
+                second[j] = 2.0 * curvature;
             }
-            StepResult::Terminated => {
-                let time = unit.slave.last_successful_time().ok().filter(|x| x.is_finite()).unwrap_or(t);
-                Err(MasterError::Terminated { instance: unit.name.clone(), time })
+        }
+        // External signals are known functions of time: use their own derivatives (a step
+        // then stays a step instead of becoming a one-step ramp).
+        for (external_unit, j, signal) in &self.externals {
+            if *external_unit == u {
+                first[*j] = signal.derivative(t);
+                if quadratic {
+                    second[*j] = signal.second_derivative(t);
+                }
             }
         }
     }
@@ -1271,15 +1324,7 @@ impl Master {
     /// Reads the outputs of standard FMUs right after their step and linearises them.
     /// Get-after-set FMUs are read when the coupling needs their outputs, at the new inputs.
     fn read_predictions(&mut self) -> Result<(), MasterError> {
-        for unit in &mut self.units {
-            if unit.get_after_set {
-                continue;
-            }
-            unit.read_outputs()?;
-            if unit.provides_dd {
-                unit.linearise()?;
-            }
-        }
+        self.for_units(Task::Predict, Units::All)?;
         self.check_finite()
     }
 
@@ -1452,7 +1497,7 @@ impl Master {
 }
 
 /// Sets the inputs that node `p` drives to its value.
-fn propagate(nodes: &[Node], units: &mut [Unit], p: usize) {
+fn propagate(nodes: &[Node], units: &mut [Box<Unit>], p: usize) {
     let value = nodes[p].value;
     for &(v, j) in &nodes[p].targets {
         units[v].set_input(j, value);
@@ -1460,13 +1505,15 @@ fn propagate(nodes: &[Node], units: &mut [Unit], p: usize) {
 }
 
 impl LoopProblem for MasterLoop<'_> {
-    type Error = CallError;
+    type Error = MasterError;
 
-    fn evaluate(&mut self, z: &[f64], g: &mut [f64]) -> Result<(), CallError> {
+    fn evaluate(&mut self, z: &[f64], g: &mut [f64]) -> Result<(), MasterError> {
         for (&p, &value) in self.loop_nodes.iter().zip(z) {
             self.nodes[p].value = value;
             propagate(self.nodes, self.units, p);
         }
+        // Every loop input is set: the units evaluate their outputs, in parallel where it pays.
+        self.pool.for_units(Task::Read(self.phase), Some(self.loop_units), self.units)?;
         for (&p, g) in self.loop_nodes.iter().zip(g) {
             let (u, k) = (self.nodes[p].unit, self.nodes[p].output);
             *g = self.units[u].output(k, self.phase)?;
@@ -1474,7 +1521,7 @@ impl LoopProblem for MasterLoop<'_> {
         Ok(())
     }
 
-    fn newton_matrix(&mut self, a: &mut [f64]) -> Result<(), CallError> {
+    fn newton_matrix(&mut self, a: &mut [f64]) -> Result<(), MasterError> {
         let m = self.loop_nodes.len();
         a.iter_mut().for_each(|x| *x = 0.0);
         for i in 0..m {

@@ -218,6 +218,10 @@ pub struct MasterSpec {
     /// `jacobian`: when loop Newton matrices are recomputed (default `"reuse"`).
     #[serde(default)]
     pub jacobian: JacobianUpdate,
+    /// `threads`: threads that step and read independent FMUs at once (default 1; see
+    /// docs/performance.md, "Two cores").
+    #[serde(default)]
+    pub threads: Option<u32>,
 }
 
 fn default_extrapolation_order() -> u8 {
@@ -247,6 +251,7 @@ impl Default for MasterSpec {
             min_step: None,
             rollback: default_rollback(),
             jacobian: JacobianUpdate::default(),
+            threads: None,
         }
     }
 }
@@ -533,6 +538,9 @@ impl SystemDescription {
                 "master.tolerance",
                 format!("must be a finite number greater than 0, got {}", master.tolerance),
             );
+        }
+        if master.threads == Some(0) {
+            return bad("master.threads", "must be at least 1, got 0".into());
         }
         if master.max_iterations == 0 {
             return bad("master.max_iterations", "must be at least 1, got 0".into());

@@ -72,7 +72,8 @@
 //!   FMU states before each step so that a failed step can be retried; `false` saves that copy
 //!   per step and stops the run at a failed step); `jacobian`, `"reuse"` (default: chord Newton,
 //!   loop Newton matrices kept across iterations and points while they contract the residual
-//!   tenfold per iteration) or `"every-iteration"` (full Newton).
+//!   tenfold per iteration) or `"every-iteration"` (full Newton); `threads` (default 1, ≥ 1): threads that step, and read the outputs of, FMUs that do not
+//!   depend on each other at once, with results identical to one thread.
 //! - **`inputs`** (optional): external signals on `Real` inputs that no connection drives; `to`
 //!   may be a pattern over the instance's inputs (every match gets the same signal). Signals:
 //!   - `{"constant": v}`;

@@ -77,6 +77,8 @@ pub struct MasterOptions {
     pub rollback: bool,
     /// When loop Newton matrices are recomputed.
     pub jacobian: JacobianUpdate,
+    /// Threads that step and read independent FMUs at once (1: one after another).
+    pub threads: usize,
 }
 
 /// An external signal driving an input.
@@ -449,6 +451,7 @@ impl SystemDescription {
                 min_step: self.master.min_step.unwrap_or(self.experiment.step / 64.0),
                 rollback: self.master.rollback,
                 jacobian: self.master.jacobian,
+                threads: self.master.threads.map_or(1, |n| n as usize),
             },
             inputs,
             outputs,
