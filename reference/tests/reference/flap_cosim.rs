@@ -1,5 +1,5 @@
 //! Rotor + Aero on a fixed hub (seed 004 Table 1 data, lag locked, no inflow, as
-//! orchestrator/tests/flap_response.rs), blades pitched to a small collective from t = 0:
+//! orchestrator/tests/helicopter/flap_response.rs), blades pitched to a small collective from t = 0:
 //! co-simulation through the packaged FMUs against the monolithic reference of the same models.
 //!
 //! The coupling (blade kinematics -> aero loads -> blade dynamics) has no algebraic loop: every

@@ -13,7 +13,7 @@ use nalgebra::{Matrix4, Vector4};
 use test_fmus::{Body, Load};
 
 /// Body: m = 1 kg, k = 4 N/m, c = 0; Load: rigid m_r = 1.5 kg, m2 = 0.5 kg on k2 = 2 N/m,
-/// c2 = 0.1 N.s/m (as orchestrator/tests/two_mass.rs).
+/// c2 = 0.1 N.s/m (as orchestrator/tests/master/two_mass.rs).
 const M: f64 = 1.0;
 const K: f64 = 4.0;
 const M_R: f64 = 1.5;

@@ -2,8 +2,8 @@
 //! where every FMU can get and set its state; otherwise stop with an error that says why. A step
 //! refused by an FMU that terminates the simulation ends the run cleanly.
 
-mod common;
-mod import_support;
+use crate::common;
+use crate::import_support;
 
 use std::path::Path;
 
@@ -59,7 +59,7 @@ fn loop_failure_names_the_loop_and_its_residual() {
 /// PythonFMU (0.7) answers a step its model refuses (`do_step` returns False) with `fmi2Discard`
 /// and reports `fmi2Terminated`: the FMU ends the simulation, and the run stops cleanly at the
 /// last communication point. (A plain discard without FMU state support, which stops the run with
-/// an error, is `a_plain_discard_is_still_a_failed_step` in import_robustness.rs.)
+/// an error, is `a_plain_discard_is_still_a_failed_step` in import/robustness.rs.)
 #[test]
 fn pythonfmu_refusing_a_step_terminates_the_run_cleanly() {
     let (_dir, refuser) = import_support::build_with_pythonfmu("Refuser", import_support::REFUSER_PY);

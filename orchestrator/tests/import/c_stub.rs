@@ -4,7 +4,7 @@
 //! declares `canBeInstantiatedOnlyOncePerProcess` in one variant. This exercises the importer's
 //! C logger shim and the status handling against a foreign binary.
 
-mod import_support;
+use crate::import_support;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

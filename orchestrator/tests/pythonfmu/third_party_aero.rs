@@ -16,8 +16,8 @@
 //! - the same against our Aero in `flap-response.json`: the two agree to the quadrature
 //!   difference.
 
-mod common;
-mod import_support;
+use crate::common;
+use crate::import_support;
 
 use std::path::{Path, PathBuf};
 
@@ -94,7 +94,7 @@ fn third_party_aero_example_cones_and_lifts_as_blade_element_theory() {
         (thrust / thrust_ours - 1.0) * 100.0
     );
     assert!(thrust > 0.0 && coning > 0.0, "positive pitch lifts and cones the rotor");
-    // As for our Aero in `helicopter_examples.rs`: the nonlinear terms are a few beta^2 ~ 3e-4,
+    // As for our Aero in `helicopter/examples.rs`: the nonlinear terms are a few beta^2 ~ 3e-4,
     // the step response has decayed to about 1e-4 by the end; SimpleAero's loads are one step
     // late, which does not change the steady state. Tolerance 2e-3.
     assert!(coning_error.abs() < 2e-3, "coning {coning} vs {coning_reference}");

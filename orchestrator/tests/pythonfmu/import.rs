@@ -2,7 +2,7 @@
 //! `bash scripts/test.sh` creates) and run in-process by our importer. PythonFMU binaries embed
 //! CPython without linking libpython, so this also checks that the importer provides it.
 
-mod import_support;
+use crate::import_support;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};

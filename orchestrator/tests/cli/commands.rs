@@ -1,7 +1,7 @@
 //! The `orchestrator` command line: `run` writes the CSV with the FMPy-style header and the
 //! summary JSON; bad input exits with a clear message and no panic; `inspect` lists variables.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

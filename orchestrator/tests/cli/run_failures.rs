@@ -4,7 +4,7 @@
 //! returns (`--fmu-timeout`); the same with the instances isolated in child processes (`--isolate`).
 //! The table in `docs/importer-robustness.md` lists the cases.
 
-mod import_support;
+use crate::import_support;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

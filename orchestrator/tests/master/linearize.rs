@@ -4,7 +4,7 @@
 //! from the mixing law), an isolated articulated rotor in vacuum (lag and flap roots), and a
 //! clear refusal of an FMU that hides its states.
 
-mod common;
+use crate::common;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

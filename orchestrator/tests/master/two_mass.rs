@@ -2,7 +2,7 @@
 //! loop (the shape of the rotor-airframe coupling), against the closed-form solution of the
 //! monolithic system (matrix exponential), with Newton coupling and with explicit Jacobi.
 
-mod common;
+use crate::common;
 
 use nalgebra::{Matrix4, Vector4};
 use test_fmus::{Body, Load};

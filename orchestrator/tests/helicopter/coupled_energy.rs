@@ -37,9 +37,9 @@
 //! trivially met by each FMU alone). The absolute bound at the example's 5-degree step (3e-5 of
 //! the total, measured 1.4e-5) is a regression guard with a factor 2 for other platforms.
 //!
-//! Figures: `cargo test --release -p orchestrator --test coupled_energy -- --nocapture`.
+//! Figures: `cargo test --release -p orchestrator --test helicopter coupled_energy:: -- --nocapture`.
 
-mod common;
+use crate::common;
 
 use std::f64::consts::PI;
 

@@ -4,7 +4,7 @@
 //! twice the inner one, with parameters set from outside, and (to the loop tolerance) when a
 //! pilot input steps from outside. (FMPy and libcosim run it in tests/python/test_system_fmu.py.)
 
-mod import_support;
+use crate::import_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

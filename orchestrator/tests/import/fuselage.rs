@@ -3,7 +3,7 @@
 //! round trips, the directional derivative against `1/mass`, and FMU error messages reaching
 //! both the logger and the `CallError`.
 
-mod import_support;
+use crate::import_support;
 
 use std::sync::Arc;
 

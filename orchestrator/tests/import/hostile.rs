@@ -2,7 +2,7 @@
 //! specific error (variant and message), nothing is written outside the extraction directory,
 //! and nothing panics.
 
-mod import_support;
+use crate::import_support;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

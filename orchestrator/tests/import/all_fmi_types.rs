@@ -3,7 +3,7 @@
 //! their own kind and Integer to Real (values passed at each communication point and held over
 //! the next step), String variables skipped from recording with a warning.
 
-mod import_support;
+use crate::import_support;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

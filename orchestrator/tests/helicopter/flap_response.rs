@@ -14,7 +14,7 @@
 //! The simplified eq. (36) replaces these by `C = I Omega gamma / 8` and `F = I Omega^2 gamma / 8`,
 //! i.e. damping ratio `gamma / (16 nu)`: the note reports its distance from the consistent model.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

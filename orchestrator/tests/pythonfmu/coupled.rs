@@ -3,8 +3,8 @@
 //! velocity. The result is checked against the discrete recurrence derived independently from
 //! the physics and the co-simulation protocol.
 
-mod common;
-mod import_support;
+use crate::common;
+use crate::import_support;
 
 use import_support::build_with_pythonfmu;
 

@@ -2,7 +2,7 @@
 //! its own slope: a force ramp from a CSV table is followed exactly within each step (not one
 //! step late), so the airframe's velocity matches the closed-form integral of the ramp.
 
-mod common;
+use crate::common;
 
 #[test]
 fn table_ramp_is_extrapolated_with_its_own_slope() {

@@ -9,7 +9,7 @@
 //! - A level turn (seed 000: 1 m/s forward at 18 deg/s): the bank angle change from hover is the
 //!   coordinated-turn bank `atan(V psi_dot / g)`.
 
-mod common;
+use crate::common;
 
 use std::f64::consts::PI;
 use std::path::Path;

@@ -13,7 +13,7 @@
 //! late. The delayed blade loads shift the phase of the flapping, which tilts the disk and pitches
 //! and rolls the airframe. The test shows that difference.
 
-mod common;
+use crate::common;
 
 use std::f64::consts::PI;
 use std::time::Instant;

@@ -1,7 +1,7 @@
 //! Loop detection on a system with one algebraic loop, an acyclic head and an acyclic tail:
 //! the components of the feedthrough graph come out right and in solution order.
 
-mod common;
+use crate::common;
 
 use test_fmus::{Body, Load};
 

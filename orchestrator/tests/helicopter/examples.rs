@@ -18,7 +18,7 @@
 //!
 //! The FMU paths of the examples are redirected to the packaged FMUs (`ROTORCRAFT_FMU_DIR`).
 
-mod common;
+use crate::common;
 
 use std::f64::consts::PI;
 

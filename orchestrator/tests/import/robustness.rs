@@ -4,7 +4,7 @@
 //! archive entries, and experiments with absurd numbers of communication points. The table in
 //! `docs/importer-robustness.md` lists the cases.
 
-mod import_support;
+use crate::import_support;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
