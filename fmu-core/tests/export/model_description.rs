@@ -1,7 +1,7 @@
 //! `modelDescription.xml` generated for the test models: well-formed, and consistent with the
 //! variable declarations, the GUID and FMI 2.0 Co-Simulation.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

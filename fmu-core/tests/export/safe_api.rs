@@ -1,7 +1,7 @@
 //! The safe API ([`fmu_core::Instance`]) on the mass-spring-damper test model: numerics against
 //! closed forms, the FMI state machine, argument checks, derivatives and FMU state.
 
-mod common;
+use crate::common;
 
 use common::{Decay, MassSpringDamper, decay_vr, defaults as d, get, get_all, initialized, recorded, rel, vr};
 use fmu_core::{FmiError, Instance, SlaveState, Status};

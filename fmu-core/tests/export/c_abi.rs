@@ -1,7 +1,7 @@
 //! The C boundary: `fmu_core::abi::*::<M>` called with raw pointers exactly as an importer calls
 //! the exported `fmi2*` symbols, with a logger callback that records every message.
 
-mod common;
+use crate::common;
 
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::marker::PhantomData;

@@ -1,7 +1,7 @@
 //! `export_fmu!` expands in a foreign crate and its `fmi2*` symbols, with their exact C
 //! signatures, drive a full co-simulation run.
 
-mod common;
+use crate::common;
 
 use std::ffi::{CStr, CString, c_void};
 use std::ptr::null;
