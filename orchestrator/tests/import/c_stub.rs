@@ -14,25 +14,8 @@ use cosim::import::{CallErrorKind, Fmu, ImportError, Status, StepResult};
 use import_support::{Collector, compile_shared};
 
 const STUB_C: &str = r#"
-#include <stddef.h>
-#include <string.h>
 
-typedef void* fmi2Component;
-typedef void* fmi2ComponentEnvironment;
-typedef unsigned int fmi2ValueReference;
-typedef double fmi2Real;
-typedef int fmi2Integer;
-typedef int fmi2Boolean;
-typedef const char* fmi2String;
-typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
-typedef void (*fmi2CallbackLogger)(fmi2ComponentEnvironment, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
-typedef struct {
-    fmi2CallbackLogger logger;
-    void* (*allocateMemory)(size_t, size_t);
-    void (*freeMemory)(void*);
-    void (*stepFinished)(fmi2ComponentEnvironment, fmi2Status);
-    fmi2ComponentEnvironment componentEnvironment;
-} fmi2CallbackFunctions;
+#include "fmi2_minimal.h"
 
 typedef struct {
     fmi2CallbackFunctions cb;
@@ -42,8 +25,7 @@ typedef struct {
 
 #define LOG(i, status, category, ...) (i)->cb.logger((i)->cb.componentEnvironment, (i)->name, status, category, __VA_ARGS__)
 
-const char* fmi2GetTypesPlatform(void) { return "default"; }
-const char* fmi2GetVersion(void) { return "2.0"; }
+FMI2_PLATFORM_AND_VERSION
 
 fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2String resources,
                               const fmi2CallbackFunctions* f, fmi2Boolean visible, fmi2Boolean loggingOn) {

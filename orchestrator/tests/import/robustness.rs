@@ -20,25 +20,8 @@ use import_support::{Collector, compile_shared};
 /// a plain discard. With `HOSTILE` defined, `fmi2Instantiate` and the first `fmi2DoStep` log
 /// [`hostile_messages`] (the C function) through the variadic logger.
 const BALL_C: &str = r#"
-#include <stddef.h>
-#include <string.h>
 
-typedef void* fmi2Component;
-typedef void* fmi2ComponentEnvironment;
-typedef unsigned int fmi2ValueReference;
-typedef double fmi2Real;
-typedef int fmi2Integer;
-typedef int fmi2Boolean;
-typedef const char* fmi2String;
-typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
-typedef void (*fmi2CallbackLogger)(fmi2ComponentEnvironment, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
-typedef struct {
-    fmi2CallbackLogger logger;
-    void* (*allocateMemory)(size_t, size_t);
-    void (*freeMemory)(void*);
-    void (*stepFinished)(fmi2ComponentEnvironment, fmi2Status);
-    fmi2ComponentEnvironment componentEnvironment;
-} fmi2CallbackFunctions;
+#include "fmi2_minimal.h"
 
 typedef struct {
     fmi2CallbackFunctions cb;
@@ -72,8 +55,7 @@ static void hostile_messages(Inst* i) {
 static void hostile_messages(Inst* i) { (void)i; }
 #endif
 
-const char* fmi2GetTypesPlatform(void) { return "default"; }
-const char* fmi2GetVersion(void) { return "2.0"; }
+FMI2_PLATFORM_AND_VERSION
 
 fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2String resources,
                               const fmi2CallbackFunctions* f, fmi2Boolean visible, fmi2Boolean loggingOn) {
@@ -88,17 +70,12 @@ fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2St
 }
 
 void fmi2FreeInstance(fmi2Component c) { Inst* i = c; i->cb.freeMemory(i); }
-fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean on, size_t n, const fmi2String* k) {
-    (void)c; (void)on; (void)n; (void)k; return fmi2OK;
-}
+FMI2_IGNORE_DEBUG_LOGGING
 fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean td, fmi2Real tol, fmi2Real start, fmi2Boolean sd,
                                fmi2Real stop) {
     (void)td; (void)tol; (void)sd; (void)stop; ((Inst*)c)->time = start; return fmi2OK;
 }
-fmi2Status fmi2EnterInitializationMode(fmi2Component c) { (void)c; return fmi2OK; }
-fmi2Status fmi2ExitInitializationMode(fmi2Component c) { (void)c; return fmi2OK; }
-fmi2Status fmi2Terminate(fmi2Component c) { (void)c; return fmi2OK; }
-fmi2Status fmi2Reset(fmi2Component c) { (void)c; return fmi2Error; }
+FMI2_TRIVIAL_MODES
 
 static double* var(Inst* i, fmi2ValueReference vr) {
     switch (vr) {
@@ -117,15 +94,12 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, 
     for (size_t k = 0; k < n; k++) { double* p = var(c, vr[k]); if (!p || vr[k] < 2) return fmi2Error; *p = v[k]; }
     return fmi2OK;
 }
-#define UNSUPPORTED(fn, type) \
-    fmi2Status fn(fmi2Component c, const fmi2ValueReference* vr, size_t n, type v) { \
-        (void)c; (void)vr; (void)v; return n == 0 ? fmi2OK : fmi2Error; }
-UNSUPPORTED(fmi2GetInteger, fmi2Integer*)
-UNSUPPORTED(fmi2SetInteger, const fmi2Integer*)
-UNSUPPORTED(fmi2GetBoolean, fmi2Boolean*)
-UNSUPPORTED(fmi2SetBoolean, const fmi2Boolean*)
-UNSUPPORTED(fmi2GetString, fmi2String*)
-UNSUPPORTED(fmi2SetString, const fmi2String*)
+FMI2_NO_VARIABLES(fmi2GetInteger, fmi2Integer*)
+FMI2_NO_VARIABLES(fmi2SetInteger, const fmi2Integer*)
+FMI2_NO_VARIABLES(fmi2GetBoolean, fmi2Boolean*)
+FMI2_NO_VARIABLES(fmi2SetBoolean, const fmi2Boolean*)
+FMI2_NO_VARIABLES(fmi2GetString, fmi2String*)
+FMI2_NO_VARIABLES(fmi2SetString, const fmi2String*)
 
 fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean noSetPrior) {
     Inst* i = c;
@@ -468,6 +442,8 @@ fn missing_dependency_is_named() {
         .args(["-shared", "-fPIC", "-Wl,--no-as-needed", "-o"])
         .arg(&ball_so)
         .arg(&ball_c)
+        .arg("-I")
+        .arg(test_fmus::fixtures::c_dir())
         .arg("-L")
         .arg(dir.path())
         .arg("-lballdep")
