@@ -24,12 +24,9 @@ fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2St
     return i;
 }
 
-void fmi2FreeInstance(fmi2Component c) { Instance* i = c; i->cb.freeMemory(i); }
+FMI2_FREE_INSTANCE(Instance)
 FMI2_IGNORE_DEBUG_LOGGING
-fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean td, fmi2Real tol, fmi2Real start, fmi2Boolean sd,
-                               fmi2Real stop) {
-    (void)c; (void)td; (void)tol; (void)start; (void)sd; (void)stop; return fmi2OK;
-}
+FMI2_IGNORE_EXPERIMENT
 FMI2_TRIVIAL_MODES
 
 fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, fmi2Real* v) {
@@ -48,12 +45,7 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, 
     }
     return fmi2OK;
 }
-FMI2_NO_VARIABLES(fmi2GetInteger, fmi2Integer*)
-FMI2_NO_VARIABLES(fmi2SetInteger, const fmi2Integer*)
-FMI2_NO_VARIABLES(fmi2GetBoolean, fmi2Boolean*)
-FMI2_NO_VARIABLES(fmi2SetBoolean, const fmi2Boolean*)
-FMI2_NO_VARIABLES(fmi2GetString, fmi2String*)
-FMI2_NO_VARIABLES(fmi2SetString, const fmi2String*)
+FMI2_ONLY_REALS
 
 static void rhs(double mu, const double* x, double* dx) {
     dx[0] = x[1];

@@ -33,12 +33,9 @@ fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2St
     i->cb = *f;
     return i;
 }
-void fmi2FreeInstance(fmi2Component c) { Inst* i = c; i->cb.freeMemory(i); }
+FMI2_FREE_INSTANCE(Inst)
 FMI2_IGNORE_DEBUG_LOGGING
-fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean td, fmi2Real tol, fmi2Real start, fmi2Boolean sd,
-                               fmi2Real stop) {
-    (void)c; (void)td; (void)tol; (void)start; (void)sd; (void)stop; return fmi2OK;
-}
+FMI2_IGNORE_EXPERIMENT
 FMI2_TRIVIAL_MODES
 
 fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, fmi2Real* v) {

@@ -69,12 +69,9 @@ fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2St
     return i;
 }
 
-void fmi2FreeInstance(fmi2Component c) { Inst* i = c; i->cb.freeMemory(i); }
+FMI2_FREE_INSTANCE(Inst)
 FMI2_IGNORE_DEBUG_LOGGING
-fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean td, fmi2Real tol, fmi2Real start, fmi2Boolean sd,
-                               fmi2Real stop) {
-    (void)td; (void)tol; (void)sd; (void)stop; ((Inst*)c)->time = start; return fmi2OK;
-}
+FMI2_EXPERIMENT_SETS_TIME(Inst)
 FMI2_TRIVIAL_MODES
 
 static double* var(Inst* i, fmi2ValueReference vr) {
@@ -86,20 +83,8 @@ static double* var(Inst* i, fmi2ValueReference vr) {
     default: return NULL;
     }
 }
-fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, fmi2Real* v) {
-    for (size_t k = 0; k < n; k++) { double* p = var(c, vr[k]); if (!p) return fmi2Error; v[k] = *p; }
-    return fmi2OK;
-}
-fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, const fmi2Real* v) {
-    for (size_t k = 0; k < n; k++) { double* p = var(c, vr[k]); if (!p || vr[k] < 2) return fmi2Error; *p = v[k]; }
-    return fmi2OK;
-}
-FMI2_NO_VARIABLES(fmi2GetInteger, fmi2Integer*)
-FMI2_NO_VARIABLES(fmi2SetInteger, const fmi2Integer*)
-FMI2_NO_VARIABLES(fmi2GetBoolean, fmi2Boolean*)
-FMI2_NO_VARIABLES(fmi2SetBoolean, const fmi2Boolean*)
-FMI2_NO_VARIABLES(fmi2GetString, fmi2String*)
-FMI2_NO_VARIABLES(fmi2SetString, const fmi2String*)
+FMI2_REALS_THROUGH_VAR(2)
+FMI2_ONLY_REALS
 
 fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean noSetPrior) {
     Inst* i = c;
