@@ -18,20 +18,9 @@ use crate::common;
 
 use std::path::Path;
 
-// Seed 004 Table 1.
-const NB: usize = 4;
-const R: f64 = 7.5;
-const E: f64 = 0.3;
-const GAMMA: f64 = 9.0;
-const OMEGA: f64 = 29.0;
-const S: f64 = 390.0;
-const I: f64 = 1953.0;
-const M: f64 = 100.0;
-/// Lift slope and density; the chord follows from the Lock number `gamma = rho a c R^4 / I`.
-const A: f64 = 5.73;
-const RHO: f64 = 1.225;
-/// Collective step, rad (small: the linear equation is the reference).
-const THETA: f64 = 0.2_f64 * std::f64::consts::PI / 180.0;
+// Seed 004 Table 1; THETA is the collective step.
+use test_fmus::table1::{A, E, GAMMA, I, M, NB, OMEGA, R, RHO, S, THETA};
+
 const T_STEP: f64 = 0.02;
 const H: f64 = 0.0005;
 const STOP: f64 = 0.5;

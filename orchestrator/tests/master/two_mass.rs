@@ -4,48 +4,19 @@
 
 use crate::common;
 
-use nalgebra::{Matrix4, Vector4};
-use test_fmus::{Body, Load};
+use test_fmus::two_mass::{self, K, M, packaged};
 
-/// Body: m = 1 kg, k = 4 N/m, c = 0; Load: rigid m_r = 1.5 kg, m2 = 0.5 kg on k2 = 2 N/m,
-/// c2 = 0.1 N.s/m. m_r > m makes the delayed (Jacobi) loop amplify by 1.5 per step.
-const M: f64 = 1.0;
-const K: f64 = 4.0;
-const M_R: f64 = 1.5;
-const M2: f64 = 0.5;
-const K2: f64 = 2.0;
-const C2: f64 = 0.1;
-const X0: f64 = 1.0;
-const STOP: f64 = 5.0;
-
-/// Exact `x1(t)` of the monolithic system `(m + m_r) x1'' = -k x1 + k2 (x2 - x1) + c2 (v2 - v1)`,
-/// `m2 x2'' = -k2 (x2 - x1) - c2 (v2 - v1)`, by the matrix exponential.
+/// The two-mass case of `test_fmus::two_mass` (m_r > m makes the delayed (Jacobi) loop amplify
+/// by 1.5 per step).
 fn exact_x1(t: f64) -> f64 {
-    let mt = M + M_R;
-    #[rustfmt::skip]
-    let a = Matrix4::new(
-        0.0, 1.0, 0.0, 0.0,
-        (-K - K2) / mt, -C2 / mt, K2 / mt, C2 / mt,
-        0.0, 0.0, 0.0, 1.0,
-        K2 / M2, C2 / M2, -K2 / M2, -C2 / M2,
-    );
-    ((a * t).exp() * Vector4::new(X0, 0.0, 0.0, 0.0))[0]
+    two_mass::exact(t)[0]
 }
 
 fn json(algorithm: &str, step: f64, extrapolate: bool) -> String {
-    format!(
-        r#"{{
-  "fmus": {{
-    "body": {{ "path": "TwoMassBody.fmu", "parameters": {{ "m": {M}, "k": {K}, "c": 0.0, "x0": {X0} }} }},
-    "load": {{ "path": "TwoMassLoad.fmu", "parameters": {{ "m_r": {M_R}, "m2": {M2}, "k2": {K2}, "c2": {C2} }} }}
-  }},
-  "connections": [
-    "body.x -> load.x1", "body.v -> load.v1", "body.a -> load.a1", "load.F -> body.F"
-  ],
-  "experiment": {{ "start": 0.0, "stop": {STOP}, "step": {step} }},
-  "master": {{ "algorithm": "{algorithm}", "extrapolate_inputs": {extrapolate} }},
-  "outputs": ["body.x", "body.a", "load.F"]
-}}"#
+    two_mass::json(
+        step,
+        &format!(r#""algorithm": "{algorithm}", "extrapolate_inputs": {extrapolate}"#),
+        r#""body.x", "body.a", "load.F""#,
     )
 }
 
@@ -55,13 +26,6 @@ fn max_error(dir: &std::path::Path, algorithm: &str, step: f64, extrapolate: boo
     let x = results.column("body.x").unwrap();
     let err = results.time.iter().zip(&x).map(|(&t, &x)| (x - exact_x1(t)).abs()).fold(0.0, f64::max);
     err.is_finite().then_some(err)
-}
-
-fn packaged() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    common::package_test_fmu::<Body>(dir.path());
-    common::package_test_fmu::<Load>(dir.path());
-    dir
 }
 
 #[test]

@@ -8,19 +8,9 @@
 
 use std::path::Path;
 
-// Seed 004 Table 1.
-const NB: usize = 4;
-const R: f64 = 7.5;
-const E: f64 = 0.3;
-const GAMMA: f64 = 9.0;
-const OMEGA: f64 = 29.0;
-const S: f64 = 390.0;
-const I: f64 = 1953.0;
-const M: f64 = 100.0;
-const A: f64 = 5.73;
-const RHO: f64 = 1.225;
-/// Collective pitch from t = 0, rad (small: the linear flap equation is a check).
-const THETA: f64 = 0.2_f64 * std::f64::consts::PI / 180.0;
+// Seed 004 Table 1; THETA is the collective pitch from t = 0.
+use test_fmus::table1::{A, E, GAMMA, I, M, NB, OMEGA, R, RHO, S, THETA};
+
 const STOP: f64 = 0.5;
 
 /// Macro step of `deg` degrees of azimuth, s.
