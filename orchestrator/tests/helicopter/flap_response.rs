@@ -19,7 +19,7 @@ use crate::common;
 use std::path::Path;
 
 // Seed 004 Table 1; THETA is the collective step.
-use test_fmus::table1::{A, E, GAMMA, I, M, NB, OMEGA, R, RHO, S, THETA};
+use test_fmus::table1::{self, A, E, GAMMA, I, OMEGA, R, RHO, S, THETA};
 
 const T_STEP: f64 = 0.02;
 const H: f64 = 0.0005;
@@ -48,32 +48,16 @@ fn linear_response(t: f64, inertia: f64, damping: f64, stiffness: f64, forcing: 
 fn flap_step_response_matches_the_linear_flap_equation() {
     let rotor = common::our_fmu("Rotor");
     let aero = common::our_fmu("Aero");
-    let chord = GAMMA * I / (RHO * A * R.powi(4));
-    let mut connections = Vec::new();
-    for part in ["vel.x", "vel.y", "vel.z", "omega.x", "omega.y", "omega.z", "azimuth", "shaft.x", "shaft.y", "shaft.z"]
-    {
-        connections.push(format!("\"rotor.blade[*].{part} -> aero.blade[*].{part}\""));
-    }
-    for part in ["F.x", "F.y", "F.z", "M.x", "M.y", "M.z"] {
-        connections.push(format!("\"aero.blade[*].{part} -> rotor.blade[*].{part}\""));
-    }
-    let json = format!(
-        r#"{{
-      "fmus": {{
-        "rotor": {{ "path": {rotor:?}, "parameters": {{ "nb": {NB}, "Omega": {OMEGA}, "R": {R}, "e": {E},
-                   "blade.m": {M}, "blade.S": {S}, "blade.I": {I}, "blade.I_pitch": 0.0, "lock_lag": true,
-                   "k_flap": 0.0, "blade.beta0": 0.0 }} }},
-        "aero": {{ "path": {aero:?}, "parameters": {{ "nb": {NB}, "R": {R}, "e": {E}, "r_root": {E}, "chord": {chord},
-                  "a": {A}, "rho": {RHO}, "twist": 0.0, "cd0": 0.0, "cd2": 0.0, "n_sections": 20, "inflow_model": 0,
-                  "Omega": {OMEGA} }} }}
-      }},
-      "connections": [ {} ],
-      "inputs": [ {{ "to": "rotor.blade[*].pitch", "signal": {{ "step": {{ "time": {T_STEP}, "before": 0.0, "after": {THETA} }} }} }} ],
+    let chord = table1::chord();
+    let json = table1::rotor_aero_json(
+        &rotor,
+        &aero,
+        &format!(
+            r#""inputs": [ {{ "to": "rotor.blade[*].pitch", "signal": {{ "step": {{ "time": {T_STEP}, "before": 0.0, "after": {THETA} }} }} }} ],
       "experiment": {{ "stop": {STOP}, "step": {H} }},
       "master": {{ "extrapolate_inputs": true }},
-      "outputs": ["rotor.blade[1].flap", "rotor.blade[3].flap", "aero.thrust"]
-    }}"#,
-        connections.join(", ")
+      "outputs": ["rotor.blade[1].flap", "rotor.blade[3].flap", "aero.thrust"]"#
+        ),
     );
     let (results, master) = common::run(common::system(&json, Path::new("/"))).unwrap();
     assert!(master.loops().is_empty(), "rotor kinematics are states: no algebraic loop with the aero");
