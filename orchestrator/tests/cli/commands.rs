@@ -9,21 +9,27 @@ fn orchestrator() -> Command {
     Command::new(env!("CARGO_BIN_EXE_orchestrator"))
 }
 
-/// `system.json` in `dir`: the Fuselage falling freely for 1 s in steps of 0.1 s, recording `z`
-/// and `w`.
-fn free_fall_system(dir: &std::path::Path) -> std::path::PathBuf {
+/// `dir/file`: a system of the Fuselage alone for 1 s in steps of 0.1 s, with the other members
+/// `rest` of the system object (none when empty).
+fn fuselage_system(dir: &std::path::Path, file: &str, rest: &str) -> std::path::PathBuf {
     let fuselage = common::our_fmu("Fuselage");
-    let system = dir.join("system.json");
+    let system = dir.join(file);
+    let rest = if rest.is_empty() { String::new() } else { format!(",\n                 {rest}") };
     std::fs::write(
         &system,
         format!(
             r#"{{ "fmus": {{ "fuselage": {{ "path": {fuselage:?} }} }},
-                 "experiment": {{ "stop": 1.0, "step": 0.1 }},
-                 "outputs": ["fuselage.z", "fuselage.w"] }}"#
+                 "experiment": {{ "stop": 1.0, "step": 0.1 }}{rest} }}"#
         ),
     )
     .unwrap();
     system
+}
+
+/// `system.json` in `dir`: the Fuselage falling freely for 1 s in steps of 0.1 s, recording `z`
+/// and `w`.
+fn free_fall_system(dir: &std::path::Path) -> std::path::PathBuf {
+    fuselage_system(dir, "system.json", r#""outputs": ["fuselage.z", "fuselage.w"]"#)
 }
 
 #[test]
@@ -61,17 +67,11 @@ fn run_writes_results_and_summary() {
 #[test]
 fn unknown_variable_is_a_clear_error_without_panic() {
     let dir = tempfile::tempdir().unwrap();
-    let fuselage = common::our_fmu("Fuselage");
-    let system = dir.path().join("bad.json");
-    std::fs::write(
-        &system,
-        format!(
-            r#"{{ "fmus": {{ "fuselage": {{ "path": {fuselage:?} }} }},
-                 "experiment": {{ "stop": 1.0, "step": 0.1 }},
-                 "inputs": [ {{ "to": "fuselage.hub.F.q", "signal": {{ "constant": 1.0 }} }} ] }}"#
-        ),
-    )
-    .unwrap();
+    let system = fuselage_system(
+        dir.path(),
+        "bad.json",
+        r#""inputs": [ { "to": "fuselage.hub.F.q", "signal": { "constant": 1.0 } } ]"#,
+    );
     let csv = dir.path().join("r.csv");
     let out = orchestrator().arg("run").arg(&system).arg("--out").arg(&csv).output().unwrap();
     assert!(!out.status.success());
@@ -151,17 +151,7 @@ fn inspect_lists_variables() {
 #[test]
 fn run_draws_a_plot_of_the_recorded_variables() {
     let dir = tempfile::tempdir().unwrap();
-    let fuselage = common::our_fmu("Fuselage");
-    let system = dir.path().join("system.json");
-    std::fs::write(
-        &system,
-        format!(
-            r#"{{ "fmus": {{ "fuselage": {{ "path": {fuselage:?} }} }},
-                 "experiment": {{ "stop": 1.0, "step": 0.1 }},
-                 "outputs": ["fuselage.z", "fuselage.w"] }}"#
-        ),
-    )
-    .unwrap();
+    let system = free_fall_system(dir.path());
     let svg = dir.path().join("plot.svg");
     let out = orchestrator()
         .arg("run")
@@ -242,13 +232,7 @@ fn trim_writes_a_system_that_runs_from_the_trim() {
 #[test]
 fn trim_without_a_trim_section_says_so() {
     let dir = tempfile::tempdir().unwrap();
-    let fuselage = common::our_fmu("Fuselage");
-    let system = dir.path().join("s.json");
-    std::fs::write(
-        &system,
-        format!(r#"{{ "fmus": {{ "fuselage": {{ "path": {fuselage:?} }} }}, "experiment": {{ "stop": 1.0, "step": 0.1 }} }}"#),
-    )
-    .unwrap();
+    let system = fuselage_system(dir.path(), "s.json", "");
     let out = orchestrator().arg("trim").arg(&system).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.contains("no 'trim' section") && !stderr.contains("panicked"), "{stderr}");
