@@ -413,6 +413,8 @@ fn unknown_fields_are_refused_where_they_are() {
 
 #[test]
 fn missing_fields_and_wrong_types() {
+    // Model names are checked against the catalog of our FMUs, installed as the binary does.
+    fmu_catalog::install();
     let e = error(r#"{"fmus": {"rotor": {"path": "Rotor.fmu"}}}"#, "");
     assert!(e.starts_with("missing field 'experiment'"), "{e}");
     let e = error(r#"{"fmus": {"rotor": {}}, "experiment": {"stop": 1, "step": 1}}"#, "fmus.rotor");
