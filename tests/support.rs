@@ -64,9 +64,12 @@ pub fn simulate_with_fmpy(
     start: &[(&str, String)],
     outputs: &[&str],
 ) -> Table {
+    // One file per call: the tests of one binary run in one process, several on the same FMU.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let out = std::env::temp_dir().join(format!(
-        "fmpy-{}-{}.csv",
+        "fmpy-{}-{}-{}.csv",
         std::process::id(),
+        CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         fmu.file_stem().and_then(|s| s.to_str()).unwrap_or("fmu")
     ));
     let mut cmd = Command::new(python());

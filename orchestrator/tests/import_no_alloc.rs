@@ -2,6 +2,8 @@
 //! `get_directional_derivative`, `get_fmu_state_into`, `set_fmu_state`) does not allocate: a
 //! counting global allocator sees no allocation on the calling thread while `Fuselage.fmu` steps.
 //! (The FMU's own allocations happen in its binary, which has its own allocator.)
+//! A test binary of its own: a `#[global_allocator]` can exist once per binary, and the grouped
+//! binaries (`tests/import/`, ...) must not run on a counting allocator.
 
 mod import_support;
 

@@ -1,6 +1,8 @@
 //! The stepping path allocates nothing: after initialization, Newton-coupled macro steps of the
 //! two-mass system (with its algebraic loop and Jacobians) make no heap allocation. Counted with
 //! a global allocator wrapper (this test binary only).
+//! A test binary of its own: a `#[global_allocator]` can exist once per binary, and this one
+//! counts the allocations of every thread, so no other test may run beside it.
 
 mod common;
 

@@ -2,33 +2,15 @@
  * per communication step. States x1, x2 with x1' = x2, x2' = mu (1 - x1^2) x2 - x1, advanced by one
  * classical Runge-Kutta step per fmi2DoStep. Value references: 0 x1, 1 x2 (outputs), 2 mu
  * (parameter). No FMU state, no directional derivatives: a plain third-party-style FMU. */
-#include <stddef.h>
-#include <string.h>
 
-typedef void* fmi2Component;
-typedef void* fmi2ComponentEnvironment;
-typedef unsigned int fmi2ValueReference;
-typedef double fmi2Real;
-typedef int fmi2Integer;
-typedef int fmi2Boolean;
-typedef const char* fmi2String;
-typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
-typedef void (*fmi2CallbackLogger)(fmi2ComponentEnvironment, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
-typedef struct {
-    fmi2CallbackLogger logger;
-    void* (*allocateMemory)(size_t, size_t);
-    void (*freeMemory)(void*);
-    void (*stepFinished)(fmi2ComponentEnvironment, fmi2Status);
-    fmi2ComponentEnvironment componentEnvironment;
-} fmi2CallbackFunctions;
+#include "fmi2_minimal.h"
 
 typedef struct {
     fmi2CallbackFunctions cb;
     double x[3]; /* x1, x2, mu: indexed by value reference */
 } Instance;
 
-const char* fmi2GetTypesPlatform(void) { return "default"; }
-const char* fmi2GetVersion(void) { return "2.0"; }
+FMI2_PLATFORM_AND_VERSION
 
 fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2String resources,
                               const fmi2CallbackFunctions* f, fmi2Boolean visible, fmi2Boolean loggingOn) {
@@ -42,18 +24,10 @@ fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2St
     return i;
 }
 
-void fmi2FreeInstance(fmi2Component c) { Instance* i = c; i->cb.freeMemory(i); }
-fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean on, size_t n, const fmi2String* k) {
-    (void)c; (void)on; (void)n; (void)k; return fmi2OK;
-}
-fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean td, fmi2Real tol, fmi2Real start, fmi2Boolean sd,
-                               fmi2Real stop) {
-    (void)c; (void)td; (void)tol; (void)start; (void)sd; (void)stop; return fmi2OK;
-}
-fmi2Status fmi2EnterInitializationMode(fmi2Component c) { (void)c; return fmi2OK; }
-fmi2Status fmi2ExitInitializationMode(fmi2Component c) { (void)c; return fmi2OK; }
-fmi2Status fmi2Terminate(fmi2Component c) { (void)c; return fmi2OK; }
-fmi2Status fmi2Reset(fmi2Component c) { (void)c; return fmi2Error; }
+FMI2_FREE_INSTANCE(Instance)
+FMI2_IGNORE_DEBUG_LOGGING
+FMI2_IGNORE_EXPERIMENT
+FMI2_TRIVIAL_MODES
 
 fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, fmi2Real* v) {
     Instance* i = c;
@@ -71,15 +45,7 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, 
     }
     return fmi2OK;
 }
-#define NO_VARIABLES(fn, type) \
-    fmi2Status fn(fmi2Component c, const fmi2ValueReference* vr, size_t n, type v) { \
-        (void)c; (void)vr; (void)v; return n == 0 ? fmi2OK : fmi2Error; }
-NO_VARIABLES(fmi2GetInteger, fmi2Integer*)
-NO_VARIABLES(fmi2SetInteger, const fmi2Integer*)
-NO_VARIABLES(fmi2GetBoolean, fmi2Boolean*)
-NO_VARIABLES(fmi2SetBoolean, const fmi2Boolean*)
-NO_VARIABLES(fmi2GetString, fmi2String*)
-NO_VARIABLES(fmi2SetString, const fmi2String*)
+FMI2_ONLY_REALS
 
 static void rhs(double mu, const double* x, double* dx) {
     dx[0] = x[1];

@@ -10,6 +10,12 @@ pub fn library_dir() -> PathBuf {
     exe.parent().and_then(Path::parent).expect("target/<profile>/deps").to_path_buf()
 }
 
+/// `test-fmus/c`: the C test FMUs and `fmi2_minimal.h`, the FMI 2.0 declarations they share
+/// (pass it as `-I` to the C compiler).
+pub fn c_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("c")
+}
+
 /// Packages model `M` as `<dir>/<modelIdentifier>.fmu` from its built shared library.
 pub fn package_test_fmu<M: fmu_core::Model>(dir: &Path) -> PathBuf {
     let id = M::INFO.model_identifier;

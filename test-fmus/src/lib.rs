@@ -17,6 +17,8 @@
 #![warn(missing_docs)]
 
 pub mod fixtures;
+pub mod table1;
+pub mod two_mass;
 
 use fmu_core::{Model, ModelInfo, Parameters, Scalar, StateVariable, Variable};
 

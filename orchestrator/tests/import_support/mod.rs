@@ -85,7 +85,8 @@ impl FmuLogger for Collector {
 }
 
 /// Compiles C `source` into a shared library with the system C compiler (`CC`, default `cc`),
-/// working in `dir`, and returns the library's bytes.
+/// working in `dir`, and returns the library's bytes. `#include "fmi2_minimal.h"` finds the FMI
+/// 2.0 declarations of `test-fmus/c`.
 pub fn compile_shared(dir: &Path, name: &str, source: &str) -> Vec<u8> {
     let c = dir.join(format!("{name}.c"));
     let so = dir.join(format!("{name}.so"));
@@ -95,6 +96,8 @@ pub fn compile_shared(dir: &Path, name: &str, source: &str) -> Vec<u8> {
         .args(["-shared", "-fPIC", "-Wall", "-o"])
         .arg(&so)
         .arg(&c)
+        .arg("-I")
+        .arg(test_fmus::fixtures::c_dir())
         .output()
         .unwrap_or_else(|e| panic!("cannot run the C compiler {compiler}: {e}"));
     assert!(output.status.success(), "{compiler} failed: {}", String::from_utf8_lossy(&output.stderr));

@@ -1,5 +1,5 @@
 //! Rotor + Aero on a fixed hub (seed 004 Table 1 data, lag locked, no inflow, as
-//! orchestrator/tests/flap_response.rs), blades pitched to a small collective from t = 0:
+//! orchestrator/tests/helicopter/flap_response.rs), blades pitched to a small collective from t = 0:
 //! co-simulation through the packaged FMUs against the monolithic reference of the same models.
 //!
 //! The coupling (blade kinematics -> aero loads -> blade dynamics) has no algebraic loop: every
@@ -8,19 +8,9 @@
 
 use std::path::Path;
 
-// Seed 004 Table 1.
-const NB: usize = 4;
-const R: f64 = 7.5;
-const E: f64 = 0.3;
-const GAMMA: f64 = 9.0;
-const OMEGA: f64 = 29.0;
-const S: f64 = 390.0;
-const I: f64 = 1953.0;
-const M: f64 = 100.0;
-const A: f64 = 5.73;
-const RHO: f64 = 1.225;
-/// Collective pitch from t = 0, rad (small: the linear flap equation is a check).
-const THETA: f64 = 0.2_f64 * std::f64::consts::PI / 180.0;
+// Seed 004 Table 1; THETA is the collective pitch from t = 0.
+use test_fmus::table1::{self, A, E, I, OMEGA, R, RHO, S, THETA};
+
 const STOP: f64 = 0.5;
 
 /// Macro step of `deg` degrees of azimuth, s.
@@ -31,39 +21,22 @@ fn azimuth_step(deg: f64) -> f64 {
 fn json(step: f64, extrapolate: bool) -> String {
     let rotor = crate::common::our_fmu("Rotor");
     let aero = crate::common::our_fmu("Aero");
-    let chord = GAMMA * I / (RHO * A * R.powi(4));
-    let mut connections = Vec::new();
-    for part in ["vel.x", "vel.y", "vel.z", "omega.x", "omega.y", "omega.z", "azimuth", "shaft.x", "shaft.y", "shaft.z"]
-    {
-        connections.push(format!("\"rotor.blade[*].{part} -> aero.blade[*].{part}\""));
-    }
-    for part in ["F.x", "F.y", "F.z", "M.x", "M.y", "M.z"] {
-        connections.push(format!("\"aero.blade[*].{part} -> rotor.blade[*].{part}\""));
-    }
-    format!(
-        r#"{{
-      "fmus": {{
-        "rotor": {{ "path": {rotor:?}, "parameters": {{ "nb": {NB}, "Omega": {OMEGA}, "R": {R}, "e": {E},
-                   "blade.m": {M}, "blade.S": {S}, "blade.I": {I}, "blade.I_pitch": 0.0, "lock_lag": true,
-                   "k_flap": 0.0, "blade.beta0": 0.0 }} }},
-        "aero": {{ "path": {aero:?}, "parameters": {{ "nb": {NB}, "R": {R}, "e": {E}, "r_root": {E}, "chord": {chord},
-                  "a": {A}, "rho": {RHO}, "twist": 0.0, "cd0": 0.0, "cd2": 0.0, "n_sections": 20, "inflow_model": 0,
-                  "Omega": {OMEGA} }} }}
-      }},
-      "connections": [ {} ],
-      "inputs": [ {{ "to": "rotor.blade[*].pitch", "signal": {{ "constant": {THETA} }} }} ],
+    table1::rotor_aero_json(
+        &rotor,
+        &aero,
+        &format!(
+            r#""inputs": [ {{ "to": "rotor.blade[*].pitch", "signal": {{ "constant": {THETA} }} }} ],
       "experiment": {{ "stop": {STOP}, "step": {step} }},
       "master": {{ "extrapolate_inputs": {extrapolate} }},
-      "outputs": ["rotor.blade[1].flap", "rotor.blade[1].flap_rate", "aero.thrust"]
-    }}"#,
-        connections.join(", ")
+      "outputs": ["rotor.blade[1].flap", "rotor.blade[1].flap_rate", "aero.thrust"]"#
+        ),
     )
 }
 
 /// Linear step response of `I b'' + C b' + K b = F theta` from rest at t = 0, with the
 /// coefficients of flap_response.rs (closed-form blade integrals).
 fn linear_flap(t: f64) -> (f64, f64) {
-    let chord = GAMMA * I / (RHO * A * R.powi(4));
+    let chord = table1::chord();
     let f = |r: f64| r.powi(4) / 4.0 - E * r.powi(3) / 3.0;
     let g = |r: f64| r.powi(4) / 4.0 - 2.0 * E * r.powi(3) / 3.0 + E * E * r * r / 2.0;
     let k_rho = 0.5 * RHO * A * chord;

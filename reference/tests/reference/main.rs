@@ -1,5 +1,5 @@
 //! Monolithic reference: all integration tests of this crate in one test binary (one link instead of
-//! 6); each former test file is a module, e.g. `cargo test -p reference --test reference errors`.
+//! 6); each former test file is a module, e.g. `cargo test -p monolithic-reference --test reference errors`.
 
 mod common;
 mod errors;

@@ -9,61 +9,20 @@
 //!    order with `extrapolate_inputs` (linear) and at third order with `extrapolation_order` 2.
 
 use monolithic_reference::{JacobianUpdate, MonolithicSystem, Options, Registry};
-use nalgebra::{Matrix4, Vector4};
-use test_fmus::{Body, Load};
+use test_fmus::two_mass::{self, K, M, exact, packaged};
 
-/// Body: m = 1 kg, k = 4 N/m, c = 0; Load: rigid m_r = 1.5 kg, m2 = 0.5 kg on k2 = 2 N/m,
-/// c2 = 0.1 N.s/m (as orchestrator/tests/two_mass.rs).
-const M: f64 = 1.0;
-const K: f64 = 4.0;
-const M_R: f64 = 1.5;
-const M2: f64 = 0.5;
-const K2: f64 = 2.0;
-const C2: f64 = 0.1;
-const X0: f64 = 1.0;
-const STOP: f64 = 5.0;
-
-/// Exact state `(x1, v1, x2, v2)` of `(m + m_r) x1'' = -k x1 + k2 (x2 - x1) + c2 (v2 - v1)`,
-/// `m2 x2'' = -k2 (x2 - x1) - c2 (v2 - v1)` at `t`, by the matrix exponential.
-fn exact(t: f64) -> Vector4<f64> {
-    let mt = M + M_R;
-    #[rustfmt::skip]
-    let a = Matrix4::new(
-        0.0, 1.0, 0.0, 0.0,
-        (-K - K2) / mt, -C2 / mt, K2 / mt, C2 / mt,
-        0.0, 0.0, 0.0, 1.0,
-        K2 / M2, C2 / M2, -K2 / M2, -C2 / M2,
-    );
-    (a * t).exp() * Vector4::new(X0, 0.0, 0.0, 0.0)
-}
-
-/// The system at macro step `step` with inputs held (`order` 0) or extrapolated at `order` 1 or 2.
+/// The system at macro step `step` with inputs held (`order` 0) or extrapolated at `order` 1 or 2
+/// (the two-mass case of `test_fmus::two_mass`, as orchestrator/tests/master/two_mass.rs).
 fn json(step: f64, order: u8) -> String {
     let master = match order {
         0 => r#""extrapolate_inputs": false"#.to_string(),
         n => format!(r#""extrapolate_inputs": true, "extrapolation_order": {n}"#),
     };
-    format!(
-        r#"{{
-  "fmus": {{
-    "body": {{ "path": "TwoMassBody.fmu", "parameters": {{ "m": {M}, "k": {K}, "c": 0.0, "x0": {X0} }} }},
-    "load": {{ "path": "TwoMassLoad.fmu", "parameters": {{ "m_r": {M_R}, "m2": {M2}, "k2": {K2}, "c2": {C2} }} }}
-  }},
-  "connections": [
-    "body.x -> load.x1", "body.v -> load.v1", "body.a -> load.a1", "load.F -> body.F"
-  ],
-  "experiment": {{ "start": 0.0, "stop": {STOP}, "step": {step} }},
-  "master": {{ "algorithm": "newton", {master} }},
-  "outputs": ["body.x", "body.v", "body.a", "load.F", "load.x2", "load.v2", "load.x1"]
-}}"#
+    two_mass::json(
+        step,
+        &format!(r#""algorithm": "newton", {master}"#),
+        r#""body.x", "body.v", "body.a", "load.F", "load.x2", "load.v2", "load.x1""#,
     )
-}
-
-fn packaged() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    crate::common::package_test_fmu::<Body>(dir.path());
-    crate::common::package_test_fmu::<Load>(dir.path());
-    dir
 }
 
 /// Max over the grid of the largest state error against the closed form.

@@ -1,0 +1,453 @@
+//! The linearised coupled system (`Master::linearize`, `orchestrator linearize`) against closed
+//! forms: the two-mass oscillator whose force/acceleration coupling is an algebraic loop (the
+//! loop eliminated exactly gives the monolithic `A`), the swashplate actuators (`A`, `B`, `C`
+//! from the mixing law), an isolated articulated rotor in vacuum (lag and flap roots), and a
+//! clear refusal of an FMU that hides its states.
+
+use crate::common;
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cosim::master::{FmuCache, Master};
+use nalgebra::{Complex, DMatrix, Matrix4};
+use test_fmus::{Body, Load};
+
+const M: f64 = 1.0;
+const K: f64 = 4.0;
+const C: f64 = 0.3;
+const M_R: f64 = 1.5;
+const M2: f64 = 0.5;
+const K2: f64 = 2.0;
+const C2: f64 = 0.1;
+
+fn two_mass_json(body_fmu: &str) -> String {
+    format!(
+        r#"{{
+  "fmus": {{
+    "body": {{ "path": "{body_fmu}", "parameters": {{ "m": {M}, "k": {K}, "c": {C}, "x0": 0.1 }} }},
+    "load": {{ "path": "TwoMassLoad.fmu", "parameters": {{ "m_r": {M_R}, "m2": {M2}, "k2": {K2}, "c2": {C2} }} }}
+  }},
+  "connections": ["body.x -> load.x1", "body.v -> load.v1", "body.a -> load.a1", "load.F -> body.F"],
+  "experiment": {{ "start": 0.0, "stop": 1.0, "step": 0.01 }},
+  "outputs": ["body.x", "body.a", "load.F"]
+}}"#
+    )
+}
+
+/// The monolithic two-mass system `(m + m_r) x1'' = -k x1 - c v1 + k2 (x2 - x1) + c2 (v2 - v1)`,
+/// `m2 x2'' = -k2 (x2 - x1) - c2 (v2 - v1)`, states `[x1, v1, x2, v2]`.
+#[rustfmt::skip]
+fn monolithic_a() -> Matrix4<f64> {
+    let mt = M + M_R;
+    Matrix4::new(
+        0.0, 1.0, 0.0, 0.0,
+        (-K - K2) / mt, (-C - C2) / mt, K2 / mt, C2 / mt,
+        0.0, 0.0, 0.0, 1.0,
+        K2 / M2, C2 / M2, -K2 / M2, -C2 / M2,
+    )
+}
+
+fn sorted(mut values: Vec<Complex<f64>>) -> Vec<Complex<f64>> {
+    values.sort_by(|p, q| p.im.total_cmp(&q.im).then(p.re.total_cmp(&q.re)));
+    values
+}
+
+#[test]
+fn two_mass_loop_is_eliminated_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    common::package_test_fmu::<Body>(dir.path());
+    common::package_test_fmu::<Load>(dir.path());
+    let system = common::system(&two_mass_json("TwoMassBody.fmu"), dir.path());
+    let mut master = Master::new_model_exchange(system, &mut FmuCache::default(), common::logger()).unwrap();
+    master.initialize().unwrap();
+    let lin = master.linearize(&[]).unwrap();
+    assert_eq!(lin.state_names, ["body.state.x", "body.state.v", "load.state.x2", "load.state.v2"]);
+    assert_eq!(lin.x0, [0.1, 0.0, 0.0, 0.0]);
+    let a = monolithic_a();
+    for r in 0..4 {
+        for c in 0..4 {
+            assert!((lin.a[(r, c)] - a[(r, c)]).abs() < 1e-12, "A[{r}][{c}] = {} vs {}", lin.a[(r, c)], a[(r, c)]);
+        }
+    }
+    // x' = A x at the operating point.
+    let expected_dx0 = a * nalgebra::Vector4::new(0.1, 0.0, 0.0, 0.0);
+    for (got, want) in lin.dx0.iter().zip(expected_dx0.iter()) {
+        assert!((got - want).abs() < 1e-12);
+    }
+    // Outputs: x1; a1 = x1''; F = k2 (x2 - x1) + c2 (v2 - v1) - m_r a1.
+    assert_eq!(lin.output_names, ["body.x", "body.a", "load.F"]);
+    let link = [-K2, -C2, K2, C2];
+    for c in 0..4 {
+        let want = [if c == 0 { 1.0 } else { 0.0 }, a[(1, c)], link[c] - M_R * a[(1, c)]];
+        for (r, w) in want.iter().enumerate() {
+            assert!((lin.c[(r, c)] - w).abs() < 1e-12, "C[{r}][{c}] = {} vs {w}", lin.c[(r, c)]);
+        }
+    }
+    assert_eq!((lin.b.ncols(), lin.d.ncols()), (0, 0));
+    // Eigenvalues: those of the monolithic matrix (nalgebra's Schur of the closed form).
+    let got = sorted(lin.modes().iter().map(|m| m.eigenvalue).collect());
+    let want = sorted(DMatrix::from_iterator(4, 4, a.iter().copied()).complex_eigenvalues().iter().copied().collect());
+    for (g, w) in got.iter().zip(&want) {
+        assert!((g - w).norm() < 1e-10, "{got:?} vs {want:?}");
+    }
+}
+
+#[test]
+fn an_fmu_without_model_exchange_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    common::package_test_fmu::<Load>(dir.path());
+    // TwoMassBody with its <ModelExchange> element taken out: Co-Simulation only.
+    let library = test_fmus::fixtures::library_dir().join("libTwoMassBody.so");
+    let xml = fmu_core::model_description::<Body>();
+    let cs_only: String = xml.lines().filter(|l| !l.contains("<ModelExchange")).collect::<Vec<_>>().join("\n");
+    let path = dir.path().join("BodyCS.fmu");
+    fmu_core::package::write_fmu(&path, &cs_only, "TwoMassBody", &library, &[]).unwrap();
+    let system = common::system(&two_mass_json("BodyCS.fmu"), dir.path());
+    let Err(err) = Master::new_model_exchange(system, &mut FmuCache::default(), common::logger()) else {
+        panic!("a Co-Simulation-only FMU was instantiated as Model Exchange");
+    };
+    let err = err.to_string();
+    assert!(err.contains("body") && err.contains("Co-Simulation only") && err.contains("hides its states"), "{err}");
+}
+
+/// Controls alone with first-order actuators: `theta' = (cmd - theta) / tau` with the mixing
+/// `theta0 = g_col col`, `theta1c = c cos(phase) + s sin(phase)`, `theta1s = s cos(phase) -
+/// c sin(phase)` (`c = -g_lat lat`, `s = -g_lon lon`), and the blade pitch
+/// `theta0 + theta1c cos(psi_b) + theta1s sin(psi_b)` at the held azimuth.
+#[test]
+fn actuator_model_matches_the_mixing_law() {
+    let (tau, g_col, g_lon, g_lat, phase, psi) = (0.05, 1.1, 0.9, 0.8, 0.3_f64, 0.4_f64);
+    let json = format!(
+        r#"{{
+  "fmus": {{ "controls": {{ "model": "Controls", "parameters": {{
+      "nb": 4, "tau": {tau}, "gain.collective": {g_col}, "gain.lon": {g_lon}, "gain.lat": {g_lat}, "phase": {phase} }} }} }},
+  "connections": [],
+  "inputs": [
+    {{ "to": "controls.collective", "signal": {{ "constant": 0.1 }} }},
+    {{ "to": "controls.lon_cyclic", "signal": {{ "constant": 0.02 }} }},
+    {{ "to": "controls.lat_cyclic", "signal": {{ "constant": -0.01 }} }},
+    {{ "to": "controls.pedal", "signal": {{ "constant": 0.05 }} }},
+    {{ "to": "controls.azimuth", "signal": {{ "constant": {psi} }} }}
+  ],
+  "experiment": {{ "start": 0.0, "stop": 1.0, "step": 0.01 }},
+  "outputs": ["controls.blade[2].pitch"]
+}}"#
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut description = cosim::system::SystemDescription::from_str(&json, dir.path()).unwrap();
+    description.use_fmus_in(&common::fmu_dir()).unwrap();
+    let system = common::resolve(&description);
+    let mut master = Master::new_model_exchange(system, &mut FmuCache::default(), common::logger()).unwrap();
+    master.initialize().unwrap();
+    let inputs = ["controls.collective", "controls.lon_cyclic", "controls.lat_cyclic"].map(String::from);
+    let lin = master.linearize(&inputs).unwrap();
+    let states: Vec<&str> = lin.state_names.iter().map(String::as_str).collect();
+    assert_eq!(
+        states,
+        ["controls.state.theta0", "controls.state.theta1c", "controls.state.theta1s", "controls.state.tail_collective"]
+    );
+    assert_eq!(lin.a, DMatrix::from_diagonal_element(4, 4, -1.0 / tau));
+    let (cp, sp) = (phase.cos(), phase.sin());
+    #[rustfmt::skip]
+    let b = DMatrix::from_row_slice(4, 3, &[
+        g_col, 0.0, 0.0,
+        0.0, -g_lon * sp, -g_lat * cp,
+        0.0, -g_lon * cp, g_lat * sp,
+        0.0, 0.0, 0.0,
+    ]) / tau;
+    assert!((&lin.b - &b).abs().max() < 1e-12, "B = {} vs {b}", lin.b);
+    // Blade 2 is a quarter turn ahead of blade 1.
+    let psi_b = psi + std::f64::consts::FRAC_PI_2;
+    let c = DMatrix::from_row_slice(1, 4, &[1.0, psi_b.cos(), psi_b.sin(), 0.0]);
+    assert!((&lin.c - &c).abs().max() < 1e-12, "C = {} vs {c}", lin.c);
+    assert!(lin.d.iter().all(|&v| v == 0.0), "no feedthrough with actuators");
+    // Frequency response collective -> pitch: the first-order lag g_col / (1 + i omega tau).
+    let omegas = [0.0, 1.0 / tau, 50.0];
+    for (omega, g) in omegas.iter().zip(lin.frequency_response(0, 0, &omegas)) {
+        let want = Complex::new(g_col, 0.0) / Complex::new(1.0, omega * tau);
+        assert!((g.unwrap() - want).norm() < 1e-12 * g_col, "omega {omega}: {g:?} vs {want}");
+    }
+    let err = master.linearize(&["controls.blade[1].pitch".to_string()]).unwrap_err().to_string();
+    assert!(err.contains("not an input the system drives") && err.contains("controls.collective"), "{err}");
+}
+
+/// The isolated rotor of the command-line tests: three blades on a fixed hub in vacuum, lag
+/// hinge offset `e` with static moment `S`, inertia `I`, lag spring `k` and damper `c`, at
+/// `Omega` (written as `DIR/rotor.json`).
+const ROTOR: (f64, f64, f64, f64, f64, f64) = (30.0, 0.3, 390.0, 1953.0, 20000.0, 500.0);
+
+fn rotor_system(dir: &Path) -> PathBuf {
+    let (omega, e, s, i, k, c) = ROTOR;
+    let json = format!(
+        r#"{{
+  "fmus": {{ "rotor": {{ "model": "Rotor", "parameters": {{
+      "nb": 3, "Omega": {omega}, "R": 7.5, "e": {e}, "blade.m": 100.0, "blade.S": {s}, "blade.I": {i},
+      "blade.I_pitch": 0.0, "k_lag": {k}, "c_lag": {c}, "k_flap": 0.0 }} }} }},
+  "connections": [],
+  "experiment": {{ "start": 0.0, "stop": 1.0, "step": 0.001 }},
+  "outputs": ["rotor.hub.F.z"]
+}}"#
+    );
+    let system = dir.join("rotor.json");
+    std::fs::write(&system, json).unwrap();
+    system
+}
+
+/// Runs `orchestrator ARGS` on our packaged FMUs; its standard output (the run must succeed).
+fn orchestrator<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .args(args)
+        .env("ROTORCRAFT_FMU_DIR", common::fmu_dir())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A JSON file.
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// An articulated rotor on a fixed hub in vacuum, through the command line: in the rotating
+/// frame every blade has the flap root `i sqrt(1 + e S / I) Omega` and the lag root
+/// `-c / 2I +- i sqrt(e S Omega^2 / I + k / I - (c / 2I)^2)`; the unused blades' states are
+/// removed as inert.
+#[test]
+fn isolated_rotor_roots_match_the_closed_forms() {
+    let (omega, e, s, i, k, c) = ROTOR;
+    let dir = tempfile::tempdir().unwrap();
+    let system = rotor_system(dir.path());
+    let out = dir.path().join("lin.json");
+    let stdout = orchestrator([OsStr::new("linearize"), system.as_os_str(), "--out".as_ref(), out.as_os_str()]);
+    assert!(dir.path().join("lin.mat").is_file());
+    let lin = read_json(&out);
+    assert_eq!(lin["states"].as_array().unwrap().len(), 12, "lag and flap of 3 blades, angles and rates");
+    assert_eq!(lin["inert_states_removed"].as_array().unwrap().len(), 34 - 12);
+    let flap = (1.0 + e * s / i).sqrt() * omega;
+    let decay = c / (2.0 * i);
+    let lag = (e * s * omega * omega / i + k / i - decay * decay).sqrt();
+    let eigenvalues = lin["eigenvalues"].as_array().unwrap();
+    assert_eq!(eigenvalues.len(), 12);
+    for ev in eigenvalues {
+        let (re, im) = (ev["re"].as_f64().unwrap(), ev["im"].as_f64().unwrap());
+        let mode = ev["mode"].as_str().unwrap();
+        if mode == "rotor.blade[*].flap" {
+            assert!(re.abs() < 1e-9 && (im.abs() - flap).abs() < 1e-9 * flap, "flap {re} {im} vs {flap}");
+        } else {
+            assert_eq!(mode, "rotor.blade[*].lag");
+            assert!((re + decay).abs() < 1e-9 && (im.abs() - lag).abs() < 1e-9 * lag, "lag {re} {im} vs {lag}");
+        }
+    }
+    assert!(stdout.contains("rotor.blade[*].lag") && stdout.contains("22 inert ones removed"), "{stdout}");
+
+    // Floquet exponents over a revolution (36 linearisations along the co-simulated trajectory):
+    // the same system, so the lag root exactly and the flap root modulo Omega.
+    let out = dir.path().join("floquet.json");
+    orchestrator([
+        OsStr::new("linearize"),
+        system.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--floquet".as_ref(),
+        "36".as_ref(),
+    ]);
+    let floquet = read_json(&out);
+    let exponents = floquet["floquet"].as_array().unwrap();
+    assert_eq!(exponents.len(), 12);
+    for ev in exponents {
+        let (re, im) = (ev["re"].as_f64().unwrap(), ev["im"].as_f64().unwrap().abs());
+        let modulo = |w: f64| (w + 0.5 * omega).rem_euclid(omega) - 0.5 * omega;
+        if ev["mode"] == "rotor.blade[*].flap" {
+            assert!(re.abs() < 1e-8 && (im - modulo(flap).abs()).abs() < 1e-6, "flap exponent {re} {im}");
+        } else {
+            assert!((re + decay).abs() < 1e-8 && (im - modulo(lag).abs()).abs() < 1e-6, "lag exponent {re} {im}");
+        }
+    }
+
+    // In multiblade coordinates the collective roots stay and the cyclic ones move by Omega:
+    // regressive omega_r - Omega (flap: (nu - 1) Omega), progressive omega_r + Omega.
+    let out = dir.path().join("mbc.json");
+    orchestrator([
+        OsStr::new("linearize"),
+        system.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--multiblade".as_ref(),
+    ]);
+    let mbc = read_json(&out);
+    let states: Vec<&str> = mbc["states"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    assert!(states.contains(&"rotor.flap.1c") && states.contains(&"rotor.lag.1s_rate"), "{states:?}");
+    let expected = [
+        ("rotor.flap.collective", 0.0, flap),
+        ("rotor.flap.cyclic regressive", 0.0, flap - omega),
+        ("rotor.flap.cyclic progressive", 0.0, flap + omega),
+        ("rotor.lag.collective", -decay, lag),
+        ("rotor.lag.cyclic regressive", -decay, omega - lag),
+        ("rotor.lag.cyclic progressive", -decay, omega + lag),
+    ];
+    for ev in mbc["eigenvalues"].as_array().unwrap() {
+        let (re, im) = (ev["re"].as_f64().unwrap(), ev["im"].as_f64().unwrap());
+        let mode = ev["mode"].as_str().unwrap();
+        let (_, want_re, want_im) = expected.iter().find(|(m, ..)| *m == mode).unwrap_or_else(|| panic!("mode {mode}"));
+        assert!((re - want_re).abs() < 1e-8 && (im.abs() - want_im).abs() < 1e-8 * omega, "{mode}: {re} {im}");
+    }
+}
+
+/// Rotor + Aero in hover without gravity, pitch or twist (`flap-response.json` without its
+/// pitch step): the flap mode with aerodynamic damping from the linear model about beta = 0,
+/// against the frequency (zero crossings) and decay (successive peaks) of the nonlinear
+/// co-simulation released from beta = 0.005 rad.
+#[test]
+fn flap_mode_matches_the_decay_of_the_nonlinear_co_simulation() {
+    let text = std::fs::read_to_string(test_fmus::fixtures::example_path("flap-response.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json.as_object_mut().unwrap().remove("inputs");
+    json["outputs"] = serde_json::json!(["rotor.blade[1].flap"]);
+    json["experiment"]["stop"] = serde_json::json!(0.6);
+    let mut description = |beta0: f64| {
+        json["fmus"]["rotor"]["parameters"]["blade.beta0"] = serde_json::json!(beta0);
+        let mut d = cosim::system::SystemDescription::from_str(&json.to_string(), ".").unwrap();
+        d.use_fmus_in(&common::fmu_dir()).unwrap();
+        d
+    };
+    let linear = description(0.0);
+    let mut master =
+        Master::new_model_exchange(common::resolve(&linear), &mut FmuCache::default(), common::logger()).unwrap();
+    master.initialize().unwrap();
+    let lin = master.linearize(&[]).unwrap();
+    let lin = lin.without_states(&lin.inert_states());
+    let flap = lin.modes().into_iter().find(|m| m.name == "rotor.blade[*].flap" && m.eigenvalue.im > 0.0).unwrap();
+
+    let (results, _) = common::run_description(&description(0.005));
+    let (t, beta) = (&results.time, results.column("rotor.blade[1].flap").unwrap());
+    let crossings: Vec<f64> = (1..t.len())
+        .filter(|&i| beta[i - 1] * beta[i] < 0.0)
+        .map(|i| t[i - 1] + (t[i] - t[i - 1]) * beta[i - 1] / (beta[i - 1] - beta[i]))
+        .collect();
+    let omega = std::f64::consts::PI * (crossings.len() - 1) as f64 / (crossings[crossings.len() - 1] - crossings[0]);
+    // Peaks of |beta| (parabola through the three samples), half a period apart.
+    let peaks: Vec<(f64, f64)> = (1..t.len() - 1)
+        .filter(|&i| beta[i].abs() > beta[i - 1].abs() && beta[i].abs() >= beta[i + 1].abs())
+        .map(|i| {
+            let (y0, y1, y2) = (beta[i - 1].abs(), beta[i].abs(), beta[i + 1].abs());
+            let d = (y0 - y2) / (2.0 * (y0 - 2.0 * y1 + y2));
+            (t[i] + d * (t[i] - t[i - 1]), y1 - 0.25 * (y0 - y2) * d)
+        })
+        .collect();
+    let (first, last) = (peaks[0], peaks[peaks.len() - 1]);
+    let sigma = (last.1 / first.1).ln() / (last.0 - first.0);
+    let (re, im) = (flap.eigenvalue.re, flap.eigenvalue.im);
+    eprintln!("flap mode: linear {re:.5} +- {im:.5}i, co-simulation {sigma:.5} +- {omega:.5}i");
+    assert!(crossings.len() >= 4 && peaks.len() >= 3);
+    assert!((omega - im).abs() < 1e-3 * im, "frequency {omega} vs {im}");
+    assert!((sigma - re).abs() < 1e-3 * re.abs(), "decay {sigma} vs {re}");
+}
+
+/// `orchestrator modes` over a lag-damper sweep of the isolated rotor: the collective lag decay
+/// rate is `-c / 2I` at every point (closed form), and the eigenvalue map and the
+/// frequency/damping chart are drawn.
+#[test]
+fn modes_sweep_follows_the_closed_form_and_draws_its_charts() {
+    let (i, c_values) = (ROTOR.3, [100.0, 400.0, 900.0]);
+    let dir = tempfile::tempdir().unwrap();
+    let system = rotor_system(dir.path());
+    let out = dir.path().join("modes");
+    let sweep = format!("rotor.c_lag={}", c_values.map(|c| c.to_string()).join(","));
+    orchestrator([
+        OsStr::new("modes"),
+        system.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--multiblade".as_ref(),
+        "--sweep".as_ref(),
+        sweep.as_ref(),
+    ]);
+    let csv = std::fs::read_to_string(out.join("modes.csv")).unwrap();
+    for (p, c) in c_values.iter().enumerate() {
+        let decay: Vec<f64> = csv
+            .lines()
+            .filter(|l| l.starts_with(&format!("{p},")) && l.ends_with("\"rotor.lag.collective\""))
+            .map(|l| l.split(',').nth(2).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(decay.len(), 2, "a conjugate pair at point {p}: {csv}");
+        assert!(decay.iter().all(|re| (re + c / (2.0 * i)).abs() < 1e-9), "c = {c}: {decay:?}");
+    }
+    for chart in ["eigenvalues.svg", "frequency-damping.svg"] {
+        let svg = std::fs::read_to_string(out.join(chart)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("rotor.lag.cyclic regressive"), "{chart}");
+    }
+}
+
+/// Frequency response of the coupled helicopter in hover, roll rate to lateral cyclic at 1 Hz:
+/// the linear model's `G(i omega)` (multiblade coordinates) against the nonlinear co-simulation driven by a sine of
+/// 0.001 rad about the trim (the first Fourier coefficient of `p` over `lat_cyclic`, 2 to 6 s).
+#[test]
+fn roll_response_to_lateral_cyclic_matches_a_sine_run_of_the_nonlinear_co_simulation() {
+    let text = std::fs::read_to_string(test_fmus::fixtures::example_path("helicopter.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let description = |json: &serde_json::Value| {
+        let mut d = cosim::system::SystemDescription::from_str(&json.to_string(), ".").unwrap();
+        d.use_fmus_in(&common::fmu_dir()).unwrap();
+        d
+    };
+    let mut master =
+        Master::new_model_exchange(common::resolve(&description(&json)), &mut FmuCache::default(), common::logger())
+            .unwrap();
+    master.initialize().unwrap();
+    // In multiblade coordinates: the rotating-frame model frozen at the start azimuth is not the
+    // hover's time-invariant model.
+    let lin = master.linearize(&[]).unwrap();
+    let lin = lin.without_states(&lin.inert_states()).multiblade().unwrap();
+    let (i, o) = lin.input_output("controls.lat_cyclic", "fuselage.p").unwrap();
+    let linear = lin.frequency_response(i, o, &[std::f64::consts::TAU])[0].unwrap();
+
+    for input in json["inputs"].as_array_mut().unwrap() {
+        if input["to"] == "controls.lat_cyclic" {
+            let trim = input["signal"]["constant"].as_f64().unwrap();
+            input["signal"] = serde_json::json!({ "sine": { "amplitude": 0.001, "frequency": 1.0, "offset": trim } });
+        }
+    }
+    json["experiment"]["stop"] = serde_json::json!(6.0);
+    json["outputs"] = serde_json::json!(["fuselage.p", "controls.lat_cyclic"]);
+    let (results, _) = common::run_description(&description(&json));
+    let first_harmonic = |name: &str| {
+        let x = results.column(name).unwrap();
+        let (mut sum, mut n) = (Complex::new(0.0, 0.0), 0.0);
+        for (&t, &v) in results.time.iter().zip(&x) {
+            if (2.0..6.0).contains(&t) {
+                sum += Complex::from_polar(v, -std::f64::consts::TAU * t);
+                n += 1.0;
+            }
+        }
+        sum * (2.0 / n)
+    };
+    let nonlinear = first_harmonic("fuselage.p") / first_harmonic("controls.lat_cyclic");
+    eprintln!(
+        "p / lat_cyclic at 1 Hz: linear {:.4} at {:.2} deg, co-simulation {:.4} at {:.2} deg",
+        linear.norm(),
+        linear.arg().to_degrees(),
+        nonlinear.norm(),
+        nonlinear.arg().to_degrees()
+    );
+    assert!((nonlinear.norm() / linear.norm() - 1.0).abs() < 0.02, "{nonlinear} vs {linear}");
+    assert!((nonlinear.arg() - linear.arg()).abs().to_degrees() < 1.0, "{nonlinear} vs {linear}");
+
+    // The command line's Bode table says the same near 1 Hz.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("lin.json");
+    let helicopter = test_fmus::fixtures::example_path("helicopter.json");
+    let bode = ["--multiblade", "--bode", "controls.lat_cyclic:fuselage.p", "--out"].map(OsStr::new);
+    orchestrator([OsStr::new("linearize"), helicopter.as_os_str()].into_iter().chain(bode).chain([out.as_os_str()]));
+    assert!(dir.path().join("lin.bode.svg").is_file());
+    let csv = std::fs::read_to_string(dir.path().join("lin.bode.csv")).unwrap();
+    let row: Vec<f64> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect::<Vec<f64>>())
+        .min_by(|a, b| (a[0] - 1.0).abs().total_cmp(&(b[0] - 1.0).abs()))
+        .unwrap();
+    assert!((row[1] / linear.norm() - 1.0).abs() < 0.01 && (row[3] - linear.arg().to_degrees()).abs() < 1.0, "{row:?}");
+}
