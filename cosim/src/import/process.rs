@@ -8,7 +8,7 @@
 //! static memory, no clock read and no allocation; instance names are interned once per
 //! instantiation (`intern`), so the record only ever points at `'static` text. Each thread that
 //! calls FMUs (the master's and its workers, see `master/parallel.rs`) has a record of its own
-//! ([`SLOTS`] of them; more threads share them), so a call stuck in one thread is seen while
+//! (`SLOTS` of them; more threads share them), so a call stuck in one thread is seen while
 //! another thread's calls come and go.
 //!
 //! **Fatal signals** ([`install_crash_reporter`]). SIGSEGV, SIGABRT, SIGBUS, SIGFPE or SIGILL print

@@ -1,0 +1,76 @@
+//! FMUs opened once per file and shared by their instances.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::import::model_description::ModelDescription;
+use crate::import::{
+    ExtractedFmu, Fmu, FmuLogger, HostOptions, ImportError, Instance, IsolatedSlave, OpenOptions, extract_fmu,
+};
+use crate::system::InstanceSpec;
+
+/// FMUs extracted and opened (loaded) once per file, shared by all their instances, and how
+/// isolated instances are started.
+#[derive(Default)]
+pub struct FmuCache {
+    open: HashMap<PathBuf, Arc<Fmu>>,
+    /// Extracted and described, not necessarily loaded into this process (an FMU whose instances
+    /// are all isolated is loaded only by their child processes).
+    extracted: HashMap<PathBuf, (Arc<ExtractedFmu>, ModelDescription)>,
+    host: Option<HostOptions>,
+}
+
+impl FmuCache {
+    /// A cache whose isolated instances are started as `host` says (without it, they need the
+    /// environment variable [`HostOptions::ENV`]).
+    pub fn with_host(host: HostOptions) -> FmuCache {
+        FmuCache { host: Some(host), ..FmuCache::default() }
+    }
+
+    /// The FMU at `path`, opened (and loaded into this process) on first use.
+    pub fn open(&mut self, path: &Path) -> Result<Arc<Fmu>, ImportError> {
+        if let Some(f) = self.open.get(path) {
+            return Ok(f.clone());
+        }
+        let f = Arc::new(match self.extracted.get(path) {
+            Some((extracted, description)) => Fmu::load(extracted.clone(), description.clone())?,
+            None => Fmu::open(path)?,
+        });
+        self.open.insert(path.to_path_buf(), f.clone());
+        Ok(f)
+    }
+
+    /// The model description of the FMU at `path`, extracted on first use without loading its
+    /// binary into this process.
+    pub fn description(&mut self, path: &Path) -> Result<ModelDescription, ImportError> {
+        if let Some(f) = self.open.get(path) {
+            return Ok(f.model_description().clone());
+        }
+        Ok(self.extract(path)?.1.clone())
+    }
+
+    fn extract(&mut self, path: &Path) -> Result<&(Arc<ExtractedFmu>, ModelDescription), ImportError> {
+        if !self.extracted.contains_key(path) {
+            let (extracted, description) = extract_fmu(path, &OpenOptions::default())?;
+            self.extracted.insert(path.to_path_buf(), (Arc::new(extracted), description));
+        }
+        Ok(&self.extracted[path])
+    }
+
+    /// Creates instance `spec`: in this process, or, when `spec.isolate`, in a child process.
+    pub fn instantiate(&mut self, spec: &InstanceSpec, logger: Arc<dyn FmuLogger>) -> Result<Instance, ImportError> {
+        if !spec.isolate {
+            return Ok(Instance::InProcess(self.open(&spec.path)?.instantiate(&spec.name, logger)?));
+        }
+        let host = self.host.clone().or_else(HostOptions::from_env).ok_or_else(|| ImportError::Host {
+            instance: spec.name.clone(),
+            message: format!(
+                "no host executable is known: set {} to the orchestrator binary (the orchestrator itself uses its                  own executable)",
+                HostOptions::ENV
+            ),
+        })?;
+        let extracted = self.extract(&spec.path)?.0.clone();
+        Ok(Instance::Isolated(IsolatedSlave::spawn(extracted, &spec.name, logger, &host)?))
+    }
+}

@@ -1,0 +1,200 @@
+//! One FMU instance as the master drives it: the inputs it is sent (batched, extrapolated), the
+//! outputs it is read (or predicted by its linear model), and its saved state.
+
+use super::MasterError;
+use crate::import::{CallError, FmuState, Instance, StepResult};
+
+/// One FMU instance with the master's buffers for it.
+pub(super) struct Unit {
+    pub(super) name: String,
+    pub(super) slave: Instance,
+    /// Our vendor annotation: outputs are valid after `fmi2SetReal` without a step.
+    pub(super) get_after_set: bool,
+    pub(super) provides_dd: bool,
+    pub(super) can_interpolate: bool,
+    /// Real inputs the master drives (connections and external signals).
+    pub(super) in_vrs: Vec<u32>,
+    pub(super) in_values: Vec<f64>,
+    /// Inputs in effect during the last step (the linearisation point of `d`).
+    pub(super) in_old: Vec<f64>,
+    /// Inputs in effect during the step before (for quadratic extrapolation).
+    pub(super) in_older: Vec<f64>,
+    /// Inputs at the end of the first step, for its redo with forward slopes.
+    pub(super) in_next: Vec<f64>,
+    /// `in_values`, `in_old` and `in_older` when the FMU states were saved.
+    pub(super) in_saved: [Vec<f64>; 3],
+    /// Input positions changed since they were last sent to the FMU (`pending[j]`), in the
+    /// order they changed (`pending_list`); sent together by one `fmi2SetReal` before the FMU
+    /// is next read, differentiated or stepped.
+    pub(super) pending: Vec<bool>,
+    pub(super) pending_list: Vec<usize>,
+    pub(super) set_vrs: Vec<u32>,
+    pub(super) set_values: Vec<f64>,
+    /// Real outputs the master reads (connected and recorded).
+    pub(super) out_vrs: Vec<u32>,
+    pub(super) out_names: Vec<String>,
+    /// Standard FMUs: outputs read right after the step (at `in_old`). Get-after-set FMUs (and
+    /// every FMU in initialization mode): the outputs at the current inputs when `out_fresh`.
+    pub(super) out_pred: Vec<f64>,
+    /// `out_pred` is current: no input changed and no step was made since it was read.
+    pub(super) out_fresh: bool,
+    /// Output positions that depend directly on each driven input.
+    pub(super) feed_by_input: Vec<Vec<usize>>,
+    /// Inputs (positions) each output depends on directly.
+    pub(super) feed_by_output: Vec<Vec<usize>>,
+    /// `d[k * n_in + j] = d out_k / d in_j` for standard FMUs, from directional derivatives.
+    pub(super) d: Vec<f64>,
+    pub(super) dd_vrs: Vec<u32>,
+    pub(super) dd_values: Vec<f64>,
+    /// Input derivatives sent before a step: `in_vrs` once per order (orders 1, then 2).
+    pub(super) derivative_vrs: Vec<u32>,
+    pub(super) derivative_orders: Vec<i32>,
+    pub(super) derivative_values: Vec<f64>,
+    pub(super) state: Option<FmuState>,
+}
+
+/// How an output is evaluated at a communication point.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
+    /// Initialization mode: set/get allowed for every FMU.
+    Initialization,
+    /// After a step: get-after-set FMUs are read, standard FMUs use their linear model.
+    Stepping,
+}
+
+impl Unit {
+    /// Whether outputs may be read again after inputs were set.
+    pub(super) fn exact(&self, phase: Phase) -> bool {
+        phase == Phase::Initialization || self.get_after_set
+    }
+
+    /// Sets input `j`. The value reaches the FMU with the next [`Unit::flush`]: before the next
+    /// read of a get-after-set FMU, before the next step of any.
+    pub(super) fn set_input(&mut self, j: usize, value: f64) {
+        if self.in_values[j] == value {
+            return;
+        }
+        self.in_values[j] = value;
+        self.out_fresh = false;
+        if !self.pending[j] {
+            self.pending[j] = true;
+            self.pending_list.push(j);
+        }
+    }
+
+    /// Sends the inputs set since the last flush, in one `fmi2SetReal`.
+    pub(super) fn flush(&mut self) -> Result<(), CallError> {
+        if self.pending_list.is_empty() {
+            return Ok(());
+        }
+        self.set_vrs.clear();
+        self.set_values.clear();
+        for &j in &self.pending_list {
+            self.pending[j] = false;
+            self.set_vrs.push(self.in_vrs[j]);
+            self.set_values.push(self.in_values[j]);
+        }
+        self.pending_list.clear();
+        self.slave.set_real(&self.set_vrs, &self.set_values)
+    }
+
+    /// Forgets unsent inputs (the FMU state they were meant for was replaced).
+    pub(super) fn discard_pending(&mut self) {
+        for &j in &self.pending_list {
+            self.pending[j] = false;
+        }
+        self.pending_list.clear();
+    }
+
+    /// Reads every output the master uses, at the current inputs, into `out_pred`.
+    pub(super) fn read_outputs(&mut self) -> Result<(), CallError> {
+        self.flush()?;
+        if !self.out_vrs.is_empty() {
+            self.slave.get_real(&self.out_vrs, &mut self.out_pred)?;
+        }
+        self.out_fresh = true;
+        Ok(())
+    }
+
+    /// Current value of output `k` given the current inputs: read from the FMU (all outputs at
+    /// once, once per input change) where the protocol allows it, else the linear model.
+    pub(super) fn output(&mut self, k: usize, phase: Phase) -> Result<f64, CallError> {
+        if self.exact(phase) {
+            if !self.out_fresh {
+                self.read_outputs()?;
+            }
+            Ok(self.out_pred[k])
+        } else {
+            let n_in = self.in_vrs.len();
+            let mut y = self.out_pred[k];
+            for &j in &self.feed_by_output[k] {
+                y += self.d[k * n_in + j] * (self.in_values[j] - self.in_old[j]);
+            }
+            Ok(y)
+        }
+    }
+
+    /// Whether a step sends input derivatives (`derivative_values`), given the system's
+    /// `extrapolate_inputs`.
+    pub(super) fn extrapolates(&self, extrapolate: bool) -> bool {
+        extrapolate && self.can_interpolate && !self.in_vrs.is_empty()
+    }
+
+    /// `fmi2DoStep` from `t` by `h` with the inputs now set and, when it
+    /// [`Unit::extrapolates`], their derivatives in `derivative_values`.
+    pub(super) fn step(&mut self, t: f64, h: f64, extrapolate: bool) -> Result<(), MasterError> {
+        self.flush()?;
+        if self.extrapolates(extrapolate) {
+            self.slave.set_real_input_derivatives(
+                &self.derivative_vrs,
+                &self.derivative_orders,
+                &self.derivative_values,
+            )?;
+        }
+        self.in_older.copy_from_slice(&self.in_old);
+        self.in_old.copy_from_slice(&self.in_values);
+        self.out_fresh = false;
+        match self.slave.do_step(t, h, false)? {
+            StepResult::Complete => Ok(()),
+            StepResult::Discarded => {
+                Err(MasterError::StepDiscarded { instance: self.name.clone(), time: t, step: h, hint: String::new() })
+            }
+            StepResult::Terminated => {
+                let time = self.slave.last_successful_time().ok().filter(|x| x.is_finite()).unwrap_or(t);
+                Err(MasterError::Terminated { instance: self.name.clone(), time })
+            }
+        }
+    }
+
+    /// Saves the FMU state (when rollback is on) with the inputs it holds.
+    pub(super) fn save(&mut self) -> Result<(), MasterError> {
+        // The saved state must hold the inputs saved with it.
+        self.flush()?;
+        if let Some(state) = self.state.as_mut() {
+            self.slave.get_fmu_state_into(state)?;
+        }
+        for (saved, now) in self.in_saved.iter_mut().zip([&self.in_values, &self.in_old, &self.in_older]) {
+            saved.copy_from_slice(now);
+        }
+        Ok(())
+    }
+
+    /// `d = dg/du` for every output/input pair with feedthrough, by directional derivatives.
+    pub(super) fn linearise(&mut self) -> Result<(), CallError> {
+        let n_in = self.in_vrs.len();
+        for j in 0..n_in {
+            let outs = &self.feed_by_input[j];
+            if outs.is_empty() {
+                continue;
+            }
+            self.dd_vrs.clear();
+            self.dd_vrs.extend(outs.iter().map(|&k| self.out_vrs[k]));
+            self.dd_values.resize(outs.len(), 0.0);
+            self.slave.get_directional_derivative(&self.dd_vrs, &self.in_vrs[j..j + 1], &[1.0], &mut self.dd_values)?;
+            for (n, &k) in outs.iter().enumerate() {
+                self.d[k * n_in + j] = self.dd_values[n];
+            }
+        }
+        Ok(())
+    }
+}
