@@ -483,19 +483,7 @@ mod tests {
     }
 
     fn link(name: &str, parent: Option<usize>, axis: JointAxis, joint: Joint) -> Link {
-        Link {
-            name: name.into(),
-            parent,
-            fixed_rotation: None,
-            offset: [0.0; 3],
-            axis,
-            joint,
-            stiffness: 0.0,
-            damping: 0.0,
-            torque_input: None,
-            report_torque: false,
-            body: None,
-        }
+        crate::rotor::bare_link(name.into(), parent, axis, joint)
     }
 
     /// A tilted driven shaft with a hub body and one lag-flap-pitch blade whose CoM is off the

@@ -228,7 +228,7 @@ fn rot_z(a: f64) -> M3f {
 }
 
 /// A link with no spring, damper, torque, or body.
-fn bare_link(name: String, parent: Option<usize>, axis: JointAxis, joint: Joint) -> Link {
+pub(crate) fn bare_link(name: String, parent: Option<usize>, axis: JointAxis, joint: Joint) -> Link {
     Link {
         name,
         parent,
