@@ -700,7 +700,11 @@ impl<M: Model> Instance<M> {
         // first), as stored.
         let (u, y_prev) = (&self.s.reals[self.catalog.inputs()], &self.s.reals[self.catalog.outputs()]);
         model.outputs_warm(self.s.time, &self.s.x, u, y_prev, &mut self.y);
-        if let Some(k) = self.y.iter().position(|v| !v.is_finite()) {
+        // All checked without an early exit (which the compiler does not vectorise); which one
+        // failed is looked up only on failure.
+        if !self.y.iter().fold(true, |finite, v| finite & v.is_finite())
+            && let Some(k) = self.y.iter().position(|v| !v.is_finite())
+        {
             let name = &self.catalog.variables[self.index_of_real_slot(self.catalog.output_slots[k])].name;
             return Err(error(function, format!("output '{name}' is {} at t = {} s", self.y[k], self.s.time)));
         }
