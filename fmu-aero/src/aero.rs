@@ -73,6 +73,8 @@ pub struct Aero {
     n: usize,
     /// Station radii from the shaft axis, m.
     r: [f64; NS_MAX],
+    /// Station radii relative to the rotor radius, `r_j / R`.
+    r_over_radius: [f64; NS_MAX],
     /// Station positions along blade x from the root reference, m.
     xs: [f64; NS_MAX],
     /// Quadrature weights, m.
@@ -136,15 +138,21 @@ const PI: f64 = std::f64::consts::PI;
 
 /// `atan2(y, x)` whose first derivative stays finite wherever `(x, y) != (0, 0)` (num-dual's
 /// `atan2` differentiates `atan(y / x)`, which fails at `x = 0`): the value from `f64::atan2`,
-/// the first-order part from `(x dy - y dx) / (x^2 + y^2)`.
-fn atan2<D: Scalar>(y: D, x: D) -> D {
+/// the first-order part from `(x dy - y dx) / (x^2 + y^2)`; `norm2` is the real part of
+/// `x^2 + y^2`, as the caller has it.
+fn atan2<D: Scalar>(y: D, x: D, norm2: f64) -> D {
     let (yr, xr) = (y.re(), x.re());
-    D::from(yr.atan2(xr)) + (y * xr - x * yr) * (1.0 / (xr * xr + yr * yr))
+    D::from(yr.atan2(xr)) + (y * xr - x * yr) * (1.0 / norm2)
 }
 
-/// `alpha` reduced modulo `pi` into `[-pi/2, pi/2)`.
+/// `alpha` reduced modulo `pi` into `[-pi/2, pi/2)`; without a division and `floor` when it is
+/// in that range already (`0 <= alpha + pi/2 < pi` gives `floor((alpha + pi/2) / pi) = 0`).
 fn wrap_half_pi<D: Scalar>(alpha: D) -> D {
-    let turns = ((alpha.re() + 0.5 * PI) / PI).floor();
+    let shifted = alpha.re() + 0.5 * PI;
+    if (0.0..PI).contains(&shifted) {
+        return alpha;
+    }
+    let turns = (shifted / PI).floor();
     if turns == 0.0 { alpha } else { alpha - turns * PI }
 }
 
@@ -223,8 +231,9 @@ impl Aero {
         }
 
         let (r, w) = quadrature::stations(rule, n, r_root, radius);
-        let (mut xs, mut qw, mut tw) = ([0.0; NS_MAX], [0.0; NS_MAX], [0.0; NS_MAX]);
+        let (mut xs, mut qw, mut tw, mut r_over_radius) = ([0.0; NS_MAX], [0.0; NS_MAX], [0.0; NS_MAX], [0.0; NS_MAX]);
         for j in 0..n {
+            r_over_radius[j] = r[j] / radius;
             xs[j] = r[j] - e;
             qw[j] = 0.5 * rho * chord * w[j];
             tw[j] = twist * (r[j] / radius - 0.75);
@@ -236,6 +245,7 @@ impl Aero {
             e,
             n,
             r,
+            r_over_radius,
             xs,
             w,
             qw,
@@ -296,7 +306,7 @@ impl Aero {
             let (mut fy, mut fz, mut my, mut mz, mut dt_r) = (zero, zero, zero, zero, zero);
             for j in 0..self.n {
                 let xj = self.xs[j];
-                let nu = (inflow.l0 + harmonic * (self.r[j] / self.radius)) * self.tip_speed;
+                let nu = (inflow.l0 + harmonic * self.r_over_radius[j]) * self.tip_speed;
                 let wy = -(vel[1] + om[2] * xj) - nu * s[1];
                 let wz = -(vel[2] - om[1] * xj) - nu * s[2];
                 let u2 = wy * wy + wz * wz;
@@ -304,7 +314,7 @@ impl Aero {
                     // No flow over the section: no load (and |w| w has zero derivative here).
                     continue;
                 }
-                let alpha = wrap_half_pi(atan2(wz, -wy) + self.twist[j]);
+                let alpha = wrap_half_pi(atan2(wz, -wy, u2.re()) + self.twist[j]);
                 let cl = alpha * a;
                 let cd = alpha * alpha * cd2 + cd0;
                 let q = u2.sqrt() * self.qw[j];

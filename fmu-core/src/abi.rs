@@ -335,12 +335,32 @@ macro_rules! accessors {
 }
 
 accessors! {
-    /// `fmi2SetReal`.
-    set_real => "fmi2SetReal", f64, f64, |v: &f64| *v, setter set_real;
     /// `fmi2SetInteger`.
     set_integer => "fmi2SetInteger", c_int, i32, |v: &c_int| *v, setter set_integer;
     /// `fmi2SetBoolean`.
     set_boolean => "fmi2SetBoolean", Boolean, bool, |v: &Boolean| *v != 0, setter set_boolean;
+}
+
+/// `fmi2SetReal`: the values go to the instance as they are, not copied.
+///
+/// # Safety
+/// See `with_instance`; `vr` and `value` null or `n` valid elements.
+pub unsafe fn set_real<S: CoSimulation>(
+    c: Component,
+    vr: *const ValueReference,
+    n: usize,
+    value: *const f64,
+) -> StatusCode {
+    const F: &str = "fmi2SetReal";
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_instance::<S>(c, F, |me| {
+            match (slice(F, "value reference array", vr, n), slice(F, "value array", value, n)) {
+                (Ok(vrs), Ok(values)) => me.set_real(vrs, values),
+                (Err(e), _) | (_, Err(e)) => reject(me, e),
+            }
+        })
+    }
 }
 
 /// `fmi2GetReal`.

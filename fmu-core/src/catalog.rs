@@ -2,6 +2,7 @@
 //! input (`u`) and output (`y`) orderings the model equations use.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use crate::model::StateVariable;
 use crate::units;
@@ -36,9 +37,11 @@ pub struct Catalog {
     /// getters' per-element checks).
     pub causality: Vec<Causality>,
     by_vr: VrIndex,
-    /// Real slots of the inputs, in `u` order.
+    /// Real slots of the inputs, in `u` order: the first real slots, so `u` is the slice
+    /// [`Catalog::inputs`] of the real values.
     pub input_slots: Vec<usize>,
-    /// Real slots of the outputs, in `y` order.
+    /// Real slots of the outputs, in `y` order: the real slots right after the inputs
+    /// ([`Catalog::outputs`]).
     pub output_slots: Vec<usize>,
     /// For each real slot: its position in `u` if it is an input.
     pub input_pos: Vec<Option<usize>>,
@@ -123,9 +126,16 @@ impl Catalog {
     pub fn new(variables: Vec<Variable>) -> Result<Self, String> {
         let mut by_vr = HashMap::new();
         let mut names = HashMap::new();
-        let (mut slots, mut real_start, mut integer_start, mut boolean_start, mut integer_range) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut slots, mut integer_start, mut boolean_start, mut integer_range) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut input_slots, mut output_slots) = (Vec::new(), Vec::new());
+        // Real slots: the inputs first, then the outputs, then the rest, each in declaration
+        // order, so that `u` and `y` are contiguous in the instance's storage.
+        let count =
+            |c: Causality| variables.iter().filter(|v| v.causality == c && matches!(v.kind, Kind::Real { .. })).count();
+        let (n_u, n_y) = (count(Causality::Input), count(Causality::Output));
+        let mut real_start = vec![0.0; variables.iter().filter(|v| matches!(v.kind, Kind::Real { .. })).count()];
+        let mut next_slot = [n_u + n_y, 0, n_u];
         for (i, v) in variables.iter().enumerate() {
             if by_vr.insert(v.vr, i).is_some() {
                 return Err(format!("value reference {} is declared twice (at '{}')", v.vr, v.name));
@@ -147,8 +157,10 @@ impl Catalog {
                     if min.is_some_and(|m| start < m) || max.is_some_and(|m| start > m) {
                         return Err(format!("variable '{}': start {start} outside [{min:?}, {max:?}]", v.name));
                     }
-                    real_start.push(start);
-                    Slot::Real(real_start.len() - 1)
+                    let next = &mut next_slot[causality_code(v.causality) as usize];
+                    real_start[*next] = start;
+                    *next += 1;
+                    Slot::Real(*next - 1)
                 }
                 Kind::Integer { start, min, max } => {
                     if let Some(e) = v.enumeration
@@ -229,6 +241,17 @@ impl Catalog {
             feedthrough,
             states: Vec::new(),
         })
+    }
+
+    /// Positions of the inputs among the real slots (`u`).
+    pub fn inputs(&self) -> Range<usize> {
+        0..self.input_slots.len()
+    }
+
+    /// Positions of the outputs among the real slots (`y`).
+    pub fn outputs(&self) -> Range<usize> {
+        let n_u = self.input_slots.len();
+        n_u..n_u + self.output_slots.len()
     }
 
     /// Declaration index of a value reference.
@@ -331,10 +354,16 @@ mod tests {
         for vrs in [[0, 7, 3], [5, DENSE_VR_LIMIT, 4_000_000_000]] {
             let c = catalog(vrs);
             assert_eq!(matches!(c.by_vr, VrIndex::Dense { .. }), vrs[1] < DENSE_VR_LIMIT);
+            // Real slots: inputs, then outputs, then the rest.
+            let slots = [2, 0, 1];
             for (i, &vr) in vrs.iter().enumerate() {
                 assert_eq!(c.index_of(vr), Some(i));
-                assert_eq!(c.real(vr), Some((i, [Causality::Parameter, Causality::Input, Causality::Output][i])));
+                assert_eq!(
+                    c.real(vr),
+                    Some((slots[i], [Causality::Parameter, Causality::Input, Causality::Output][i]))
+                );
             }
+            assert_eq!((c.inputs(), c.outputs(), c.real_start.clone()), (0..1, 1..2, vec![0.0, 0.0, 1.0]));
             for vr in [1, 2, 6, 8, 100, DENSE_VR_LIMIT - 1, u32::MAX] {
                 assert_eq!(c.index_of(vr), None, "{vr}");
                 assert_eq!(c.real(vr), None, "{vr}");

@@ -124,7 +124,8 @@ pub struct FmuState {
     input_derivatives: Vec<f64>,
 }
 
-const SERIAL_MAGIC: &[u8; 8] = b"RFMUSTv2";
+/// Version 3: the real values in slot order (inputs, outputs, the rest; [`Catalog`]).
+const SERIAL_MAGIC: &[u8; 8] = b"RFMUSTv3";
 
 /// Highest input derivative order `fmi2SetRealInputDerivatives` accepts.
 pub const MAX_INPUT_DERIVATIVE_ORDER: i32 = 2;
@@ -164,12 +165,10 @@ pub struct Instance<M: Model> {
     params_dirty: bool,
     /// Inputs or state changed since the outputs were computed.
     outputs_dirty: bool,
-    // Preallocated work buffers.
-    u: Vec<f64>,
+    // Preallocated work buffers (`u` and the previous outputs are slices of the stored reals,
+    // [`Catalog::inputs`] and [`Catalog::outputs`]).
     u_interp: Vec<f64>,
     y: Vec<f64>,
-    /// Outputs of the last evaluation, as stored in the FMU state (see [`Model::outputs_warm`]).
-    y_prev: Vec<f64>,
     dx: Vec<f64>,
     x_before_step: Vec<f64>,
     ode: Dopri5,
@@ -259,10 +258,8 @@ impl<M: Model> Instance<M> {
             model: None,
             params_dirty: true,
             outputs_dirty: true,
-            u: vec![0.0; n_u],
             u_interp: vec![0.0; n_u],
             y: vec![0.0; n_y],
-            y_prev: vec![0.0; n_y],
             dx: Vec::new(),
             x_before_step: Vec::new(),
             ode: Dopri5::new(0),
@@ -538,13 +535,11 @@ impl<M: Model> Instance<M> {
         self.outputs_dirty = true;
     }
 
-    /// Parameter values before a setter that changes tunable parameters between steps.
-    fn snapshot_if_tunable(&self, vrs: &[u32]) -> Option<(Vec<f64>, Vec<i32>, Vec<bool>)> {
-        let touches_parameter = matches!(self.s.state, S::StepComplete | S::EventMode)
-            && vrs.iter().any(|&vr| {
-                self.catalog.index_of(vr).is_some_and(|i| self.catalog.causality[i] == Causality::Parameter)
-            });
-        touches_parameter.then(|| (self.s.reals.clone(), self.s.integers.clone(), self.s.booleans.clone()))
+    /// Parameter values before a setter that sets parameters (`sets_parameter`), if they are
+    /// tunable ones set between steps.
+    fn snapshot_if_tunable(&self, sets_parameter: bool) -> Option<(Vec<f64>, Vec<i32>, Vec<bool>)> {
+        (sets_parameter && matches!(self.s.state, S::StepComplete | S::EventMode))
+            .then(|| (self.s.reals.clone(), self.s.integers.clone(), self.s.booleans.clone()))
     }
 
     /// Tunable parameters set between steps take effect, and are checked by the model, at once;
@@ -574,6 +569,7 @@ impl<M: Model> Instance<M> {
         const F: &str = "fmi2SetReal";
         self.guarded(F, SET, |me| {
             Self::check_lengths(F, vrs.len(), values.len())?;
+            let mut sets_parameter = false;
             for (&vr, &v) in vrs.iter().zip(values) {
                 let Some((_, causality)) = me.catalog.real(vr) else {
                     return Err(me.not_a_real(F, vr));
@@ -586,9 +582,10 @@ impl<M: Model> Instance<M> {
                 if causality != Causality::Input {
                     let (i, _) = me.slot(F, vr)?;
                     me.check_settable(F, i)?;
+                    sets_parameter |= causality == Causality::Parameter;
                 }
             }
-            let before = me.snapshot_if_tunable(vrs);
+            let before = me.snapshot_if_tunable(sets_parameter);
             for (&vr, &v) in vrs.iter().zip(values) {
                 if let Some((s, causality)) = me.catalog.real(vr)
                     && me.s.reals[s] != v
@@ -609,6 +606,7 @@ impl<M: Model> Instance<M> {
         const F: &str = "fmi2SetInteger";
         self.guarded(F, SET, |me| {
             Self::check_lengths(F, vrs.len(), values.len())?;
+            let mut sets_parameter = false;
             for (&vr, &v) in vrs.iter().zip(values) {
                 let (i, slot) = me.slot(F, vr)?;
                 let name = &me.catalog.variables[i].name;
@@ -620,8 +618,9 @@ impl<M: Model> Instance<M> {
                     return Err(error(F, format!("value {v} for '{name}' is outside [{min}, {max}]")));
                 }
                 me.check_settable(F, i)?;
+                sets_parameter |= me.catalog.causality[i] == Causality::Parameter;
             }
-            let before = me.snapshot_if_tunable(vrs);
+            let before = me.snapshot_if_tunable(sets_parameter);
             for (&vr, &v) in vrs.iter().zip(values) {
                 let (i, slot) = me.slot(F, vr)?;
                 if let Slot::Integer(s) = slot
@@ -640,6 +639,7 @@ impl<M: Model> Instance<M> {
         const F: &str = "fmi2SetBoolean";
         self.guarded(F, SET, |me| {
             Self::check_lengths(F, vrs.len(), values.len())?;
+            let mut sets_parameter = false;
             for &vr in vrs {
                 let (i, slot) = me.slot(F, vr)?;
                 if !matches!(slot, Slot::Boolean(_)) {
@@ -647,8 +647,9 @@ impl<M: Model> Instance<M> {
                     return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Boolean")));
                 }
                 me.check_settable(F, i)?;
+                sets_parameter |= me.catalog.causality[i] == Causality::Parameter;
             }
-            let before = me.snapshot_if_tunable(vrs);
+            let before = me.snapshot_if_tunable(sets_parameter);
             for (&vr, &v) in vrs.iter().zip(values) {
                 let (i, slot) = me.slot(F, vr)?;
                 if let Slot::Boolean(s) = slot
@@ -687,38 +688,28 @@ impl<M: Model> Instance<M> {
         }
     }
 
-    /// Inputs in effect at time `t`: the set values extrapolated with their derivatives from
-    /// the current communication point.
-    fn fill_inputs(&mut self) {
-        for (k, &s) in self.catalog.input_slots.iter().enumerate() {
-            self.u[k] = self.s.reals[s];
-        }
-    }
-
-    /// The outputs of the last evaluation (start values before the first), from the state.
-    fn fill_previous_outputs(&mut self) {
-        for (k, &s) in self.catalog.output_slots.iter().enumerate() {
-            self.y_prev[k] = self.s.reals[s];
-        }
-    }
-
-    /// Recomputes the outputs if inputs, parameters or state changed.
+    /// Recomputes the outputs if inputs, parameters or state changed. If one is not finite,
+    /// none is stored.
     fn refresh_outputs(&mut self, function: &'static str) -> FmiResult<()> {
         self.ensure_configured(function)?;
         if !self.outputs_dirty {
             return Ok(());
         }
-        self.fill_inputs();
-        self.fill_previous_outputs();
         let model = self.model.as_ref().expect("configured above");
-        model.outputs_warm(self.s.time, &self.s.x, &self.u, &self.y_prev, &mut self.y);
-        for (k, &s) in self.catalog.output_slots.iter().enumerate() {
-            if !self.y[k].is_finite() {
-                let name = &self.catalog.variables[self.index_of_real_slot(s)].name;
-                return Err(error(function, format!("output '{name}' is {} at t = {} s", self.y[k], self.s.time)));
-            }
-            self.s.reals[s] = self.y[k];
+        // The inputs as set, and the outputs of the last evaluation (start values before the
+        // first), as stored.
+        let (u, y_prev) = (&self.s.reals[self.catalog.inputs()], &self.s.reals[self.catalog.outputs()]);
+        model.outputs_warm(self.s.time, &self.s.x, u, y_prev, &mut self.y);
+        // All checked without an early exit (which the compiler does not vectorise); which one
+        // failed is looked up only on failure.
+        if !self.y.iter().fold(true, |finite, v| finite & v.is_finite())
+            && let Some(k) = self.y.iter().position(|v| !v.is_finite())
+        {
+            let name = &self.catalog.variables[self.index_of_real_slot(self.catalog.output_slots[k])].name;
+            return Err(error(function, format!("output '{name}' is {} at t = {} s", self.y[k], self.s.time)));
         }
+        let outputs = self.catalog.outputs();
+        self.s.reals[outputs].copy_from_slice(&self.y);
         self.outputs_dirty = false;
         Ok(())
     }
@@ -842,9 +833,8 @@ impl<M: Model> Instance<M> {
     /// The state derivative at the current time, state and inputs into `dx`; an error if it is
     /// not finite.
     fn evaluate_derivatives(&mut self, function: &'static str) -> FmiResult<()> {
-        self.fill_inputs();
         let model = self.model.as_ref().expect("configured by the caller");
-        model.derivatives(self.s.time, &self.s.x, &self.u, &mut self.dx);
+        model.derivatives(self.s.time, &self.s.x, &self.s.reals[self.catalog.inputs()], &mut self.dx);
         if let Some(k) = self.dx.iter().position(|v| !v.is_finite()) {
             let name = self
                 .declared_of_state
@@ -938,8 +928,7 @@ impl<M: Model> Instance<M> {
             Self::check_lengths(F, knowns.len(), dv_known.len())?;
             Self::check_lengths(F, unknowns.len(), dv_unknown.len())?;
             me.ensure_configured(F)?;
-            me.fill_inputs();
-            for (d, &u) in me.u_dual.iter_mut().zip(&me.u) {
+            for (d, &u) in me.u_dual.iter_mut().zip(&me.s.reals[me.catalog.inputs()]) {
                 *d = Dual64::from(u);
             }
             for (d, &x) in me.x_dual.iter_mut().zip(&me.s.x) {
@@ -963,13 +952,11 @@ impl<M: Model> Instance<M> {
                     _ => want_derivatives = true,
                 }
             }
-            if want_outputs {
-                me.fill_previous_outputs();
-            }
             let model = me.model.as_ref().expect("configured above");
             let t = Dual64::from(me.s.time);
             if want_outputs {
-                model.outputs_warm(t, &me.x_dual, &me.u_dual, &me.y_prev, &mut me.y_dual);
+                let y_prev = &me.s.reals[me.catalog.outputs()];
+                model.outputs_warm(t, &me.x_dual, &me.u_dual, y_prev, &mut me.y_dual);
             }
             if want_derivatives {
                 model.derivatives(t, &me.x_dual, &me.u_dual, &mut me.dx_dual);
@@ -1005,7 +992,7 @@ impl<M: Model> Instance<M> {
                     return Err(error(F, format!("derivative value {v} is not finite")));
                 }
             }
-            let n_u = me.u.len();
+            let n_u = me.catalog.input_slots.len();
             for ((&vr, &order), &v) in vrs.iter().zip(orders).zip(values) {
                 let p = me.input_position(vr);
                 me.s.input_derivatives[p + (order as usize - 1) * n_u] = v;
@@ -1026,17 +1013,17 @@ impl<M: Model> Instance<M> {
                 return Err(error(F, format!("derivative order {o} is not supported (maxOutputDerivativeOrder is 1)")));
             }
             me.ensure_configured(F)?;
-            me.fill_inputs();
-            me.fill_previous_outputs();
             let model = me.model.as_ref().expect("configured above");
-            model.derivatives(me.s.time, &me.s.x, &me.u, &mut me.dx);
+            let u = &me.s.reals[me.catalog.inputs()];
+            model.derivatives(me.s.time, &me.s.x, u, &mut me.dx);
             for (k, d) in me.u_dual.iter_mut().enumerate() {
-                *d = Dual64::new(me.u[k], me.s.input_derivatives[k]);
+                *d = Dual64::new(u[k], me.s.input_derivatives[k]);
             }
             for (k, d) in me.x_dual.iter_mut().enumerate() {
                 *d = Dual64::new(me.s.x[k], me.dx[k]);
             }
-            model.outputs_warm(Dual64::new(me.s.time, 1.0), &me.x_dual, &me.u_dual, &me.y_prev, &mut me.y_dual);
+            let y_prev = &me.s.reals[me.catalog.outputs()];
+            model.outputs_warm(Dual64::new(me.s.time, 1.0), &me.x_dual, &me.u_dual, y_prev, &mut me.y_dual);
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
                 let p = me.output_position(vr);
                 *out = me.y_dual[p].eps;
@@ -1064,11 +1051,10 @@ impl<M: Model> Instance<M> {
                 return Err(error(F, format!("step to {} s passes the stop time {stop} s", t + h)));
             }
             me.ensure_configured(F)?;
-            me.fill_inputs();
             me.x_before_step.copy_from_slice(&me.s.x);
             let model = me.model.as_ref().expect("configured above");
             let (rtol, atol) = model.tolerances();
-            let (u, u_interp) = (&me.u, &mut me.u_interp);
+            let (u, u_interp) = (&me.s.reals[me.catalog.inputs()], &mut me.u_interp);
             let (du, ddu) = me.s.input_derivatives.split_at(u.len());
             let result = me.ode.integrate(
                 |tau, x, dx| {

@@ -1,0 +1,164 @@
+//! Cost of one output evaluation of the helicopter's main-rotor `Aero` (4 blades, 20 stations,
+//! uniform inflow; `examples/helicopter.json`) through `fmu_core::Instance<Aero>` (the code path
+//! of the exported C ABI minus the pointer checks), and of one blade-element pass of the inflow
+//! iteration (`Aero::loads` along the inflow ratio, as `Dual64`).
+//!
+//! Run with `cargo bench -p fmu-aero --bench outputs`.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use fmu_aero::Aero;
+use fmu_aero::inflow::Inflow;
+use fmu_aero::layout::u;
+use fmu_core::model::Parameters;
+use fmu_core::variable::{Causality, Kind};
+use fmu_core::{Dual64, Instance};
+
+/// Rotor speed of the main rotor, rad/s.
+const OMEGA: f64 = 44.40118;
+/// Root-reference radius, m.
+const E: f64 = 0.6874;
+/// Collective pitch of every blade, rad.
+const PITCH: f64 = 0.14;
+
+/// The main rotor's parameters of `examples/helicopter.json`.
+const PARAMETERS: [(&str, f64); 13] = [
+    ("R", 4.91),
+    ("e", E),
+    ("r_root", E),
+    ("chord", 0.27),
+    ("twist", -0.1396),
+    ("a", 5.73),
+    ("cd0", 0.008),
+    ("cd2", 0.4),
+    ("rho", 1.225),
+    ("Omega", OMEGA),
+    ("shaft.nx", 0.0),
+    ("shaft.ny", 0.0),
+    ("shaft.nz", -1.0),
+];
+
+/// Blade inputs in blade axes for a hovering rotor at `azimuth`, rad: root velocity
+/// `Omega e` along blade y, angular velocity `Omega` about the shaft, the shaft (up, body -z)
+/// tilted by the pitch; and a hub moving forward at 10 m/s.
+fn blade_inputs(azimuth: f64) -> Vec<(String, f64)> {
+    let mut values = Vec::new();
+    for i in 1..=4 {
+        let psi = azimuth + (i - 1) as f64 * std::f64::consts::FRAC_PI_2;
+        let (s, c) = PITCH.sin_cos();
+        for (name, v) in [
+            ("vel.y", OMEGA * E + 10.0 * psi.sin()),
+            ("omega.y", -OMEGA * s),
+            ("omega.z", OMEGA * c),
+            ("azimuth", psi),
+            ("shaft.y", -s),
+            ("shaft.z", -c),
+        ] {
+            values.push((format!("blade[{i}].{name}"), v));
+        }
+    }
+    values.push(("hub.vel.x".into(), 10.0));
+    values
+}
+
+fn instance() -> Instance<Aero> {
+    let mut inst = Instance::<Aero>::new("bench");
+    for (name, v) in PARAMETERS {
+        let vr = inst.vr(name).unwrap();
+        inst.set_real(&[vr], &[v]).unwrap();
+    }
+    for (name, v) in [("nb", 4), ("n_sections", 20), ("inflow_model", 1)] {
+        let vr = inst.vr(name).unwrap();
+        inst.set_integer(&[vr], &[v]).unwrap();
+    }
+    inst.setup_experiment(0.0, None).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    inst
+}
+
+/// Parameter values by value reference: the main rotor's, defaults otherwise.
+struct MainRotor(Vec<fmu_core::Variable>);
+
+impl MainRotor {
+    fn start(&self, vr: u32) -> Kind {
+        self.0.iter().find(|v| v.vr == vr).unwrap().kind
+    }
+}
+
+impl Parameters for MainRotor {
+    fn real(&self, vr: u32) -> f64 {
+        let name = &self.0.iter().find(|v| v.vr == vr).unwrap().name;
+        if let Some((_, v)) = PARAMETERS.iter().find(|(n, _)| n == name) {
+            return *v;
+        }
+        match self.start(vr) {
+            Kind::Real { start, .. } => start,
+            _ => unreachable!(),
+        }
+    }
+    fn integer(&self, vr: u32) -> i32 {
+        match self.0.iter().find(|v| v.vr == vr).unwrap().name.as_str() {
+            "nb" => 4,
+            "n_sections" => 20,
+            "inflow_model" => 1,
+            _ => match self.start(vr) {
+                Kind::Integer { start, .. } => start,
+                _ => unreachable!(),
+            },
+        }
+    }
+    fn boolean(&self, vr: u32) -> bool {
+        match self.start(vr) {
+            Kind::Boolean { start } => start,
+            _ => unreachable!(),
+        }
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let mut inst = instance();
+    let sets: Vec<(Vec<u32>, Vec<f64>)> = [0.0, 0.1]
+        .iter()
+        .map(|&psi| {
+            let inputs = blade_inputs(psi);
+            (inputs.iter().map(|(n, _)| inst.vr(n).unwrap()).collect(), inputs.iter().map(|(_, v)| *v).collect())
+        })
+        .collect();
+    let outputs: Vec<u32> =
+        inst.catalog().variables.iter().filter(|v| v.causality == Causality::Output).map(|v| v.vr).collect();
+    let mut y = vec![0.0; outputs.len()];
+    let thrust = inst.vr("thrust").unwrap();
+    for (vrs, values) in &sets {
+        inst.set_real(vrs, values).unwrap();
+        let mut t = [0.0];
+        inst.get_real(&[thrust], &mut t).unwrap();
+        assert!(t[0] > 1e4, "the bench rotor should lift: thrust {} N", t[0]);
+    }
+    // Alternating between two azimuths: every evaluation solves for the inflow (about three
+    // blade-element passes from the other azimuth's inflow).
+    let mut k = 0;
+    c.bench_function("outputs_uniform_inflow", |b| {
+        b.iter(|| {
+            let (vrs, values) = &sets[k & 1];
+            k += 1;
+            inst.set_real(vrs, values).unwrap();
+            inst.get_real(&outputs, &mut y).unwrap();
+            black_box(y[0])
+        })
+    });
+
+    let aero = <Aero as fmu_core::model::Model>::configure(&MainRotor(fmu_aero::variables::variables())).unwrap();
+    let mut us = [Dual64::from(0.0); u::N];
+    let inputs: Vec<&str> =
+        inst.catalog().variables.iter().filter(|v| v.causality == Causality::Input).map(|v| v.name.as_str()).collect();
+    for (name, v) in blade_inputs(0.0) {
+        us[inputs.iter().position(|&n| n == name).unwrap()] = Dual64::from(v);
+    }
+    let inflow = Inflow::uniform(Dual64::new(0.05, 1.0));
+    c.bench_function("blade_element_pass", |b| b.iter(|| black_box(aero.loads(black_box(&us), &inflow)).thrust));
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
