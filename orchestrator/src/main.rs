@@ -248,7 +248,8 @@ enum Command {
     },
 }
 
-/// `--trim [--speed V] [--turn-rate R]`: trim first, for `linearize` and `modes` (at every point).
+/// `--trim [--speed V] [--turn-rate R]` and `--settle T`: trim or settle first, for `linearize`
+/// and `modes` (at every point).
 #[derive(Args, Debug, Clone, Default)]
 struct TrimFirst {
     /// Trim first (needs the system's `trim` section) and linearise about the trim.
@@ -260,6 +261,12 @@ struct TrimFirst {
     /// With --trim: turn rate of a level coordinated turn, deg/s.
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
     turn_rate: f64,
+    /// Co-simulate this many seconds from the start (or the trim) first and linearise about the
+    /// state reached: the settled state of a helicopter on its gear with the rotor turning, or
+    /// of any system that comes to rest or to a steady rotation (with --floquet, the
+    /// revolution starts there).
+    #[arg(long, value_name = "SECONDS")]
+    settle: Option<f64>,
 }
 
 impl TrimFirst {
@@ -409,6 +416,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 system_path: &system,
                 inputs: &inputs,
                 condition: trim.condition(),
+                settle: trim.settle,
                 keep_inert,
                 multiblade,
                 changes: &changes,
@@ -421,6 +429,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 system_path: &system,
                 inputs: &[],
                 condition: trim.condition(),
+                settle: trim.settle,
                 keep_inert: false,
                 multiblade,
                 changes: &changes,

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use cosim::import::StderrLogger;
 use cosim::linear::{LinearModel, Mode, floquet};
 use cosim::master::{FmuCache, Master};
-use cosim::system::SystemDescription;
+use cosim::system::{System, SystemDescription};
 use orchestrator::plot;
 use orchestrator::trim::{FlightCondition, JacobianMethod};
 
@@ -27,6 +27,9 @@ pub struct LinearRequest<'a> {
     pub keep_inert: bool,
     /// Blade states in multiblade coordinates.
     pub multiblade: bool,
+    /// Co-simulate this long (s) from the start, or the trim, and linearise about the state
+    /// reached: the settled state of a system that comes to rest or to a steady rotation.
+    pub settle: Option<f64>,
     /// `--set` changes.
     pub changes: &'a SystemChanges,
     /// Print every FMU message.
@@ -61,8 +64,18 @@ impl LinearRequest<'_> {
         let system = description
             .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
         let logger = Arc::new(StderrLogger::new(self.verbose));
+        let settled = match self.settle {
+            Some(_) => {
+                let mut trajectory = self.settled_trajectory(system.clone(), 0.0, &mut fmus, logger.clone())?;
+                Some((trajectory.time(), trajectory.read_states()?))
+            }
+            None => None,
+        };
         let mut master = Master::new_model_exchange(system, &mut fmus, logger)?;
         master.initialize()?;
+        if let Some((t, x)) = settled {
+            master.set_states(t, &x)?;
+        }
         let full = master.linearize(self.inputs)?;
         let (mut model, inert) = if self.keep_inert {
             (full, Vec::new())
@@ -74,6 +87,29 @@ impl LinearRequest<'_> {
             model = model.multiblade()?;
         }
         Ok((model, inert))
+    }
+
+    /// A Co-Simulation of `system` initialised and advanced by `--settle` seconds (none without
+    /// it) in steps of its experiment's communication step, the last one shortened to land on
+    /// the settling time; its stop time moved to leave `then` seconds more to simulate.
+    fn settled_trajectory(
+        &self,
+        mut system: System,
+        then: f64,
+        fmus: &mut FmuCache,
+        logger: Arc<StderrLogger>,
+    ) -> Result<Master> {
+        let settle = self.settle.unwrap_or(0.0);
+        anyhow::ensure!(settle >= 0.0 && settle.is_finite(), "--settle {settle}: expected a time >= 0 s");
+        let step = system.experiment.step;
+        let end = system.experiment.start + settle;
+        system.experiment.stop = system.experiment.stop.max(end + then + step);
+        let mut trajectory = Master::new(system, fmus, logger)?;
+        trajectory.initialize()?;
+        while trajectory.time() < end - 1e-9 * step {
+            trajectory.step(step.min(end - trajectory.time()))?;
+        }
+        Ok(trajectory)
     }
 }
 
@@ -125,8 +161,8 @@ fn write_bode(model: &LinearModel, pairs: &[String], out: &Path, title: &str) ->
 
 /// Floquet exponents over one revolution of the slowest rotor of `model` (the operating point's
 /// linear model), from `samples` linear models along the co-simulated trajectory: the system is
-/// co-simulated from its start, its states read at the midpoints of `samples` equal intervals
-/// of the revolution, and the Model Exchange instances linearised at each.
+/// co-simulated from its start (after `--settle`), its states read at the midpoints of `samples`
+/// equal intervals of the revolution, and the Model Exchange instances linearised at each.
 fn floquet_exponents(
     request: &LinearRequest,
     description: &SystemDescription,
@@ -141,8 +177,7 @@ fn floquet_exponents(
     let system = description
         .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
     let logger = Arc::new(StderrLogger::new(request.verbose));
-    let mut trajectory = Master::new(system.clone(), &mut fmus, logger.clone())?;
-    trajectory.initialize()?;
+    let mut trajectory = request.settled_trajectory(system.clone(), period, &mut fmus, logger.clone())?;
     let h = period / (2 * samples) as f64;
     let mut points = Vec::with_capacity(samples);
     for k in 0..2 * samples {

@@ -34,6 +34,15 @@ pub fn example(name: &str) -> SystemDescription {
     description
 }
 
+/// A system description written as JSON (relative paths from the current folder), with our
+/// packaged FMUs for its `"model"` entries.
+pub fn description_from_json(json: &serde_json::Value) -> SystemDescription {
+    fmu_catalog::install();
+    let mut description = SystemDescription::from_str(&json.to_string(), ".").unwrap_or_else(|e| panic!("{e}"));
+    description.use_fmus_in(&fmu_dir()).unwrap_or_else(|e| panic!("{e}"));
+    description
+}
+
 /// A numeric parameter as written in the description.
 pub fn param(description: &SystemDescription, instance: &str, name: &str) -> f64 {
     description.number_parameter(instance, name).unwrap_or_else(|| panic!("{instance}.{name} is not a written number"))

@@ -136,6 +136,7 @@ fn actuator_model_matches_the_mixing_law() {
 }}"#
     );
     let dir = tempfile::tempdir().unwrap();
+    fmu_catalog::install();
     let mut description = cosim::system::SystemDescription::from_str(&json, dir.path()).unwrap();
     description.use_fmus_in(&common::fmu_dir()).unwrap();
     let system = common::resolve(&description);
@@ -309,9 +310,7 @@ fn flap_mode_matches_the_decay_of_the_nonlinear_co_simulation() {
     json["experiment"]["stop"] = serde_json::json!(0.6);
     let mut description = |beta0: f64| {
         json["fmus"]["rotor"]["parameters"]["blade.beta0"] = serde_json::json!(beta0);
-        let mut d = cosim::system::SystemDescription::from_str(&json.to_string(), ".").unwrap();
-        d.use_fmus_in(&common::fmu_dir()).unwrap();
-        d
+        common::description_from_json(&json)
     };
     let linear = description(0.0);
     let mut master =
@@ -388,11 +387,7 @@ fn modes_sweep_follows_the_closed_form_and_draws_its_charts() {
 fn roll_response_to_lateral_cyclic_matches_a_sine_run_of_the_nonlinear_co_simulation() {
     let text = std::fs::read_to_string(test_fmus::fixtures::example_path("helicopter.json")).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let description = |json: &serde_json::Value| {
-        let mut d = cosim::system::SystemDescription::from_str(&json.to_string(), ".").unwrap();
-        d.use_fmus_in(&common::fmu_dir()).unwrap();
-        d
-    };
+    let description = common::description_from_json;
     let mut master =
         Master::new_model_exchange(common::resolve(&description(&json)), &mut FmuCache::default(), common::logger())
             .unwrap();
@@ -450,4 +445,55 @@ fn roll_response_to_lateral_cyclic_matches_a_sine_run_of_the_nonlinear_co_simula
         .min_by(|a, b| (a[0] - 1.0).abs().total_cmp(&(b[0] - 1.0).abs()))
         .unwrap();
     assert!((row[1] / linear.norm() - 1.0).abs() < 0.01 && (row[3] - linear.arg().to_degrees()).abs() < 1.0, "{row:?}");
+}
+
+/// Ground resonance of the Bo105-class helicopter on its gear without lag dampers
+/// (`examples/ground-run.json`, `rotor.c_lag = 0`): the growth rate of the regressive lag mode of
+/// the linear model about the settled state (`linearize --settle 5 --multiblade`) against the
+/// growth of the cyclic lag amplitude in the nonlinear co-simulation (least-squares fit of its
+/// logarithm over 10-30 s).
+#[test]
+fn settled_ground_resonance_growth_matches_the_nonlinear_co_simulation() {
+    let ground_run = test_fmus::fixtures::example_path("ground-run.json");
+    let dir = tempfile::tempdir().unwrap();
+    let regressive_lag_growth = |extra: &[&str]| {
+        let out = dir.path().join(format!("lin{}.json", extra.len()));
+        let args = ["linearize", ground_run.to_str().unwrap(), "--multiblade", "--set", "rotor.c_lag=0", "--out"];
+        orchestrator(args.into_iter().chain([out.to_str().unwrap()]).chain(extra.iter().copied()));
+        let lin = read_json(&out);
+        let modes = lin["eigenvalues"].as_array().unwrap();
+        let mode = modes.iter().find(|m| m["mode"] == "rotor.lag.cyclic regressive" && m["im"].as_f64().unwrap() > 0.0);
+        mode.unwrap()["re"].as_f64().unwrap()
+    };
+    let at_start = regressive_lag_growth(&[]);
+    let settled = regressive_lag_growth(&["--settle", "5"]);
+
+    let text = std::fs::read_to_string(&ground_run).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["fmus"]["rotor"]["parameters"]["c_lag"] = serde_json::json!(0.0);
+    json["experiment"]["stop"] = serde_json::json!(30.0);
+    json["outputs"] = serde_json::json!(["rotor.blade[*].lag", "rotor.blade[*].azimuth"]);
+    let (results, _) = common::run_description(&common::description_from_json(&json));
+    let nb = 4;
+    let columns = |what: &str| -> Vec<Vec<f64>> {
+        (1..=nb).map(|k| results.column(&format!("rotor.blade[{k}].{what}")).unwrap()).collect()
+    };
+    let (lag, azimuth) = (columns("lag"), columns("azimuth"));
+    // Cyclic lag (fixed frame): (2/N) sum lag_k (cos psi_k, sin psi_k); its length grows as e^(sigma t).
+    let (mut st, mut sl, mut stt, mut stl, mut n) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for (i, &t) in results.time.iter().enumerate() {
+        if !(10.0..=30.0).contains(&t) {
+            continue;
+        }
+        let (c, s) = (0..nb)
+            .fold((0.0, 0.0), |(c, s), k| (c + lag[k][i] * azimuth[k][i].cos(), s + lag[k][i] * azimuth[k][i].sin()));
+        let l = (2.0 / nb as f64 * c.hypot(s)).ln();
+        (st, sl, stt, stl, n) = (st + t, sl + l, stt + t * t, stl + t * l, n + 1.0);
+    }
+    let nonlinear = (n * stl - st * sl) / (n * stt - st * st);
+    eprintln!(
+        "regressive lag growth: nonlinear {nonlinear:.5} 1/s; linear about the settled state {settled:.5}, about \
+         the start {at_start:.5}"
+    );
+    assert!(nonlinear > 0.0 && (settled / nonlinear - 1.0).abs() < 0.01, "{settled} vs {nonlinear}");
 }
