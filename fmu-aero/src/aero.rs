@@ -44,6 +44,7 @@
 use fmu_core::Dual64;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
 use fmu_core::variable::Variable;
+use fmu_core::vec3::dot;
 
 use crate::inflow::{FlightCondition, Inflow, pitt_peters_rates};
 use crate::layout::{NB_MAX, NS_MAX, u, vr, x, y};
@@ -154,10 +155,6 @@ fn wrap_half_pi<D: Scalar>(alpha: D) -> D {
     }
     let turns = (shifted / PI).floor();
     if turns == 0.0 { alpha } else { alpha - turns * PI }
-}
-
-fn dot<D: Scalar>(a: [D; 3], b: [D; 3]) -> D {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 fn finite(params: &dyn Parameters, vr: u32, name: &str) -> Result<f64, String> {

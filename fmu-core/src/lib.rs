@@ -21,6 +21,7 @@ pub mod slave;
 pub mod status;
 pub mod units;
 pub mod variable;
+pub mod vec3;
 pub mod verify;
 
 pub use description::{guid, model_description};

@@ -24,7 +24,8 @@ use nalgebra::{Matrix3, Matrix6};
 
 use crate::euler::EulerSequence;
 use crate::layout::{GEAR_LEGS, Point, u, vr, x, y};
-use crate::vec3::{self, V3, add, cross, dot, lift, mat_vec, mat_vec_f, scale_f, sub};
+use crate::vec3::{self, V3, add, cross, dot, lift3, mat_vec, scale_f, sub};
+use fmu_core::vec3::const_mat_vec;
 
 /// The 6-DOF rigid airframe (`modelIdentifier="Fuselage"`), holding only parameter-derived data.
 #[derive(Debug, Clone)]
@@ -79,7 +80,7 @@ impl Gear {
     /// `r` (body to NED), body velocity `v` and rates `w`. Legs not touching the ground carry none.
     fn forces<D: Scalar>(&self, pos: V3<D>, r: &vec3::M3<D>, v: V3<D>, w: V3<D>) -> [V3<D>; GEAR_LEGS] {
         std::array::from_fn(|i| {
-            let leg = lift(self.legs[i]);
+            let leg = lift3(self.legs[i]);
             let p = add(pos, mat_vec(r, leg));
             let depth = p[2] - self.ground_z;
             if depth.re() <= 0.0 {
@@ -269,7 +270,7 @@ impl Fuselage {
     fn generalized_forces<D: Scalar>(&self, kinematics: &Kinematics<D>, loads: &[D]) -> [D; 6] {
         let Kinematics { pos, r, v, w, g_b } = *kinematics;
         let m = self.mass;
-        let c: V3<D> = lift(self.cg);
+        let c: V3<D> = lift3(self.cg);
         // Applied loads: attachment points, gravity at the CoM, drag at the reference point.
         let weight = scale_f(g_b, m);
         let mut force = weight;
@@ -279,13 +280,13 @@ impl Fuselage {
             let f = [loads[b + u::FORCE], loads[b + u::FORCE + 1], loads[b + u::FORCE + 2]];
             let mp = [loads[b + u::MOMENT], loads[b + u::MOMENT + 1], loads[b + u::MOMENT + 2]];
             force = add(force, f);
-            moment = add(moment, add(mp, cross(lift(self.points[p.index()]), f)));
+            moment = add(moment, add(mp, cross(lift3(self.points[p.index()]), f)));
         }
         if let Some(gear) = &self.gear {
             for (leg, f_ned) in gear.legs.iter().zip(gear.forces(pos, &r, v, w)) {
                 let f = vec3::mat_t_vec(&r, f_ned);
                 force = add(force, f);
-                moment = add(moment, cross(lift(*leg), f));
+                moment = add(moment, cross(lift3(*leg), f));
             }
         }
         let speed2 = dot(v, v);
@@ -296,7 +297,7 @@ impl Fuselage {
         // Velocity-dependent (bias) terms.
         let w_x_v = cross(w, v);
         let bias_t = scale_f(add(w_x_v, cross(w, cross(w, c))), m);
-        let bias_r = add(cross(w, mat_vec_f(&self.inertia_o, w)), scale_f(cross(c, w_x_v), m));
+        let bias_r = add(cross(w, const_mat_vec(&self.inertia_o, w)), scale_f(cross(c, w_x_v), m));
         let t = sub(force, bias_t);
         let r = sub(moment, bias_r);
         [t[0], t[1], t[2], r[0], r[1], r[2]]
@@ -479,9 +480,9 @@ impl Model for Fuselage {
         ys[y::QUAT..y::QUAT + 4].copy_from_slice(&q);
 
         // Energies: T = 0.5 m v.v + m v.(w x c) + 0.5 w.I_O w; V = -m g z_cm.
-        let c = lift(self.cg);
+        let c = lift3(self.cg);
         let m = self.mass;
-        let kinetic = dot(v, v) * (0.5 * m) + dot(v, cross(w, c)) * m + dot(w, mat_vec_f(&self.inertia_o, w)) * 0.5;
+        let kinetic = dot(v, v) * (0.5 * m) + dot(v, cross(w, c)) * m + dot(w, const_mat_vec(&self.inertia_o, w)) * 0.5;
         ys[y::KINETIC] = kinetic;
         let z_cm = pos[2] + mat_vec(&r, c)[2];
         ys[y::POTENTIAL] = z_cm * (-m * self.g);
@@ -489,7 +490,7 @@ impl Model for Fuselage {
         // Attachment-point kinematics (rigid body), body axes except the NED position.
         let a_o = add(acc.v_dot, cross(w, v));
         for p in Point::ALL {
-            let rp = lift(self.points[p.index()]);
+            let rp = lift3(self.points[p.index()]);
             let b = y::point(p);
             put3(ys, b + y::P_POS, add(pos, mat_vec(&r, rp)));
             put3(ys, b + y::P_VEL, add(v, cross(w, rp)));

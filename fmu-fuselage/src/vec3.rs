@@ -1,4 +1,5 @@
-//! Small generic 3-vector, 3x3-matrix and quaternion helpers.
+//! Quaternion helpers, beside the 3-vectors and 3x3 matrices of [`fmu_core::vec3`] (re-exported
+//! here).
 //!
 //! Everything is written over [`Scalar`] with plain arithmetic only, so that the same code gives
 //! values (`f64`) and exact derivatives (`num_dual::Dual64`). Nothing allocates.
@@ -8,75 +9,10 @@
 
 use fmu_core::model::Scalar;
 
-/// A 3-vector of generic scalars.
-pub type V3<D> = [D; 3];
-/// A 3x3 matrix, row-major (`m[row][col]`).
-pub type M3<D> = [[D; 3]; 3];
+pub use fmu_core::vec3::{M3, V3, add, cross, dot, lift3, mat_t_vec, mat_vec, scale, scale_f, sub, zero3};
+
 /// A quaternion, scalar-first `[w, x, y, z]`.
 pub type Quat<D> = [D; 4];
-
-/// Lifts a constant `f64` vector into the generic scalar type (zero derivative part).
-pub fn lift<D: Scalar>(a: [f64; 3]) -> V3<D> {
-    [D::from(a[0]), D::from(a[1]), D::from(a[2])]
-}
-
-/// The zero vector.
-pub fn zero<D: Scalar>() -> V3<D> {
-    lift([0.0; 3])
-}
-
-/// `a + b`.
-pub fn add<D: Scalar>(a: V3<D>, b: V3<D>) -> V3<D> {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-/// `a - b`.
-pub fn sub<D: Scalar>(a: V3<D>, b: V3<D>) -> V3<D> {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-/// `s a` for a generic scalar `s`.
-pub fn scale<D: Scalar>(a: V3<D>, s: D) -> V3<D> {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-
-/// `s a` for a constant `s`.
-pub fn scale_f<D: Scalar>(a: V3<D>, s: f64) -> V3<D> {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-
-/// Dot product `a . b`.
-pub fn dot<D: Scalar>(a: V3<D>, b: V3<D>) -> D {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// Cross product `a x b`.
-pub fn cross<D: Scalar>(a: V3<D>, b: V3<D>) -> V3<D> {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-
-/// `m v` for a constant matrix and a generic vector.
-pub fn mat_vec_f<D: Scalar>(m: &[[f64; 3]; 3], v: V3<D>) -> V3<D> {
-    [
-        v[0] * m[0][0] + v[1] * m[0][1] + v[2] * m[0][2],
-        v[0] * m[1][0] + v[1] * m[1][1] + v[2] * m[1][2],
-        v[0] * m[2][0] + v[1] * m[2][1] + v[2] * m[2][2],
-    ]
-}
-
-/// `m v`.
-pub fn mat_vec<D: Scalar>(m: &M3<D>, v: V3<D>) -> V3<D> {
-    [dot(m[0], v), dot(m[1], v), dot(m[2], v)]
-}
-
-/// `m^T v`.
-pub fn mat_t_vec<D: Scalar>(m: &M3<D>, v: V3<D>) -> V3<D> {
-    [
-        m[0][0] * v[0] + m[1][0] * v[1] + m[2][0] * v[2],
-        m[0][1] * v[0] + m[1][1] * v[1] + m[2][1] * v[2],
-        m[0][2] * v[0] + m[1][2] * v[1] + m[2][2] * v[2],
-    ]
-}
 
 /// Hamilton product `a (x) b`.
 pub fn quat_mul<D: Scalar>(a: Quat<D>, b: Quat<D>) -> Quat<D> {
@@ -123,12 +59,6 @@ pub fn axis_quat(axis: usize, angle: f64) -> Quat<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cross_of_basis_vectors() {
-        let z = cross([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
-        assert_eq!(z, [0.0, 0.0, 1.0]);
-    }
 
     #[test]
     fn dcm_of_axis_quaternion_is_elementary_rotation() {

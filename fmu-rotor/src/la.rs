@@ -1,4 +1,5 @@
-//! Small generic linear algebra: 3-vectors, 3x3 matrices, elementary rotations and a dense LU.
+//! Small generic linear algebra beyond [`fmu_core::vec3`] (re-exported here): products with
+//! constant matrices, elementary rotations and a dense LU.
 //!
 //! Everything is written over [`Scalar`] with plain arithmetic only, so that the same code runs
 //! on `f64` and on `num_dual::Dual64` (exact directional derivatives through the FMI layer).
@@ -6,107 +7,10 @@
 
 use fmu_core::model::Scalar;
 
-/// A 3-vector of generic scalars.
-pub type V3<D> = [D; 3];
-/// A 3x3 matrix of generic scalars, row-major (`m[row][col]`).
-pub type M3<D> = [[D; 3]; 3];
-/// A constant 3x3 matrix, row-major.
-pub type M3f = [[f64; 3]; 3];
-
-/// The identity matrix as constants.
-pub const IDENTITY: M3f = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-
-/// The scalar zero.
-#[inline]
-pub fn zero<D: Scalar>() -> D {
-    D::from(0.0)
-}
-
-/// The zero vector.
-#[inline]
-pub fn zero3<D: Scalar>() -> V3<D> {
-    [zero(); 3]
-}
-
-/// The zero matrix.
-#[inline]
-pub fn zero33<D: Scalar>() -> M3<D> {
-    [[zero(); 3]; 3]
-}
-
-/// Lifts a constant vector into the generic scalar type (zero derivative parts).
-#[inline]
-pub fn lift3<D: Scalar>(a: [f64; 3]) -> V3<D> {
-    [D::from(a[0]), D::from(a[1]), D::from(a[2])]
-}
-
-/// Lifts a constant matrix into the generic scalar type.
-#[inline]
-pub fn lift33<D: Scalar>(m: &M3f) -> M3<D> {
-    [lift3(m[0]), lift3(m[1]), lift3(m[2])]
-}
-
-/// `a + b`.
-#[inline]
-pub fn add<D: Scalar>(a: V3<D>, b: V3<D>) -> V3<D> {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-/// `a - b`.
-#[inline]
-pub fn sub<D: Scalar>(a: V3<D>, b: V3<D>) -> V3<D> {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-/// `s a` for a generic scalar `s`.
-#[inline]
-pub fn scale<D: Scalar>(a: V3<D>, s: D) -> V3<D> {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-
-/// `s a` for a constant `s`.
-#[inline]
-pub fn scale_f<D: Scalar>(a: V3<D>, s: f64) -> V3<D> {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-
-/// Dot product `a . b`.
-#[inline]
-pub fn dot<D: Scalar>(a: V3<D>, b: V3<D>) -> D {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// Cross product `a x b`.
-#[inline]
-pub fn cross<D: Scalar>(a: V3<D>, b: V3<D>) -> V3<D> {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-
-/// `m v`.
-#[inline]
-pub fn mat_vec<D: Scalar>(m: &M3<D>, v: V3<D>) -> V3<D> {
-    [dot(m[0], v), dot(m[1], v), dot(m[2], v)]
-}
-
-/// `m^T v`.
-#[inline]
-pub fn mat_t_vec<D: Scalar>(m: &M3<D>, v: V3<D>) -> V3<D> {
-    [
-        m[0][0] * v[0] + m[1][0] * v[1] + m[2][0] * v[2],
-        m[0][1] * v[0] + m[1][1] * v[1] + m[2][1] * v[2],
-        m[0][2] * v[0] + m[1][2] * v[1] + m[2][2] * v[2],
-    ]
-}
-
-/// `m v` for a generic matrix and a constant vector.
-#[inline]
-pub fn mat_vec_f<D: Scalar>(m: &M3<D>, v: [f64; 3]) -> V3<D> {
-    [
-        m[0][0] * v[0] + m[0][1] * v[1] + m[0][2] * v[2],
-        m[1][0] * v[0] + m[1][1] * v[1] + m[1][2] * v[2],
-        m[2][0] * v[0] + m[2][1] * v[1] + m[2][2] * v[2],
-    ]
-}
+pub use fmu_core::vec3::{
+    IDENTITY, M3, M3f, V3, add, cross, dot, lift3, lift33, mat_t_vec, mat_vec, mat_vec_f, scale, scale_f, sub, zero,
+    zero3, zero33,
+};
 
 /// `a b` for a generic `a` and a constant `b`.
 #[inline]
