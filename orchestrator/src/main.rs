@@ -2,7 +2,7 @@
 #![deny(unsafe_code)]
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
@@ -600,21 +600,15 @@ fn run(
     columns.retain(|c| !added.contains(&c.name));
     let names = master.recorded_names().to_vec();
     let keep = (0..names.len()).filter(|&c| !added.contains(&names[c])).collect();
-    let csv = outputs.start_csv(&names, keep, &columns)?.map(|csv| Arc::new(Mutex::new(csv)));
+    let csv = outputs.start_csv(&names, keep, &columns)?.map(Arc::new);
     if let Some(limit) = limits.fmu_timeout {
         let csv = csv.clone();
         process::start_watchdog(
             limit,
             Box::new(move || {
-                // The main thread holds the lock only while it writes a row: wait up to a second.
-                let Some(csv) = &csv else { return };
-                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
-                while std::time::Instant::now() < deadline {
-                    if let Ok(mut csv) = csv.try_lock() {
-                        let _ = csv.flush();
-                        return;
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(10));
+                // The writer thread holds the file only while it writes rows: wait up to a second.
+                if let Some(csv) = &csv {
+                    csv.flush_within(std::time::Duration::from_secs(1));
                 }
             }),
         )
@@ -622,7 +616,6 @@ fn run(
     }
     process::install_interrupt_flag();
 
-    let flusher = csv.clone().map(cli::outputs::CsvStream::flush_every);
     let mut progress = Progress::new(experiment.steps() as u64, experiment.start, experiment.stop);
     let started = std::time::Instant::now();
     let mut all = Results::new(names, 0);
@@ -632,11 +625,10 @@ fn run(
             progress.step(t);
         }
         if let Some(csv) = &csv {
-            csv.lock().unwrap_or_else(|p| p.into_inner()).push(t, row);
+            csv.push(t, row);
         }
     });
     progress.finish();
-    drop(flusher);
     let wall_seconds = started.elapsed().as_secs_f64();
     if outcome.is_ok() && checked.is_some() {
         warn_if_not_trimmed(&description, &mut fmus, &all);

@@ -1,22 +1,19 @@
 //! The files around a run: what it read (recorded in the summary) and what it writes (checked
 //! and created before the run starts, never an input of the run).
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::RecvTimeoutError;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use cosim::master::{Results, write_csv_header, write_csv_row};
+use cosim::master::Results;
 use cosim::result_files::{ColumnInfo, units_path, write_mat, write_units_csv};
 use cosim::system::{SignalSpec, System, SystemDescription};
 
 use super::super::ResultOptions;
+use super::csv_stream::CsvStream;
 
 /// What a run was given, for the summary: the system file and its hash, the command line, the
 /// tool version.
@@ -156,14 +153,9 @@ impl OutputFiles {
 
     /// Finishes the results, on every path (success or failure of the run): flushes the CSV
     /// stream, or writes the MAT file from `results` (the rows so far when the run failed).
-    pub fn finish_results(
-        &self,
-        csv: Option<&Mutex<CsvStream>>,
-        results: &Results,
-        columns: &[ColumnInfo],
-    ) -> Result<()> {
+    pub fn finish_results(&self, csv: Option<&CsvStream>, results: &Results, columns: &[ColumnInfo]) -> Result<()> {
         if let Some(csv) = csv {
-            return csv.lock().unwrap_or_else(|p| p.into_inner()).finish();
+            return csv.finish();
         }
         let path = &self.results;
         let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
@@ -171,95 +163,6 @@ impl OutputFiles {
         write_mat(results, columns, &mut out)
             .and_then(|()| out.flush())
             .with_context(|| format!("cannot write {}", path.display()))
-    }
-}
-
-/// Most wall time between a row being computed and its reaching the CSV file (the bound of what
-/// a process killed outright, by a crashing FMU or SIGKILL, loses).
-pub const CSV_FLUSH_INTERVAL: Duration = Duration::from_secs(1);
-
-/// The flushing thread of [`CsvStream::flush_every`]; dropping it stops and joins the thread.
-pub struct FlushThread {
-    stop: Option<std::sync::mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Drop for FlushThread {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-/// The CSV results file, written as the run goes: the header at the start, each row appended
-/// through a buffer, which [`CsvStream::flush_every`] flushes from a thread of its own every
-/// [`CSV_FLUSH_INTERVAL`] (so rows reach the file even while one step takes long, and pushing a
-/// row reads no clock) and [`CsvStream::finish`] flushes on every end of the run.
-pub struct CsvStream {
-    path: PathBuf,
-    out: BufWriter<File>,
-    keep: Vec<usize>,
-    row: Vec<f64>,
-    /// The first write error; later rows are dropped and [`CsvStream::finish`] reports it.
-    error: Option<std::io::Error>,
-}
-
-impl CsvStream {
-    /// Creates `path` and writes the header (flushed at once).
-    pub fn create(path: &Path, names: &[String], keep: Vec<usize>) -> Result<Self> {
-        let file = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-        let mut out = BufWriter::with_capacity(1 << 16, file);
-        let kept: Vec<String> = keep.iter().map(|&c| names[c].clone()).collect();
-        write_csv_header(&mut out, &kept)
-            .and_then(|()| out.flush())
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        let row = Vec::with_capacity(keep.len());
-        Ok(Self { path: path.to_path_buf(), out, keep, row, error: None })
-    }
-
-    /// Appends one row (all recorded values; the kept columns are written).
-    pub fn push(&mut self, t: f64, values: &[f64]) {
-        if self.error.is_some() {
-            return;
-        }
-        self.row.clear();
-        self.row.extend(self.keep.iter().map(|&c| values[c]));
-        if let Err(e) = write_csv_row(&mut self.out, t, &self.row) {
-            self.error = Some(e);
-        }
-    }
-
-    /// Writes the buffered rows to the file.
-    pub fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
-    }
-
-    /// Starts a thread that flushes `csv` every [`CSV_FLUSH_INTERVAL`] until the returned
-    /// guard is dropped (rows are pushed under the same lock, so a flush never splits one).
-    pub fn flush_every(csv: Arc<Mutex<CsvStream>>) -> FlushThread {
-        let (stop, stopped) = std::sync::mpsc::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(CSV_FLUSH_INTERVAL) {
-                let mut csv = csv.lock().unwrap_or_else(|p| p.into_inner());
-                if csv.error.is_none()
-                    && let Err(e) = csv.flush()
-                {
-                    csv.error = Some(e);
-                }
-            }
-        });
-        FlushThread { stop: Some(stop), thread: Some(thread) }
-    }
-
-    /// Flushes; reports the first write error of the run, if any.
-    pub fn finish(&mut self) -> Result<()> {
-        let flushed = self.flush();
-        match self.error.take().map_or(flushed, Err) {
-            Ok(()) => Ok(()),
-            Err(e) => Err(e).with_context(|| format!("cannot write {}", self.path.display())),
-        }
     }
 }
 
