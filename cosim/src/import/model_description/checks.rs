@@ -1,0 +1,110 @@
+//! The FMI 2.0 rules the parser checks: `start` values against their type, aliases, the
+//! knowns an output may depend on.
+
+use std::collections::{HashMap, HashSet};
+
+use super::*;
+
+/// Checks a `start` attribute against the type of its element (XML Schema lexical forms, as
+/// FMI 2.0's schema declares them: xs:double, xs:int, xs:boolean); on error, what was
+/// expected.
+pub(super) fn check_start(var_type: VarType, text: &str) -> Result<(), &'static str> {
+    let text = text.trim();
+    let ok = match var_type {
+        VarType::Real => matches!(text, "INF" | "-INF" | "NaN") || parse_real(text).is_some(),
+        VarType::Integer | VarType::Enumeration => text.strip_prefix('+').unwrap_or(text).parse::<i32>().is_ok(),
+        VarType::Boolean => matches!(text, "true" | "false" | "1" | "0"),
+        VarType::String => true,
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(match var_type {
+        VarType::Real => "a real number",
+        VarType::Integer | VarType::Enumeration => "a 32-bit integer",
+        _ => "a boolean (true, false, 1 or 0)",
+    })
+}
+
+/// An xs:double in decimal or exponent notation (Rust's own parser also takes `inf` and
+/// `nan` spelled in other ways, which XML Schema does not).
+pub(super) fn parse_real(text: &str) -> Option<f64> {
+    let digits = text.trim_start_matches(['+', '-']);
+    if !digits.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// Variables sharing a value reference. FMI 2.0 (section 2.2.7) makes value references
+/// unique per base type only: fmi2Get/SetReal, ...Integer (Integer and Enumeration),
+/// ...Boolean and ...String each have their own, so a Real and an Integer with the same number
+/// are two different variables. Within one base type, variables with the same value reference
+/// are aliases, "identical values": allowed, except two Reals with different `unit`s, which
+/// cannot both describe one number (refused, naming both).
+pub(super) fn check_aliases(variables: &[ScalarVariable], lines: &[usize]) -> Result<(), DescriptionError> {
+    let mut first: HashMap<(u8, u32), usize> = HashMap::new();
+    for (k, v) in variables.iter().enumerate() {
+        let Some(&a) = first.get(&(base_type(v.var_type), v.value_reference)) else {
+            first.insert((base_type(v.var_type), v.value_reference), k);
+            continue;
+        };
+        let other = &variables[a];
+        if let (Some(u1), Some(u2)) = (&other.unit, &v.unit)
+            && u1 != u2
+        {
+            return Err(DescriptionError::Invalid {
+                line: lines[k],
+                message: format!(
+                    "ScalarVariables '{}' (unit {u1}) and '{}' (unit {u2}) share valueReference {}, so they are \
+                     one value, but their units differ",
+                    other.name, v.name, v.value_reference
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Refuses dependency `known` of output `output` unless FMI 2.0 allows it: for `Outputs`
+/// (section 2.2.8) the knowns are inputs, continuous-time states and the independent variable;
+/// never the output itself, a parameter, a constant, another output or a local variable.
+pub(super) fn check_known(
+    variables: &[ScalarVariable],
+    states: &HashSet<usize>,
+    line: usize,
+    output: usize,
+    known: usize,
+) -> Result<(), DescriptionError> {
+    let v = &variables[known];
+    let allowed = known != output
+        && (matches!(v.causality, Causality::Input | Causality::Independent) || states.contains(&known));
+    if allowed {
+        return Ok(());
+    }
+    let what = if known == output {
+        "the output itself".to_string()
+    } else {
+        format!("a variable of causality {} that is not a continuous-time state", v.causality.as_str())
+    };
+    Err(DescriptionError::Invalid {
+        line,
+        message: format!(
+            "output '{}' lists dependency {} ('{}'), {what}; FMI 2.0 allows only inputs, continuous-time states \
+             and the independent variable",
+            variables[output].name,
+            known + 1,
+            v.name
+        ),
+    })
+}
+
+/// The fmi2Get/Set family of a type (Integer and Enumeration share one).
+pub(super) fn base_type(t: VarType) -> u8 {
+    match t {
+        VarType::Real => 0,
+        VarType::Integer | VarType::Enumeration => 1,
+        VarType::Boolean => 2,
+        VarType::String => 3,
+    }
+}
