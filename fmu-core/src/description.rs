@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use quick_xml::escape::escape;
 
 use crate::catalog::{Catalog, DERIVATIVE_VR_BASE, STATE_VR_BASE};
-use crate::model::Model;
+use crate::model::{Model, ModelInfo};
 use crate::units;
-use crate::variable::{Causality, Enumeration, Kind, Variability};
+use crate::variable::{Causality, Enumeration, Kind, Variability, Variable};
 
 /// Name of the tool in `generationTool` and in our vendor annotation.
 pub const TOOL_NAME: &str = "rotorcraft-fmi";
@@ -88,9 +88,30 @@ fn real(v: f64) -> String {
 }
 
 fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
-    let info = M::INFO;
     let mut x = String::new();
-    let e = |s: &str| escape(s).into_owned();
+    root_and_interfaces(&mut x, &M::INFO, catalog, guid);
+    unit_definitions(&mut x, catalog);
+    type_definitions(&mut x, catalog);
+    categories_experiment_annotations(&mut x, &M::INFO);
+    x.push_str("  <ModelVariables>\n");
+    for (i, v) in catalog.variables.iter().enumerate() {
+        scalar_variable(&mut x, i + 1, v);
+    }
+    states_and_derivatives(&mut x, catalog);
+    x.push_str("  </ModelVariables>\n");
+    model_structure(&mut x, catalog);
+    x.push_str("</fmiModelDescription>\n");
+    x
+}
+
+/// XML-escaped text.
+fn e(s: &str) -> String {
+    escape(s).into_owned()
+}
+
+/// The XML declaration, `<fmiModelDescription ...>` and the Model Exchange (when the model has
+/// states) and Co-Simulation elements.
+fn root_and_interfaces(x: &mut String, info: &ModelInfo, catalog: &Catalog, guid: &str) {
     x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         x,
@@ -116,7 +137,10 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
          canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"true\"/>",
         e(info.model_identifier)
     );
-    // Units, in first-use order.
+}
+
+/// `<UnitDefinitions>`: the units of the variables and states, in first-use order.
+fn unit_definitions(x: &mut String, catalog: &Catalog) {
     let mut used: Vec<&str> = Vec::new();
     let state_units = catalog.states.iter().flat_map(|s| [s.unit, s.derivative_unit]);
     for unit in catalog
@@ -132,25 +156,29 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
             used.push(unit);
         }
     }
-    if !used.is_empty() {
-        x.push_str("  <UnitDefinitions>\n");
-        for u in used {
-            let b = units::base_unit(u).expect("units are checked by the catalog");
-            let mut attrs = String::new();
-            for (name, exp) in [("kg", b.kg), ("m", b.m), ("s", b.s), ("rad", b.rad)] {
-                if exp != 0 {
-                    let _ = write!(attrs, " {name}=\"{exp}\"");
-                }
-            }
-            let displays: String = units::display_units(u)
-                .iter()
-                .map(|(name, factor)| format!("<DisplayUnit name=\"{}\" factor=\"{}\"/>", e(name), real(*factor)))
-                .collect();
-            let _ = writeln!(x, "    <Unit name=\"{}\"><BaseUnit{attrs}/>{displays}</Unit>", e(u));
-        }
-        x.push_str("  </UnitDefinitions>\n");
+    if used.is_empty() {
+        return;
     }
-    // Enumeration types, in first-use order.
+    x.push_str("  <UnitDefinitions>\n");
+    for u in used {
+        let b = units::base_unit(u).expect("units are checked by the catalog");
+        let mut attrs = String::new();
+        for (name, exp) in [("kg", b.kg), ("m", b.m), ("s", b.s), ("rad", b.rad)] {
+            if exp != 0 {
+                let _ = write!(attrs, " {name}=\"{exp}\"");
+            }
+        }
+        let displays: String = units::display_units(u)
+            .iter()
+            .map(|(name, factor)| format!("<DisplayUnit name=\"{}\" factor=\"{}\"/>", e(name), real(*factor)))
+            .collect();
+        let _ = writeln!(x, "    <Unit name=\"{}\"><BaseUnit{attrs}/>{displays}</Unit>", e(u));
+    }
+    x.push_str("  </UnitDefinitions>\n");
+}
+
+/// `<TypeDefinitions>`: the enumeration types, in first-use order.
+fn type_definitions(x: &mut String, catalog: &Catalog) {
     let mut enumerations: Vec<&Enumeration> = Vec::new();
     for v in &catalog.variables {
         if let Some(t) = v.enumeration
@@ -159,27 +187,32 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
             enumerations.push(t);
         }
     }
-    if !enumerations.is_empty() {
-        x.push_str("  <TypeDefinitions>\n");
-        for t in enumerations {
+    if enumerations.is_empty() {
+        return;
+    }
+    x.push_str("  <TypeDefinitions>\n");
+    for t in enumerations {
+        let _ = writeln!(
+            x,
+            "    <SimpleType name=\"{}\" description=\"{}\">\n      <Enumeration>",
+            e(t.name),
+            e(t.description)
+        );
+        for (name, value, description) in t.items {
             let _ = writeln!(
                 x,
-                "    <SimpleType name=\"{}\" description=\"{}\">\n      <Enumeration>",
-                e(t.name),
-                e(t.description)
+                "        <Item name=\"{}\" value=\"{value}\" description=\"{}\"/>",
+                e(name),
+                e(description)
             );
-            for (name, value, description) in t.items {
-                let _ = writeln!(
-                    x,
-                    "        <Item name=\"{}\" value=\"{value}\" description=\"{}\"/>",
-                    e(name),
-                    e(description)
-                );
-            }
-            x.push_str("      </Enumeration>\n    </SimpleType>\n");
         }
-        x.push_str("  </TypeDefinitions>\n");
+        x.push_str("      </Enumeration>\n    </SimpleType>\n");
     }
+    x.push_str("  </TypeDefinitions>\n");
+}
+
+/// `<LogCategories>`, `<DefaultExperiment>` and our `<VendorAnnotations>`.
+fn categories_experiment_annotations(x: &mut String, info: &ModelInfo) {
     x.push_str("  <LogCategories>\n");
     for (name, description) in LOG_CATEGORIES {
         let _ = writeln!(x, "    <Category name=\"{name}\" description=\"{}\"/>", e(description));
@@ -198,57 +231,60 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
          so fmi2GetReal after fmi2SetReal between steps returns consistent outputs (Newton coupling).\"/>\n    \
          </Tool>\n  </VendorAnnotations>"
     );
-    x.push_str("  <ModelVariables>\n");
-    for (i, v) in catalog.variables.iter().enumerate() {
-        let causality = match v.causality {
-            Causality::Parameter => "parameter",
-            Causality::Input => "input",
-            Causality::Output => "output",
-        };
-        let variability = match v.variability {
-            Variability::Fixed => "fixed",
-            Variability::Tunable => "tunable",
-            Variability::Discrete => "discrete",
-            Variability::Continuous => "continuous",
-        };
-        let initial = if v.causality == Causality::Parameter { " initial=\"exact\"" } else { "" };
-        let _ = writeln!(
-            x,
-            "    <!-- index {} -->\n    <ScalarVariable name=\"{}\" valueReference=\"{}\" causality=\"{causality}\" \
-             variability=\"{variability}\"{initial} description=\"{}\">",
-            i + 1,
-            e(&v.name),
-            v.vr,
-            e(&v.description)
-        );
-        let has_start = v.causality != Causality::Output;
-        match v.kind {
-            Kind::Real { unit, start } => {
-                let display = units::display_unit(unit, v.display_unit)
-                    .map(|d| format!(" displayUnit=\"{}\"", e(d)))
-                    .unwrap_or_default();
-                let unit = if unit.is_empty() { String::new() } else { format!(" unit=\"{}\"", e(unit)) };
-                let (min, max) = v.range;
-                let min = min.map(|m| format!(" min=\"{}\"", real(m))).unwrap_or_default();
-                let max = max.map(|m| format!(" max=\"{}\"", real(m))).unwrap_or_default();
-                let start = if has_start { format!(" start=\"{}\"", real(start)) } else { String::new() };
-                let _ = writeln!(x, "      <Real{unit}{display}{min}{max}{start}/>");
-            }
-            Kind::Integer { start, min, max } => match v.enumeration {
-                Some(t) => {
-                    let _ = writeln!(x, "      <Enumeration declaredType=\"{}\" start=\"{start}\"/>", e(t.name));
-                }
-                None => {
-                    let _ = writeln!(x, "      <Integer min=\"{min}\" max=\"{max}\" start=\"{start}\"/>");
-                }
-            },
-            Kind::Boolean { start } => {
-                let _ = writeln!(x, "      <Boolean start=\"{start}\"/>");
-            }
+}
+
+/// The `<ScalarVariable>` of variable `v`, at 1-based `index`.
+fn scalar_variable(x: &mut String, index: usize, v: &Variable) {
+    let causality = match v.causality {
+        Causality::Parameter => "parameter",
+        Causality::Input => "input",
+        Causality::Output => "output",
+    };
+    let variability = match v.variability {
+        Variability::Fixed => "fixed",
+        Variability::Tunable => "tunable",
+        Variability::Discrete => "discrete",
+        Variability::Continuous => "continuous",
+    };
+    let initial = if v.causality == Causality::Parameter { " initial=\"exact\"" } else { "" };
+    let _ = writeln!(
+        x,
+        "    <!-- index {index} -->\n    <ScalarVariable name=\"{}\" valueReference=\"{}\" causality=\"{causality}\" \
+         variability=\"{variability}\"{initial} description=\"{}\">",
+        e(&v.name),
+        v.vr,
+        e(&v.description)
+    );
+    let has_start = v.causality != Causality::Output;
+    match v.kind {
+        Kind::Real { unit, start } => {
+            let display = units::display_unit(unit, v.display_unit)
+                .map(|d| format!(" displayUnit=\"{}\"", e(d)))
+                .unwrap_or_default();
+            let unit = if unit.is_empty() { String::new() } else { format!(" unit=\"{}\"", e(unit)) };
+            let (min, max) = v.range;
+            let min = min.map(|m| format!(" min=\"{}\"", real(m))).unwrap_or_default();
+            let max = max.map(|m| format!(" max=\"{}\"", real(m))).unwrap_or_default();
+            let start = if has_start { format!(" start=\"{}\"", real(start)) } else { String::new() };
+            let _ = writeln!(x, "      <Real{unit}{display}{min}{max}{start}/>");
         }
-        x.push_str("    </ScalarVariable>\n");
+        Kind::Integer { start, min, max } => match v.enumeration {
+            Some(t) => {
+                let _ = writeln!(x, "      <Enumeration declaredType=\"{}\" start=\"{start}\"/>", e(t.name));
+            }
+            None => {
+                let _ = writeln!(x, "      <Integer min=\"{min}\" max=\"{max}\" start=\"{start}\"/>");
+            }
+        },
+        Kind::Boolean { start } => {
+            let _ = writeln!(x, "      <Boolean start=\"{start}\"/>");
+        }
     }
-    // Continuous states, then their derivatives (Model Exchange), after the model variables.
+    x.push_str("    </ScalarVariable>\n");
+}
+
+/// The continuous states, then their derivatives (Model Exchange), after the model variables.
+fn states_and_derivatives(x: &mut String, catalog: &Catalog) {
     let first_state = catalog.variables.len() + 1;
     let n_states = catalog.states.len();
     for (i, s) in catalog.states.iter().enumerate() {
@@ -282,22 +318,18 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
             first_state + i
         );
     }
-    x.push_str("  </ModelVariables>\n  <ModelStructure>\n");
-    let output_indices: Vec<usize> = catalog
-        .variables
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.causality == Causality::Output)
-        .map(|(i, _)| i + 1)
-        .collect();
-    let input_indices: Vec<usize> = catalog
-        .variables
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.causality == Causality::Input)
-        .map(|(i, _)| i + 1)
-        .collect();
-    // Outputs depend directly on the inputs they declare, and (conservatively) on every state.
+}
+
+/// `<ModelStructure>`: outputs with their dependencies (the inputs they declare and,
+/// conservatively, every state), derivatives, initial unknowns.
+fn model_structure(x: &mut String, catalog: &Catalog) {
+    let first_state = catalog.variables.len() + 1;
+    let n_states = catalog.states.len();
+    let indices = |causality: Causality| -> Vec<usize> {
+        catalog.variables.iter().enumerate().filter(|(_, v)| v.causality == causality).map(|(i, _)| i + 1).collect()
+    };
+    let (output_indices, input_indices) = (indices(Causality::Output), indices(Causality::Input));
+    x.push_str("  <ModelStructure>\n");
     let state_indices: Vec<String> = (first_state..first_state + n_states).map(|i| i.to_string()).collect();
     if !output_indices.is_empty() {
         x.push_str("    <Outputs>\n");
@@ -325,8 +357,7 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
         }
         x.push_str("    </InitialUnknowns>\n");
     }
-    x.push_str("  </ModelStructure>\n</fmiModelDescription>\n");
-    x
+    x.push_str("  </ModelStructure>\n");
 }
 
 /// The variable reference of a model as Markdown (`docs/variables/<modelIdentifier>.md`): one

@@ -1,4 +1,3 @@
-
 use super::*;
 
 /// A small valid FMI 2.0 CS description with `extra` inserted before `ModelVariables`.
