@@ -19,7 +19,7 @@ use quick_xml::reader::Reader;
 use serde_json::{Map, Value, json};
 
 use crate::import::model_description::VarType;
-use crate::system::{ParameterSpec, System, SystemDescription};
+use crate::system::{InstanceSpec, ParameterSpec, System, SystemDescription};
 
 /// Name of every component's parameter set. Tools that apply parameter sets by name (ecos:
 /// `init(parameter_set=...)`) apply all of them with this one name; others apply inline bindings
@@ -54,22 +54,7 @@ pub fn export(
     )
     .map_err(|e| format!("{}: {e}", json_path.display()))?;
     let mut report = ExportReport::default();
-
-    // One resource per distinct FMU file.
-    let mut resources: Vec<(PathBuf, String)> = Vec::new();
-    for instance in &system.instances {
-        if !resources.iter().any(|(p, _)| *p == instance.path) {
-            let stem = instance.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let mut name = format!("{stem}.fmu");
-            let mut k = 1;
-            while resources.iter().any(|(_, n)| *n == name) {
-                k += 1;
-                name = format!("{stem}_{k}.fmu");
-            }
-            resources.push((instance.path.clone(), name));
-        }
-    }
-
+    let resources = resource_names(system);
     // Units used by the connectors, defined from the FMUs' own unit definitions.
     let mut units: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     for (path, _) in &resources {
@@ -97,139 +82,202 @@ pub fn export(
             escape(&instance.name),
             escape(resource)
         );
-        // Connectors: what the system touches of this instance.
-        let mut touched: Vec<usize> = Vec::new();
-        let mut touch = |v: usize| {
-            if !touched.contains(&v) {
-                touched.push(v);
+        connectors(&mut xml, system, k, &units, &mut used_units);
+        report.parameters += parameter_bindings(&mut xml, instance, &description.fmus[k].1.parameters)?;
+        xml += "      </ssd:Component>\n";
+        report.components += 1;
+    }
+    xml += "    </ssd:Elements>\n";
+    report.connections = connections(&mut xml, system);
+    xml += "  </ssd:System>\n";
+    units_section(&mut xml, &units, &used_units);
+    let e = description.experiment;
+    xml += &format!("  <ssd:DefaultExperiment startTime=\"{:?}\" stopTime=\"{:?}\"/>\n", e.start, e.stop);
+    report.annotation_only = annotation(&mut xml, &raw)?;
+    xml += "</ssd:SystemStructureDescription>\n";
+    write_archive(out, &xml, &resources)?;
+    Ok(report)
+}
+
+/// One archive name per distinct FMU file: its file name, numbered when two files share it.
+fn resource_names(system: &System) -> Vec<(PathBuf, String)> {
+    let mut resources: Vec<(PathBuf, String)> = Vec::new();
+    for instance in &system.instances {
+        if !resources.iter().any(|(p, _)| *p == instance.path) {
+            let stem = instance.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let mut name = format!("{stem}.fmu");
+            let mut k = 1;
+            while resources.iter().any(|(_, n)| *n == name) {
+                k += 1;
+                name = format!("{stem}_{k}.fmu");
             }
-        };
-        for c in &system.connections {
-            for r in [c.from, c.to] {
-                if r.instance == k {
-                    touch(r.variable);
-                }
-            }
+            resources.push((instance.path.clone(), name));
         }
-        for r in system.outputs.iter().chain(system.inputs.iter().map(|i| &i.to)) {
+    }
+    resources
+}
+
+/// `<ssd:Connectors>` of instance `k`: the variables the system touches (connections, inputs,
+/// outputs, parameters), with their unit when `units` defines it (collected in `used_units`).
+fn connectors(
+    xml: &mut String,
+    system: &System,
+    k: usize,
+    units: &BTreeMap<String, Vec<(String, String)>>,
+    used_units: &mut std::collections::BTreeSet<String>,
+) {
+    let instance = &system.instances[k];
+    let mut touched: Vec<usize> = Vec::new();
+    let mut touch = |v: usize| {
+        if !touched.contains(&v) {
+            touched.push(v);
+        }
+    };
+    for c in &system.connections {
+        for r in [c.from, c.to] {
             if r.instance == k {
                 touch(r.variable);
             }
         }
-        for (variable, _) in &instance.parameters {
-            touch(*variable);
-        }
-        touched.sort_unstable();
-        xml += "        <ssd:Connectors>\n";
-        for &v in &touched {
-            let variable = &instance.description.variables[v];
-            let kind = match variable.causality {
-                crate::import::model_description::Causality::Input => "input",
-                crate::import::model_description::Causality::Output => "output",
-                crate::import::model_description::Causality::Parameter => "parameter",
-                crate::import::model_description::Causality::CalculatedParameter => "calculatedParameter",
-                _ => "output",
-            };
-            let unit = variable.unit.as_deref().filter(|u| units.contains_key(*u));
-            let type_element = match (variable.var_type, unit) {
-                (VarType::Real, Some(u)) => {
-                    used_units.insert(u.to_string());
-                    format!("<ssc:Real unit=\"{}\"/>", escape(u))
-                }
-                (VarType::Real, None) => "<ssc:Real/>".into(),
-                (VarType::Integer, _) => "<ssc:Integer/>".into(),
-                (VarType::Boolean, _) => "<ssc:Boolean/>".into(),
-                (VarType::String, _) => "<ssc:String/>".into(),
-                (VarType::Enumeration, _) => "<ssc:Integer/>".into(),
-            };
-            xml += &format!(
-                "          <ssd:Connector name=\"{}\" kind=\"{kind}\">{type_element}</ssd:Connector>\n",
-                escape(&variable.name)
-            );
-        }
-        xml += "        </ssd:Connectors>\n";
-        let written = &description.fmus[k].1.parameters;
-        if !written.is_empty() {
-            xml += "        <ssd:ParameterBindings>\n          <ssd:ParameterBinding>\n            <ssd:ParameterValues>\n";
-            xml += &format!(
-                "              <ssv:ParameterSet version=\"1.0\" name=\"{PARAMETER_SET}\">\n                <ssv:Parameters>\n"
-            );
-            for (parameter, value) in written {
-                let variable =
-                    instance.description.variable(parameter).ok_or_else(|| format!("no variable '{parameter}'"))?;
-                let value = match (variable.var_type, value) {
-                    (VarType::Real, ParameterSpec::Number(v)) => format!("<ssv:Real value=\"{v:?}\"/>"),
-                    (VarType::Integer | VarType::Enumeration, ParameterSpec::Number(v)) => {
-                        format!("<ssv:Integer value=\"{}\"/>", *v as i64)
-                    }
-                    (VarType::Boolean, ParameterSpec::Boolean(b)) => format!("<ssv:Boolean value=\"{b}\"/>"),
-                    (t, v) => return Err(format!("parameter '{}.{parameter}': {v:?} for a {t:?}", instance.name)),
-                };
-                xml += &format!(
-                    "                  <ssv:Parameter name=\"{}\">{value}</ssv:Parameter>\n",
-                    escape(parameter)
-                );
-                report.parameters += 1;
-            }
-            xml += "                </ssv:Parameters>\n              </ssv:ParameterSet>\n            </ssd:ParameterValues>\n          </ssd:ParameterBinding>\n        </ssd:ParameterBindings>\n";
-        }
-        xml += "      </ssd:Component>\n";
-        report.components += 1;
     }
-    xml += "    </ssd:Elements>\n    <ssd:Connections>\n";
+    for r in system.outputs.iter().chain(system.inputs.iter().map(|i| &i.to)) {
+        if r.instance == k {
+            touch(r.variable);
+        }
+    }
+    for (variable, _) in &instance.parameters {
+        touch(*variable);
+    }
+    touched.sort_unstable();
+    *xml += "        <ssd:Connectors>\n";
+    for &v in &touched {
+        let variable = &instance.description.variables[v];
+        let kind = match variable.causality {
+            crate::import::model_description::Causality::Input => "input",
+            crate::import::model_description::Causality::Output => "output",
+            crate::import::model_description::Causality::Parameter => "parameter",
+            crate::import::model_description::Causality::CalculatedParameter => "calculatedParameter",
+            _ => "output",
+        };
+        let unit = variable.unit.as_deref().filter(|u| units.contains_key(*u));
+        let type_element = match (variable.var_type, unit) {
+            (VarType::Real, Some(u)) => {
+                used_units.insert(u.to_string());
+                format!("<ssc:Real unit=\"{}\"/>", escape(u))
+            }
+            (VarType::Real, None) => "<ssc:Real/>".into(),
+            (VarType::Integer, _) => "<ssc:Integer/>".into(),
+            (VarType::Boolean, _) => "<ssc:Boolean/>".into(),
+            (VarType::String, _) => "<ssc:String/>".into(),
+            (VarType::Enumeration, _) => "<ssc:Integer/>".into(),
+        };
+        *xml += &format!(
+            "          <ssd:Connector name=\"{}\" kind=\"{kind}\">{type_element}</ssd:Connector>\n",
+            escape(&variable.name)
+        );
+    }
+    *xml += "        </ssd:Connectors>\n";
+}
+
+/// `<ssd:ParameterBindings>` of the parameters `written` in the JSON for `instance`; how many.
+fn parameter_bindings(
+    xml: &mut String,
+    instance: &InstanceSpec,
+    written: &[(String, ParameterSpec)],
+) -> Result<usize, String> {
+    if written.is_empty() {
+        return Ok(0);
+    }
+    *xml += "        <ssd:ParameterBindings>\n          <ssd:ParameterBinding>\n            <ssd:ParameterValues>\n";
+    *xml += &format!(
+        "              <ssv:ParameterSet version=\"1.0\" name=\"{PARAMETER_SET}\">\n                <ssv:Parameters>\n"
+    );
+    for (parameter, value) in written {
+        let variable = instance.description.variable(parameter).ok_or_else(|| format!("no variable '{parameter}'"))?;
+        let value = match (variable.var_type, value) {
+            (VarType::Real, ParameterSpec::Number(v)) => format!("<ssv:Real value=\"{v:?}\"/>"),
+            (VarType::Integer | VarType::Enumeration, ParameterSpec::Number(v)) => {
+                format!("<ssv:Integer value=\"{}\"/>", *v as i64)
+            }
+            (VarType::Boolean, ParameterSpec::Boolean(b)) => format!("<ssv:Boolean value=\"{b}\"/>"),
+            (t, v) => return Err(format!("parameter '{}.{parameter}': {v:?} for a {t:?}", instance.name)),
+        };
+        *xml += &format!("                  <ssv:Parameter name=\"{}\">{value}</ssv:Parameter>\n", escape(parameter));
+    }
+    *xml += "                </ssv:Parameters>\n              </ssv:ParameterSet>\n            </ssd:ParameterValues>\n          </ssd:ParameterBinding>\n        </ssd:ParameterBindings>\n";
+    Ok(written.len())
+}
+
+/// `<ssd:Connections>`, patterns expanded; how many.
+fn connections(xml: &mut String, system: &System) -> usize {
+    *xml += "    <ssd:Connections>\n";
     for c in &system.connections {
         let (from, to) = (system.variable(c.from), system.variable(c.to));
-        xml += &format!(
+        *xml += &format!(
             "      <ssd:Connection startElement=\"{}\" startConnector=\"{}\" endElement=\"{}\" endConnector=\"{}\"/>\n",
             escape(&system.instances[c.from.instance].name),
             escape(&from.name),
             escape(&system.instances[c.to.instance].name),
             escape(&to.name)
         );
-        report.connections += 1;
     }
-    xml += "    </ssd:Connections>\n  </ssd:System>\n";
-    if !used_units.is_empty() {
-        xml += "  <ssd:Units>\n";
-        for unit in &used_units {
-            let base = &units[unit];
-            let attributes: String = base.iter().map(|(k, v)| format!(" {k}=\"{}\"", escape(v))).collect();
-            xml += &format!("    <ssc:Unit name=\"{}\"><ssc:BaseUnit{attributes}/></ssc:Unit>\n", escape(unit));
-        }
-        xml += "  </ssd:Units>\n";
+    *xml += "    </ssd:Connections>\n";
+    system.connections.len()
+}
+
+/// `<ssd:Units>` of the units the connectors use.
+fn units_section(
+    xml: &mut String,
+    units: &BTreeMap<String, Vec<(String, String)>>,
+    used_units: &std::collections::BTreeSet<String>,
+) {
+    if used_units.is_empty() {
+        return;
     }
-    let e = description.experiment;
-    xml += &format!("  <ssd:DefaultExperiment startTime=\"{:?}\" stopTime=\"{:?}\"/>\n", e.start, e.stop);
-    // What SSP 1.0 cannot carry, as written in the JSON.
+    *xml += "  <ssd:Units>\n";
+    for unit in used_units {
+        let base = &units[unit];
+        let attributes: String = base.iter().map(|(k, v)| format!(" {k}=\"{}\"", escape(v))).collect();
+        *xml += &format!("    <ssc:Unit name=\"{}\"><ssc:BaseUnit{attributes}/></ssc:Unit>\n", escape(unit));
+    }
+    *xml += "  </ssd:Units>\n";
+}
+
+/// Our `<ssd:Annotations>`: what SSP 1.0 cannot carry, as written in the JSON `raw`; the names
+/// of the parts kept only there.
+fn annotation(xml: &mut String, raw: &Value) -> Result<Vec<String>, String> {
     let mut ours = Map::new();
+    let mut annotation_only = vec!["experiment.step".to_string()];
     ours.insert("experiment".into(), raw.get("experiment").cloned().unwrap_or(json!({})));
     for key in ["master", "inputs", "outputs", "trim"] {
         if let Some(v) = raw.get(key) {
             ours.insert(key.into(), v.clone());
-            report.annotation_only.push(key.to_string());
+            annotation_only.push(key.to_string());
         }
     }
-    report.annotation_only.insert(0, "experiment.step".into());
     let annotation = serde_json::to_string(&Value::Object(ours)).map_err(|e| e.to_string())?;
-    xml += &format!(
+    *xml += &format!(
         "  <ssd:Annotations>\n    <ssc:Annotation type=\"{ANNOTATION_TYPE}\">\n      <rf:System xmlns:rf=\"https://rotorcraft-fmi.org/ssp\" json=\"{}\"/>\n    </ssc:Annotation>\n  </ssd:Annotations>\n",
         escape(&annotation)
     );
-    xml += "</ssd:SystemStructureDescription>\n";
+    Ok(annotation_only)
+}
 
+/// The archive: `SystemStructure.ssd` and the FMUs under `resources/`.
+fn write_archive(out: &Path, xml: &str, resources: &[(PathBuf, String)]) -> Result<(), String> {
     let file = std::fs::File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     let mut zip = zip::ZipWriter::new(file);
     let options = zip::write::SimpleFileOptions::default();
     let io = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", out.display());
     zip.start_file("SystemStructure.ssd", options).map_err(|e| io(&e))?;
     zip.write_all(xml.as_bytes()).map_err(|e| io(&e))?;
-    for (path, name) in &resources {
+    for (path, name) in resources {
         zip.start_file(format!("resources/{name}"), options).map_err(|e| io(&e))?;
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         zip.write_all(&bytes).map_err(|e| io(&e))?;
     }
     zip.finish().map_err(|e| io(&e))?;
-    Ok(report)
+    Ok(())
 }
 
 /// A unit's name and the attributes of its `BaseUnit` (SI exponents, factor, offset).
