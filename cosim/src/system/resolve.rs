@@ -7,7 +7,8 @@ use std::path::{Component, Path, PathBuf};
 use crate::import::model_description::{Causality, ModelDescription, ScalarVariable, VarType};
 
 use super::description::{
-    Algorithm, ConnectionSpec, Experiment, JacobianUpdate, ParameterSpec, SignalSpec, SystemDescription,
+    Algorithm, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, ParameterSpec, SignalSpec,
+    SystemDescription,
 };
 use super::error::SystemError;
 use super::names::{Pattern, closest, did_you_mean};
@@ -309,135 +310,19 @@ impl SystemDescription {
         self.validate()?;
         let mut resolver = Resolver { instances: Vec::with_capacity(self.fmus.len()) };
         for (name, fmu) in &self.fmus {
-            let field = format!("fmus.{name}");
-            let path = self.fmu_file(name)?;
-            let source = if fmu.model.is_some() { "model" } else { "path" };
-            let description = descriptions(&path).map_err(|m| SystemError::new(format!("{field}.{source}"), m))?;
-            let parameters = fmu
-                .parameters
-                .iter()
-                .map(|(parameter, value)| {
-                    let field = format!("{field}.parameters.{parameter}");
-                    let variable = description.index_of(parameter).ok_or_else(|| {
-                        let suggestion = closest(
-                            parameter,
-                            description
-                                .variables
-                                .iter()
-                                .map(|v| (v.name.as_str(), v.causality == Causality::Parameter)),
-                        );
-                        SystemError::new(
-                            &field,
-                            format!("unknown variable '{parameter}' in instance '{name}'{}", did_you_mean(suggestion)),
-                        )
-                    })?;
-                    let value = parameter_value(&description.variables[variable], *value)
-                        .map_err(|m| SystemError::new(&field, m))?;
-                    Ok((variable, value))
-                })
-                .collect::<Result<Vec<_>, SystemError>>()?;
-            resolver.instances.push(InstanceSpec {
-                name: name.clone(),
-                path,
-                parameters,
-                description,
-                isolate: fmu.isolate,
-            });
+            let instance = self.resolve_instance(name, fmu, &mut descriptions)?;
+            resolver.instances.push(instance);
         }
-
         let mut drivers = Drivers::default();
         let mut connections = Vec::new();
         for (i, spec) in self.connections.iter().enumerate() {
             resolve_connection(&resolver, &mut drivers, &mut connections, i, spec, self)?;
         }
-
         let mut inputs = Vec::new();
         for (i, input) in self.inputs.iter().enumerate() {
-            let field = format!("inputs[{i}].to");
-            let reference = self.reference(&input.to, &field)?;
-            let instance = resolver.instance(reference.instance, &field)?;
-            let targets = match Pattern::new(reference.variable) {
-                Pattern::Exact(name) => vec![resolver.lookup(instance, name, Causality::Input, &field, "")?],
-                pattern => {
-                    let found: Vec<VarRef> =
-                        resolver.matches(instance, pattern, Causality::Input).into_iter().map(|(r, _)| r).collect();
-                    if found.is_empty() {
-                        return Err(SystemError::new(&field, resolver.no_match(instance, pattern, &input.to, "input")));
-                    }
-                    found
-                }
-            };
-            let signal = self.signal(&input.signal, &format!("inputs[{i}].signal"))?;
-            for to in targets {
-                let variable = resolver.variable(to);
-                if variable.causality != Causality::Input {
-                    return Err(SystemError::new(
-                        &field,
-                        format!(
-                            "'{}' is {}, not an input; external signals drive inputs only",
-                            resolver.name(to),
-                            causality_name(variable.causality)
-                        ),
-                    ));
-                }
-                if variable.var_type != VarType::Real {
-                    return Err(SystemError::new(
-                        &field,
-                        format!(
-                            "'{}' is {}; external signals drive Real inputs only",
-                            resolver.name(to),
-                            type_name(variable.var_type)
-                        ),
-                    ));
-                }
-                drivers.claim(&resolver, to, format!("inputs[{i}]"), &field)?;
-                inputs.push(ExternalInput { to, signal: signal.clone() });
-            }
+            self.resolve_input(&resolver, &mut drivers, i, input, &mut inputs)?;
         }
-
-        let outputs = match &self.outputs {
-            None => resolver
-                .instances
-                .iter()
-                .enumerate()
-                .flat_map(|(instance, spec)| {
-                    spec.description
-                        .variables
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, v)| v.causality == Causality::Output)
-                        .map(move |(variable, _)| VarRef { instance, variable })
-                })
-                .collect(),
-            Some(list) => {
-                let mut seen = HashSet::new();
-                let mut outputs = Vec::new();
-                for (i, text) in list.iter().enumerate() {
-                    let field = format!("outputs[{i}]");
-                    let reference = self.reference(text, &field)?;
-                    let instance = resolver.instance(reference.instance, &field)?;
-                    let found = match Pattern::new(reference.variable) {
-                        Pattern::Exact(name) => vec![resolver.lookup(instance, name, Causality::Output, &field, "")?],
-                        pattern => {
-                            let mut found = resolver.matches(instance, pattern, Causality::Output);
-                            if found.is_empty() {
-                                found = resolver.matches(instance, pattern, Causality::Input);
-                            }
-                            if found.is_empty() {
-                                return Err(SystemError::new(
-                                    &field,
-                                    resolver.no_match(instance, pattern, text, "output or input"),
-                                ));
-                            }
-                            found.into_iter().map(|(r, _)| r).collect()
-                        }
-                    };
-                    outputs.extend(found.into_iter().filter(|r| seen.insert(*r)));
-                }
-                outputs
-            }
-        };
-
+        let outputs = self.resolve_outputs(&resolver)?;
         Ok(System {
             instances: resolver.instances,
             connections,
@@ -456,6 +341,137 @@ impl SystemDescription {
             inputs,
             outputs,
         })
+    }
+
+    /// Instance `name`: its FMU file and model description, its parameters resolved.
+    fn resolve_instance(
+        &self,
+        name: &str,
+        fmu: &FmuSpec,
+        descriptions: &mut impl FnMut(&Path) -> Result<ModelDescription, String>,
+    ) -> Result<InstanceSpec, SystemError> {
+        let field = format!("fmus.{name}");
+        let path = self.fmu_file(name)?;
+        let source = if fmu.model.is_some() { "model" } else { "path" };
+        let description = descriptions(&path).map_err(|m| SystemError::new(format!("{field}.{source}"), m))?;
+        let parameters = fmu
+            .parameters
+            .iter()
+            .map(|(parameter, value)| {
+                let field = format!("{field}.parameters.{parameter}");
+                let variable = description.index_of(parameter).ok_or_else(|| {
+                    let suggestion = closest(
+                        parameter,
+                        description.variables.iter().map(|v| (v.name.as_str(), v.causality == Causality::Parameter)),
+                    );
+                    SystemError::new(
+                        &field,
+                        format!("unknown variable '{parameter}' in instance '{name}'{}", did_you_mean(suggestion)),
+                    )
+                })?;
+                let value = parameter_value(&description.variables[variable], *value)
+                    .map_err(|m| SystemError::new(&field, m))?;
+                Ok((variable, value))
+            })
+            .collect::<Result<Vec<_>, SystemError>>()?;
+        Ok(InstanceSpec { name: name.to_string(), path, parameters, description, isolate: fmu.isolate })
+    }
+
+    /// External input `i`: its signal driving each Real input its pattern names.
+    fn resolve_input(
+        &self,
+        resolver: &Resolver,
+        drivers: &mut Drivers,
+        i: usize,
+        input: &InputSpec,
+        inputs: &mut Vec<ExternalInput>,
+    ) -> Result<(), SystemError> {
+        let field = format!("inputs[{i}].to");
+        let reference = self.reference(&input.to, &field)?;
+        let instance = resolver.instance(reference.instance, &field)?;
+        let targets = match Pattern::new(reference.variable) {
+            Pattern::Exact(name) => vec![resolver.lookup(instance, name, Causality::Input, &field, "")?],
+            pattern => {
+                let found: Vec<VarRef> =
+                    resolver.matches(instance, pattern, Causality::Input).into_iter().map(|(r, _)| r).collect();
+                if found.is_empty() {
+                    return Err(SystemError::new(&field, resolver.no_match(instance, pattern, &input.to, "input")));
+                }
+                found
+            }
+        };
+        let signal = self.signal(&input.signal, &format!("inputs[{i}].signal"))?;
+        for to in targets {
+            let variable = resolver.variable(to);
+            if variable.causality != Causality::Input {
+                return Err(SystemError::new(
+                    &field,
+                    format!(
+                        "'{}' is {}, not an input; external signals drive inputs only",
+                        resolver.name(to),
+                        causality_name(variable.causality)
+                    ),
+                ));
+            }
+            if variable.var_type != VarType::Real {
+                return Err(SystemError::new(
+                    &field,
+                    format!(
+                        "'{}' is {}; external signals drive Real inputs only",
+                        resolver.name(to),
+                        type_name(variable.var_type)
+                    ),
+                ));
+            }
+            drivers.claim(resolver, to, format!("inputs[{i}]"), &field)?;
+            inputs.push(ExternalInput { to, signal: signal.clone() });
+        }
+        Ok(())
+    }
+
+    /// The recorded variables: every output when `outputs` is absent, else the listed ones
+    /// (patterns match outputs, or inputs when no output matches), each once, in order.
+    fn resolve_outputs(&self, resolver: &Resolver) -> Result<Vec<VarRef>, SystemError> {
+        let Some(list) = &self.outputs else {
+            return Ok(resolver
+                .instances
+                .iter()
+                .enumerate()
+                .flat_map(|(instance, spec)| {
+                    spec.description
+                        .variables
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, v)| v.causality == Causality::Output)
+                        .map(move |(variable, _)| VarRef { instance, variable })
+                })
+                .collect());
+        };
+        let mut seen = HashSet::new();
+        let mut outputs = Vec::new();
+        for (i, text) in list.iter().enumerate() {
+            let field = format!("outputs[{i}]");
+            let reference = self.reference(text, &field)?;
+            let instance = resolver.instance(reference.instance, &field)?;
+            let found = match Pattern::new(reference.variable) {
+                Pattern::Exact(name) => vec![resolver.lookup(instance, name, Causality::Output, &field, "")?],
+                pattern => {
+                    let mut found = resolver.matches(instance, pattern, Causality::Output);
+                    if found.is_empty() {
+                        found = resolver.matches(instance, pattern, Causality::Input);
+                    }
+                    if found.is_empty() {
+                        return Err(SystemError::new(
+                            &field,
+                            resolver.no_match(instance, pattern, text, "output or input"),
+                        ));
+                    }
+                    found.into_iter().map(|(r, _)| r).collect()
+                }
+            };
+            outputs.extend(found.into_iter().filter(|r| seen.insert(*r)));
+        }
+        Ok(outputs)
     }
 
     /// The signal of `spec`, loading a CSV table relative to the JSON file's directory.
