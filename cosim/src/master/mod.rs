@@ -326,7 +326,7 @@ impl Master {
             }
             // The restored FMU holds the inputs it had when saved.
             unit.discard_pending();
-            unit.out_fresh = false;
+            unit.outputs_changed();
         }
         self.time = t;
         Ok(())
