@@ -718,6 +718,17 @@ impl<M: Model> Instance<M> {
         Ok(())
     }
 
+    /// The value of a declared state or state derivative by value reference (zero for one
+    /// this configuration does not use); `vr` was checked to be one.
+    #[inline]
+    fn state_or_derivative(&self, vr: u32) -> f64 {
+        match (self.catalog.state_index(vr), self.catalog.derivative_index(vr)) {
+            (Some(d), _) => self.state_of_declared[d].map_or(0.0, |k| self.s.x[k]),
+            (_, Some(d)) => self.state_of_declared[d].map_or(0.0, |k| self.dx[k]),
+            _ => unreachable!("checked by the caller"),
+        }
+    }
+
     /// Whether every output among `vrs` is one without direct feedthrough (stops at the first
     /// that has feedthrough).
     fn only_state_outputs(&self, vrs: &[u32]) -> bool {
@@ -789,16 +800,22 @@ impl<M: Model> Instance<M> {
             if need_derivatives {
                 me.evaluate_derivatives(F)?;
             }
+            // Every value reference was checked to be a real, state or derivative above.
+            if from_state {
+                // The outputs from the shortcut's scratch, the rest as stored.
+                for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
+                    *out = match me.catalog.real(vr) {
+                        Some((s, Causality::Output)) => me.y_state[me.output_position_of_slot(s)],
+                        Some((s, _)) => me.s.reals[s],
+                        None => me.state_or_derivative(vr),
+                    };
+                }
+                return Ok(());
+            }
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
-                // Every value reference was checked to be a real, state or derivative above.
                 *out = match me.catalog.real(vr) {
-                    Some((s, Causality::Output)) if from_state => me.y_state[me.output_position_of_slot(s)],
                     Some((s, _)) => me.s.reals[s],
-                    None => match (me.catalog.state_index(vr), me.catalog.derivative_index(vr)) {
-                        (Some(d), _) => me.state_of_declared[d].map_or(0.0, |k| me.s.x[k]),
-                        (_, Some(d)) => me.state_of_declared[d].map_or(0.0, |k| me.dx[k]),
-                        _ => unreachable!("checked above"),
-                    },
+                    None => me.state_or_derivative(vr),
                 };
             }
             Ok(())
