@@ -57,6 +57,9 @@ pub struct Catalog {
     pub integer_range: Vec<(i32, i32)>,
     /// For each output (in `y` order), the `u` positions it depends on directly.
     pub feedthrough: Vec<Vec<usize>>,
+    /// For each output (in `y` order): it has no direct feedthrough (a function of the time and
+    /// the state only, see [`crate::model::Model::state_outputs`]).
+    pub state_only: Vec<bool>,
     /// The declared continuous states (Model Exchange), in state-vector order; empty for a
     /// Co-Simulation-only model.
     pub states: Vec<StateVariable>,
@@ -225,6 +228,7 @@ impl Catalog {
             feedthrough.push(deps);
         }
         let causality: Vec<Causality> = variables.iter().map(|v| v.causality).collect();
+        let state_only = feedthrough.iter().map(Vec::is_empty).collect();
         Ok(Catalog {
             by_vr: VrIndex::new(by_vr, &slots, &causality),
             causality,
@@ -239,6 +243,7 @@ impl Catalog {
             boolean_start,
             integer_range,
             feedthrough,
+            state_only,
             states: Vec::new(),
         })
     }
@@ -252,6 +257,12 @@ impl Catalog {
     pub fn outputs(&self) -> Range<usize> {
         let n_u = self.input_slots.len();
         n_u..n_u + self.output_slots.len()
+    }
+
+    /// Whether real slot `s` is an output without direct feedthrough.
+    #[inline]
+    pub fn is_state_only_output(&self, s: usize) -> bool {
+        matches!(self.output_pos.get(s), Some(&Some(k)) if self.state_only[k])
     }
 
     /// Declaration index of a value reference.

@@ -169,6 +169,9 @@ pub struct Instance<M: Model> {
     // [`Catalog::inputs`] and [`Catalog::outputs`]).
     u_interp: Vec<f64>,
     y: Vec<f64>,
+    /// Scratch for [`Model::state_outputs`]: filled anew by each `fmi2GetReal` that uses it,
+    /// never read otherwise (not a cache).
+    y_state: Vec<f64>,
     dx: Vec<f64>,
     x_before_step: Vec<f64>,
     ode: Dopri5,
@@ -260,6 +263,7 @@ impl<M: Model> Instance<M> {
             outputs_dirty: true,
             u_interp: vec![0.0; n_u],
             y: vec![0.0; n_y],
+            y_state: vec![0.0; n_y],
             dx: Vec::new(),
             x_before_step: Vec::new(),
             ode: Dopri5::new(0),
@@ -714,6 +718,52 @@ impl<M: Model> Instance<M> {
         Ok(())
     }
 
+    /// The value of a declared state or state derivative by value reference (zero for one
+    /// this configuration does not use); `vr` was checked to be one.
+    #[inline]
+    fn state_or_derivative(&self, vr: u32) -> f64 {
+        match (self.catalog.state_index(vr), self.catalog.derivative_index(vr)) {
+            (Some(d), _) => self.state_of_declared[d].map_or(0.0, |k| self.s.x[k]),
+            (_, Some(d)) => self.state_of_declared[d].map_or(0.0, |k| self.dx[k]),
+            _ => unreachable!("checked by the caller"),
+        }
+    }
+
+    /// Whether every output among `vrs` is one without direct feedthrough (stops at the first
+    /// that has feedthrough).
+    fn only_state_outputs(&self, vrs: &[u32]) -> bool {
+        vrs.iter().all(|&vr| match self.catalog.real(vr) {
+            Some((s, Causality::Output)) => self.catalog.is_state_only_output(s),
+            _ => true,
+        })
+    }
+
+    /// Position in `y` of the output in real slot `s`.
+    fn output_position_of_slot(&self, s: usize) -> usize {
+        self.catalog.output_pos[s].expect("an output's slot")
+    }
+
+    /// The outputs without feedthrough into [`Instance::y_state`] by [`Model::state_outputs`],
+    /// those among `vrs` checked to be finite; false when the model has no such shortcut.
+    fn evaluate_state_outputs(&mut self, function: &'static str, vrs: &[u32]) -> FmiResult<bool> {
+        let model = self.model.as_ref().expect("configured by the caller");
+        // An output the model failed to write shows up as NaN, not as an old value.
+        self.y_state.fill(f64::NAN);
+        if !model.state_outputs(self.s.time, &self.s.x, &mut self.y_state) {
+            return Ok(false);
+        }
+        for &vr in vrs {
+            if let Some((s, Causality::Output)) = self.catalog.real(vr) {
+                let v = self.y_state[self.output_position_of_slot(s)];
+                if !v.is_finite() {
+                    let name = &self.catalog.variables[self.index_of_real_slot(s)].name;
+                    return Err(error(function, format!("output '{name}' is {v} at t = {} s", self.s.time)));
+                }
+            }
+        }
+        Ok(true)
+    }
+
     fn index_of_real_slot(&self, s: usize) -> usize {
         self.catalog.slots.iter().position(|&x| x == Slot::Real(s)).unwrap_or(0)
     }
@@ -732,8 +782,17 @@ impl<M: Model> Instance<M> {
                     None => return Err(me.not_a_real(F, vr)),
                 }
             }
+            // Outputs without feedthrough alone, while the outputs are out of date: from the
+            // model's state-only shortcut where it has one, without touching the stored outputs.
+            let mut from_state = false;
             if need_outputs && me.s.state != S::Error {
-                me.refresh_outputs(F)?;
+                me.ensure_configured(F)?;
+                if me.outputs_dirty && me.only_state_outputs(vrs) {
+                    from_state = me.evaluate_state_outputs(F, vrs)?;
+                }
+                if !from_state {
+                    me.refresh_outputs(F)?;
+                }
             }
             if need_states || need_derivatives {
                 me.ensure_configured(F)?;
@@ -741,15 +800,22 @@ impl<M: Model> Instance<M> {
             if need_derivatives {
                 me.evaluate_derivatives(F)?;
             }
+            // Every value reference was checked to be a real, state or derivative above.
+            if from_state {
+                // The outputs from the shortcut's scratch, the rest as stored.
+                for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
+                    *out = match me.catalog.real(vr) {
+                        Some((s, Causality::Output)) => me.y_state[me.output_position_of_slot(s)],
+                        Some((s, _)) => me.s.reals[s],
+                        None => me.state_or_derivative(vr),
+                    };
+                }
+                return Ok(());
+            }
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
-                // Every value reference was checked to be a real, state or derivative above.
                 *out = match me.catalog.real(vr) {
                     Some((s, _)) => me.s.reals[s],
-                    None => match (me.catalog.state_index(vr), me.catalog.derivative_index(vr)) {
-                        (Some(d), _) => me.state_of_declared[d].map_or(0.0, |k| me.s.x[k]),
-                        (_, Some(d)) => me.state_of_declared[d].map_or(0.0, |k| me.dx[k]),
-                        _ => unreachable!("checked above"),
-                    },
+                    None => me.state_or_derivative(vr),
                 };
             }
             Ok(())

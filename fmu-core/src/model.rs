@@ -107,6 +107,22 @@ pub trait Model: Sized + 'static {
         self.outputs(t, x, u, y);
     }
 
+    /// The outputs without direct feedthrough (declared without [`Variable::depends_on`]: they
+    /// depend on `t` and `x` only), written into their positions of `y`; the other entries are
+    /// to be left alone. A cheap shortcut for an importer that reads only those outputs before
+    /// it sets the inputs (a master that needs a rotor's azimuth to compute its pitch): when the
+    /// outputs are out of date, `fmi2GetReal` of such outputs alone calls this instead of the full
+    /// [`Model::outputs_warm`], keeps nothing of it (the stored outputs stay out of date) and
+    /// returns the values from `y`. They must be, bit for bit, the values the full evaluation
+    /// gives, and every output without feedthrough must be written. Returns false (the default)
+    /// when the model has no such shortcut: the full evaluation is used.
+    ///
+    /// [`Variable::depends_on`]: crate::variable::Variable::depends_on
+    fn state_outputs(&self, t: f64, x: &[f64], y: &mut [f64]) -> bool {
+        let _ = (t, x, y);
+        false
+    }
+
     /// Relative and absolute tolerance of the error-controlled integrator inside `fmi2DoStep`.
     fn tolerances(&self) -> (f64, f64);
 

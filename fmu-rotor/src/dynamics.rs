@@ -222,21 +222,31 @@ impl Tree {
 
     /// Joint angles, rates and prescribed accelerations of all links.
     fn joint_values<D: Scalar>(&self, w: &mut Work<D>, t: D, x: &[D], u: &[D]) {
-        let n = self.n_dof();
-        for (j, link) in self.links.iter().enumerate() {
-            let (a, r, acc) = match link.joint {
-                Joint::Free { .. } => {
-                    let k = self.dof_of_link[j].expect("free links have a coordinate");
-                    (x[k], x[n + k], zero())
-                }
-                Joint::Driven(Drive::Clock { angle0, rate }) => (t * rate + angle0, D::from(rate), zero()),
-                Joint::Driven(Drive::Inputs { angle, rate, acc }) => (u[angle], u[rate], u[acc]),
-                Joint::Locked(a) => (D::from(a), zero(), zero()),
-            };
+        for j in 0..self.links.len() {
+            let (a, r, acc) = self.joint_value(j, t, x, Some(u)).expect("inputs given");
             w.angle[j] = a;
             w.rate[j] = r;
             w.accel[j] = acc;
         }
+    }
+
+    /// Angle, rate and prescribed acceleration of link `j`'s joint at time `t`, state
+    /// `x = [q, q']` and inputs `u`; `None` for a joint driven by the inputs when `u` is `None`.
+    /// Every evaluation takes its joint values from here, so those that do not depend on the
+    /// inputs come out bit for bit the same with and without them.
+    pub fn joint_value<D: Scalar>(&self, j: usize, t: D, x: &[D], u: Option<&[D]>) -> Option<(D, D, D)> {
+        Some(match self.links[j].joint {
+            Joint::Free { .. } => {
+                let k = self.dof_of_link[j].expect("free links have a coordinate");
+                (x[k], x[self.n_dof() + k], zero())
+            }
+            Joint::Driven(Drive::Clock { angle0, rate }) => (t * rate + angle0, D::from(rate), zero()),
+            Joint::Driven(Drive::Inputs { angle, rate, acc }) => {
+                let u = u?;
+                (u[angle], u[rate], u[acc])
+            }
+            Joint::Locked(a) => (D::from(a), zero(), zero()),
+        })
     }
 
     /// Forward kinematics with first and second rates (without `q''`), one recursive pass over

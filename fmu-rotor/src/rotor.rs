@@ -541,6 +541,34 @@ impl Model for Rotor {
         self.with_work(|w: &mut Work<D>| self.outputs_with(w, t, x, us, ys));
     }
 
+    /// `azimuth`, `shaft.rate` and each blade's `azimuth`, `flap`, `lag`, `flap_rate` and
+    /// `lag_rate` (zero for the blades beyond `nb`): the joint values of the shaft, lag and flap
+    /// hinges, from the clock and the state alone, by the code the full evaluation takes them
+    /// from ([`Tree::joint_value`]). Only where the full evaluation fails (a singular mass
+    /// matrix: every output NaN) do they differ from it.
+    fn state_outputs(&self, t: f64, x: &[f64], ys: &mut [f64]) -> bool {
+        let joint = |j: usize| self.tree.joint_value(j, t, x, None).expect("shaft, lag and flap joints use no inputs");
+        let (psi, psi_rate, _) = joint(0);
+        ys[y::AZIMUTH] = psi;
+        ys[y::SHAFT_RATE] = psi_rate;
+        for i in 0..MAX_BLADES {
+            let o = y::blade(i);
+            let [azimuth, flap, lag, flap_rate, lag_rate] = match self.blades.get(i) {
+                Some(b) => {
+                    let ((flap, flap_rate, _), (lag, lag_rate, _)) = (joint(b.flap), joint(b.lag));
+                    [psi + b.azimuth_offset, flap, lag, flap_rate, lag_rate]
+                }
+                None => [0.0; 5],
+            };
+            ys[o + y::AZIMUTH_B] = azimuth;
+            ys[o + y::FLAP] = flap;
+            ys[o + y::LAG] = lag;
+            ys[o + y::FLAP_RATE] = flap_rate;
+            ys[o + y::LAG_RATE] = lag_rate;
+        }
+        true
+    }
+
     fn tolerances(&self) -> (f64, f64) {
         (self.tolerance, self.tolerance)
     }

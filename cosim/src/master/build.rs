@@ -146,6 +146,7 @@ impl Master {
                 out_names: read[u].iter().map(|&v| var_name(md, &name, v)).collect(),
                 out_pred: vec![0.0; n_out],
                 out_fresh: false,
+                state_only: super::unit::StateOnly::new(md, &read[u]),
                 feed_by_input,
                 feed_by_output,
                 d: vec![0.0; n_out * n_in],

@@ -272,7 +272,7 @@ impl Master {
             if n > 0 {
                 unit.slave.set_continuous_states(values)?;
             }
-            unit.out_fresh = false;
+            unit.outputs_changed();
             at += n;
         }
         self.time = t;

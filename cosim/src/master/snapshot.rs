@@ -126,6 +126,7 @@ impl Master {
             unit.in_old.copy_from_slice(&saved.in_old);
             unit.in_older.copy_from_slice(&saved.in_older);
             unit.out_pred.copy_from_slice(&saved.out_pred);
+            unit.outputs_changed();
             unit.out_fresh = saved.out_fresh;
             unit.d.copy_from_slice(&saved.d);
         }

@@ -2,6 +2,7 @@
 //! outputs it is read (or predicted by its linear model), and its saved state.
 
 use super::MasterError;
+use crate::import::model_description::ModelDescription;
 use crate::import::{CallError, FmuState, Instance, StepResult};
 
 /// One FMU instance with the master's buffers for it.
@@ -38,6 +39,8 @@ pub(super) struct Unit {
     pub(super) out_pred: Vec<f64>,
     /// `out_pred` is current: no input changed and no step was made since it was read.
     pub(super) out_fresh: bool,
+    /// The read outputs without direct feedthrough, read alone at a communication point.
+    pub(super) state_only: StateOnly,
     /// Output positions that depend directly on each driven input.
     pub(super) feed_by_input: Vec<Vec<usize>>,
     /// Inputs (positions) each output depends on directly.
@@ -51,6 +54,40 @@ pub(super) struct Unit {
     pub(super) derivative_orders: Vec<i32>,
     pub(super) derivative_values: Vec<f64>,
     pub(super) state: Option<FmuState>,
+}
+
+/// The outputs a unit reads that have no direct feedthrough: their `ModelStructure/Outputs`
+/// dependencies name no input (of any type), so they are functions of the FMU's state and time
+/// only. While stepping, the first of them the coupling needs after a step is read with the
+/// others alone, in one `fmi2GetReal`, before any full read ([`Unit::output`]); the inputs set
+/// afterwards cannot change them, so that read serves until the next step. An FMU that
+/// evaluates just those (`fmu-core`'s `Model::state_outputs`) then need not evaluate its other
+/// outputs at inputs that are about to change: the rotor's with the last point's pitch, before
+/// the controls have computed the pitch from its azimuth. Only where outputs may be read at all
+/// ([`Unit::exact`]): a standard FMU's outputs are all read right after its step, before any
+/// input is set (FMI 2.0 forbids a get after a set between steps), as before.
+pub(super) struct StateOnly {
+    /// Per read output (position in `out_vrs`): it has no direct feedthrough.
+    pub(super) is: Vec<bool>,
+    /// Their positions in `out_vrs` and their value references, in `out_vrs` order.
+    pos: Vec<usize>,
+    vrs: Vec<u32>,
+    values: Vec<f64>,
+    /// Their values in `out_pred` are those after the last step (or state change): read
+    /// since, by this read or by a full one. Cleared with [`Unit::outputs_changed`].
+    pub(super) fresh: bool,
+}
+
+impl StateOnly {
+    /// Those of the variables `read` (indices into `md.variables`) whose dependencies name no
+    /// input ([`ModelDescription::feedthrough_inputs`]: a missing `dependencies` attribute
+    /// means every input).
+    pub(super) fn new(md: &ModelDescription, read: &[usize]) -> StateOnly {
+        let is: Vec<bool> = read.iter().map(|&v| md.feedthrough_inputs(v).is_empty()).collect();
+        let pos: Vec<usize> = (0..read.len()).filter(|&k| is[k]).collect();
+        let vrs = pos.iter().map(|&k| md.variables[read[k]].value_reference).collect();
+        StateOnly { values: vec![0.0; pos.len()], is, pos, vrs, fresh: false }
+    }
 }
 
 /// How an output is evaluated at a communication point.
@@ -113,15 +150,44 @@ impl Unit {
             self.slave.get_real(&self.out_vrs, &mut self.out_pred)?;
         }
         self.out_fresh = true;
+        self.state_only.fresh = true;
         Ok(())
     }
 
+    /// Reads the outputs without direct feedthrough alone, in one `fmi2GetReal`, into
+    /// `out_pred`. The inputs set since the last flush stay pending: these outputs do not
+    /// depend on them.
+    fn read_state_only_outputs(&mut self) -> Result<(), CallError> {
+        let s = &mut self.state_only;
+        self.slave.get_real(&s.vrs, &mut s.values)?;
+        for (&k, &value) in s.pos.iter().zip(&s.values) {
+            self.out_pred[k] = value;
+        }
+        s.fresh = true;
+        Ok(())
+    }
+
+    /// The outputs may have changed other than by a change of inputs (a step, a restored FMU
+    /// state, new states): every output is to be read again.
+    pub(super) fn outputs_changed(&mut self) {
+        self.out_fresh = false;
+        self.state_only.fresh = false;
+    }
+
     /// Current value of output `k` given the current inputs: read from the FMU (all outputs at
-    /// once, once per input change) where the protocol allows it, else the linear model.
+    /// once, once per input change) where the protocol allows it, else the linear model. While
+    /// stepping, an output without direct feedthrough is read with the others like it alone,
+    /// once per step ([`StateOnly`]).
     pub(super) fn output(&mut self, k: usize, phase: Phase) -> Result<f64, CallError> {
         if self.exact(phase) {
             if !self.out_fresh {
-                self.read_outputs()?;
+                if phase == Phase::Stepping && self.state_only.is[k] {
+                    if !self.state_only.fresh {
+                        self.read_state_only_outputs()?;
+                    }
+                } else {
+                    self.read_outputs()?;
+                }
             }
             Ok(self.out_pred[k])
         } else {
@@ -153,7 +219,7 @@ impl Unit {
         }
         self.in_older.copy_from_slice(&self.in_old);
         self.in_old.copy_from_slice(&self.in_values);
-        self.out_fresh = false;
+        self.outputs_changed();
         match self.slave.do_step(t, h, false)? {
             StepResult::Complete => Ok(()),
             StepResult::Discarded => {
@@ -196,5 +262,51 @@ impl Unit {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StateOnly;
+    use crate::import::model_description::{Causality, ModelDescription};
+
+    /// The outputs [`StateOnly`] picks among all outputs of one of our committed model
+    /// descriptions, by name.
+    fn picked(xml: &str) -> Vec<String> {
+        let md = ModelDescription::parse(xml).unwrap();
+        let outputs: Vec<usize> =
+            (0..md.variables.len()).filter(|&v| md.variables[v].causality == Causality::Output).collect();
+        let s = StateOnly::new(&md, &outputs);
+        assert_eq!(s.pos.len(), s.vrs.len());
+        outputs.iter().zip(&s.is).filter(|(_, is)| **is).map(|(&v, _)| md.variables[v].name.clone()).collect()
+    }
+
+    #[test]
+    fn outputs_without_feedthrough_of_our_fmus() {
+        let rotor = picked(include_str!("../../../modelDescription/Rotor.xml"));
+        let mut expected = vec!["azimuth".to_string(), "shaft.rate".to_string()];
+        for i in 1..=8 {
+            for q in ["azimuth", "flap", "lag", "flap_rate", "lag_rate"] {
+                expected.push(format!("blade[{i}].{q}"));
+            }
+        }
+        assert_eq!(rotor, expected);
+        // The controls' outputs all depend on their inputs; the airframe's kinematics do not.
+        assert!(picked(include_str!("../../../modelDescription/Controls.xml")).is_empty());
+        let fuselage = picked(include_str!("../../../modelDescription/Fuselage.xml"));
+        assert!(fuselage.iter().any(|n| n == "hub.vel.x") && !fuselage.iter().any(|n| n == "hub.acc.x"));
+    }
+
+    #[test]
+    fn an_output_without_dependencies_attribute_depends_on_every_input() {
+        let rotor = include_str!("../../../modelDescription/Rotor.xml");
+        let without: Vec<String> = rotor
+            .lines()
+            .map(|l| match l.split_once(" dependencies=") {
+                Some((head, _)) if l.contains("<Unknown") => format!("{head}/>"),
+                _ => l.to_string(),
+            })
+            .collect();
+        assert!(picked(&without.join("\n")).is_empty());
     }
 }

@@ -8,3 +8,4 @@ mod common;
 mod exported_symbols;
 mod model_description;
 mod safe_api;
+mod state_outputs;

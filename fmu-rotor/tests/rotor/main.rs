@@ -11,4 +11,5 @@ mod kinematics_cache;
 mod mass_matrix;
 mod momentum;
 mod restart;
+mod state_outputs;
 mod two_instances;

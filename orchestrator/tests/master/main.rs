@@ -14,4 +14,5 @@ mod failure_handling;
 mod linearize;
 mod loop_detection;
 mod signal_extrapolation;
+mod state_only_reads;
 mod two_mass;
