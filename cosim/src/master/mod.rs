@@ -34,6 +34,7 @@ pub mod linalg;
 mod linearize;
 pub mod newton;
 mod parallel;
+mod plan;
 mod results;
 mod snapshot;
 mod unit;
@@ -47,6 +48,7 @@ pub use error::{MAX_COMMUNICATION_POINTS, MasterError, check_communication_point
 pub use fmu_cache::FmuCache;
 pub use newton::CONTRACTION;
 use parallel::{Task, Units};
+pub use plan::CouplingPlan;
 use unit::{Phase, Unit};
 
 pub use results::{Results, RunSummary, write_csv_header, write_csv_row};
@@ -141,6 +143,8 @@ impl Master {
         model_exchange: bool,
     ) -> Result<Master, MasterError> {
         check_communication_points(&system.experiment)?;
+        // From the model descriptions alone: what is not supported fails before any FMU loads.
+        let plan = CouplingPlan::new(&system)?;
         let mut slaves = Vec::new();
         for inst in &system.instances {
             let setup = |message: String| MasterError::Setup { instance: inst.name.clone(), message };
@@ -154,8 +158,7 @@ impl Master {
             };
             slaves.push(slave.map_err(|e| setup(e.to_string()))?);
         }
-        let descriptions = system.instances.iter().map(|i| i.description.clone()).collect();
-        Self::build(system, descriptions, slaves)
+        Self::build(system, plan, slaves)
     }
 
     /// The algebraic loops found, each as its `instance.variable` members.
