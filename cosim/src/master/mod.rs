@@ -1,6 +1,8 @@
 //! The master algorithm: steps the FMUs of a resolved [`System`] and makes their coupling
 //! consistent at every communication point (DESIGN.md section 4).
 //!
+//! - The coupling is planned first ([`CouplingPlan`]), from the model descriptions alone: what
+//!   the master does not support fails before any FMU is loaded.
 //! - The connected outputs form the feedthrough graph ([`graph`]); its strongly connected
 //!   components are the algebraic loops, solved in topological order.
 //! - Initialization mode: every FMU may be set and read repeatedly, so loops get full Newton

@@ -2,8 +2,8 @@
 //! descriptions, before any FMU is loaded. The driven inputs and read outputs of each unit, the
 //! discrete exchange, the feedthrough graph, its loops in solution order, the recording, and the
 //! parameters set before initialization. Building it is the one place where the master rejects
-//! what it does not support; [`Master::build`](super::Master) then only adds instances and
-//! buffers.
+//! a connection, external input or recorded variable it does not support; `Master::build` then
+//! only adds the instances and the per-run buffers.
 
 use std::collections::HashMap;
 
