@@ -332,7 +332,7 @@ impl SystemSlave {
         description.experiment.stop = self.stop_time.unwrap_or(self.start_time + 1e8 * description.experiment.step);
         let fmus = &mut self.fmus;
         let mut system = description
-            .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))
+            .resolve(|path| fmus.description(path).map_err(|e| e.to_string()))
             .map_err(|e| error(function, e.to_string()))?;
         let slot = self.outer_slots(function, &mut system)?;
         let experiment = system.experiment;

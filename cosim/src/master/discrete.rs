@@ -14,8 +14,8 @@
 //! Recorded values are numbers: integers as they are, Booleans as 0 and 1.
 
 use crate::import::CallError;
-use crate::import::model_description::{ModelDescription, VarType};
-use crate::system::VarRef;
+use crate::import::model_description::VarType;
+use crate::system::{System, VarRef};
 
 use super::Unit;
 
@@ -55,16 +55,12 @@ struct UnitVars {
     read_bool: (Vec<u32>, Vec<usize>),
     write_int: (Vec<u32>, Vec<usize>),
     write_bool: (Vec<u32>, Vec<usize>),
-    /// Scratch buffers.
-    ints: Vec<i32>,
-    bools: Vec<bool>,
 }
 
-/// The discrete variables of a system and their current values.
+/// Which discrete variables of a system the master reads and sets, and the connections between
+/// them: part of the [`super::plan::CouplingPlan`], built from the model descriptions alone.
 #[derive(Default)]
-pub(super) struct Discrete {
-    /// Current value of every discrete variable the master reads or sets.
-    values: Vec<f64>,
+pub(super) struct DiscretePlan {
     /// Slot of each variable, to find it again.
     slot_of: Vec<(VarRef, usize)>,
     units: Vec<UnitVars>,
@@ -72,20 +68,10 @@ pub(super) struct Discrete {
     links: Vec<(usize, Target)>,
 }
 
-impl Discrete {
-    /// The current values, by slot.
-    pub(super) fn values(&self) -> &[f64] {
-        &self.values
-    }
-
-    /// Restores values saved with [`Discrete::values`].
-    pub(super) fn set_values(&mut self, values: &[f64]) {
-        self.values.copy_from_slice(values);
-    }
-
+impl DiscretePlan {
     /// Empty, for `n_units` units.
-    pub(super) fn new(n_units: usize) -> Discrete {
-        Discrete { units: (0..n_units).map(|_| UnitVars::default()).collect(), ..Discrete::default() }
+    pub(super) fn new(n_units: usize) -> DiscretePlan {
+        DiscretePlan { units: (0..n_units).map(|_| UnitVars::default()).collect(), ..DiscretePlan::default() }
     }
 
     /// Whether `r` is a discrete variable the master reads or sets.
@@ -95,14 +81,13 @@ impl Discrete {
 
     /// The slot of discrete variable `r` (added as an output to read, or an input to set, on
     /// first use).
-    pub(super) fn slot(&mut self, r: VarRef, mds: &[ModelDescription], input: bool) -> usize {
+    pub(super) fn slot(&mut self, r: VarRef, system: &System, input: bool) -> usize {
         if let Some(&(_, s)) = self.slot_of.iter().find(|(v, _)| *v == r) {
             return s;
         }
-        let variable = &mds[r.instance].variables[r.variable];
+        let variable = system.variable(r);
         let kind = Kind::of(variable.var_type).expect("a discrete variable");
-        let s = self.values.len();
-        self.values.push(0.0);
+        let s = self.slot_of.len();
         self.slot_of.push((r, s));
         let unit = &mut self.units[r.instance];
         let list = match (kind, input) {
@@ -117,16 +102,55 @@ impl Discrete {
     }
 
     /// Connects discrete output `from` to discrete input `to`.
-    pub(super) fn connect(&mut self, from: VarRef, to: VarRef, mds: &[ModelDescription]) {
-        let source = self.slot(from, mds, false);
-        let target = self.slot(to, mds, true);
+    pub(super) fn connect(&mut self, from: VarRef, to: VarRef, system: &System) {
+        let source = self.slot(from, system, false);
+        let target = self.slot(to, system, true);
         self.links.push((source, Target::Slot(target)));
     }
 
     /// Connects discrete output `from` to Real input position `j` of unit `unit`.
-    pub(super) fn connect_to_real(&mut self, from: VarRef, unit: usize, j: usize, mds: &[ModelDescription]) {
-        let source = self.slot(from, mds, false);
+    pub(super) fn connect_to_real(&mut self, from: VarRef, unit: usize, j: usize, system: &System) {
+        let source = self.slot(from, system, false);
         self.links.push((source, Target::Real(unit, j)));
+    }
+}
+
+/// The discrete variables of a system and their current values.
+pub(super) struct Discrete {
+    plan: DiscretePlan,
+    /// Current value of every discrete variable the master reads or sets, by slot.
+    values: Vec<f64>,
+    /// Scratch buffers, as large as the longest list of one unit.
+    ints: Vec<i32>,
+    bools: Vec<bool>,
+}
+
+impl Discrete {
+    /// The values of `plan`'s variables, all 0 until the first [`Discrete::exchange`].
+    pub(super) fn new(plan: DiscretePlan) -> Discrete {
+        let longest = plan
+            .units
+            .iter()
+            .flat_map(|u| [&u.read_int, &u.read_bool, &u.write_int, &u.write_bool])
+            .map(|list| list.0.len())
+            .max()
+            .unwrap_or(0);
+        Discrete {
+            values: vec![0.0; plan.slot_of.len()],
+            plan,
+            ints: Vec::with_capacity(longest),
+            bools: Vec::with_capacity(longest),
+        }
+    }
+
+    /// The current values, by slot.
+    pub(super) fn values(&self) -> &[f64] {
+        &self.values
+    }
+
+    /// Restores values saved with [`Discrete::values`].
+    pub(super) fn set_values(&mut self, values: &[f64]) {
+        self.values.copy_from_slice(values);
     }
 
     /// The current value in `slot`.
@@ -141,33 +165,34 @@ impl Discrete {
         if self.values.is_empty() {
             return Ok(());
         }
-        for (unit, owner) in self.units.iter_mut().zip(units.iter_mut()) {
+        let Discrete { plan, values, ints, bools } = self;
+        for (unit, owner) in plan.units.iter().zip(units.iter_mut()) {
             let slave = &mut owner.slave;
             let (vrs, slots) = &unit.read_int;
             if !vrs.is_empty() {
-                unit.ints.resize(vrs.len(), 0);
-                slave.get_integer(vrs, &mut unit.ints)?;
-                for (&s, &v) in slots.iter().zip(&unit.ints) {
-                    self.values[s] = f64::from(v);
+                ints.resize(vrs.len(), 0);
+                slave.get_integer(vrs, ints)?;
+                for (&s, &v) in slots.iter().zip(ints.iter()) {
+                    values[s] = f64::from(v);
                 }
             }
             let (vrs, slots) = &unit.read_bool;
             if !vrs.is_empty() {
-                unit.bools.resize(vrs.len(), false);
-                slave.get_boolean(vrs, &mut unit.bools)?;
-                for (&s, &v) in slots.iter().zip(&unit.bools) {
-                    self.values[s] = if v { 1.0 } else { 0.0 };
+                bools.resize(vrs.len(), false);
+                slave.get_boolean(vrs, bools)?;
+                for (&s, &v) in slots.iter().zip(bools.iter()) {
+                    values[s] = if v { 1.0 } else { 0.0 };
                 }
             }
         }
-        for &(source, target) in &self.links {
-            let value = self.values[source];
+        for &(source, target) in &plan.links {
+            let value = values[source];
             match target {
-                Target::Slot(s) => self.values[s] = value,
+                Target::Slot(s) => values[s] = value,
                 Target::Real(unit, j) => units[unit].set_input(j, value),
             }
         }
-        for (unit, owner) in self.units.iter_mut().zip(units.iter_mut()) {
+        for (unit, owner) in plan.units.iter().zip(units.iter_mut()) {
             let slave = &mut owner.slave;
             if !unit.write_int.0.is_empty() || !unit.write_bool.0.is_empty() {
                 // Outputs read before may depend on these inputs.
@@ -175,16 +200,16 @@ impl Discrete {
             }
             let (vrs, slots) = &unit.write_int;
             if !vrs.is_empty() {
-                unit.ints.clear();
+                ints.clear();
                 // Integer-valued by construction (read from an Integer or Enumeration).
-                unit.ints.extend(slots.iter().map(|&s| self.values[s] as i32));
-                slave.set_integer(vrs, &unit.ints)?;
+                ints.extend(slots.iter().map(|&s| values[s] as i32));
+                slave.set_integer(vrs, ints)?;
             }
             let (vrs, slots) = &unit.write_bool;
             if !vrs.is_empty() {
-                unit.bools.clear();
-                unit.bools.extend(slots.iter().map(|&s| self.values[s] != 0.0));
-                slave.set_boolean(vrs, &unit.bools)?;
+                bools.clear();
+                bools.extend(slots.iter().map(|&s| values[s] != 0.0));
+                slave.set_boolean(vrs, bools)?;
             }
         }
         Ok(())

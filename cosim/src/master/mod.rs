@@ -1,6 +1,8 @@
 //! The master algorithm: steps the FMUs of a resolved [`System`] and makes their coupling
 //! consistent at every communication point (DESIGN.md section 4).
 //!
+//! - The coupling is planned first ([`CouplingPlan`]), from the model descriptions alone: what
+//!   the master does not support fails before any FMU is loaded.
 //! - The connected outputs form the feedthrough graph ([`graph`]); its strongly connected
 //!   components are the algebraic loops, solved in topological order.
 //! - Initialization mode: every FMU may be set and read repeatedly, so loops get full Newton
@@ -37,6 +39,7 @@ pub mod linalg;
 mod linearize;
 pub mod newton;
 mod parallel;
+mod plan;
 mod results;
 mod snapshot;
 mod unit;
@@ -50,6 +53,7 @@ pub use error::{MAX_COMMUNICATION_POINTS, MasterError, check_communication_point
 pub use fmu_cache::FmuCache;
 pub use newton::CONTRACTION;
 use parallel::{Task, Units};
+pub use plan::CouplingPlan;
 use unit::{Phase, Unit};
 
 pub use results::{Results, RunSummary, write_csv_header, write_csv_row};
@@ -144,6 +148,8 @@ impl Master {
         model_exchange: bool,
     ) -> Result<Master, MasterError> {
         check_communication_points(&system.experiment)?;
+        // From the model descriptions alone: what is not supported fails before any FMU loads.
+        let plan = CouplingPlan::new(&system)?;
         let mut slaves = Vec::new();
         for inst in &system.instances {
             let setup = |message: String| MasterError::Setup { instance: inst.name.clone(), message };
@@ -157,8 +163,7 @@ impl Master {
             };
             slaves.push(slave.map_err(|e| setup(e.to_string()))?);
         }
-        let descriptions = system.instances.iter().map(|i| i.description.clone()).collect();
-        Self::build(system, descriptions, slaves)
+        Self::build(system, plan, slaves)
     }
 
     /// The algebraic loops found, each as its `instance.variable` members.

@@ -79,13 +79,18 @@ pub(super) struct StateOnly {
 }
 
 impl StateOnly {
-    /// Those of the variables `read` (indices into `md.variables`) whose dependencies name no
-    /// input ([`ModelDescription::feedthrough_inputs`]: a missing `dependencies` attribute
+    /// Which of the variables `read` (indices into `md.variables`) have dependencies that name
+    /// no input ([`ModelDescription::feedthrough_inputs`]: a missing `dependencies` attribute
     /// means every input).
-    pub(super) fn new(md: &ModelDescription, read: &[usize]) -> StateOnly {
-        let is: Vec<bool> = read.iter().map(|&v| md.feedthrough_inputs(v).is_empty()).collect();
-        let pos: Vec<usize> = (0..read.len()).filter(|&k| is[k]).collect();
-        let vrs = pos.iter().map(|&k| md.variables[read[k]].value_reference).collect();
+    pub(super) fn outputs(md: &ModelDescription, read: &[usize]) -> Vec<bool> {
+        read.iter().map(|&v| md.feedthrough_inputs(v).is_empty()).collect()
+    }
+
+    /// The state-only reads of the outputs `out_vrs`, of which `is` marks those without
+    /// feedthrough ([`StateOnly::outputs`]).
+    pub(super) fn new(is: Vec<bool>, out_vrs: &[u32]) -> StateOnly {
+        let pos: Vec<usize> = (0..is.len()).filter(|&k| is[k]).collect();
+        let vrs = pos.iter().map(|&k| out_vrs[k]).collect();
         StateOnly { values: vec![0.0; pos.len()], is, pos, vrs, fresh: false }
     }
 }
@@ -276,7 +281,8 @@ mod tests {
         let md = ModelDescription::parse(xml).unwrap();
         let outputs: Vec<usize> =
             (0..md.variables.len()).filter(|&v| md.variables[v].causality == Causality::Output).collect();
-        let s = StateOnly::new(&md, &outputs);
+        let vrs: Vec<u32> = outputs.iter().map(|&v| md.variables[v].value_reference).collect();
+        let s = StateOnly::new(StateOnly::outputs(&md, &outputs), &vrs);
         assert_eq!(s.pos.len(), s.vrs.len());
         outputs.iter().zip(&s.is).filter(|(_, is)| **is).map(|(&v, _)| md.variables[v].name.clone()).collect()
     }

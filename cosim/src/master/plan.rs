@@ -1,0 +1,594 @@
+//! The coupling plan: everything the master derives from a resolved [`System`] and its model
+//! descriptions, before any FMU is loaded. The driven inputs and read outputs of each unit, the
+//! discrete exchange, the feedthrough graph, its loops in solution order, the recording, and the
+//! parameters set before initialization. Building it is the one place where the master rejects
+//! a connection, external input or recorded variable it does not support; `Master::build` then
+//! only adds the instances and the per-run buffers.
+
+use std::collections::HashMap;
+
+use super::discrete::{self, DiscretePlan};
+use super::unit::StateOnly;
+use super::{MasterError, Recorded, graph};
+use crate::import::model_description::{Causality, ModelDescription, VarType};
+use crate::system::{Connection, ParameterValue, System, VarRef};
+
+/// What the master does with a [`System`], derived from its model descriptions alone: built and
+/// checked before any FMU is extracted, loaded or instantiated, and not changed afterwards.
+pub struct CouplingPlan {
+    pub(super) units: Vec<UnitPlan>,
+    pub(super) nodes: Vec<NodePlan>,
+    /// Components of the feedthrough graph over `nodes`, in solution order.
+    pub(super) components: Vec<graph::Component>,
+    pub(super) loops: Vec<LoopPlan>,
+    /// Component index -> loop index.
+    pub(super) loop_of_component: Vec<Option<usize>>,
+    /// Unit indices in Gauss-Seidel order.
+    pub(super) gauss_seidel_order: Vec<usize>,
+    /// Per external input of the system (in order): (unit, input position).
+    pub(super) externals: Vec<(usize, usize)>,
+    pub(super) recorded: Vec<Recorded>,
+    pub(super) recorded_names: Vec<String>,
+    pub(super) discrete: DiscretePlan,
+    /// Per unit: (value reference, value) to set before initialization, in document order.
+    pub(super) parameters: Vec<Vec<(u32, ParameterValue)>>,
+    /// Warnings about the system, to be issued by the master.
+    pub(super) notes: Vec<String>,
+    /// Rollback is asked for and every FMU can get and set its state.
+    pub(super) can_roll_back: bool,
+}
+
+/// The coupling of one unit: the Real inputs it is driven on and the Real outputs it is read.
+pub(super) struct UnitPlan {
+    pub(super) name: String,
+    pub(super) get_after_set: bool,
+    pub(super) provides_dd: bool,
+    pub(super) can_interpolate: bool,
+    /// Value references of the driven Real inputs (connections and external signals).
+    pub(super) in_vrs: Vec<u32>,
+    /// Value references of the read Real outputs (connected and recorded).
+    pub(super) out_vrs: Vec<u32>,
+    /// `instance.variable` of each read output.
+    pub(super) out_names: Vec<String>,
+    /// Output positions that depend directly on each driven input.
+    pub(super) feed_by_input: Vec<Vec<usize>>,
+    /// Inputs (positions) each output depends on directly.
+    pub(super) feed_by_output: Vec<Vec<usize>>,
+    /// Per read output: it depends on no input, so it is read alone first after a step
+    /// ([`super::unit::StateOnly`]).
+    pub(super) state_only: Vec<bool>,
+}
+
+/// A connected output: a node of the feedthrough graph.
+pub(super) struct NodePlan {
+    pub(super) unit: usize,
+    /// Output position in its unit.
+    pub(super) output: usize,
+    /// Inputs it drives: (unit, input position).
+    pub(super) targets: Vec<(usize, usize)>,
+}
+
+/// One algebraic loop of the feedthrough graph.
+pub(super) struct LoopPlan {
+    /// Node indices, ascending.
+    pub(super) nodes: Vec<usize>,
+    /// Per loop input: (unit, input position, loop-local index of the node driving it).
+    pub(super) inputs: Vec<(usize, usize, usize)>,
+    /// The loop's variables, `instance.variable`, comma-separated.
+    pub(super) members: String,
+    /// The units owning the loop's outputs, in the order the nodes first name them.
+    pub(super) units: Vec<usize>,
+}
+
+/// Driven Real inputs and read Real outputs per unit, as variable indices.
+struct Io {
+    driven: Vec<Vec<usize>>,
+    read: Vec<Vec<usize>>,
+}
+
+/// Position of `v` in `list`, appended if absent.
+fn push(list: &mut Vec<usize>, v: usize) -> usize {
+    if let Some(p) = list.iter().position(|&x| x == v) {
+        p
+    } else {
+        list.push(v);
+        list.len() - 1
+    }
+}
+
+/// Position of `v` in `list`, which holds it by construction.
+fn position(list: &[usize], v: usize) -> usize {
+    list.iter().position(|&x| x == v).expect("pushed above")
+}
+
+fn is_real(system: &System, r: VarRef) -> bool {
+    system.variable(r).var_type == VarType::Real
+}
+
+/// The descriptions of `system`'s instances, in order.
+fn descriptions(system: &System) -> impl Iterator<Item = &ModelDescription> {
+    system.instances.iter().map(|i| &i.description)
+}
+
+impl CouplingPlan {
+    /// The plan for `system`, from the model descriptions it was resolved with
+    /// ([`crate::system::InstanceSpec::description`]); no FMU file is read. Fails with
+    /// [`MasterError::Unsupported`] on a connection, external input or recorded variable the
+    /// master cannot handle.
+    pub fn new(system: &System) -> Result<CouplingPlan, MasterError> {
+        let (mut io, mut discrete) = connect(system)?;
+        let mut notes = alias_notes(system);
+        let (recorded, recorded_names) = recording(system, &mut io, &mut discrete, &mut notes)?;
+        let externals = external_inputs(system, &io);
+        let units = unit_plans(system, &io);
+        let nodes = graph_nodes(system, &io);
+        let components = graph::components_in_order(nodes.len(), &graph_edges(&nodes, &units));
+        let (loops, loop_of_component) = loops(&components, &nodes, &units);
+        Ok(CouplingPlan {
+            gauss_seidel_order: gauss_seidel_order(&components, &nodes, units.len()),
+            units,
+            nodes,
+            components,
+            loops,
+            loop_of_component,
+            externals,
+            recorded,
+            recorded_names,
+            discrete,
+            parameters: start_parameters(system),
+            notes,
+            can_roll_back: system.master.rollback
+                && descriptions(system).all(|md| md.co_simulation.can_get_and_set_fmu_state),
+        })
+    }
+
+    /// The algebraic loops, each as its `instance.variable` members, in solution order.
+    pub fn loops(&self) -> Vec<Vec<String>> {
+        self.loops.iter().map(|l| self.node_names(&l.nodes)).collect()
+    }
+
+    /// The components of the feedthrough graph in solution order, as `instance.variable` lists,
+    /// with a flag for loops.
+    pub fn components(&self) -> Vec<(Vec<String>, bool)> {
+        self.components.iter().map(|c| (self.node_names(&c.nodes), c.is_loop)).collect()
+    }
+
+    /// Names of the recorded variables, in column order.
+    pub fn recorded_names(&self) -> &[String] {
+        &self.recorded_names
+    }
+
+    /// Warnings about the system (aliases, unrecorded String variables).
+    pub fn warnings(&self) -> &[String] {
+        &self.notes
+    }
+
+    fn node_names(&self, nodes: &[usize]) -> Vec<String> {
+        nodes.iter().map(|&p| self.units[self.nodes[p].unit].out_names[self.nodes[p].output].clone()).collect()
+    }
+}
+
+/// The connections: Real to Real into the I/O lists, the others into the discrete exchange
+/// (see [`discrete`]), a Real input they drive into the driven inputs.
+fn connect(system: &System) -> Result<(Io, DiscretePlan), MasterError> {
+    let n_units = system.instances.len();
+    let mut io = Io { driven: vec![Vec::new(); n_units], read: vec![Vec::new(); n_units] };
+    let mut discrete = DiscretePlan::new(n_units);
+    let mut discrete_to_real = Vec::new();
+    for c in &system.connections {
+        if is_real(system, c.from) && is_real(system, c.to) {
+            push(&mut io.read[c.from.instance], c.from.variable);
+            push(&mut io.driven[c.to.instance], c.to.variable);
+        } else {
+            discrete_connection(system, c, &mut discrete, &mut discrete_to_real)?;
+            if is_real(system, c.to) {
+                push(&mut io.driven[c.to.instance], c.to.variable);
+            }
+        }
+    }
+    for e in &system.inputs {
+        require_real(system, e.to, "external input")?;
+        push(&mut io.driven[e.to.instance], e.to.variable);
+    }
+    for c in &discrete_to_real {
+        let j = position(&io.driven[c.to.instance], c.to.variable);
+        discrete.connect_to_real(c.from, c.to.instance, j, system);
+    }
+    Ok((io, discrete))
+}
+
+/// Registers connection `c`, which is not Real to Real, with `discrete`: Integer or Enumeration
+/// to Integer or Enumeration, Boolean to Boolean, Integer to Real (collected in `to_real` as the
+/// connection, linked once the Real input's position is known).
+fn discrete_connection(
+    system: &System,
+    c: &Connection,
+    discrete: &mut DiscretePlan,
+    to_real: &mut Vec<Connection>,
+) -> Result<(), MasterError> {
+    let type_of = |r: VarRef| system.variable(r).var_type;
+    let (from, to) = (discrete::Kind::of(type_of(c.from)), discrete::Kind::of(type_of(c.to)));
+    match (from, to) {
+        (Some(a), Some(b)) if a == b => discrete.connect(c.from, c.to, system),
+        (Some(discrete::Kind::Integer), None) if type_of(c.to) == VarType::Real => to_real.push(*c),
+        _ => {
+            return Err(MasterError::Unsupported(format!(
+                "connection {} -> {}: {:?} to {:?} is not supported (Real, Integer/Enumeration and Boolean \
+                 connect to their own kind, Integer also to Real; String not at all)",
+                system.name(c.from),
+                system.name(c.to),
+                type_of(c.from),
+                type_of(c.to)
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn require_real(system: &System, r: VarRef, what: &str) -> Result<(), MasterError> {
+    let var_type = system.variable(r).var_type;
+    if var_type != VarType::Real {
+        return Err(MasterError::Unsupported(format!(
+            "{}: {what} of type {var_type:?}: only Real connections and signals are supported",
+            system.name(r)
+        )));
+    }
+    Ok(())
+}
+
+/// Per external input: (unit, position of the input among the unit's driven inputs).
+fn external_inputs(system: &System, io: &Io) -> Vec<(usize, usize)> {
+    system.inputs.iter().map(|e| (e.to.instance, position(&io.driven[e.to.instance], e.to.variable))).collect()
+}
+
+/// The model descriptions' alias warnings, prefixed with their instance.
+fn alias_notes(system: &System) -> Vec<String> {
+    let mut notes = Vec::new();
+    for inst in &system.instances {
+        notes.extend(inst.description.alias_warnings().into_iter().map(|w| format!("{}: {w}", inst.name)));
+    }
+    notes
+}
+
+/// The recorded variables and their names: Real outputs become read outputs, Real inputs must be
+/// driven, discrete variables get a slot in `discrete`, String variables are left out (a note).
+fn recording(
+    system: &System,
+    io: &mut Io,
+    discrete: &mut DiscretePlan,
+    notes: &mut Vec<String>,
+) -> Result<(Vec<Recorded>, Vec<String>), MasterError> {
+    let not_recordable = |r: VarRef| {
+        MasterError::Unsupported(format!(
+            "{}: only outputs and connected or driven inputs can be recorded",
+            system.name(r)
+        ))
+    };
+    let mut recorded = Vec::new();
+    let mut names = Vec::new();
+    for &r in &system.outputs {
+        let variable = system.variable(r);
+        let output = variable.causality == Causality::Output;
+        let entry = if variable.var_type == VarType::String {
+            notes.push(format!("{}: String variables are not recorded", system.name(r)));
+            continue;
+        } else if discrete::Kind::of(variable.var_type).is_some() {
+            if !output && !discrete.has(r) {
+                return Err(not_recordable(r));
+            }
+            Recorded::Discrete(discrete.slot(r, system, !output))
+        } else if output {
+            Recorded::Output(r.instance, push(&mut io.read[r.instance], r.variable))
+        } else {
+            let j = io.driven[r.instance].iter().position(|&v| v == r.variable);
+            Recorded::Input(r.instance, j.ok_or_else(|| not_recordable(r))?)
+        };
+        recorded.push(entry);
+        names.push(system.name(r));
+    }
+    Ok((recorded, names))
+}
+
+/// Each unit's coupling: value references, output names and direct feedthrough.
+fn unit_plans(system: &System, io: &Io) -> Vec<UnitPlan> {
+    let mut units = Vec::with_capacity(system.instances.len());
+    for (u, inst) in system.instances.iter().enumerate() {
+        let md = &inst.description;
+        let (driven, read) = (&io.driven[u], &io.read[u]);
+        let (feed_by_output, feed_by_input) = feedthrough(md, driven, read);
+        let vrs = |list: &[usize]| list.iter().map(|&v| md.variables[v].value_reference).collect();
+        units.push(UnitPlan {
+            name: inst.name.clone(),
+            get_after_set: md.get_after_set,
+            provides_dd: md.co_simulation.provides_directional_derivative,
+            can_interpolate: md.co_simulation.can_interpolate_inputs,
+            in_vrs: vrs(driven),
+            out_vrs: vrs(read),
+            out_names: read.iter().map(|&v| format!("{}.{}", inst.name, md.variables[v].name)).collect(),
+            feed_by_input,
+            feed_by_output,
+            state_only: StateOnly::outputs(md, read),
+        });
+    }
+    units
+}
+
+/// For the outputs `read` and inputs `driven` (variable indices) of one model: the input positions
+/// each output depends on directly, and the output positions that depend on each input.
+fn feedthrough(md: &ModelDescription, driven: &[usize], read: &[usize]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let mut feed_by_output = vec![Vec::new(); read.len()];
+    for (k, &ov) in read.iter().enumerate() {
+        let deps = md.outputs.iter().find(|o| o.variable == ov).and_then(|o| o.dependencies.as_ref());
+        for (j, &iv) in driven.iter().enumerate() {
+            // Absent `dependencies` means "depends on all inputs" (FMI 2.0).
+            if deps.is_none_or(|d| d.contains(&iv)) {
+                feed_by_output[k].push(j);
+            }
+        }
+    }
+    let mut feed_by_input = vec![Vec::new(); driven.len()];
+    for (k, js) in feed_by_output.iter().enumerate() {
+        for &j in js {
+            feed_by_input[j].push(k);
+        }
+    }
+    (feed_by_output, feed_by_input)
+}
+
+/// The nodes of the feedthrough graph: the outputs of Real-to-Real connections, in the order
+/// the connections first name them, each with the inputs it drives.
+fn graph_nodes(system: &System, io: &Io) -> Vec<NodePlan> {
+    let mut nodes: Vec<NodePlan> = Vec::new();
+    let mut node_of: HashMap<(usize, usize), usize> = HashMap::new();
+    for c in system.connections.iter().filter(|c| is_real(system, c.from) && is_real(system, c.to)) {
+        let k = position(&io.read[c.from.instance], c.from.variable);
+        let j = position(&io.driven[c.to.instance], c.to.variable);
+        let p = *node_of.entry((c.from.instance, k)).or_insert_with(|| {
+            nodes.push(NodePlan { unit: c.from.instance, output: k, targets: Vec::new() });
+            nodes.len() - 1
+        });
+        nodes[p].targets.push((c.to.instance, j));
+    }
+    nodes
+}
+
+/// Node of each (unit, output position) that is a node.
+fn node_index(nodes: &[NodePlan]) -> HashMap<(usize, usize), usize> {
+    nodes.iter().enumerate().map(|(p, n)| ((n.unit, n.output), p)).collect()
+}
+
+/// Edges `p -> q`: node `p` drives an input on which output `q` depends directly.
+fn graph_edges(nodes: &[NodePlan], units: &[UnitPlan]) -> Vec<Vec<usize>> {
+    let node_of = node_index(nodes);
+    let mut edges = vec![Vec::new(); nodes.len()];
+    for (p, node) in nodes.iter().enumerate() {
+        for &(v, j) in &node.targets {
+            for &k in &units[v].feed_by_input[j] {
+                if let Some(&q) = node_of.get(&(v, k)) {
+                    edges[p].push(q);
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// The loops among `components`, and the loop index of each component.
+fn loops(
+    components: &[graph::Component],
+    nodes: &[NodePlan],
+    units: &[UnitPlan],
+) -> (Vec<LoopPlan>, Vec<Option<usize>>) {
+    let node_of = node_index(nodes);
+    let mut loops = Vec::new();
+    let mut loop_of_component = Vec::with_capacity(components.len());
+    for comp in components {
+        if comp.is_loop {
+            loop_of_component.push(Some(loops.len()));
+            loops.push(loop_plan(comp, nodes, units, &node_of));
+        } else {
+            loop_of_component.push(None);
+        }
+    }
+    (loops, loop_of_component)
+}
+
+/// The loop of component `comp`: its inputs that feed back into it, members and units.
+fn loop_plan(
+    comp: &graph::Component,
+    nodes: &[NodePlan],
+    units: &[UnitPlan],
+    node_of: &HashMap<(usize, usize), usize>,
+) -> LoopPlan {
+    let mut inputs = Vec::new();
+    for (local, &p) in comp.nodes.iter().enumerate() {
+        for &(v, j) in &nodes[p].targets {
+            if units[v].feed_by_input[j].iter().any(|&k| node_of.get(&(v, k)).is_some_and(|q| comp.nodes.contains(q))) {
+                inputs.push((v, j, local));
+            }
+        }
+    }
+    let members = comp
+        .nodes
+        .iter()
+        .map(|&p| units[nodes[p].unit].out_names[nodes[p].output].clone())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut loop_units = Vec::new();
+    for &p in &comp.nodes {
+        if !loop_units.contains(&nodes[p].unit) {
+            loop_units.push(nodes[p].unit);
+        }
+    }
+    LoopPlan { nodes: comp.nodes.clone(), inputs, members, units: loop_units }
+}
+
+/// Gauss-Seidel: units in the order their outputs first appear topologically, then the rest.
+fn gauss_seidel_order(components: &[graph::Component], nodes: &[NodePlan], n_units: usize) -> Vec<usize> {
+    let mut order = Vec::with_capacity(n_units);
+    for comp in components {
+        for &p in &comp.nodes {
+            if !order.contains(&nodes[p].unit) {
+                order.push(nodes[p].unit);
+            }
+        }
+    }
+    for u in 0..n_units {
+        if !order.contains(&u) {
+            order.push(u);
+        }
+    }
+    order
+}
+
+/// Per unit: the system's parameter values with their value references.
+fn start_parameters(system: &System) -> Vec<Vec<(u32, ParameterValue)>> {
+    system
+        .instances
+        .iter()
+        .map(|inst| {
+            inst.parameters.iter().map(|&(v, value)| (inst.description.variables[v].value_reference, value)).collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::import::StderrLogger;
+    use crate::master::{FmuCache, Master};
+    use crate::system::SystemDescription;
+
+    /// One model, instantiated as `a`, `b` and `c`: `y` depends on `u` and `w`, `z` on nothing.
+    const MODEL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="2.0" modelName="M" guid="{1}">
+  <CoSimulation modelIdentifier="M"/>
+  <ModelVariables>
+    <ScalarVariable name="u" valueReference="1" causality="input"><Real start="0"/></ScalarVariable>
+    <ScalarVariable name="w" valueReference="2" causality="input"><Real start="0"/></ScalarVariable>
+    <ScalarVariable name="y" valueReference="3" causality="output"><Real/></ScalarVariable>
+    <ScalarVariable name="z" valueReference="4" causality="output"><Real/></ScalarVariable>
+    <ScalarVariable name="flag" valueReference="5" causality="output"><Boolean/></ScalarVariable>
+    <ScalarVariable name="s" valueReference="6" causality="output"><String/></ScalarVariable>
+    <ScalarVariable name="s_in" valueReference="7" causality="input"><String start=""/></ScalarVariable>
+    <ScalarVariable name="n" valueReference="8" causality="output"><Integer/></ScalarVariable>
+  </ModelVariables>
+  <ModelStructure>
+    <Outputs>
+      <Unknown index="3" dependencies="1 2"/>
+      <Unknown index="4" dependencies=""/>
+      <Unknown index="5" dependencies=""/>
+      <Unknown index="6" dependencies=""/>
+      <Unknown index="8" dependencies=""/>
+    </Outputs>
+  </ModelStructure>
+</fmiModelDescription>
+"#;
+
+    /// The system of three instances of [`MODEL`] with `connections` and `outputs` (JSON
+    /// arrays), resolved against the description alone: the `.fmu` files are empty, not archives.
+    fn system(dir: &std::path::Path, connections: &str, outputs: &str) -> System {
+        for name in ["a", "b", "c"] {
+            std::fs::write(dir.join(format!("{name}.fmu")), b"").unwrap();
+        }
+        let json = format!(
+            r#"{{ "fmus": {{ "a": {{ "path": "a.fmu" }}, "b": {{ "path": "b.fmu" }}, "c": {{ "path": "c.fmu" }} }},
+                 "connections": {connections},
+                 "experiment": {{ "stop": 1.0, "step": 0.1 }},
+                 "outputs": {outputs} }}"#
+        );
+        let description = SystemDescription::from_str(&json, dir).unwrap();
+        description.resolve(|_| ModelDescription::parse(MODEL).map_err(|e| e.to_string())).unwrap()
+    }
+
+    fn unsupported(result: Result<CouplingPlan, MasterError>) -> String {
+        match result {
+            Err(MasterError::Unsupported(message)) => message,
+            Err(e) => panic!("another error: {e}"),
+            Ok(_) => panic!("accepted"),
+        }
+    }
+
+    const LOOP: &str = r#"["c.z -> a.w", "a.y -> b.u", "b.y -> a.u", "b.y -> c.u"]"#;
+
+    #[test]
+    fn two_unit_loop_in_solution_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = CouplingPlan::new(&system(dir.path(), LOOP, "[]")).unwrap();
+        assert_eq!(plan.loops(), vec![vec!["a.y".to_string(), "b.y".to_string()]]);
+        let components = plan.components();
+        assert_eq!(components, vec![(vec!["c.z".to_string()], false), (vec!["a.y".into(), "b.y".into()], true)]);
+        assert_eq!(plan.loops[0].members, "a.y, b.y");
+        assert_eq!(plan.loops[0].units, vec![0, 1]);
+        // The loop's inputs: a.u driven by b.y (local 1), b.u by a.y (local 0); not c.u.
+        let mut inputs = plan.loops[0].inputs.clone();
+        inputs.sort_unstable();
+        assert_eq!(inputs, vec![(0, 1, 1), (1, 0, 0)]);
+        assert_eq!(plan.gauss_seidel_order, vec![2, 0, 1]);
+        assert_eq!(plan.loop_of_component, vec![None, Some(0)]);
+    }
+
+    #[test]
+    fn recording_resolves_outputs_inputs_and_discrete_variables() {
+        let dir = tempfile::tempdir().unwrap();
+        let outputs = r#"["c.y", "a.u", "a.flag", "a.s", "b.n"]"#;
+        let plan = CouplingPlan::new(&system(dir.path(), LOOP, outputs)).unwrap();
+        assert_eq!(plan.recorded_names(), ["c.y", "a.u", "a.flag", "b.n"]);
+        assert!(matches!(
+            plan.recorded[..],
+            [Recorded::Output(2, 1), Recorded::Input(0, 1), Recorded::Discrete(0), Recorded::Discrete(1)]
+        ));
+        assert_eq!(plan.units[2].out_names, ["c.z", "c.y"]);
+        assert!(plan.warnings().contains(&"a.s: String variables are not recorded".to_string()));
+        let message = unsupported(CouplingPlan::new(&system(dir.path(), LOOP, r#"["c.w"]"#)));
+        assert_eq!(message, "c.w: only outputs and connected or driven inputs can be recorded");
+    }
+
+    #[test]
+    fn unsupported_connections_are_rejected_by_the_plan() {
+        let dir = tempfile::tempdir().unwrap();
+        // String to String passes the system's resolution; the plan refuses it.
+        let message = unsupported(CouplingPlan::new(&system(dir.path(), r#"["a.s -> b.s_in"]"#, "[]")));
+        assert_eq!(
+            message,
+            "connection a.s -> b.s_in: String to String is not supported (Real, Integer/Enumeration and Boolean \
+             connect to their own kind, Integer also to Real; String not at all)"
+        );
+        // Boolean to Real (which resolution refuses too), in a system built by hand.
+        let mut sys = system(dir.path(), "[]", "[]");
+        let r =
+            |instance, name| VarRef { instance, variable: sys.instances[instance].description.index_of(name).unwrap() };
+        let (from, to) = (r(0, "flag"), r(2, "w"));
+        sys.connections.push(Connection { from, to });
+        let message = unsupported(CouplingPlan::new(&sys));
+        assert_eq!(
+            message,
+            "connection a.flag -> c.w: Boolean to Real is not supported (Real, Integer/Enumeration and Boolean \
+             connect to their own kind, Integer also to Real; String not at all)"
+        );
+    }
+
+    #[test]
+    fn master_rejects_before_touching_any_fmu() {
+        let dir = tempfile::tempdir().unwrap();
+        // The `.fmu` files are empty: opening any of them would fail with `MasterError::Setup`.
+        let sys = system(dir.path(), r#"["a.s -> b.s_in"]"#, "[]");
+        let logger = Arc::new(StderrLogger::new(false));
+        let mut fmus = FmuCache::default();
+        for result in
+            [Master::new(sys.clone(), &mut fmus, logger.clone()), Master::new_model_exchange(sys, &mut fmus, logger)]
+        {
+            match result {
+                Err(MasterError::Unsupported(message)) => assert!(message.contains("String to String"), "{message}"),
+                Err(e) => panic!("another error: {e}"),
+                Ok(_) => panic!("accepted"),
+            }
+        }
+        // A supported system gets as far as opening the (empty) archives.
+        let sys = system(dir.path(), LOOP, "[]");
+        let result = Master::new(sys, &mut fmus, Arc::new(StderrLogger::new(false)));
+        assert!(matches!(result, Err(MasterError::Setup { .. })), "the archives are opened after the plan");
+    }
+}
