@@ -535,6 +535,10 @@ fn unit_shaft<D: Scalar>(s: [D; 3]) -> [D; 3] {
 }
 
 impl Model for Aero {
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
+
     const INFO: ModelInfo = ModelInfo {
         model_name: "Aero",
         model_identifier: "Aero",
@@ -580,7 +584,7 @@ impl Model for Aero {
         }
     }
 
-    fn derivatives<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
+    fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
         if self.inflow != InflowModel::PittPeters {
             return;
         }
@@ -599,13 +603,13 @@ impl Model for Aero {
         dx[x::LAMBDA_C] = rates[2];
     }
 
-    fn outputs<D: Scalar>(&self, t: D, xs: &[D], us: &[D], ys: &mut [D]) {
+    fn outputs<D: Scalar>(&self, work: &mut (), t: D, xs: &[D], us: &[D], ys: &mut [D]) {
         // The uniform inflow iteration starts from no inflow.
-        self.outputs_warm(t, xs, us, &[0.0; y::N], ys);
+        self.outputs_warm(work, t, xs, us, &[0.0; y::N], ys);
     }
 
     /// With uniform inflow, the inflow iteration starts from the previous evaluation's inflow.
-    fn outputs_warm<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], y_prev: &[f64], ys: &mut [D]) {
+    fn outputs_warm<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], y_prev: &[f64], ys: &mut [D]) {
         let zero = D::from(0.0);
         ys.iter_mut().for_each(|v| *v = zero);
         let hub = self.hub_flow(us);

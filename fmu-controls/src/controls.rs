@@ -129,6 +129,10 @@ impl Controls {
 }
 
 impl Model for Controls {
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
+
     const INFO: ModelInfo = ModelInfo {
         model_name: "Controls",
         model_identifier: "Controls",
@@ -173,14 +177,14 @@ impl Model for Controls {
         }
     }
 
-    fn derivatives<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
+    fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
         if self.tau > 0.0 {
             let (_, rate, _) = self.swashplate(xs, us);
             dx.copy_from_slice(&rate);
         }
     }
 
-    fn outputs<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], ys: &mut [D]) {
+    fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], ys: &mut [D]) {
         let zero = D::from(0.0);
         ys.iter_mut().for_each(|v| *v = zero);
         let (q, dq, ddq) = self.swashplate(xs, us);

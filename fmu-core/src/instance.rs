@@ -160,7 +160,7 @@ pub struct Instance<M: Model> {
     logger: Logger,
     debug_logging: bool,
     s: FmuState,
-    model: Option<M>,
+    model: Option<Configured<M>>,
     /// Parameters changed since the model was configured.
     params_dirty: bool,
     /// Inputs or state changed since the outputs were computed.
@@ -179,6 +179,14 @@ pub struct Instance<M: Model> {
     dx_dual: Vec<Dual64>,
     u_dual: Vec<Dual64>,
     y_dual: Vec<Dual64>,
+}
+
+/// A model configured from the parameters, with the memory of its evaluations in `f64` (values)
+/// and in `Dual64` (directional derivatives).
+struct Configured<M: Model> {
+    model: M,
+    work: M::Work<f64>,
+    work_dual: M::Work<Dual64>,
 }
 
 /// A Real that `fmi2GetDirectionalDerivative` accepts, resolved to its position.
@@ -498,7 +506,8 @@ impl<M: Model> Instance<M> {
         if self.ode.dim() != n {
             self.ode = Dopri5::new(n);
         }
-        self.model = Some(model);
+        let (work, work_dual) = (model.work(), model.work());
+        self.model = Some(Configured { model, work, work_dual });
         self.params_dirty = false;
         self.outputs_dirty = true;
         Ok(())
@@ -699,11 +708,11 @@ impl<M: Model> Instance<M> {
         if !self.outputs_dirty {
             return Ok(());
         }
-        let model = self.model.as_ref().expect("configured above");
+        let c = self.model.as_mut().expect("configured above");
         // The inputs as set, and the outputs of the last evaluation (start values before the
         // first), as stored.
         let (u, y_prev) = (&self.s.reals[self.catalog.inputs()], &self.s.reals[self.catalog.outputs()]);
-        model.outputs_warm(self.s.time, &self.s.x, u, y_prev, &mut self.y);
+        c.model.outputs_warm(&mut c.work, self.s.time, &self.s.x, u, y_prev, &mut self.y);
         // All checked without an early exit (which the compiler does not vectorise); which one
         // failed is looked up only on failure.
         if !self.y.iter().fold(true, |finite, v| finite & v.is_finite())
@@ -746,7 +755,7 @@ impl<M: Model> Instance<M> {
     /// The outputs without feedthrough into [`Instance::y_state`] by [`Model::state_outputs`],
     /// those among `vrs` checked to be finite; false when the model has no such shortcut.
     fn evaluate_state_outputs(&mut self, function: &'static str, vrs: &[u32]) -> FmiResult<bool> {
-        let model = self.model.as_ref().expect("configured by the caller");
+        let model = &self.model.as_ref().expect("configured by the caller").model;
         // An output the model failed to write shows up as NaN, not as an old value.
         self.y_state.fill(f64::NAN);
         if !model.state_outputs(self.s.time, &self.s.x, &mut self.y_state) {
@@ -899,8 +908,8 @@ impl<M: Model> Instance<M> {
     /// The state derivative at the current time, state and inputs into `dx`; an error if it is
     /// not finite.
     fn evaluate_derivatives(&mut self, function: &'static str) -> FmiResult<()> {
-        let model = self.model.as_ref().expect("configured by the caller");
-        model.derivatives(self.s.time, &self.s.x, &self.s.reals[self.catalog.inputs()], &mut self.dx);
+        let c = self.model.as_mut().expect("configured by the caller");
+        c.model.derivatives(&mut c.work, self.s.time, &self.s.x, &self.s.reals[self.catalog.inputs()], &mut self.dx);
         if let Some(k) = self.dx.iter().position(|v| !v.is_finite()) {
             let name = self
                 .declared_of_state
@@ -1018,14 +1027,14 @@ impl<M: Model> Instance<M> {
                     _ => want_derivatives = true,
                 }
             }
-            let model = me.model.as_ref().expect("configured above");
+            let c = me.model.as_mut().expect("configured above");
             let t = Dual64::from(me.s.time);
             if want_outputs {
                 let y_prev = &me.s.reals[me.catalog.outputs()];
-                model.outputs_warm(t, &me.x_dual, &me.u_dual, y_prev, &mut me.y_dual);
+                c.model.outputs_warm(&mut c.work_dual, t, &me.x_dual, &me.u_dual, y_prev, &mut me.y_dual);
             }
             if want_derivatives {
-                model.derivatives(t, &me.x_dual, &me.u_dual, &mut me.dx_dual);
+                c.model.derivatives(&mut c.work_dual, t, &me.x_dual, &me.u_dual, &mut me.dx_dual);
             }
             for (&vr, out) in unknowns.iter().zip(dv_unknown.iter_mut()) {
                 *out = match me.derivative_role(F, vr, false)? {
@@ -1079,9 +1088,9 @@ impl<M: Model> Instance<M> {
                 return Err(error(F, format!("derivative order {o} is not supported (maxOutputDerivativeOrder is 1)")));
             }
             me.ensure_configured(F)?;
-            let model = me.model.as_ref().expect("configured above");
+            let c = me.model.as_mut().expect("configured above");
             let u = &me.s.reals[me.catalog.inputs()];
-            model.derivatives(me.s.time, &me.s.x, u, &mut me.dx);
+            c.model.derivatives(&mut c.work, me.s.time, &me.s.x, u, &mut me.dx);
             for (k, d) in me.u_dual.iter_mut().enumerate() {
                 *d = Dual64::new(u[k], me.s.input_derivatives[k]);
             }
@@ -1089,7 +1098,14 @@ impl<M: Model> Instance<M> {
                 *d = Dual64::new(me.s.x[k], me.dx[k]);
             }
             let y_prev = &me.s.reals[me.catalog.outputs()];
-            model.outputs_warm(Dual64::new(me.s.time, 1.0), &me.x_dual, &me.u_dual, y_prev, &mut me.y_dual);
+            c.model.outputs_warm(
+                &mut c.work_dual,
+                Dual64::new(me.s.time, 1.0),
+                &me.x_dual,
+                &me.u_dual,
+                y_prev,
+                &mut me.y_dual,
+            );
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
                 let p = me.output_position(vr);
                 *out = me.y_dual[p].eps;
@@ -1118,7 +1134,7 @@ impl<M: Model> Instance<M> {
             }
             me.ensure_configured(F)?;
             me.x_before_step.copy_from_slice(&me.s.x);
-            let model = me.model.as_ref().expect("configured above");
+            let Configured { model, work, .. } = me.model.as_mut().expect("configured above");
             let (rtol, atol) = model.tolerances();
             let (u, u_interp) = (&me.s.reals[me.catalog.inputs()], &mut me.u_interp);
             let (du, ddu) = me.s.input_derivatives.split_at(u.len());
@@ -1128,7 +1144,7 @@ impl<M: Model> Instance<M> {
                     for k in 0..u.len() {
                         u_interp[k] = u[k] + dt * (du[k] + 0.5 * dt * ddu[k]);
                     }
-                    model.derivatives(tau, x, u_interp, dx);
+                    model.derivatives(work, tau, x, u_interp, dx);
                 },
                 |x| model.project_state(x),
                 t,

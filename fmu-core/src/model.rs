@@ -2,8 +2,10 @@
 //!
 //! A model is `x' = f(t, x, u)`, `y = g(t, x, u)` with parameters `p`. The FMI layer owns the
 //! values of all variables, the continuous state `x`, the clock and the integrator; the model owns
-//! only data derived from its parameters. Inputs `u` are the model's real inputs in declaration
-//! order, outputs `y` its real outputs in declaration order.
+//! only data derived from its parameters, and is not changed by an evaluation: what an evaluation
+//! writes (buffers, caches kept between calls) lives in its [`Model::Work`], which the caller owns
+//! and passes in. Inputs `u` are the model's real inputs in declaration order, outputs `y` its
+//! real outputs in declaration order.
 
 use num_dual::DualNum;
 
@@ -69,6 +71,16 @@ pub trait Model: Sized + 'static {
     /// parameter and is reported to the importer.
     fn configure(params: &dyn Parameters) -> Result<Self, String>;
 
+    /// The memory of the evaluations with scalar type `D`: working buffers and whatever the
+    /// model keeps between calls (the rotor's kinematics of its last evaluation). Made once per
+    /// instance and scalar type by [`Model::work`] and handed to every evaluation, so that an
+    /// evaluation allocates nothing and the model needs no interior mutability. `()` for a model
+    /// that needs none.
+    type Work<D: Scalar>;
+
+    /// A new [`Model::Work`] for this configuration.
+    fn work<D: Scalar>(&self) -> Self::Work<D>;
+
     /// Number of continuous states.
     fn n_states(&self) -> usize;
 
@@ -77,7 +89,7 @@ pub trait Model: Sized + 'static {
 
     /// State derivative `x' = f(t, x, u)`, generic so that the same code gives the exact
     /// Jacobians of Model Exchange's directional derivatives.
-    fn derivatives<D: Scalar>(&self, t: D, x: &[D], u: &[D], dx: &mut [D]);
+    fn derivatives<D: Scalar>(&self, work: &mut Self::Work<D>, t: D, x: &[D], u: &[D], dx: &mut [D]);
 
     /// The continuous states the FMU declares for Model Exchange, the most any parameter set
     /// needs (a rotor's, for its largest number of blades). Empty (the default): the FMU is
@@ -94,7 +106,7 @@ pub trait Model: Sized + 'static {
     }
 
     /// Outputs `y = g(t, x, u)`, generic so that the same code gives exact derivatives.
-    fn outputs<D: Scalar>(&self, t: D, x: &[D], u: &[D], y: &mut [D]);
+    fn outputs<D: Scalar>(&self, work: &mut Self::Work<D>, t: D, x: &[D], u: &[D], y: &mut [D]);
 
     /// Outputs `y = g(t, x, u)` given `y_prev`, the output values of the instance's previous
     /// evaluation (their start values before the first). For models whose output equations are
@@ -102,9 +114,9 @@ pub trait Model: Sized + 'static {
     /// state, so that a restored state evaluates bit for bit as the original did. The result
     /// may depend on `y_prev` only within the iteration's tolerance, and must be a function of
     /// the arguments. The FMI layer always calls this; default: [`Model::outputs`].
-    fn outputs_warm<D: Scalar>(&self, t: D, x: &[D], u: &[D], y_prev: &[f64], y: &mut [D]) {
+    fn outputs_warm<D: Scalar>(&self, work: &mut Self::Work<D>, t: D, x: &[D], u: &[D], y_prev: &[f64], y: &mut [D]) {
         let _ = y_prev;
-        self.outputs(t, x, u, y);
+        self.outputs(work, t, x, u, y);
     }
 
     /// The outputs without direct feedthrough (declared without [`Variable::depends_on`]: they

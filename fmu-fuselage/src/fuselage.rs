@@ -377,6 +377,10 @@ fn put3<D: Scalar>(s: &mut [D], i: usize, v: V3<D>) {
 }
 
 impl Model for Fuselage {
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
+
     const INFO: ModelInfo = ModelInfo {
         model_name: "Fuselage",
         model_identifier: "Fuselage",
@@ -437,7 +441,7 @@ impl Model for Fuselage {
         x.copy_from_slice(&self.x0);
     }
 
-    fn derivatives<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
+    fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
         let q = [xs[x::QUAT], xs[x::QUAT + 1], xs[x::QUAT + 2], xs[x::QUAT + 3]];
         let r = vec3::dcm(q);
         let (pos, v, w) = (v3(xs, x::POS), v3(xs, x::VEL), v3(xs, x::RATE));
@@ -451,7 +455,7 @@ impl Model for Fuselage {
         put3(dx, x::RATE, acc.alpha);
     }
 
-    fn outputs<D: Scalar>(&self, _t: D, xs: &[D], us: &[D], ys: &mut [D]) {
+    fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], ys: &mut [D]) {
         let q = vec3::quat_normalize([xs[x::QUAT], xs[x::QUAT + 1], xs[x::QUAT + 2], xs[x::QUAT + 3]]);
         let r = vec3::dcm(q);
         let (pos, v, w) = (v3(xs, x::POS), v3(xs, x::VEL), v3(xs, x::RATE));

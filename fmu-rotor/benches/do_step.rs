@@ -122,10 +122,15 @@ fn do_step(c: &mut Criterion) {
         k ^= 1;
         black_box(times[k])
     };
-    group.bench_function("derivatives_block_solve", |b| b.iter(|| block.derivatives(next_time(), &x, &us, &mut dx)));
-    group.bench_function("derivatives_dense_solve", |b| b.iter(|| dense.derivatives(next_time(), &x, &us, &mut dx)));
+    let (mut work, mut dense_work) = (block.work::<f64>(), dense.work::<f64>());
+    group.bench_function("derivatives_block_solve", |b| {
+        b.iter(|| block.derivatives(&mut work, next_time(), &x, &us, &mut dx))
+    });
+    group.bench_function("derivatives_dense_solve", |b| {
+        b.iter(|| dense.derivatives(&mut dense_work, next_time(), &x, &us, &mut dx))
+    });
     let mut ys = vec![0.0; fmu_rotor::layout::y::N];
-    group.bench_function("outputs_f64", |b| b.iter(|| block.outputs(next_time(), &x, &us, &mut ys)));
+    group.bench_function("outputs_f64", |b| b.iter(|| block.outputs(&mut work, next_time(), &x, &us, &mut ys)));
     // The outputs without feedthrough alone (azimuth, shaft rate, blade angles and rates), as
     // fmi2GetReal evaluates them when a master reads just those after a step.
     group.bench_function("state_outputs", |b| b.iter(|| block.state_outputs(next_time(), &x, &mut ys)));
@@ -137,7 +142,7 @@ fn do_step(c: &mut Criterion) {
     group.bench_function("outputs_f64_cached_kinematics", |b| {
         b.iter(|| {
             k ^= 1;
-            block.outputs(black_box(t), &x, &inputs[k], &mut ys)
+            block.outputs(&mut work, black_box(t), &x, &inputs[k], &mut ys)
         })
     });
     group.finish();

@@ -1,11 +1,7 @@
 //! The articulated rotor: parameters, validation, the tree it builds, and the FMI model.
 
-use std::any::Any;
-use std::cell::RefCell;
-
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
 use fmu_core::variable::Variable;
-use num_dual::Dual64;
 
 use crate::dynamics::{HubMotion, Mode, Work};
 use crate::la::{M3f, V3, add, cross, lift3, mat_t_vec, zero};
@@ -62,8 +58,9 @@ struct Params {
 }
 
 /// The articulated rotor (`modelIdentifier="Rotor"`): the multibody tree built from the
-/// parameters, plus preallocated working buffers (one for `f64` evaluations, one for the
-/// `Dual64` evaluations of the directional derivatives).
+/// parameters. Its evaluations write into a [`Work`] that the caller owns (`Model::Work`: one
+/// for `f64` evaluations and one for the `Dual64` evaluations of the directional derivatives,
+/// in each FMU instance).
 #[derive(Debug)]
 pub struct Rotor {
     tree: Tree,
@@ -76,8 +73,6 @@ pub struct Rotor {
     x0: Vec<f64>,
     tolerance: f64,
     hub_axes: M3f,
-    work: RefCell<Box<Work<f64>>>,
-    work_dual: RefCell<Box<Work<Dual64>>>,
 }
 
 fn finite(params: &dyn Parameters, vr: u32, name: &str) -> Result<f64, String> {
@@ -344,14 +339,12 @@ impl Rotor {
             x0,
             tolerance: p.tolerance,
             hub_axes: p.hub_axes,
-            work: RefCell::new(Box::new(Work::new())),
-            work_dual: RefCell::new(Box::new(Work::new())),
         };
         // The mass matrix must be regular at the initial state (e.g. a free shaft needs some
         // polar inertia that the lag hinges do not take away).
         let mut dx = vec![0.0; 2 * n];
         let u0 = [0.0; u::N];
-        if !rotor.try_derivatives(0.0, &rotor.x0, &u0, &mut dx) {
+        if !rotor.try_derivatives(&mut Work::new(), 0.0, &rotor.x0, &u0, &mut dx) {
             return Err(
                 "the mass matrix is singular at the initial state: with shaft_free and lag hinges on the shaft axis \
                  (e_lag = 0) give the hub a polar inertia 'hub.I' > 0; otherwise check blade.I, blade.S, blade.m"
@@ -399,22 +392,6 @@ impl Rotor {
         HubMotion { vel: v(u::HUB_VEL), omega: v(u::HUB_OMEGA), acc: v(u::HUB_ACC), alpha: v(u::HUB_ALPHA) }
     }
 
-    /// Runs `f` on the preallocated work buffers of scalar type `D` (`f64` or `Dual64`), or on
-    /// fresh buffers on the stack for any other scalar type. No heap allocation either way.
-    fn with_work<D: Scalar, R>(&self, f: impl FnOnce(&mut Work<D>) -> R) -> R {
-        let mut plain = self.work.borrow_mut();
-        if let Some(w) = (&mut **plain as &mut dyn Any).downcast_mut::<Work<D>>() {
-            return f(w);
-        }
-        drop(plain);
-        let mut dual = self.work_dual.borrow_mut();
-        if let Some(w) = (&mut **dual as &mut dyn Any).downcast_mut::<Work<D>>() {
-            return f(w);
-        }
-        drop(dual);
-        f(&mut Work::<D>::new())
-    }
-
     /// The outputs (see [`Model::outputs`]) evaluated with the work buffers `w`.
     fn outputs_with<D: Scalar>(&self, w: &mut Work<D>, t: D, x: &[D], us: &[D], ys: &mut [D]) {
         let hub = Self::hub_motion(us);
@@ -452,17 +429,15 @@ impl Rotor {
     }
 
     /// `x' = [q', q'']`; false (and NaN accelerations) if the mass matrix is singular.
-    fn try_derivatives<D: Scalar>(&self, t: D, x: &[D], us: &[D], dx: &mut [D]) -> bool {
-        self.with_work(|w: &mut Work<D>| {
-            let n = self.tree.n_dof();
-            let hub = Self::hub_motion(us);
-            let ok = self.tree.evaluate(w, t, x, us, &hub, Mode::Accelerations).is_ok();
-            dx[..n].copy_from_slice(&x[n..2 * n]);
-            for k in 0..n {
-                dx[n + k] = if ok { w.qdd[k] } else { D::from(f64::NAN) };
-            }
-            ok
-        })
+    fn try_derivatives<D: Scalar>(&self, w: &mut Work<D>, t: D, x: &[D], us: &[D], dx: &mut [D]) -> bool {
+        let n = self.tree.n_dof();
+        let hub = Self::hub_motion(us);
+        let ok = self.tree.evaluate(w, t, x, us, &hub, Mode::Accelerations).is_ok();
+        dx[..n].copy_from_slice(&x[n..2 * n]);
+        for k in 0..n {
+            dx[n + k] = if ok { w.qdd[k] } else { D::from(f64::NAN) };
+        }
+        ok
     }
 
     /// Position of a coordinate in the declared state list ([`Model::state_variables`]): the
@@ -503,8 +478,16 @@ impl Model for Rotor {
         x.copy_from_slice(&self.x0);
     }
 
-    fn derivatives<D: Scalar>(&self, t: D, x: &[D], us: &[D], dx: &mut [D]) {
-        self.try_derivatives(t, x, us, dx);
+    /// The tree's workspace, with the kinematics of the last evaluation (reused when only the
+    /// hub acceleration changed, as between the coupling's Newton iterations).
+    type Work<D: Scalar> = Box<Work<D>>;
+
+    fn work<D: Scalar>(&self) -> Box<Work<D>> {
+        Box::new(Work::new())
+    }
+
+    fn derivatives<D: Scalar>(&self, work: &mut Box<Work<D>>, t: D, x: &[D], us: &[D], dx: &mut [D]) {
+        self.try_derivatives(work, t, x, us, dx);
     }
 
     fn state_variables() -> Vec<StateVariable> {
@@ -537,8 +520,8 @@ impl Model for Rotor {
         positions.iter().copied().chain(positions.iter().map(|p| p + declared)).collect()
     }
 
-    fn outputs<D: Scalar>(&self, t: D, x: &[D], us: &[D], ys: &mut [D]) {
-        self.with_work(|w: &mut Work<D>| self.outputs_with(w, t, x, us, ys));
+    fn outputs<D: Scalar>(&self, work: &mut Box<Work<D>>, t: D, x: &[D], us: &[D], ys: &mut [D]) {
+        self.outputs_with(work, t, x, us, ys);
     }
 
     /// `azimuth`, `shaft.rate` and each blade's `azimuth`, `flap`, `lag`, `flap_rate` and

@@ -5,6 +5,7 @@
 //! [`DynModel`] is the dyn-safe face of any [`Model`]: the output equations once for `f64` and
 //! once for [`Dual64`] (exact Jacobian columns), everything else forwarded.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use fmu_core::catalog::{Catalog, Slot};
@@ -29,27 +30,37 @@ pub trait DynModel {
     fn project_state(&self, x: &mut [f64]);
 }
 
-impl<M: Model> DynModel for M {
+/// A configured [`Model`] with the memory of its evaluations ([`Model::Work`], one per scalar
+/// type), as an FMU instance holds them. The harness shares a model between its coupling unit
+/// and the integrator's projections (`Rc`), so the memory sits in a `RefCell`: the harness is
+/// single-threaded and no evaluation calls another.
+struct WithWork<M: Model> {
+    model: M,
+    work: RefCell<M::Work<f64>>,
+    work_dual: RefCell<M::Work<Dual64>>,
+}
+
+impl<M: Model> DynModel for WithWork<M> {
     fn n_states(&self) -> usize {
-        Model::n_states(self)
+        self.model.n_states()
     }
     fn initial_state(&self, x: &mut [f64]) {
-        Model::initial_state(self, x)
+        self.model.initial_state(x)
     }
     fn derivatives(&self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
-        Model::derivatives(self, t, x, u, dx)
+        self.model.derivatives(&mut self.work.borrow_mut(), t, x, u, dx)
     }
     fn outputs(&self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]) {
-        Model::outputs(self, t, x, u, y)
+        self.model.outputs(&mut self.work.borrow_mut(), t, x, u, y)
     }
     fn outputs_dual(&self, t: Dual64, x: &[Dual64], u: &[Dual64], y: &mut [Dual64]) {
-        Model::outputs(self, t, x, u, y)
+        self.model.outputs(&mut self.work_dual.borrow_mut(), t, x, u, y)
     }
     fn tolerances(&self) -> (f64, f64) {
-        Model::tolerances(self)
+        self.model.tolerances()
     }
     fn project_state(&self, x: &mut [f64]) {
-        Model::project_state(self, x)
+        self.model.project_state(x)
     }
 }
 
@@ -74,7 +85,9 @@ impl std::fmt::Debug for ModelFactory {
 }
 
 fn configure_boxed<M: Model>(params: &dyn Parameters) -> Result<Box<dyn DynModel>, String> {
-    M::configure(params).map(|m| Box::new(m) as Box<dyn DynModel>)
+    let model = M::configure(params)?;
+    let (work, work_dual) = (RefCell::new(model.work()), RefCell::new(model.work()));
+    Ok(Box::new(WithWork { model, work, work_dual }))
 }
 
 impl ModelFactory {

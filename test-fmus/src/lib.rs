@@ -86,6 +86,10 @@ impl Body {
 }
 
 impl Model for Body {
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
+
     const INFO: ModelInfo = ModelInfo {
         model_name: "TwoMassBody",
         model_identifier: "TwoMassBody",
@@ -134,12 +138,12 @@ impl Model for Body {
         x.copy_from_slice(&[self.x0, self.v0]);
     }
 
-    fn derivatives<D: Scalar>(&self, _t: D, x: &[D], u: &[D], dx: &mut [D]) {
+    fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], dx: &mut [D]) {
         dx[0] = x[1];
         dx[1] = self.acceleration(x[0], x[1], u[0]);
     }
 
-    fn outputs<D: Scalar>(&self, _t: D, x: &[D], u: &[D], y: &mut [D]) {
+    fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], y: &mut [D]) {
         y[0] = x[0];
         y[1] = x[1];
         y[2] = self.acceleration(x[0], x[1], u[0]);
@@ -199,6 +203,10 @@ impl Load {
 }
 
 impl Model for Load {
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
+
     const INFO: ModelInfo = ModelInfo {
         model_name: "TwoMassLoad",
         model_identifier: "TwoMassLoad",
@@ -251,12 +259,12 @@ impl Model for Load {
         x.copy_from_slice(&[self.x0, self.v0]);
     }
 
-    fn derivatives<D: Scalar>(&self, _t: D, x: &[D], u: &[D], dx: &mut [D]) {
+    fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], dx: &mut [D]) {
         dx[0] = x[1];
         dx[1] = -self.link_force(u[0], u[1], x[0], x[1]) * (1.0 / self.m2);
     }
 
-    fn outputs<D: Scalar>(&self, _t: D, x: &[D], u: &[D], y: &mut [D]) {
+    fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], y: &mut [D]) {
         y[0] = self.link_force(u[0], u[1], x[0], x[1]) - u[2] * self.m_r;
         y[1] = x[0];
         y[2] = x[1];

@@ -30,6 +30,10 @@ struct Counted {
 }
 
 impl Model for Counted {
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
+
     const INFO: ModelInfo = ModelInfo {
         model_name: "Counted",
         model_identifier: "Counted",
@@ -59,11 +63,11 @@ impl Model for Counted {
         x[0] = 1.0;
     }
 
-    fn derivatives<D: Scalar>(&self, _t: D, x: &[D], _u: &[D], dx: &mut [D]) {
+    fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], _u: &[D], dx: &mut [D]) {
         dx[0] = -x[0];
     }
 
-    fn outputs<D: Scalar>(&self, _t: D, x: &[D], u: &[D], y: &mut [D]) {
+    fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], y: &mut [D]) {
         if D::NDERIV == 0 {
             COUNTS.with(|c| c.set((c.get().0 + 1, c.get().1)));
         }

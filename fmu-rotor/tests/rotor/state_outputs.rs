@@ -48,7 +48,7 @@ fn state_outputs_are_the_full_evaluation_bit_for_bit_and_write_only_those() {
         let u: Vec<f64> = inputs.iter().enumerate().map(|(j, &s)| s + 0.02 * (j as f64).cos()).collect();
         for t in [0.0, 0.37, 12.5] {
             let mut full = vec![0.0; outputs.len()];
-            rotor.outputs(t, &x, &u, &mut full);
+            rotor.outputs(&mut rotor.work(), t, &x, &u, &mut full);
             let mut state = vec![f64::NAN; outputs.len()];
             assert!(rotor.state_outputs(t, &x, &mut state), "configuration {c}: the rotor has the shortcut");
             for (k, v) in outputs.iter().enumerate() {

@@ -77,6 +77,10 @@ impl MassSpringDamper {
 }
 
 impl Model for MassSpringDamper {
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
+
     const INFO: ModelInfo = ModelInfo {
         model_name: "MassSpringDamper",
         model_identifier: "MassSpringDamper",
@@ -134,7 +138,7 @@ impl Model for MassSpringDamper {
         x.copy_from_slice(&[self.x0, self.v0]);
     }
 
-    fn derivatives<D: Scalar>(&self, _t: D, x: &[D], u: &[D], dx: &mut [D]) {
+    fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], dx: &mut [D]) {
         dx[0] = x[1];
         dx[1] = self.acceleration(x[0], x[1], u[0]);
     }
@@ -158,7 +162,7 @@ impl Model for MassSpringDamper {
         ]
     }
 
-    fn outputs<D: Scalar>(&self, _t: D, x: &[D], u: &[D], y: &mut [D]) {
+    fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], y: &mut [D]) {
         y[0] = x[0];
         y[1] = x[1];
         y[2] = self.acceleration(x[0], x[1], u[0]);
@@ -188,6 +192,10 @@ pub struct Decay {
 }
 
 impl Model for Decay {
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
+
     const INFO: ModelInfo = ModelInfo {
         model_name: "Decay",
         model_identifier: "Decay",
@@ -216,11 +224,11 @@ impl Model for Decay {
         x[0] = 1.0;
     }
 
-    fn derivatives<D: Scalar>(&self, _t: D, x: &[D], _u: &[D], dx: &mut [D]) {
+    fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], _u: &[D], dx: &mut [D]) {
         dx[0] = -x[0] * (1.0 / self.tau);
     }
 
-    fn outputs<D: Scalar>(&self, _t: D, x: &[D], _u: &[D], y: &mut [D]) {
+    fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], _u: &[D], y: &mut [D]) {
         if self.panic {
             panic!("Decay::outputs panics on request (panic_in_outputs = true)");
         }
