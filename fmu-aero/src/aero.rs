@@ -47,7 +47,7 @@ use fmu_core::variable::Variable;
 use fmu_core::vec3::dot;
 
 use crate::inflow::{FlightCondition, Inflow, pitt_peters_rates};
-use crate::layout::{NB_MAX, NS_MAX, u, vr, x, y};
+use crate::layout::{MAX_BLADES, NS_MAX, u, vr, x, y};
 use crate::quadrature::{self, Rule};
 
 /// Which induced-inflow model the FMU runs (`inflow_model` parameter).
@@ -113,9 +113,9 @@ pub struct Aero {
 #[derive(Debug, Clone, Copy)]
 pub struct RotorLoads<D> {
     /// Per blade: force on the blade, blade axes, N (zero for inactive blades).
-    pub force: [[D; 3]; NB_MAX],
+    pub force: [[D; 3]; MAX_BLADES],
     /// Per blade: moment about the root reference, blade axes, N m.
-    pub moment: [[D; 3]; NB_MAX],
+    pub moment: [[D; 3]; MAX_BLADES],
     /// Sum of the forces along the shaft axis, N.
     pub thrust: D,
     /// Torque about the shaft axis, positive opposing the rotation, N m.
@@ -176,8 +176,8 @@ impl Aero {
     /// Builds the model from parameter values, validating them (errors name the parameter).
     pub fn from_parameters(params: &dyn Parameters) -> Result<Self, String> {
         let nb = params.integer(vr::NB);
-        if !(1..=NB_MAX as i32).contains(&nb) {
-            return Err(format!("parameter 'nb' must be in 1..={NB_MAX} (got {nb})"));
+        if !(1..=MAX_BLADES as i32).contains(&nb) {
+            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})"));
         }
         let radius = positive(params, vr::RADIUS, "R", " m")?;
         let e = non_negative(params, vr::E, "e")?;
@@ -440,8 +440,8 @@ impl<D: Scalar> RotorLoads<D> {
     fn zero() -> Self {
         let zero = D::from(0.0);
         RotorLoads {
-            force: [[zero; 3]; NB_MAX],
-            moment: [[zero; 3]; NB_MAX],
+            force: [[zero; 3]; MAX_BLADES],
+            moment: [[zero; 3]; MAX_BLADES],
             thrust: zero,
             torque: zero,
             moment_s: zero,
@@ -464,7 +464,7 @@ impl<D: Scalar> RotorLoads<D> {
     /// `f` applied to the corresponding entries of `self` and `other`.
     fn zip<E: Copy>(&self, other: &RotorLoads<E>, f: impl Fn(D, E) -> D) -> RotorLoads<D> {
         let mut out = *self;
-        for b in 0..NB_MAX {
+        for b in 0..MAX_BLADES {
             for k in 0..3 {
                 out.force[b][k] = f(self.force[b][k], other.force[b][k]);
                 out.moment[b][k] = f(self.moment[b][k], other.moment[b][k]);

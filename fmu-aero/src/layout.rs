@@ -4,10 +4,9 @@
 //! `0 + k` ([`vr`]), inputs `100 + u index` ([`vr::INPUT_BASE`]), outputs `200 + y index`
 //! ([`vr::OUTPUT_BASE`]). So the `u` and `y` index constants below are also value-reference
 //! offsets. Blade `i` (1-based in names, `b = i - 1` here) owns a fixed block of inputs and of
-//! outputs, declared for all [`NB_MAX`] blades; the parameter `nb` selects how many are active.
+//! outputs, declared for all [`MAX_BLADES`] blades; the parameter `nb` selects how many are active.
 
-/// Number of blades for which variables are declared (`blade[1]` .. `blade[8]`).
-pub const NB_MAX: usize = 8;
+pub use fmu_core::contract::MAX_BLADES;
 
 /// Largest `n_sections` (spanwise stations per blade); the working arrays have this size.
 pub const NS_MAX: usize = 64;
@@ -40,7 +39,7 @@ pub mod u {
     /// Inputs per blade.
     pub const PER_BLADE: usize = 10;
     /// `hub.vel.x/y/z`: velocity of the hub, airframe body axes, m/s.
-    pub const HUB_VEL: usize = super::NB_MAX * PER_BLADE;
+    pub const HUB_VEL: usize = super::MAX_BLADES * PER_BLADE;
     /// `hub.omega.x/y/z`: airframe angular velocity at the hub, body axes, rad/s.
     pub const HUB_OMEGA: usize = HUB_VEL + 3;
     /// Number of inputs.
@@ -62,7 +61,7 @@ pub mod y {
     /// Outputs per blade.
     pub const PER_BLADE: usize = 6;
     /// `thrust`, N.
-    pub const THRUST: usize = super::NB_MAX * PER_BLADE;
+    pub const THRUST: usize = super::MAX_BLADES * PER_BLADE;
     /// `torque`, N m.
     pub const TORQUE: usize = THRUST + 1;
     /// `power`, W.

@@ -2,7 +2,7 @@
 
 use fmu_core::variable::{Enumeration, Variable};
 
-use crate::layout::{NB_MAX, NS_MAX, u, vr, y};
+use crate::layout::{MAX_BLADES, NS_MAX, u, vr, y};
 
 /// Component suffixes of a vector variable.
 const AXES: [&str; 3] = ["x", "y", "z"];
@@ -42,7 +42,14 @@ fn parameters(v: &mut Vec<Variable>) {
     let real = |name: &str, r: u32, unit: &'static str, start: f64, d: &str| {
         Variable::real_parameter(name, r, unit, start).describe(d)
     };
-    v.push(int("nb", vr::NB, 4, 1, NB_MAX as i32, "Number of active blades (1..8); blades above nb get zero loads"));
+    v.push(int(
+        "nb",
+        vr::NB,
+        4,
+        1,
+        MAX_BLADES as i32,
+        "Number of active blades (1..8); blades above nb get zero loads",
+    ));
     v.push(real("R", vr::RADIUS, "m", 7.5, "Rotor radius (blade tip radius from the shaft axis), m (> 0)").min(0.0));
     v.push(real(
         "e",
@@ -157,7 +164,7 @@ fn parameters(v: &mut Vec<Variable>) {
 }
 
 fn inputs(v: &mut Vec<Variable>) {
-    for b in 0..NB_MAX {
+    for b in 0..MAX_BLADES {
         let base = u::blade(b);
         let i = b + 1;
         for k in 0..3 {
@@ -233,7 +240,7 @@ fn outputs(v: &mut Vec<Variable>) {
     let out = |name: String, k: usize, unit: &'static str, description: String| {
         Variable::real_output(name, vr::output(k), unit).describe(description).depends_on(deps.iter().copied())
     };
-    for b in 0..NB_MAX {
+    for b in 0..MAX_BLADES {
         let base = y::blade(b);
         let i = b + 1;
         for k in 0..3 {

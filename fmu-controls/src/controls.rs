@@ -38,7 +38,7 @@
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
 use fmu_core::variable::Variable;
 
-use crate::layout::{NB_MAX, u, vr, x, y};
+use crate::layout::{MAX_BLADES, u, vr, x, y};
 
 /// Pilot controls, swashplate mixing and actuators (`modelIdentifier="Controls"`).
 #[derive(Debug, Clone)]
@@ -68,8 +68,8 @@ impl Controls {
     /// Builds the model from parameter values, validating them (errors name the parameter).
     pub fn from_parameters(params: &dyn Parameters) -> Result<Self, String> {
         let nb = params.integer(vr::NB);
-        if !(1..=NB_MAX as i32).contains(&nb) {
-            return Err(format!("parameter 'nb' must be in 1..={NB_MAX} (got {nb})"));
+        if !(1..=MAX_BLADES as i32).contains(&nb) {
+            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})"));
         }
         let tau = finite(params, vr::TAU, "tau")?;
         if tau < 0.0 {

@@ -2,11 +2,10 @@
 //!
 //! Value references are the position in the corresponding list plus a base: parameters
 //! `0 + k` ([`vr`]), inputs `100 + u index` ([`vr::INPUT_BASE`]), outputs `200 + y index`
-//! ([`vr::OUTPUT_BASE`]). Blade outputs are declared for [`NB_MAX`] blades; the parameter `nb`
+//! ([`vr::OUTPUT_BASE`]). Blade outputs are declared for [`MAX_BLADES`] blades; the parameter `nb`
 //! selects how many are active.
 
-/// Number of blades for which variables are declared (`blade[1]` .. `blade[8]`).
-pub const NB_MAX: usize = 8;
+pub use fmu_core::contract::MAX_BLADES;
 
 /// Indices into the continuous state vector `x`: the actuator positions in swashplate
 /// coordinates. Only with `tau > 0` does the model have states; otherwise it has none.
@@ -52,7 +51,7 @@ pub mod y {
     /// Outputs per blade.
     pub const PER_BLADE: usize = 3;
     /// `theta0 theta1c theta1s tail_collective` (4 outputs, in the order of [`super::x`]).
-    pub const SWASHPLATE: usize = super::NB_MAX * PER_BLADE;
+    pub const SWASHPLATE: usize = super::MAX_BLADES * PER_BLADE;
     /// Number of outputs.
     pub const N: usize = SWASHPLATE + 4;
 

@@ -2,7 +2,7 @@
 
 use fmu_core::variable::Variable;
 
-use crate::layout::{NB_MAX, u, vr, y};
+use crate::layout::{MAX_BLADES, u, vr, y};
 
 /// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
 pub fn variables() -> Vec<Variable> {
@@ -15,7 +15,7 @@ pub fn variables() -> Vec<Variable> {
 
 fn parameters(v: &mut Vec<Variable>) {
     v.push(
-        Variable::integer_parameter("nb", vr::NB, 4, 1, NB_MAX as i32)
+        Variable::integer_parameter("nb", vr::NB, 4, 1, MAX_BLADES as i32)
             .describe("Number of main rotor blades (1..8); blade i sits at azimuth + 2 pi (i - 1) / nb"),
     );
     v.push(Variable::real_parameter("tau", vr::TAU, "s", 0.0).describe(
@@ -84,7 +84,7 @@ fn inputs(v: &mut Vec<Variable>) {
 fn outputs(v: &mut Vec<Variable>) {
     let with_azimuth = [u::COLLECTIVE, u::LON, u::LAT, u::AZIMUTH].map(vr::input);
     let with_rate = [u::COLLECTIVE, u::LON, u::LAT, u::AZIMUTH, u::AZIMUTH_RATE].map(vr::input);
-    for b in 0..NB_MAX {
+    for b in 0..MAX_BLADES {
         let base = y::blade(b);
         let i = b + 1;
         v.push(

@@ -12,6 +12,7 @@
 pub mod abi;
 pub mod catalog;
 pub mod codec;
+pub mod contract;
 pub mod description;
 pub mod instance;
 pub mod model;

@@ -10,8 +10,7 @@
 //! `shaft_free`, then per blade lag unless `lock_lag` and flap unless `lock_flap`); see
 //! [`crate::Rotor::coordinates`].
 
-/// Number of blades for which variables are declared.
-pub const MAX_BLADES: usize = 8;
+pub use fmu_core::contract::MAX_BLADES;
 
 /// Indices into the real input vector `u` (85 inputs).
 pub mod u {

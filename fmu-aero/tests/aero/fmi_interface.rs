@@ -8,7 +8,7 @@ use std::f64::consts::PI;
 
 use crate::common::{BladeState, Rotor, Sim, Val, blade_inputs, i, r, set_blade};
 use fmu_aero::Aero;
-use fmu_aero::layout::{NB_MAX, u, vr as vrs, y};
+use fmu_aero::layout::{MAX_BLADES, u, vr as vrs, y};
 use fmu_core::verify::check_directional_derivatives;
 use fmu_core::{Causality, Instance, Model};
 
@@ -27,13 +27,13 @@ fn declarations_follow_the_contract_and_layout() {
     for c in ["x", "y", "z"] {
         contract.push(format!("hub.vel.{c}"));
         contract.push(format!("hub.omega.{c}"));
-        for b in 1..=NB_MAX {
+        for b in 1..=MAX_BLADES {
             for v in ["vel", "omega", "shaft", "F", "M"] {
                 contract.push(format!("blade[{b}].{v}.{c}"));
             }
         }
     }
-    for b in 1..=NB_MAX {
+    for b in 1..=MAX_BLADES {
         contract.push(format!("blade[{b}].azimuth"));
     }
     for n in &contract {

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use fmu_controls::Controls;
-use fmu_controls::layout::{NB_MAX, u, vr as vrs, y};
+use fmu_controls::layout::{MAX_BLADES, u, vr as vrs, y};
 use fmu_core::verify::check_directional_derivatives;
 use fmu_core::{Causality, Instance, Model};
 
@@ -41,7 +41,7 @@ fn declarations_follow_the_contract_and_layout() {
     ]
     .map(String::from)
     .to_vec();
-    for b in 1..=NB_MAX {
+    for b in 1..=MAX_BLADES {
         for s in ["pitch", "pitch_rate", "pitch_acc"] {
             contract.push(format!("blade[{b}].{s}"));
         }
