@@ -43,6 +43,7 @@
 
 use fmu_core::Dual64;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::params::{ParameterError, finite, non_negative, positive};
 use fmu_core::variable::Variable;
 use fmu_core::vec3::dot;
 
@@ -157,55 +158,42 @@ fn wrap_half_pi<D: Scalar>(alpha: D) -> D {
     if turns == 0.0 { alpha } else { alpha - turns * PI }
 }
 
-fn finite(params: &dyn Parameters, vr: u32, name: &str) -> Result<f64, String> {
-    let v = params.real(vr);
-    if v.is_finite() { Ok(v) } else { Err(format!("parameter '{name}' must be finite (got {v})")) }
-}
-
-fn positive(params: &dyn Parameters, vr: u32, name: &str, unit: &str) -> Result<f64, String> {
-    let v = finite(params, vr, name)?;
-    if v > 0.0 { Ok(v) } else { Err(format!("parameter '{name}' must be > 0{unit} (got {v})")) }
-}
-
-fn non_negative(params: &dyn Parameters, vr: u32, name: &str) -> Result<f64, String> {
-    let v = finite(params, vr, name)?;
-    if v >= 0.0 { Ok(v) } else { Err(format!("parameter '{name}' must be >= 0 (got {v})")) }
-}
-
 impl Aero {
     /// Builds the model from parameter values, validating them (errors name the parameter).
-    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, String> {
+    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let nb = params.integer(vr::NB);
         if !(1..=MAX_BLADES as i32).contains(&nb) {
-            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})"));
+            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})").into());
         }
-        let radius = positive(params, vr::RADIUS, "R", " m")?;
-        let e = non_negative(params, vr::E, "e")?;
+        let radius = positive(params, vr::RADIUS, "R", "m")?;
+        let e = non_negative(params, vr::E, "e", "")?;
         if e >= radius {
-            return Err(format!("parameter 'e' ({e} m) must be smaller than R ({radius} m)"));
+            return Err(format!("parameter 'e' ({e} m) must be smaller than R ({radius} m)").into());
         }
         let r_root = finite(params, vr::R_ROOT, "r_root")?;
         if !(r_root >= e && r_root < radius) {
-            return Err(format!("parameter 'r_root' ({r_root} m) must satisfy e ({e} m) <= r_root < R ({radius} m)"));
+            return Err(
+                format!("parameter 'r_root' ({r_root} m) must satisfy e ({e} m) <= r_root < R ({radius} m)").into()
+            );
         }
-        let chord = positive(params, vr::CHORD, "chord", " m")?;
+        let chord = positive(params, vr::CHORD, "chord", "m")?;
         let twist = finite(params, vr::TWIST, "twist")?;
-        let lift_slope = non_negative(params, vr::LIFT_SLOPE, "a")?;
-        let cd0 = non_negative(params, vr::CD0, "cd0")?;
-        let cd2 = non_negative(params, vr::CD2, "cd2")?;
-        let rho = positive(params, vr::RHO, "rho", " kg/m^3")?;
+        let lift_slope = non_negative(params, vr::LIFT_SLOPE, "a", "")?;
+        let cd0 = non_negative(params, vr::CD0, "cd0", "")?;
+        let cd2 = non_negative(params, vr::CD2, "cd2", "")?;
+        let rho = positive(params, vr::RHO, "rho", "kg/m^3")?;
         let n = params.integer(vr::N_SECTIONS);
         if !(1..=NS_MAX as i32).contains(&n) {
-            return Err(format!("parameter 'n_sections' must be in 1..={NS_MAX} (got {n})"));
+            return Err(format!("parameter 'n_sections' must be in 1..={NS_MAX} (got {n})").into());
         }
         let n = n as usize;
         let inflow = match params.integer(vr::INFLOW_MODEL) {
             0 => InflowModel::None,
             1 => InflowModel::Uniform,
             2 => InflowModel::PittPeters,
-            m => return Err(format!("parameter 'inflow_model' must be 0, 1 or 2 (got {m})")),
+            m => return Err(format!("parameter 'inflow_model' must be 0, 1 or 2 (got {m})").into()),
         };
-        let omega = positive(params, vr::OMEGA, "Omega", " rad/s")?;
+        let omega = positive(params, vr::OMEGA, "Omega", "rad/s")?;
         let mut shaft = [0.0; 3];
         for (k, c) in ["nx", "ny", "nz"].iter().enumerate() {
             shaft[k] = finite(params, vr::SHAFT + k as u32, &format!("shaft.{c}"))?;
@@ -224,7 +212,7 @@ impl Aero {
         }
         let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
         if !(tolerance > 0.0 && tolerance < 1.0) {
-            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})"));
+            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})").into());
         }
 
         let (r, w) = quadrature::stations(rule, n, r_root, radius);
@@ -553,7 +541,7 @@ impl Model for Aero {
         crate::variables::variables()
     }
 
-    fn configure(params: &dyn Parameters) -> Result<Self, String> {
+    fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         Self::from_parameters(params)
     }
 

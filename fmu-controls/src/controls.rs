@@ -36,6 +36,7 @@
 //! ```
 
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::params::{ParameterError, finite};
 use fmu_core::variable::Variable;
 
 use crate::layout::{MAX_BLADES, u, vr, x, y};
@@ -59,21 +60,16 @@ pub struct Controls {
     tolerance: f64,
 }
 
-fn finite(params: &dyn Parameters, vr: u32, name: &str) -> Result<f64, String> {
-    let v = params.real(vr);
-    if v.is_finite() { Ok(v) } else { Err(format!("parameter '{name}' must be finite (got {v})")) }
-}
-
 impl Controls {
     /// Builds the model from parameter values, validating them (errors name the parameter).
-    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, String> {
+    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let nb = params.integer(vr::NB);
         if !(1..=MAX_BLADES as i32).contains(&nb) {
-            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})"));
+            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})").into());
         }
         let tau = finite(params, vr::TAU, "tau")?;
         if tau < 0.0 {
-            return Err(format!("parameter 'tau' must be >= 0 s (got {tau})"));
+            return Err(format!("parameter 'tau' must be >= 0 s (got {tau})").into());
         }
         let mut gains = [0.0; 4];
         for (k, name) in ["gain.collective", "gain.lon", "gain.lat", "gain.pedal"].iter().enumerate() {
@@ -87,7 +83,7 @@ impl Controls {
         }
         let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
         if !(tolerance > 0.0 && tolerance < 1.0) {
-            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})"));
+            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})").into());
         }
         let mut me = Controls {
             nb: nb as usize,
@@ -147,7 +143,7 @@ impl Model for Controls {
         crate::variables::variables()
     }
 
-    fn configure(params: &dyn Parameters) -> Result<Self, String> {
+    fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         Self::from_parameters(params)
     }
 

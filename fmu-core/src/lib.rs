@@ -18,6 +18,7 @@ pub mod instance;
 pub mod model;
 pub mod ode;
 pub mod package;
+pub mod params;
 pub mod slave;
 pub mod status;
 pub mod units;

@@ -9,6 +9,7 @@
 
 use num_dual::DualNum;
 
+use crate::params::ParameterError;
 use crate::variable::Variable;
 
 /// Scalar type the output equations are written over: `f64` for values, `num_dual::Dual64` for
@@ -69,7 +70,7 @@ pub trait Model: Sized + 'static {
 
     /// Builds the model's working data from the parameter values. An `Err` names the bad
     /// parameter and is reported to the importer.
-    fn configure(params: &dyn Parameters) -> Result<Self, String>;
+    fn configure(params: &dyn Parameters) -> Result<Self, ParameterError>;
 
     /// The memory of the evaluations with scalar type `D`: working buffers and whatever the
     /// model keeps between calls (the rotor's kinematics of its last evaluation). Made once per

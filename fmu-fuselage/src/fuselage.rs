@@ -19,6 +19,7 @@
 //! solve the reduced system (free rows and columns of `M6`).
 
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::params::{ParameterError, finite, finite3};
 use fmu_core::variable::Variable;
 use nalgebra::{Matrix3, Matrix6};
 
@@ -105,15 +106,6 @@ struct Accelerations<D> {
     alpha: V3<D>,
 }
 
-fn finite(params: &dyn Parameters, vr: u32, name: &str) -> Result<f64, String> {
-    let v = params.real(vr);
-    if v.is_finite() { Ok(v) } else { Err(format!("parameter '{name}' must be finite (got {v})")) }
-}
-
-fn finite3(params: &dyn Parameters, vr0: u32, names: [&str; 3]) -> Result<[f64; 3], String> {
-    Ok([finite(params, vr0, names[0])?, finite(params, vr0 + 1, names[1])?, finite(params, vr0 + 2, names[2])?])
-}
-
 /// Checks the inertia tensor about the CoM: symmetric positive definite and, when `strict`,
 /// principal moments satisfying the triangle inequality.
 fn check_inertia(i_cm: &Matrix3<f64>, strict: bool) -> Result<(), String> {
@@ -146,10 +138,10 @@ fn check_inertia(i_cm: &Matrix3<f64>, strict: bool) -> Result<(), String> {
 
 impl Fuselage {
     /// Builds the airframe from parameter values, validating them (errors name the parameter).
-    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, String> {
+    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let mass = finite(params, vr::MASS, "mass")?;
         if mass <= 0.0 {
-            return Err(format!("parameter 'mass' must be > 0 kg (got {mass})"));
+            return Err(format!("parameter 'mass' must be > 0 kg (got {mass})").into());
         }
         let cg = finite3(params, vr::CG, ["cg.x", "cg.y", "cg.z"])?;
         let mut ii = [0.0; 6];
@@ -175,20 +167,20 @@ impl Fuselage {
         })?;
         let mask = params.integer(vr::DOF_MASK);
         if !(0..=63).contains(&mask) {
-            return Err(format!("parameter 'dof_mask' must be in 0..=63 (got {mask})"));
+            return Err(format!("parameter 'dof_mask' must be in 0..=63 (got {mask})").into());
         }
         let drag_area = finite(params, vr::DRAG_AREA, "drag_area")?;
         if drag_area < 0.0 {
-            return Err(format!("parameter 'drag_area' must be >= 0 m^2 (got {drag_area})"));
+            return Err(format!("parameter 'drag_area' must be >= 0 m^2 (got {drag_area})").into());
         }
         let rho = finite(params, vr::RHO, "rho")?;
         if rho < 0.0 {
-            return Err(format!("parameter 'rho' must be >= 0 kg/m^3 (got {rho})"));
+            return Err(format!("parameter 'rho' must be >= 0 kg/m^3 (got {rho})").into());
         }
         let gear = gear_from_parameters(params)?;
         let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
         if !(tolerance > 0.0 && tolerance < 1.0) {
-            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})"));
+            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})").into());
         }
 
         // Inertia about O (parallel-axis theorem) and the coupled 6x6 mass matrix.
@@ -200,8 +192,9 @@ impl Fuselage {
         m6.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-c_cross * mass));
         m6.fixed_view_mut::<3, 3>(3, 0).copy_from(&(c_cross * mass));
         m6.fixed_view_mut::<3, 3>(3, 3).copy_from(&i_o);
-        let not_positive = "the 6x6 mass matrix is not positive definite (check mass, cg.*, I.*)";
-        let m6_inv_free = to_array6(&m6.cholesky().ok_or(not_positive)?.inverse());
+        let not_positive =
+            || ParameterError::Invalid("the 6x6 mass matrix is not positive definite (check mass, cg.*, I.*)".into());
+        let m6_inv_free = to_array6(&m6.cholesky().ok_or_else(not_positive)?.inverse());
         // Reduced system: replace blocked rows/columns by unit rows/columns, invert, zero them.
         let free = |k: usize| mask & (1 << k) != 0;
         for k in (0..6).filter(|&k| !free(k)) {
@@ -209,7 +202,7 @@ impl Fuselage {
             m6.column_mut(k).fill(0.0);
             m6[(k, k)] = 1.0;
         }
-        let mut m6_inv_na = m6.cholesky().ok_or(not_positive)?.inverse();
+        let mut m6_inv_na = m6.cholesky().ok_or_else(not_positive)?.inverse();
         for k in (0..6).filter(|&k| !free(k)) {
             m6_inv_na.row_mut(k).fill(0.0);
             m6_inv_na.column_mut(k).fill(0.0);
@@ -316,7 +309,7 @@ struct Kinematics<D> {
 }
 
 /// The landing gear of the parameters, `None` when `gear.k` is 0.
-fn gear_from_parameters(params: &dyn Parameters) -> Result<Option<Gear>, String> {
+fn gear_from_parameters(params: &dyn Parameters) -> Result<Option<Gear>, ParameterError> {
     let mut coefficients = [0.0; 4];
     for (c, (ref_, name)) in coefficients.iter_mut().zip([
         (vr::GEAR_K, "gear.k"),
@@ -326,14 +319,14 @@ fn gear_from_parameters(params: &dyn Parameters) -> Result<Option<Gear>, String>
     ]) {
         *c = finite(params, ref_, name)?;
         if *c < 0.0 {
-            return Err(format!("parameter '{name}' must be >= 0 (got {c})"));
+            return Err(format!("parameter '{name}' must be >= 0 (got {c})").into());
         }
     }
     let [k, c, k_h, c_h] = coefficients;
     let ground_z = finite(params, vr::GROUND_Z, "ground_z")?;
     let ratio = finite(params, vr::GEAR_K_H_RATIO, "gear.k_h_ratio")?;
     if ratio < 0.0 {
-        return Err(format!("parameter 'gear.k_h_ratio' must be >= 0 (got {ratio})"));
+        return Err(format!("parameter 'gear.k_h_ratio' must be >= 0 (got {ratio})").into());
     }
     if k == 0.0 {
         return Ok(None);
@@ -394,7 +387,7 @@ impl Model for Fuselage {
         crate::variables::variables()
     }
 
-    fn configure(params: &dyn Parameters) -> Result<Self, String> {
+    fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         Self::from_parameters(params)
     }
 

@@ -1,6 +1,7 @@
 //! The articulated rotor: parameters, validation, the tree it builds, and the FMI model.
 
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::params::{ParameterError, finite, finite3, non_negative};
 use fmu_core::variable::Variable;
 
 use crate::dynamics::{HubMotion, Mode, Work};
@@ -75,31 +76,17 @@ pub struct Rotor {
     hub_axes: M3f,
 }
 
-fn finite(params: &dyn Parameters, vr: u32, name: &str) -> Result<f64, String> {
-    let v = params.real(vr);
-    if v.is_finite() { Ok(v) } else { Err(format!("parameter '{name}' must be finite (got {v})")) }
-}
-
-fn non_negative(params: &dyn Parameters, vr: u32, name: &str, unit: &str) -> Result<f64, String> {
-    let v = finite(params, vr, name)?;
-    if v >= 0.0 { Ok(v) } else { Err(format!("parameter '{name}' must be >= 0 {unit} (got {v})")) }
-}
-
-fn vec3_param(params: &dyn Parameters, vr0: u32, prefix: &str) -> Result<[f64; 3], String> {
-    let mut v = [0.0; 3];
-    for (k, c) in ["x", "y", "z"].iter().enumerate() {
-        v[k] = finite(params, vr0 + k as u32, &format!("{prefix}{c}"))?;
-    }
-    Ok(v)
+fn vec3_param(params: &dyn Parameters, vr0: u32, prefix: &str) -> Result<[f64; 3], ParameterError> {
+    finite3(params, vr0, [&format!("{prefix}x"), &format!("{prefix}y"), &format!("{prefix}z")])
 }
 
 /// Hub axes `[x_H y_H z_H]` (columns, airframe body axes) from the shaft axis and the
 /// azimuth-zero direction, orthonormalised.
-fn hub_axes(n: [f64; 3], a: [f64; 3]) -> Result<M3f, String> {
+fn hub_axes(n: [f64; 3], a: [f64; 3]) -> Result<M3f, ParameterError> {
     let norm = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
     let nn = norm(n);
     if nn < 1e-9 {
-        return Err(format!("parameters 'shaft.nx/ny/nz' must give a non-zero shaft axis (got {n:?})"));
+        return Err(format!("parameters 'shaft.nx/ny/nz' must give a non-zero shaft axis (got {n:?})").into());
     }
     let z = n.map(|c| c / nn);
     let an = norm(a);
@@ -110,7 +97,8 @@ fn hub_axes(n: [f64; 3], a: [f64; 3]) -> Result<M3f, String> {
         return Err(format!(
             "parameters 'shaft.ax/ay/az' (azimuth-zero direction {a:?}) must not be zero or parallel to the shaft \
              axis {z:?}"
-        ));
+        )
+        .into());
     }
     let x = x.map(|c| c / xn);
     let yv = [z[1] * x[2] - z[2] * x[1], z[2] * x[0] - z[0] * x[2], z[0] * x[1] - z[1] * x[0]];
@@ -118,30 +106,31 @@ fn hub_axes(n: [f64; 3], a: [f64; 3]) -> Result<M3f, String> {
 }
 
 impl Params {
-    fn read(params: &dyn Parameters) -> Result<Params, String> {
+    fn read(params: &dyn Parameters) -> Result<Params, ParameterError> {
         let nb = params.integer(vr::NB);
         if !(1..=MAX_BLADES as i32).contains(&nb) {
-            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})"));
+            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})").into());
         }
         let omega = finite(params, vr::OMEGA, "Omega")?;
         let radius = finite(params, vr::RADIUS, "R")?;
         if radius <= 0.0 {
-            return Err(format!("parameter 'R' must be > 0 m (got {radius})"));
+            return Err(format!("parameter 'R' must be > 0 m (got {radius})").into());
         }
         let e = non_negative(params, vr::E, "e", "m")?;
         if e >= radius {
-            return Err(format!("parameter 'e' ({e} m) must be smaller than the radius R ({radius} m)"));
+            return Err(format!("parameter 'e' ({e} m) must be smaller than the radius R ({radius} m)").into());
         }
         let e_lag_raw = finite(params, vr::E_LAG, "e_lag")?;
         let e_lag = if e_lag_raw < 0.0 { e } else { e_lag_raw };
         if e_lag > e {
             return Err(format!(
                 "parameter 'e_lag' ({e_lag} m) must be <= e ({e} m): the lag hinge is inboard of the flap hinge"
-            ));
+            )
+            .into());
         }
         let mass = finite(params, vr::BLADE_M, "blade.m")?;
         if mass <= 0.0 {
-            return Err(format!("parameter 'blade.m' must be > 0 kg (got {mass})"));
+            return Err(format!("parameter 'blade.m' must be > 0 kg (got {mass})").into());
         }
         let s = non_negative(params, vr::BLADE_S, "blade.S", "kg m")?;
         let i_flap = finite(params, vr::BLADE_I, "blade.I")?;
@@ -151,21 +140,24 @@ impl Params {
                 "parameters 'blade.S' / 'blade.m' put the blade CoM at {:.4} m from the shaft, outside the radius R \
                  ({radius} m)",
                 e + x_cg
-            ));
+            )
+            .into());
         }
         if i_flap < s * x_cg * (1.0 - 1e-12) {
             return Err(format!(
                 "parameter 'blade.I' ({i_flap} kg m^2) must be >= blade.S^2/blade.m ({:.6} kg m^2): the inertia about \
                  the CoM would be negative",
                 s * x_cg
-            ));
+            )
+            .into());
         }
         let span = radius - e;
         if i_flap > mass * span * span * (1.0 + 1e-12) {
             return Err(format!(
                 "parameter 'blade.I' ({i_flap} kg m^2) exceeds blade.m (R - e)^2 ({:.6} kg m^2): mass beyond the tip",
                 mass * span * span
-            ));
+            )
+            .into());
         }
         let i_pitch = non_negative(params, vr::BLADE_I_PITCH, "blade.I_pitch", "kg m^2")?;
         let hub_axes = hub_axes(
@@ -174,7 +166,7 @@ impl Params {
         )?;
         let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
         if !(tolerance > 0.0 && tolerance < 1.0) {
-            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})"));
+            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})").into());
         }
         Ok(Params {
             nb: nb as usize,
@@ -205,7 +197,7 @@ impl Params {
 
 /// The per-blade initial-state parameters of all [`MAX_BLADES`] blades, in
 /// [`vr::BLADE_INITIAL_NAMES`] order.
-fn blade_initial(params: &dyn Parameters) -> Result<[[f64; 4]; MAX_BLADES], String> {
+fn blade_initial(params: &dyn Parameters) -> Result<[[f64; 4]; MAX_BLADES], ParameterError> {
     let mut all = [[0.0; 4]; MAX_BLADES];
     for (i, values) in all.iter_mut().enumerate() {
         for (k, (value, suffix)) in values.iter_mut().zip(vr::BLADE_INITIAL_NAMES).enumerate() {
@@ -240,7 +232,7 @@ pub(crate) fn bare_link(name: String, parent: Option<usize>, axis: JointAxis, jo
 }
 
 /// The rotor tree: shaft (hub) -> per blade lag -> flap -> pitch (blade body).
-fn build_tree(p: &Params) -> Result<(Tree, Vec<BladeLinks>), String> {
+fn build_tree(p: &Params) -> Result<(Tree, Vec<BladeLinks>), ParameterError> {
     let mut links = Vec::with_capacity(1 + 3 * p.nb);
     let shaft_joint = if p.shaft_free {
         Joint::Free { angle0: p.psi0, rate0: p.omega }
@@ -309,7 +301,7 @@ fn build_tree(p: &Params) -> Result<(Tree, Vec<BladeLinks>), String> {
 
 impl Rotor {
     /// Builds the rotor from parameter values, validating them (errors name the parameter).
-    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, String> {
+    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let p = Params::read(params)?;
         let (tree, blades) = build_tree(&p)?;
         let n = tree.n_dof();
@@ -466,7 +458,7 @@ impl Model for Rotor {
         crate::variables::variables()
     }
 
-    fn configure(params: &dyn Parameters) -> Result<Self, String> {
+    fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         Self::from_parameters(params)
     }
 

@@ -85,7 +85,7 @@ impl std::fmt::Debug for ModelFactory {
 }
 
 fn configure_boxed<M: Model>(params: &dyn Parameters) -> Result<Box<dyn DynModel>, String> {
-    let model = M::configure(params)?;
+    let model = M::configure(params).map_err(|e| e.to_string())?;
     let (work, work_dual) = (RefCell::new(model.work()), RefCell::new(model.work()));
     Ok(Box::new(WithWork { model, work, work_dual }))
 }

@@ -114,7 +114,7 @@ impl Model for Body {
         ]
     }
 
-    fn configure(p: &dyn Parameters) -> Result<Self, String> {
+    fn configure(p: &dyn Parameters) -> Result<Self, fmu_core::params::ParameterError> {
         use body_vr::*;
         Ok(Body {
             m: check_positive("m", p.real(M))?,
@@ -234,7 +234,7 @@ impl Model for Load {
         ]
     }
 
-    fn configure(p: &dyn Parameters) -> Result<Self, String> {
+    fn configure(p: &dyn Parameters) -> Result<Self, fmu_core::params::ParameterError> {
         use load_vr::*;
         Ok(Load {
             m_r: check_non_negative("m_r", p.real(M_R))?,

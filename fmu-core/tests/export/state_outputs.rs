@@ -51,7 +51,7 @@ impl Model for Counted {
         ]
     }
 
-    fn configure(p: &dyn Parameters) -> Result<Self, String> {
+    fn configure(p: &dyn Parameters) -> Result<Self, fmu_core::params::ParameterError> {
         Ok(Counted { forget: p.boolean(FORGET) })
     }
 

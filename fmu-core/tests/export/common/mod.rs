@@ -107,18 +107,18 @@ impl Model for MassSpringDamper {
         ]
     }
 
-    fn configure(p: &dyn Parameters) -> Result<Self, String> {
+    fn configure(p: &dyn Parameters) -> Result<Self, fmu_core::params::ParameterError> {
         let m = p.real(vr::M);
         if m.is_nan() || m <= 0.0 {
-            return Err(format!("m = {m} kg must be positive"));
+            return Err(format!("m = {m} kg must be positive").into());
         }
         let (k, c) = (p.real(vr::K), p.real(vr::C));
         if k < 0.0 || c < 0.0 {
-            return Err(format!("k = {k} and c = {c} must not be negative"));
+            return Err(format!("k = {k} and c = {c} must not be negative").into());
         }
         let tol = p.real(vr::TOL);
         if !(tol > 0.0 && tol < 0.1) {
-            return Err(format!("tolerance = {tol} must be in (0, 0.1)"));
+            return Err(format!("tolerance = {tol} must be in (0, 0.1)").into());
         }
         Ok(MassSpringDamper {
             m,
@@ -212,7 +212,7 @@ impl Model for Decay {
         ]
     }
 
-    fn configure(p: &dyn Parameters) -> Result<Self, String> {
+    fn configure(p: &dyn Parameters) -> Result<Self, fmu_core::params::ParameterError> {
         Ok(Decay { tau: p.real(decay_vr::TAU), panic: p.boolean(decay_vr::PANIC) })
     }
 
