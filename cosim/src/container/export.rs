@@ -376,8 +376,43 @@ pub fn export(
     // The system description as written, with FMUs and tables pointing into the archive.
     let text = std::fs::read_to_string(json_path).with_context(|| format!("cannot read {}", json_path.display()))?;
     let mut raw: Value = serde_json::from_str(&text).with_context(|| format!("{}", json_path.display()))?;
-    let base = json_path.parent().unwrap_or(Path::new("."));
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let embedded = embed_fmus(json_path, system, &mut raw, &mut files)?;
+    embed_tables(json_path.parent().unwrap_or(Path::new(".")), &mut raw, &mut files)?;
+    let outputs: Vec<Value> = chosen
+        .iter()
+        .filter(|(_, v)| v.causality == OuterCausality::Output)
+        .map(|(_, v)| Value::String(v.name.clone()))
+        .collect();
+    raw.as_object_mut()
+        .context("the system description is not a JSON object")?
+        .insert("outputs".into(), outputs.into());
+    raw.as_object_mut().expect("checked").remove("trim");
+
+    let units = unit_definitions(&embedded)?;
+    let body = model_description(&stem, &model_identifier, system, &chosen, &units);
+    let guid = fmu_core::description::guid_of(&body);
+    let xml = body.replace("@GUID@", &guid);
+    let counts = [OuterCausality::Parameter, OuterCausality::Input, OuterCausality::Output]
+        .map(|c| chosen.iter().filter(|(_, v)| v.causality == c).count());
+    let interface = Interface { guid, variables: chosen.into_iter().map(|(_, v)| v).collect() };
+    files.push((format!("resources/{SYSTEM_FILE}"), serde_json::to_vec_pretty(&raw)?));
+    files.push((format!("resources/{INTERFACE_FILE}"), serde_json::to_vec_pretty(&interface)?));
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
+    fmu_core::package::write_fmu(out, &xml, &model_identifier, library, &refs)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(ExportReport { model_identifier, fmus: embedded.len(), counts, skipped_outputs })
+}
+
+/// Adds every FMU of `system` once to `files` (as `resources/fmus/<stem>.fmu`, numbered where
+/// stems clash) and points its entry in `raw` (the system description as written) at it;
+/// returns each FMU file with its name in the archive's resources.
+fn embed_fmus(
+    json_path: &Path,
+    system: &System,
+    raw: &mut Value,
+    files: &mut Vec<(String, Vec<u8>)>,
+) -> Result<Vec<(PathBuf, String)>> {
     let mut embedded: Vec<(PathBuf, String)> = Vec::new();
     for instance in &system.instances {
         let archive_name = match embedded.iter().find(|(p, _)| *p == instance.path) {
@@ -405,6 +440,12 @@ pub fn export(
         fmu.remove("model");
         fmu.insert("path".into(), Value::String(archive_name));
     }
+    Ok(embedded)
+}
+
+/// Adds the CSV tables of the external input signals of `raw` to `files` (as
+/// `resources/tables/<k>-<file>`, read from `base`, the JSON file's folder) and points `raw` at them.
+fn embed_tables(base: &Path, raw: &mut Value, files: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
     if let Some(inputs) = raw.get_mut("inputs").and_then(Value::as_array_mut) {
         for (k, input) in inputs.iter_mut().enumerate() {
             let Some(csv) = input.pointer_mut("/signal/table/csv") else { continue };
@@ -418,32 +459,16 @@ pub fn export(
             *csv = Value::String(name);
         }
     }
-    let outputs: Vec<Value> = chosen
-        .iter()
-        .filter(|(_, v)| v.causality == OuterCausality::Output)
-        .map(|(_, v)| Value::String(v.name.clone()))
-        .collect();
-    raw.as_object_mut()
-        .context("the system description is not a JSON object")?
-        .insert("outputs".into(), outputs.into());
-    raw.as_object_mut().expect("checked").remove("trim");
+    Ok(())
+}
 
+/// The unit definitions of the `embedded` FMUs, the first of each name kept.
+fn unit_definitions(embedded: &[(PathBuf, String)]) -> Result<BTreeMap<String, Vec<(String, String)>>> {
     let mut units = BTreeMap::new();
-    for (path, _) in &embedded {
+    for (path, _) in embedded {
         for (name, base) in crate::ssp::unit_definitions(path).map_err(anyhow::Error::msg)? {
             units.entry(name).or_insert(base);
         }
     }
-    let body = model_description(&stem, &model_identifier, system, &chosen, &units);
-    let guid = fmu_core::description::guid_of(&body);
-    let xml = body.replace("@GUID@", &guid);
-    let counts = [OuterCausality::Parameter, OuterCausality::Input, OuterCausality::Output]
-        .map(|c| chosen.iter().filter(|(_, v)| v.causality == c).count());
-    let interface = Interface { guid, variables: chosen.into_iter().map(|(_, v)| v).collect() };
-    files.push((format!("resources/{SYSTEM_FILE}"), serde_json::to_vec_pretty(&raw)?));
-    files.push((format!("resources/{INTERFACE_FILE}"), serde_json::to_vec_pretty(&interface)?));
-    let refs: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
-    fmu_core::package::write_fmu(out, &xml, &model_identifier, library, &refs)
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    Ok(ExportReport { model_identifier, fmus: embedded.len(), counts, skipped_outputs })
+    Ok(units)
 }
