@@ -6,14 +6,15 @@ use std::path::Path;
 use std::rc::Rc;
 use std::time::Instant;
 
-use cosim::import::model_description::{Causality, ModelDescription};
 use cosim::master::Results;
-use cosim::system::{ParameterValue, Signal, System, SystemDescription, SystemError};
-use fmu_core::catalog::Slot;
+use cosim::system::{Signal, System, SystemDescription, SystemError};
 use fmu_core::ode::{Dopri5, OdeError};
 
-use crate::coupling::{Coupling, CouplingCounters, JacobianUpdate, LoopFailure, Node, Unit};
-use crate::registry::{DynModel, ParameterStore, Registry};
+use crate::coupling::{Coupling, CouplingCounters, JacobianUpdate, LoopFailure, Unit};
+use crate::registry::{DynModel, Registry};
+
+mod build;
+use build::{connection_nodes, external_inputs, instantiate, recorded_columns};
 
 /// Why a system cannot be built or run in-process.
 #[derive(Debug, thiserror::Error)]
@@ -247,19 +248,6 @@ pub fn load(path: impl AsRef<Path>) -> Result<System, SystemError> {
     resolve(&SystemDescription::from_file(path)?)
 }
 
-/// Position of model-description variable `v` in the model's `u` (input) or `y` (output).
-fn io_position(
-    md: &ModelDescription,
-    v: usize,
-    catalog: &fmu_core::catalog::Catalog,
-) -> (Option<usize>, Option<usize>) {
-    let vr = md.variables[v].value_reference;
-    match catalog.index_of(vr).map(|i| catalog.slots[i]) {
-        Some(Slot::Real(s)) => (catalog.input_pos[s], catalog.output_pos[s]),
-        _ => (None, None),
-    }
-}
-
 impl MonolithicSystem {
     /// Builds the coupled system from a resolved system description with the built-in models
     /// and [`Options::for_system`].
@@ -273,104 +261,13 @@ impl MonolithicSystem {
         let mut catalogs = Vec::with_capacity(system.instances.len());
         let mut x0 = Vec::new();
         for inst in &system.instances {
-            let md = &inst.description;
-            let identifier = &md.co_simulation.model_identifier;
-            let factory = registry.get(identifier).ok_or_else(|| Error::UnknownModel {
-                instance: inst.name.clone(),
-                identifier: identifier.clone(),
-                known: registry.identifiers().join(", "),
-            })?;
-            let ours = factory.guid();
-            if md.guid != *ours {
-                return Err(Error::GuidMismatch {
-                    instance: inst.name.clone(),
-                    identifier: identifier.clone(),
-                    fmu: md.guid.clone(),
-                    ours: ours.to_string(),
-                });
-            }
-            let catalog = factory.catalog();
-            let mut store = ParameterStore::new(catalog.clone());
-            for (v, value) in &inst.parameters {
-                let var = &md.variables[*v];
-                let vr = var.value_reference;
-                let set = match *value {
-                    ParameterValue::Real(x) => store.set_real(vr, x),
-                    ParameterValue::Integer(i) => store.set_integer(vr, i),
-                    ParameterValue::Boolean(b) => store.set_boolean(vr, b),
-                };
-                set.map_err(|m| Error::Configure {
-                    instance: inst.name.clone(),
-                    message: format!("{}: {m}", var.name),
-                })?;
-            }
-            let model = factory.configure(&store).map_err(|m| Error::Configure {
-                instance: inst.name.clone(),
-                message: format!("invalid parameters: {m}"),
-            })?;
-            let offset = x0.len();
-            x0.resize(offset + model.n_states(), 0.0);
-            model.initial_state(&mut x0[offset..]);
-            let y_names = catalog
-                .output_slots
-                .iter()
-                .map(|&s| {
-                    let i = catalog.slots.iter().position(|&x| x == Slot::Real(s)).expect("output slot is declared");
-                    format!("{}.{}", inst.name, catalog.variables[i].name)
-                })
-                .collect();
-            let model: Rc<dyn DynModel> = Rc::from(model);
-            let mut unit = Unit::new(inst.name.clone(), model, offset, store.inputs(), y_names);
-            unit.feedthrough = catalog.feedthrough.clone();
+            let (unit, catalog) = instantiate(inst, registry, &mut x0)?;
             units.push(unit);
             catalogs.push(catalog);
         }
-
-        let position = |r: cosim::system::VarRef| {
-            io_position(&system.instances[r.instance].description, r.variable, &catalogs[r.instance])
-        };
-        let mut nodes: Vec<Node> = Vec::new();
-        for c in &system.connections {
-            let (Some(k), Some(j)) = (position(c.from).1, position(c.to).0) else {
-                return Err(Error::Unsupported(format!(
-                    "connection {} -> {}: only real outputs to real inputs are supported",
-                    system.name(c.from),
-                    system.name(c.to)
-                )));
-            };
-            let p = match nodes.iter().position(|n| n.unit == c.from.instance && n.output == k) {
-                Some(p) => p,
-                None => {
-                    nodes.push(Node { unit: c.from.instance, output: k, targets: Vec::new() });
-                    nodes.len() - 1
-                }
-            };
-            nodes[p].targets.push((c.to.instance, j));
-        }
-        let mut externals = Vec::new();
-        for e in &system.inputs {
-            let j = position(e.to).0.ok_or_else(|| {
-                Error::Unsupported(format!("{}: external signals drive real inputs", system.name(e.to)))
-            })?;
-            externals.push((e.to.instance, j, e.signal.clone()));
-        }
-        let mut recorded = Vec::new();
-        let mut recorded_names = Vec::new();
-        for &r in &system.outputs {
-            let var = system.variable(r);
-            let (input, output) = position(r);
-            recorded.push(match (var.causality, input, output) {
-                (Causality::Output, _, Some(k)) => Recorded::Output(r.instance, k),
-                (Causality::Input, Some(j), _) => Recorded::Input(r.instance, j),
-                _ => {
-                    return Err(Error::Unsupported(format!(
-                        "{}: only real outputs and inputs can be recorded",
-                        system.name(r)
-                    )));
-                }
-            });
-            recorded_names.push(system.name(r));
-        }
+        let nodes = connection_nodes(system, &catalogs)?;
+        let externals = external_inputs(system, &catalogs)?;
+        let (recorded, recorded_names) = recorded_columns(system, &catalogs)?;
 
         let n = x0.len();
         let exp = system.experiment;

@@ -176,6 +176,11 @@ fn interface(system: &System, options: &ExportOptions) -> Result<(Chosen, Vec<St
     Ok((chosen, skipped))
 }
 
+/// `s` with the XML special characters escaped, for an attribute value.
+fn esc(s: &str) -> String {
+    escape(s).into_owned()
+}
+
 /// `modelDescription.xml` of the system FMU, with `@GUID@` where the GUID goes.
 fn model_description(
     model_name: &str,
@@ -184,8 +189,18 @@ fn model_description(
     chosen: &[(VarRef, OuterVariable)],
     units: &BTreeMap<String, Vec<(String, String)>>,
 ) -> String {
-    let e = |s: &str| escape(s).into_owned();
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    write_root(&mut x, model_name, system);
+    write_co_simulation(&mut x, model_identifier, system);
+    write_unit_definitions(&mut x, system, chosen, units);
+    write_log_categories_and_experiment(&mut x, system);
+    write_model_variables(&mut x, system, chosen, units);
+    write_model_structure(&mut x, chosen);
+    x
+}
+
+/// The opening `fmiModelDescription` element: names, description and generation tool.
+fn write_root(x: &mut String, model_name: &str, system: &System) {
     let instances: Vec<&str> = system.instances.iter().map(|i| i.name.as_str()).collect();
     let description = format!(
         "The coupled system {model_name} ({}) with its algebraic loops solved by the rotorcraft-fmi Newton master",
@@ -195,11 +210,15 @@ fn model_description(
         x,
         "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"{}\" guid=\"@GUID@\" description=\"{}\" \
          generationTool=\"{} orchestrator {}\" variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">",
-        e(model_name),
-        e(&description),
+        esc(model_name),
+        esc(&description),
         fmu_core::description::TOOL_NAME,
         env!("CARGO_PKG_VERSION")
     );
+}
+
+/// The `CoSimulation` element: the capabilities every inner FMU shares.
+fn write_co_simulation(x: &mut String, model_identifier: &str, system: &System) {
     // FMU state: composed of the inner FMUs' states, so only where every one provides it.
     let every = |f: fn(&crate::import::model_description::CoSimulation) -> bool| {
         system.instances.iter().all(|i| f(&i.description.co_simulation))
@@ -213,22 +232,36 @@ fn model_description(
         "  <CoSimulation modelIdentifier=\"{}\" canHandleVariableCommunicationStepSize=\"true\" \
          canInterpolateInputs=\"{interpolate}\" maxOutputDerivativeOrder=\"0\" canGetAndSetFMUstate=\"{get_and_set}\" \
          canSerializeFMUstate=\"{serialize}\" providesDirectionalDerivative=\"false\"/>",
-        e(model_identifier)
+        esc(model_identifier)
     );
+}
+
+/// `UnitDefinitions` of the units the chosen variables use (none: no element).
+fn write_unit_definitions(
+    x: &mut String,
+    system: &System,
+    chosen: &[(VarRef, OuterVariable)],
+    units: &BTreeMap<String, Vec<(String, String)>>,
+) {
     let used: Vec<&str> = chosen.iter().filter_map(|(r, _)| system.variable(*r).unit.as_deref()).collect();
     let defined: Vec<(&String, &Vec<(String, String)>)> =
         units.iter().filter(|(name, _)| used.contains(&name.as_str())).collect();
     if !defined.is_empty() {
         x.push_str("  <UnitDefinitions>\n");
         for (name, base) in defined {
-            let attributes: String = base.iter().map(|(k, v)| format!(" {k}=\"{}\"", e(v))).collect();
-            let _ = writeln!(x, "    <Unit name=\"{}\"><BaseUnit{attributes}/></Unit>", e(name));
+            let attributes: String = base.iter().map(|(k, v)| format!(" {k}=\"{}\"", esc(v))).collect();
+            let _ = writeln!(x, "    <Unit name=\"{}\"><BaseUnit{attributes}/></Unit>", esc(name));
         }
         x.push_str("  </UnitDefinitions>\n");
     }
+}
+
+/// `LogCategories`, `DefaultExperiment` (the system's, s) and the vendor annotation that
+/// declares get-after-set.
+fn write_log_categories_and_experiment(x: &mut String, system: &System) {
     x.push_str("  <LogCategories>\n");
     for (name, description) in fmu_core::description::LOG_CATEGORIES {
-        let _ = writeln!(x, "    <Category name=\"{name}\" description=\"{}\"/>", e(description));
+        let _ = writeln!(x, "    <Category name=\"{name}\" description=\"{}\"/>", esc(description));
     }
     x.push_str("  </LogCategories>\n");
     let exp = system.experiment;
@@ -244,6 +277,15 @@ fn model_description(
          consistent outputs.\"/>\n    </Tool>\n  </VendorAnnotations>",
         fmu_core::description::TOOL_NAME
     );
+}
+
+/// `ModelVariables`: one `ScalarVariable` per chosen variable, value reference = index.
+fn write_model_variables(
+    x: &mut String,
+    system: &System,
+    chosen: &[(VarRef, OuterVariable)],
+    units: &BTreeMap<String, Vec<(String, String)>>,
+) {
     x.push_str("  <ModelVariables>\n");
     for (k, (r, v)) in chosen.iter().enumerate() {
         let inner = system.variable(*r);
@@ -262,30 +304,40 @@ fn model_description(
             "    <!-- index {} -->\n    <ScalarVariable name=\"{}\" valueReference=\"{}\" causality=\"{causality}\" \
              variability=\"{variability}\"{initial} description=\"{}\">",
             k + 1,
-            e(&v.name),
+            esc(&v.name),
             k + 1,
-            e(&text)
+            esc(&text)
         );
-        let start = v.start.filter(|_| v.causality != OuterCausality::Output);
-        let element = match v.var_type {
-            OuterType::Real => {
-                let unit = inner.unit.as_deref().filter(|u| units.contains_key(*u));
-                let unit = unit.map(|u| format!(" unit=\"{}\"", e(u))).unwrap_or_default();
-                let start = start.map(|s| format!(" start=\"{s:?}\"")).unwrap_or_default();
-                format!("<Real{unit}{start}/>")
-            }
-            OuterType::Integer => {
-                let start = start.map(|s| format!(" start=\"{}\"", s as i64)).unwrap_or_default();
-                format!("<Integer{start}/>")
-            }
-            OuterType::Boolean => {
-                let start = start.map(|s| format!(" start=\"{}\"", s != 0.0)).unwrap_or_default();
-                format!("<Boolean{start}/>")
-            }
-        };
-        let _ = writeln!(x, "      {element}\n    </ScalarVariable>");
+        let _ = writeln!(x, "      {}\n    </ScalarVariable>", type_element(v, inner, units));
     }
-    x.push_str("  </ModelVariables>\n  <ModelStructure>\n    <Outputs>\n");
+    x.push_str("  </ModelVariables>\n");
+}
+
+/// The type element of outer variable `v` (`Real`, `Integer` or `Boolean`) with its start
+/// value (not for outputs) and, for a Real, the unit of the `inner` variable where defined.
+fn type_element(v: &OuterVariable, inner: &ScalarVariable, units: &BTreeMap<String, Vec<(String, String)>>) -> String {
+    let start = v.start.filter(|_| v.causality != OuterCausality::Output);
+    match v.var_type {
+        OuterType::Real => {
+            let unit = inner.unit.as_deref().filter(|u| units.contains_key(*u));
+            let unit = unit.map(|u| format!(" unit=\"{}\"", esc(u))).unwrap_or_default();
+            let start = start.map(|s| format!(" start=\"{s:?}\"")).unwrap_or_default();
+            format!("<Real{unit}{start}/>")
+        }
+        OuterType::Integer => {
+            let start = start.map(|s| format!(" start=\"{}\"", s as i64)).unwrap_or_default();
+            format!("<Integer{start}/>")
+        }
+        OuterType::Boolean => {
+            let start = start.map(|s| format!(" start=\"{}\"", s != 0.0)).unwrap_or_default();
+            format!("<Boolean{start}/>")
+        }
+    }
+}
+
+/// `ModelStructure`: every output is an output and an initial unknown, and closes the document.
+fn write_model_structure(x: &mut String, chosen: &[(VarRef, OuterVariable)]) {
+    x.push_str("  <ModelStructure>\n    <Outputs>\n");
     // No `dependencies`: through the algebraic loops an output may depend on every input.
     let outputs: Vec<usize> = chosen
         .iter()
@@ -301,7 +353,6 @@ fn model_description(
         let _ = writeln!(x, "      <Unknown index=\"{index}\"/>");
     }
     x.push_str("    </InitialUnknowns>\n  </ModelStructure>\n</fmiModelDescription>\n");
-    x
 }
 
 /// Writes the system of `json_path` (resolved as `system`) as the system FMU `out`, whose binary
@@ -325,8 +376,43 @@ pub fn export(
     // The system description as written, with FMUs and tables pointing into the archive.
     let text = std::fs::read_to_string(json_path).with_context(|| format!("cannot read {}", json_path.display()))?;
     let mut raw: Value = serde_json::from_str(&text).with_context(|| format!("{}", json_path.display()))?;
-    let base = json_path.parent().unwrap_or(Path::new("."));
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let embedded = embed_fmus(json_path, system, &mut raw, &mut files)?;
+    embed_tables(json_path.parent().unwrap_or(Path::new(".")), &mut raw, &mut files)?;
+    let outputs: Vec<Value> = chosen
+        .iter()
+        .filter(|(_, v)| v.causality == OuterCausality::Output)
+        .map(|(_, v)| Value::String(v.name.clone()))
+        .collect();
+    raw.as_object_mut()
+        .context("the system description is not a JSON object")?
+        .insert("outputs".into(), outputs.into());
+    raw.as_object_mut().expect("checked").remove("trim");
+
+    let units = unit_definitions(&embedded)?;
+    let body = model_description(&stem, &model_identifier, system, &chosen, &units);
+    let guid = fmu_core::description::guid_of(&body);
+    let xml = body.replace("@GUID@", &guid);
+    let counts = [OuterCausality::Parameter, OuterCausality::Input, OuterCausality::Output]
+        .map(|c| chosen.iter().filter(|(_, v)| v.causality == c).count());
+    let interface = Interface { guid, variables: chosen.into_iter().map(|(_, v)| v).collect() };
+    files.push((format!("resources/{SYSTEM_FILE}"), serde_json::to_vec_pretty(&raw)?));
+    files.push((format!("resources/{INTERFACE_FILE}"), serde_json::to_vec_pretty(&interface)?));
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
+    fmu_core::package::write_fmu(out, &xml, &model_identifier, library, &refs)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(ExportReport { model_identifier, fmus: embedded.len(), counts, skipped_outputs })
+}
+
+/// Adds every FMU of `system` once to `files` (as `resources/fmus/<stem>.fmu`, numbered where
+/// stems clash) and points its entry in `raw` (the system description as written) at it;
+/// returns each FMU file with its name in the archive's resources.
+fn embed_fmus(
+    json_path: &Path,
+    system: &System,
+    raw: &mut Value,
+    files: &mut Vec<(String, Vec<u8>)>,
+) -> Result<Vec<(PathBuf, String)>> {
     let mut embedded: Vec<(PathBuf, String)> = Vec::new();
     for instance in &system.instances {
         let archive_name = match embedded.iter().find(|(p, _)| *p == instance.path) {
@@ -354,6 +440,12 @@ pub fn export(
         fmu.remove("model");
         fmu.insert("path".into(), Value::String(archive_name));
     }
+    Ok(embedded)
+}
+
+/// Adds the CSV tables of the external input signals of `raw` to `files` (as
+/// `resources/tables/<k>-<file>`, read from `base`, the JSON file's folder) and points `raw` at them.
+fn embed_tables(base: &Path, raw: &mut Value, files: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
     if let Some(inputs) = raw.get_mut("inputs").and_then(Value::as_array_mut) {
         for (k, input) in inputs.iter_mut().enumerate() {
             let Some(csv) = input.pointer_mut("/signal/table/csv") else { continue };
@@ -367,32 +459,16 @@ pub fn export(
             *csv = Value::String(name);
         }
     }
-    let outputs: Vec<Value> = chosen
-        .iter()
-        .filter(|(_, v)| v.causality == OuterCausality::Output)
-        .map(|(_, v)| Value::String(v.name.clone()))
-        .collect();
-    raw.as_object_mut()
-        .context("the system description is not a JSON object")?
-        .insert("outputs".into(), outputs.into());
-    raw.as_object_mut().expect("checked").remove("trim");
+    Ok(())
+}
 
+/// The unit definitions of the `embedded` FMUs, the first of each name kept.
+fn unit_definitions(embedded: &[(PathBuf, String)]) -> Result<BTreeMap<String, Vec<(String, String)>>> {
     let mut units = BTreeMap::new();
-    for (path, _) in &embedded {
+    for (path, _) in embedded {
         for (name, base) in crate::ssp::unit_definitions(path).map_err(anyhow::Error::msg)? {
             units.entry(name).or_insert(base);
         }
     }
-    let body = model_description(&stem, &model_identifier, system, &chosen, &units);
-    let guid = fmu_core::description::guid_of(&body);
-    let xml = body.replace("@GUID@", &guid);
-    let counts = [OuterCausality::Parameter, OuterCausality::Input, OuterCausality::Output]
-        .map(|c| chosen.iter().filter(|(_, v)| v.causality == c).count());
-    let interface = Interface { guid, variables: chosen.into_iter().map(|(_, v)| v).collect() };
-    files.push((format!("resources/{SYSTEM_FILE}"), serde_json::to_vec_pretty(&raw)?));
-    files.push((format!("resources/{INTERFACE_FILE}"), serde_json::to_vec_pretty(&interface)?));
-    let refs: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
-    fmu_core::package::write_fmu(out, &xml, &model_identifier, library, &refs)
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    Ok(ExportReport { model_identifier, fmus: embedded.len(), counts, skipped_outputs })
+    Ok(units)
 }

@@ -17,6 +17,7 @@
 //! their operating-point values.
 
 use super::{Master, MasterError, Recorded, linalg};
+use crate::import::Instance;
 use crate::linear::{LinearModel, RotorFrame};
 
 /// One instance's Jacobian blocks: rows `[der(x); y]`, columns `[x, u]`, row-major.
@@ -34,11 +35,120 @@ impl Blocks {
     }
 }
 
+/// Global numbering of the states, driven inputs and read outputs: where each instance's
+/// start (instance after instance), and how many there are in all.
+struct Layout {
+    x_off: Vec<usize>,
+    u_off: Vec<usize>,
+    y_off: Vec<usize>,
+    n_x: usize,
+    n_u: usize,
+    n_y: usize,
+}
+
+impl Layout {
+    /// The numbering of the instances' `blocks`, in instance order.
+    fn new(blocks: &[Blocks]) -> Layout {
+        let offsets = |count: fn(&Blocks) -> usize| -> Vec<usize> {
+            blocks
+                .iter()
+                .scan(0, |sum, b| {
+                    let at = *sum;
+                    *sum += count(b);
+                    Some(at)
+                })
+                .collect()
+        };
+        let total = |count: fn(&Blocks) -> usize| blocks.iter().map(count).sum::<usize>();
+        Layout {
+            x_off: offsets(|b| b.n_x),
+            u_off: offsets(|b| b.n_u),
+            y_off: offsets(|b| b.n_y),
+            n_x: total(|b| b.n_x),
+            n_u: total(|b| b.n_u),
+            n_y: total(|b| b.n_y),
+        }
+    }
+}
+
+/// The connections `u = M y + E w`, per global input: the global output connected to it (its
+/// one in `M`) and the selected external input driving it (its one in `E`).
+struct Connections {
+    source_of_input: Vec<Option<usize>>,
+    external_of_input: Vec<Option<usize>>,
+}
+
+/// The coupling with the algebraic loop eliminated: outputs and inputs as derivatives with
+/// respect to the columns `[x, w]` (states, then selected external inputs).
+struct Eliminated {
+    /// `Y = (I - D M)^-1 [C, D E]`, `n_y x width`, row-major.
+    y_of: Vec<f64>,
+    connections: Connections,
+    /// Number of states: the first `n_x` columns are states, the others external inputs.
+    n_x: usize,
+    /// `n_x + n_w`.
+    width: usize,
+}
+
+impl Eliminated {
+    /// Entry (global output `row`, column `c`) of `Y = dy/d[x, w]`.
+    fn output(&self, row: usize, c: usize) -> f64 {
+        self.y_of[row * self.width + c]
+    }
+
+    /// Entry (global input `g`, column `c`) of `du/d[x, w] = M Y + [0, E]`.
+    fn input(&self, g: usize, c: usize) -> f64 {
+        let from_output = self.connections.source_of_input[g].map_or(0.0, |source| self.output(source, c));
+        let from_external = match self.connections.external_of_input[g] {
+            Some(w) if c == self.n_x + w => 1.0,
+            _ => 0.0,
+        };
+        from_output + from_external
+    }
+}
+
 impl Master {
     /// The linear model about the current point (after [`Master::initialize`], which solves the
     /// coupling): states of every instance, the external inputs named in `inputs` (all the
     /// system's `inputs` when empty), and the recorded Real outputs.
     pub fn linearize(&mut self, inputs: &[String]) -> Result<LinearModel, MasterError> {
+        let (external_names, selected) = self.selected_inputs(inputs)?;
+        // Per instance: the operating point and the exact Jacobian blocks.
+        let (mut x0, mut dx0) = (Vec::new(), Vec::new());
+        let mut blocks = Vec::with_capacity(self.units.len());
+        for u in 0..self.units.len() {
+            blocks.push(self.instance_blocks(u, &mut x0, &mut dx0)?);
+        }
+        let layout = Layout::new(&blocks);
+        let connections = self.connections(&layout, &selected);
+        let eliminated = self.eliminate_loop(&blocks, &layout, connections, selected.len())?;
+        let mut model = LinearModel::new(
+            self.state_names(),
+            selected.iter().map(|&e| external_names[e].clone()).collect(),
+            self.recorded_real_names(),
+            self.time,
+        );
+        state_rows(&mut model, &blocks, &layout, &eliminated);
+        self.output_rows(&mut model, &layout, &eliminated);
+        model.rotors = self.rotor_frames()?;
+        model.x0 = x0;
+        model.dx0 = dx0;
+        model.u0 = selected
+            .iter()
+            .map(|&e| {
+                let (u, j, _) = self.externals[e];
+                self.units[u].in_values[j]
+            })
+            .collect();
+        let mut y0 = vec![0.0; model.output_names.len()];
+        self.record_real(&mut y0)?;
+        model.y0 = y0;
+        Ok(model)
+    }
+
+    /// The names of the system's external inputs (`instance.variable`) and the positions among
+    /// them of those named in `inputs` (all when empty).
+    fn selected_inputs(&self, inputs: &[String]) -> Result<(Vec<String>, Vec<usize>), MasterError> {
         let external_names: Vec<String> = self.externals.iter().map(|&(u, j, _)| self.input_name(u, j)).collect();
         let selected: Vec<usize> = if inputs.is_empty() {
             (0..external_names.len()).collect()
@@ -55,97 +165,74 @@ impl Master {
                 })
                 .collect::<Result<_, _>>()?
         };
+        Ok((external_names, selected))
+    }
 
-        // Per instance: the operating point and the exact Jacobian blocks.
-        let mut blocks = Vec::with_capacity(self.units.len());
-        let (mut state_names, mut x0, mut dx0) = (Vec::new(), Vec::new(), Vec::new());
-        for u in 0..self.units.len() {
-            let md = &self.system.instances[u].description;
-            let name = &self.system.instances[u].name;
-            let state_vrs: Vec<u32> =
-                md.continuous_states.iter().map(|s| md.variables[s.state].value_reference).collect();
-            let derivative_vrs: Vec<u32> =
-                md.continuous_states.iter().map(|s| md.variables[s.derivative].value_reference).collect();
-            state_names.extend(md.continuous_states.iter().map(|s| format!("{name}.{}", md.variables[s.state].name)));
-            let unit = &mut self.units[u];
-            unit.flush()?;
-            let n_x = state_vrs.len();
-            let (mut x, mut dx) = (vec![0.0; n_x], vec![0.0; n_x]);
-            if n_x > 0 {
-                unit.slave.get_continuous_states(&mut x)?;
-                unit.slave.get_derivatives(&mut dx)?;
-            }
-            x0.extend(x);
-            dx0.extend(dx);
-            let unknowns: Vec<u32> = derivative_vrs.iter().chain(&unit.out_vrs).copied().collect();
-            let knowns: Vec<u32> = state_vrs.iter().chain(&unit.in_vrs).copied().collect();
-            let (n_u, n_y) = (unit.in_vrs.len(), unit.out_vrs.len());
-            let width = n_x + n_u;
-            let mut jacobian = vec![0.0; (n_x + n_y) * width];
-            let mut column = vec![0.0; unknowns.len()];
-            if !unknowns.is_empty() {
-                for (c, &known) in knowns.iter().enumerate() {
-                    unit.slave.get_directional_derivative(&unknowns, &[known], &[1.0], &mut column)?;
-                    for (r, &v) in column.iter().enumerate() {
-                        jacobian[r * width + c] = v;
-                    }
-                }
-            }
-            blocks.push(Blocks { n_x, n_u, n_y, jacobian });
+    /// `instance.state` of every continuous state, in instance and model-description order.
+    fn state_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        for instance in &self.system.instances {
+            let md = &instance.description;
+            names.extend(
+                md.continuous_states.iter().map(|s| format!("{}.{}", instance.name, md.variables[s.state].name)),
+            );
         }
+        names
+    }
 
-        // Global numbering of states, driven inputs and read outputs.
-        let offsets = |count: &dyn Fn(&Blocks) -> usize| -> Vec<usize> {
-            blocks
-                .iter()
-                .scan(0, |sum, b| {
-                    let at = *sum;
-                    *sum += count(b);
-                    Some(at)
-                })
-                .collect()
-        };
-        let (x_off, u_off, y_off) = (offsets(&|b| b.n_x), offsets(&|b| b.n_u), offsets(&|b| b.n_y));
-        let (n_x, n_u, n_y) = (
-            blocks.iter().map(|b| b.n_x).sum::<usize>(),
-            blocks.iter().map(|b| b.n_u).sum::<usize>(),
-            blocks.iter().map(|b| b.n_y).sum::<usize>(),
-        );
-        let n_w = selected.len();
-        // u = M y + E w.
-        let mut source_of_input: Vec<Option<usize>> = vec![None; n_u];
+    /// Unit `u`'s exact Jacobian blocks at the operating point; appends its states to `x0` and
+    /// their derivatives to `dx0`.
+    fn instance_blocks(&mut self, u: usize, x0: &mut Vec<f64>, dx0: &mut Vec<f64>) -> Result<Blocks, MasterError> {
+        let md = &self.system.instances[u].description;
+        let state_vrs: Vec<u32> = md.continuous_states.iter().map(|s| md.variables[s.state].value_reference).collect();
+        let derivative_vrs: Vec<u32> =
+            md.continuous_states.iter().map(|s| md.variables[s.derivative].value_reference).collect();
+        let unit = &mut self.units[u];
+        unit.flush()?;
+        let n_x = state_vrs.len();
+        let (mut x, mut dx) = (vec![0.0; n_x], vec![0.0; n_x]);
+        if n_x > 0 {
+            unit.slave.get_continuous_states(&mut x)?;
+            unit.slave.get_derivatives(&mut dx)?;
+        }
+        x0.extend(x);
+        dx0.extend(dx);
+        let unknowns: Vec<u32> = derivative_vrs.iter().chain(&unit.out_vrs).copied().collect();
+        let knowns: Vec<u32> = state_vrs.iter().chain(&unit.in_vrs).copied().collect();
+        let (n_u, n_y) = (unit.in_vrs.len(), unit.out_vrs.len());
+        let jacobian = directional_jacobian(&mut unit.slave, &unknowns, &knowns)?;
+        Ok(Blocks { n_x, n_u, n_y, jacobian })
+    }
+
+    /// The connections `u = M y + E w` in the global numbering of `layout`; `w` are the external
+    /// inputs at positions `selected`.
+    fn connections(&self, layout: &Layout, selected: &[usize]) -> Connections {
+        let mut source_of_input: Vec<Option<usize>> = vec![None; layout.n_u];
         for node in &self.nodes {
             for &(v, j) in &node.targets {
-                source_of_input[u_off[v] + j] = Some(y_off[node.unit] + node.output);
+                source_of_input[layout.u_off[v] + j] = Some(layout.y_off[node.unit] + node.output);
             }
         }
-        let mut external_of_input: Vec<Option<usize>> = vec![None; n_u];
+        let mut external_of_input: Vec<Option<usize>> = vec![None; layout.n_u];
         for (w, &e) in selected.iter().enumerate() {
             let (u, j, _) = self.externals[e];
-            external_of_input[u_off[u] + j] = Some(w);
+            external_of_input[layout.u_off[u] + j] = Some(w);
         }
-        // K = I - D M (n_y x n_y), right-hand sides [C, D E] (n_y x (n_x + n_w)).
-        let mut k = vec![0.0; n_y * n_y];
-        let mut rhs = vec![0.0; n_y * (n_x + n_w)];
+        Connections { source_of_input, external_of_input }
+    }
+
+    /// Eliminates the algebraic loop: `Y = (I - D M)^-1 [C, D E]` for `n_w` external inputs; an
+    /// error where `I - D M` is singular (the coupling is not index 1).
+    fn eliminate_loop(
+        &self,
+        blocks: &[Blocks],
+        layout: &Layout,
+        connections: Connections,
+        n_w: usize,
+    ) -> Result<Eliminated, MasterError> {
+        let (n_x, n_y) = (layout.n_x, layout.n_y);
         let width = n_x + n_w;
-        for (i, b) in blocks.iter().enumerate() {
-            for r in 0..b.n_y {
-                let row = y_off[i] + r;
-                k[row * n_y + row] += 1.0;
-                for s in 0..b.n_x {
-                    rhs[row * width + x_off[i] + s] = b.at(b.n_x + r, s);
-                }
-                for j in 0..b.n_u {
-                    let d = b.at(b.n_x + r, b.n_x + j);
-                    if let Some(source) = source_of_input[u_off[i] + j] {
-                        k[row * n_y + source] -= d;
-                    }
-                    if let Some(w) = external_of_input[u_off[i] + j] {
-                        rhs[row * width + n_x + w] += d;
-                    }
-                }
-            }
-        }
+        let (mut k, rhs) = loop_matrices(blocks, layout, &connections, width);
         let mut pivots = vec![0; n_y];
         linalg::factor(n_y, &mut k, &mut pivots).map_err(|_| {
             MasterError::Unsupported(format!(
@@ -153,62 +240,19 @@ impl Master {
                 self.time
             ))
         })?;
-        // Y = K^-1 [C, D E], column by column.
-        let mut y_of = vec![0.0; n_y * width];
-        let mut column = vec![0.0; n_y];
-        for c in 0..width {
-            for r in 0..n_y {
-                column[r] = rhs[r * width + c];
-            }
-            linalg::solve_factored(n_y, &k, &pivots, &mut column);
-            for r in 0..n_y {
-                y_of[r * width + c] = column[r];
-            }
-        }
-        // du/d[x, w] = M Y + [0, E].
-        let input_row = |g: usize, c: usize| -> f64 {
-            let from_output = source_of_input[g].map_or(0.0, |source| y_of[source * width + c]);
-            let from_external = match external_of_input[g] {
-                Some(w) if c == n_x + w => 1.0,
-                _ => 0.0,
-            };
-            from_output + from_external
-        };
-        let mut model = LinearModel::new(
-            state_names,
-            selected.iter().map(|&e| external_names[e].clone()).collect(),
-            self.recorded_real_names(),
-            self.time,
-        );
-        // A = A_i + B_i du/dx, B = B_i du/dw.
-        for (i, b) in blocks.iter().enumerate() {
-            for r in 0..b.n_x {
-                let row = x_off[i] + r;
-                for s in 0..b.n_x {
-                    model.a[(row, x_off[i] + s)] += b.at(r, s);
-                }
-                for j in 0..b.n_u {
-                    let bij = b.at(r, b.n_x + j);
-                    if bij == 0.0 {
-                        continue;
-                    }
-                    for c in 0..width {
-                        let du = input_row(u_off[i] + j, c);
-                        if c < n_x {
-                            model.a[(row, c)] += bij * du;
-                        } else {
-                            model.b[(row, c - n_x)] += bij * du;
-                        }
-                    }
-                }
-            }
-        }
-        // Outputs: recorded outputs are rows of Y, recorded driven inputs rows of du/d[x, w].
+        let y_of = solve_columns(n_y, &k, &pivots, &rhs, width);
+        Ok(Eliminated { y_of, connections, n_x, width })
+    }
+
+    /// Fills `C` and `D`: recorded outputs are rows of `Y`, recorded driven inputs rows of
+    /// `du/d[x, w]`; discrete recorded values have no row.
+    fn output_rows(&self, model: &mut LinearModel, layout: &Layout, eliminated: &Eliminated) {
+        let (n_x, width) = (eliminated.n_x, eliminated.width);
         let mut row = 0;
         for r in &self.recorded {
             let value = |c: usize| match *r {
-                Recorded::Output(u, k) => Some(y_of[(y_off[u] + k) * width + c]),
-                Recorded::Input(u, j) => Some(input_row(u_off[u] + j, c)),
+                Recorded::Output(u, k) => Some(eliminated.output(layout.y_off[u] + k, c)),
+                Recorded::Input(u, j) => Some(eliminated.input(layout.u_off[u] + j, c)),
                 Recorded::Discrete(_) => None,
             };
             if value(0).is_none() && width > 0 {
@@ -224,20 +268,6 @@ impl Master {
             }
             row += 1;
         }
-        model.rotors = self.rotor_frames()?;
-        model.x0 = x0;
-        model.dx0 = dx0;
-        model.u0 = selected
-            .iter()
-            .map(|&e| {
-                let (u, j, _) = self.externals[e];
-                self.units[u].in_values[j]
-            })
-            .collect();
-        let mut y0 = vec![0.0; model.output_names.len()];
-        self.record_real(&mut y0)?;
-        model.y0 = y0;
-        Ok(model)
     }
 
     /// The continuous states of every instance, in [`Master::linearize`]'s order, read with
@@ -332,5 +362,95 @@ impl Master {
             *o = v;
         }
         Ok(())
+    }
+}
+
+/// The Jacobian `d unknowns / d knowns` of `slave` at its current point, row-major (a row per
+/// unknown), one directional derivative per known.
+fn directional_jacobian(slave: &mut Instance, unknowns: &[u32], knowns: &[u32]) -> Result<Vec<f64>, MasterError> {
+    let width = knowns.len();
+    let mut jacobian = vec![0.0; unknowns.len() * width];
+    let mut column = vec![0.0; unknowns.len()];
+    if !unknowns.is_empty() {
+        for (c, &known) in knowns.iter().enumerate() {
+            slave.get_directional_derivative(unknowns, &[known], &[1.0], &mut column)?;
+            for (r, &v) in column.iter().enumerate() {
+                jacobian[r * width + c] = v;
+            }
+        }
+    }
+    Ok(jacobian)
+}
+
+/// `K = I - D M` (`n_y x n_y`) and the right-hand sides `[C, D E]` (`n_y x width`), row-major,
+/// from the instances' blocks and the connections.
+fn loop_matrices(blocks: &[Blocks], layout: &Layout, connections: &Connections, width: usize) -> (Vec<f64>, Vec<f64>) {
+    let (n_x, n_y) = (layout.n_x, layout.n_y);
+    let (x_off, u_off, y_off) = (&layout.x_off, &layout.u_off, &layout.y_off);
+    let mut k = vec![0.0; n_y * n_y];
+    let mut rhs = vec![0.0; n_y * width];
+    for (i, b) in blocks.iter().enumerate() {
+        for r in 0..b.n_y {
+            let row = y_off[i] + r;
+            k[row * n_y + row] += 1.0;
+            for s in 0..b.n_x {
+                rhs[row * width + x_off[i] + s] = b.at(b.n_x + r, s);
+            }
+            for j in 0..b.n_u {
+                let d = b.at(b.n_x + r, b.n_x + j);
+                if let Some(source) = connections.source_of_input[u_off[i] + j] {
+                    k[row * n_y + source] -= d;
+                }
+                if let Some(w) = connections.external_of_input[u_off[i] + j] {
+                    rhs[row * width + n_x + w] += d;
+                }
+            }
+        }
+    }
+    (k, rhs)
+}
+
+/// `K^-1 rhs`, column by column, with `K` (`n` x `n`) factorised by [`linalg::factor`] and
+/// `rhs` `n x width`, row-major.
+fn solve_columns(n: usize, k: &[f64], pivots: &[usize], rhs: &[f64], width: usize) -> Vec<f64> {
+    let mut solution = vec![0.0; n * width];
+    let mut column = vec![0.0; n];
+    for c in 0..width {
+        for r in 0..n {
+            column[r] = rhs[r * width + c];
+        }
+        linalg::solve_factored(n, k, pivots, &mut column);
+        for r in 0..n {
+            solution[r * width + c] = column[r];
+        }
+    }
+    solution
+}
+
+/// Fills `A` and `B`: `A = A_i + B_i du/dx`, `B = B_i du/dw`, `A_i` and `B_i` the instances'
+/// blocks on the diagonal.
+fn state_rows(model: &mut LinearModel, blocks: &[Blocks], layout: &Layout, eliminated: &Eliminated) {
+    let (n_x, width) = (eliminated.n_x, eliminated.width);
+    for (i, b) in blocks.iter().enumerate() {
+        for r in 0..b.n_x {
+            let row = layout.x_off[i] + r;
+            for s in 0..b.n_x {
+                model.a[(row, layout.x_off[i] + s)] += b.at(r, s);
+            }
+            for j in 0..b.n_u {
+                let bij = b.at(r, b.n_x + j);
+                if bij == 0.0 {
+                    continue;
+                }
+                for c in 0..width {
+                    let du = eliminated.input(layout.u_off[i] + j, c);
+                    if c < n_x {
+                        model.a[(row, c)] += bij * du;
+                    } else {
+                        model.b[(row, c - n_x)] += bij * du;
+                    }
+                }
+            }
+        }
     }
 }
