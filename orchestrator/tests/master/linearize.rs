@@ -10,7 +10,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cosim::master::{FmuCache, Master};
+use cosim::master::{FmuCache, Master, Results};
 use nalgebra::{Complex, DMatrix, Matrix4};
 use test_fmus::{Body, Load};
 
@@ -205,6 +205,20 @@ fn orchestrator<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> String {
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The first Fourier coefficient at `f` Hz of the recorded `name` over the times in `window`
+/// (whole periods): the complex amplitude `a` of `a e^(i 2 pi f t)`.
+fn first_harmonic(results: &Results, name: &str, f: f64, window: std::ops::Range<f64>) -> Complex<f64> {
+    let x = results.column(name).unwrap();
+    let (mut sum, mut n) = (Complex::new(0.0, 0.0), 0.0);
+    for (&t, &v) in results.time.iter().zip(&x) {
+        if window.contains(&t) {
+            sum += Complex::from_polar(v, -std::f64::consts::TAU * f * t);
+            n += 1.0;
+        }
+    }
+    sum * (2.0 / n)
 }
 
 /// A JSON file.
@@ -408,18 +422,8 @@ fn roll_response_to_lateral_cyclic_matches_a_sine_run_of_the_nonlinear_co_simula
     json["experiment"]["stop"] = serde_json::json!(6.0);
     json["outputs"] = serde_json::json!(["fuselage.p", "controls.lat_cyclic"]);
     let (results, _) = common::run_description(&description(&json));
-    let first_harmonic = |name: &str| {
-        let x = results.column(name).unwrap();
-        let (mut sum, mut n) = (Complex::new(0.0, 0.0), 0.0);
-        for (&t, &v) in results.time.iter().zip(&x) {
-            if (2.0..6.0).contains(&t) {
-                sum += Complex::from_polar(v, -std::f64::consts::TAU * t);
-                n += 1.0;
-            }
-        }
-        sum * (2.0 / n)
-    };
-    let nonlinear = first_harmonic("fuselage.p") / first_harmonic("controls.lat_cyclic");
+    let nonlinear = first_harmonic(&results, "fuselage.p", 1.0, 2.0..6.0)
+        / first_harmonic(&results, "controls.lat_cyclic", 1.0, 2.0..6.0);
     eprintln!(
         "p / lat_cyclic at 1 Hz: linear {:.4} at {:.2} deg, co-simulation {:.4} at {:.2} deg",
         linear.norm(),
@@ -588,18 +592,8 @@ fn seed_table3_lag_modes_and_lateral_cyclic_response() {
     json["experiment"]["stop"] = serde_json::json!(to + 0.01);
     json["outputs"] = serde_json::json!(["fuselage.v", "controls.lat_cyclic"]);
     let (results, _) = common::run_description(&common::description_from_json(&json));
-    let first_harmonic = |name: &str| {
-        let x = results.column(name).unwrap();
-        let (mut sum, mut n) = (Complex::new(0.0, 0.0), 0.0);
-        for (&t, &v) in results.time.iter().zip(&x) {
-            if (from..to).contains(&t) {
-                sum += Complex::from_polar(v, -std::f64::consts::TAU * f * t);
-                n += 1.0;
-            }
-        }
-        sum * (2.0 / n)
-    };
-    let nonlinear = first_harmonic("fuselage.v") / first_harmonic("controls.lat_cyclic");
+    let nonlinear = first_harmonic(&results, "fuselage.v", f, from..to)
+        / first_harmonic(&results, "controls.lat_cyclic", f, from..to);
     eprintln!(
         "v / lat_cyclic at {f:.4} Hz: linear {:.4} at {:.2} deg, co-simulation {:.4} at {:.2} deg",
         linear.norm(),
