@@ -1,0 +1,58 @@
+//! Value references resolved to their slots and names, and the errors for one that is unknown
+//! or of another type.
+
+use super::{Instance, error};
+use crate::catalog::Slot;
+use crate::model::Model;
+use crate::status::{FmiError, FmiResult};
+
+impl<M: Model> Instance<M> {
+    pub(super) fn slot(&self, function: &'static str, vr: u32) -> FmiResult<(usize, Slot)> {
+        let i = self.catalog.index_of(vr).ok_or_else(|| error(function, format!("unknown value reference {vr}")))?;
+        Ok((i, self.catalog.slots[i]))
+    }
+
+    pub(super) fn check_lengths(function: &'static str, vrs: usize, values: usize) -> FmiResult<()> {
+        if vrs == values { Ok(()) } else { Err(error(function, format!("{vrs} value references but {values} values"))) }
+    }
+
+    pub(super) fn not_a_string(&self, function: &'static str, vr: u32) -> FmiError {
+        match self.catalog.variable(vr) {
+            Some(v) => error(function, format!("variable '{}' (value reference {vr}) is not a String", v.name)),
+            None => error(function, format!("unknown value reference {vr}")),
+        }
+    }
+
+    /// Name of a model variable, state or derivative by value reference.
+    pub(super) fn real_name(&self, vr: u32) -> Option<String> {
+        if let Some(v) = self.catalog.variable(vr) {
+            return Some(v.name.clone());
+        }
+        match (self.catalog.state_index(vr), self.catalog.derivative_index(vr)) {
+            (Some(d), _) => Some(self.catalog.states[d].name.clone()),
+            (_, Some(d)) => Some(format!("der({})", self.catalog.states[d].name)),
+            _ => None,
+        }
+    }
+
+    /// The error for a value reference that is unknown or not a real.
+    pub(super) fn not_a_real(&self, function: &'static str, vr: u32) -> FmiError {
+        if let Some(name) =
+            self.catalog.state_index(vr).or(self.catalog.derivative_index(vr)).and_then(|_| self.real_name(vr))
+        {
+            return error(
+                function,
+                format!(
+                    "'{name}' (value reference {vr}) is a continuous state or derivative: it is not set with {function}"
+                ),
+            );
+        }
+        match self.slot(function, vr) {
+            Ok((i, _)) => {
+                let name = &self.catalog.variables[i].name;
+                error(function, format!("variable '{name}' (value reference {vr}) is not a Real"))
+            }
+            Err(e) => e,
+        }
+    }
+}
