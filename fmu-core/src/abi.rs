@@ -113,7 +113,7 @@ unsafe fn slice<'a, T>(function: &'static str, what: &str, ptr: *const T, n: usi
     Ok(unsafe { std::slice::from_raw_parts(ptr, n) })
 }
 
-/// Mutable variant of [`slice`].
+/// Mutable variant of [`slice()`].
 ///
 /// # Safety
 /// If non-null, `ptr` must point to `n` writable elements valid for the call, not aliased.
