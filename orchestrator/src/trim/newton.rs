@@ -24,6 +24,9 @@ const CONFIRM_REVOLUTIONS: u32 = 4;
 /// Extra settling revolutions of the first (cold) trial.
 const COLD_START_REVOLUTIONS: u32 = 3;
 
+/// A trim Jacobian `dh/dc`.
+type Jacobian = [[f64; 6]; 6];
+
 impl Trimmer<'_> {
     /// Trims the system for `condition` from `start`.
     pub fn trim(
@@ -103,9 +106,9 @@ impl Trimmer<'_> {
         condition: FlightCondition,
         x: &[f64; 6],
         current: &Trial,
-        j: [[f64; 6]; 6],
+        j: Jacobian,
         method: JacobianMethod,
-    ) -> Result<([f64; 6], Trial, [[f64; 6]; 6]), TrimError> {
+    ) -> Result<([f64; 6], Trial, Jacobian), TrimError> {
         let dx = newton_step(&j, &current.residual)?;
         let next_x: [f64; 6] = std::array::from_fn(|k| x[k] + dx[k]);
         let mut next = self.trial(condition, &next_x, &current.end_state, self.spec.settle_revolutions)?;
