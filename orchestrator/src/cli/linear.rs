@@ -12,7 +12,8 @@ use cosim::system::{System, SystemDescription};
 use orchestrator::plot;
 use orchestrator::trim::{FlightCondition, JacobianMethod};
 
-use crate::{SystemChanges, solve_trim};
+use super::trim::solve_trim;
+use crate::{SystemChanges, TrimFirst};
 
 /// What to linearise and in which form.
 #[derive(Debug, Clone)]
@@ -36,7 +37,20 @@ pub struct LinearRequest<'a> {
     pub verbose: bool,
 }
 
-impl LinearRequest<'_> {
+impl<'a> LinearRequest<'a> {
+    /// A request for `system_path` after `trim` (`--trim`, `--settle`), keeping every input and
+    /// removing the inert states.
+    pub fn new(
+        system_path: &'a Path,
+        trim: &TrimFirst,
+        multiblade: bool,
+        changes: &'a SystemChanges,
+        verbose: bool,
+    ) -> Self {
+        let (condition, settle) = (trim.condition(), trim.settle);
+        Self { system_path, inputs: &[], condition, keep_inert: false, multiblade, settle, changes, verbose }
+    }
+
     /// The system with the extra assignments `set` applied (a sweep point), trimmed first when
     /// asked.
     fn description(&self, set: &[String]) -> Result<SystemDescription> {

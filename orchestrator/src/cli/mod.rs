@@ -1,7 +1,14 @@
-//! Parts of the command-line front end: progress display, the files a run reads and writes, sweeps.
+//! The command-line front end's commands and parts: runs (a system's or the built-in scenario),
+//! trims, linear models, sweeps, exports; the options they share, progress display, and the files
+//! a run reads and writes.
 
+pub mod built_in;
 pub mod csv_stream;
+pub mod export;
 pub mod linear;
+pub mod options;
 pub mod outputs;
 pub mod progress;
+pub mod run;
 pub mod sweep;
+pub mod trim;

@@ -1,0 +1,230 @@
+//! `orchestrator run SYSTEM`: a run of a system description, its results, summary and plot, and
+//! the check that a trimmable system starts trimmed.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use cosim::import::{StderrLogger, process};
+use cosim::master::{FmuCache, Master, MasterError, Results};
+use cosim::result_files::{ColumnInfo, column_infos};
+use cosim::system::{Experiment, SystemDescription};
+use orchestrator::plot::{PlotOptions, plot_svg};
+use orchestrator::trim::{RESIDUAL_NAMES, start_residual};
+
+use super::csv_stream::CsvStream;
+use super::options::{RunLimits, fmu_cache};
+use super::outputs::{OutputFiles, RunInputs};
+use super::progress::Progress;
+use crate::{ExperimentChanges, ResultOptions, SystemChanges};
+
+/// `orchestrator run SYSTEM`: reads `system`, applies the command-line changes and runs it.
+pub fn run_file(
+    system: &Path,
+    changes: &SystemChanges,
+    experiment: &ExperimentChanges,
+    mut files: ResultOptions,
+    verbose: bool,
+    fmu_timeout: Option<f64>,
+    isolate: bool,
+) -> Result<()> {
+    let mut description = SystemDescription::from_file(system)?;
+    changes.apply(&mut description)?;
+    experiment.apply(&mut description)?;
+    let out = files.out.take().unwrap_or_else(|| PathBuf::from("results.csv"));
+    let inputs = RunInputs::from_file(system)?;
+    let title = changes.title(&system.display().to_string());
+    let outputs = OutputFiles::new(out, &files)?;
+    let limits = RunLimits::new(fmu_timeout, isolate)?;
+    run(description, &title, &inputs, &outputs, &files, verbose, limits)
+}
+
+/// Runs `description`, writing what `outputs` names. The CSV rows are written as they are
+/// computed; on every end of the run (success, an error, SIGINT/SIGTERM) the CSV is flushed, a
+/// MAT file is written with the rows so far, and the summary JSON says how the run ended.
+pub fn run(
+    mut description: SystemDescription,
+    title: &str,
+    inputs: &RunInputs,
+    outputs: &OutputFiles,
+    files: &ResultOptions,
+    verbose: bool,
+    limits: RunLimits,
+) -> Result<()> {
+    let checked = record_trim_residual(&mut description);
+    if limits.isolate {
+        for (_, fmu) in &mut description.fmus {
+            fmu.isolate = true;
+        }
+    }
+    let mut fmus = fmu_cache(limits.fmu_timeout);
+    let system = description.resolve(|path| fmus.description(path).map_err(|e| e.to_string()))?;
+    outputs.check_against(&description, &system, inputs.system_file())?;
+    let mut columns = column_infos(&system);
+    let experiment = system.experiment;
+    let logger = Arc::new(StderrLogger::new(verbose));
+    let mut master = Master::new(system, &mut fmus, logger)?;
+    master.set_record_every(usize::try_from(files.record_every).unwrap_or(usize::MAX));
+
+    // The trim-residual columns added for the check are not written.
+    let added = checked.clone().unwrap_or_default();
+    columns.retain(|c| !added.contains(&c.name));
+    let names = master.recorded_names().to_vec();
+    let keep = (0..names.len()).filter(|&c| !added.contains(&names[c])).collect();
+    let csv = outputs.start_csv(&names, keep, &columns)?.map(Arc::new);
+    start_watchdog(limits.fmu_timeout, &csv)?;
+    process::install_interrupt_flag();
+
+    let started = std::time::Instant::now();
+    let mut all = Results::new(names, 0);
+    let outcome = run_with_progress(&mut master, &mut all, experiment, csv.as_deref());
+    let wall_seconds = started.elapsed().as_secs_f64();
+    if outcome.is_ok() && checked.is_some() {
+        warn_if_not_trimmed(&description, &mut fmus, &all);
+    }
+    let results = if added.is_empty() { all } else { all.without(&added) };
+    let written = outputs.finish_results(csv.as_deref(), &results, &columns);
+    let summary = master.summary(wall_seconds);
+    let mut json = summary.to_json();
+    json["inputs"] = inputs.to_json(&description);
+    if let Err(e) = &outcome {
+        json["stop_reason"] = e.to_string().into();
+        json["error"] = format!("run of {title} failed: {e}").into();
+        json["rows_written"] = results.time.len().into();
+    }
+    let write_summary = || -> Result<()> {
+        if let Some(path) = &outputs.summary_json {
+            std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    };
+    if let Err(e) = outcome {
+        // Results and summary first, so that a failed write does not hide the run's error.
+        if let Err(w) = written.and_then(|()| write_summary()) {
+            eprintln!("error: {w:#}");
+        }
+        report_rows_so_far(outputs, &results);
+        return Err(anyhow::Error::new(e).context(format!("run of {title} failed")));
+    }
+    written?;
+    say!("{}", summary.to_text());
+    say!("results: {} ({} variables)", outputs.results.display(), results.names.len());
+    plot(outputs, files, title, &results, &columns)?;
+    write_summary()
+}
+
+/// With `--fmu-timeout`: the watchdog that ends the process when one FMI call takes longer than
+/// `limit`, flushing the CSV rows written so far first.
+fn start_watchdog(limit: Option<std::time::Duration>, csv: &Option<Arc<CsvStream>>) -> Result<()> {
+    if let Some(limit) = limit {
+        let csv = csv.clone();
+        process::start_watchdog(
+            limit,
+            Box::new(move || {
+                // The writer thread holds the file only while it writes rows: wait up to a second.
+                if let Some(csv) = &csv {
+                    csv.flush_within(std::time::Duration::from_secs(1));
+                }
+            }),
+        )
+        .context("cannot start the --fmu-timeout watchdog")?;
+    }
+    Ok(())
+}
+
+/// Runs `master` into `all`, showing progress and streaming every row to `csv`.
+fn run_with_progress(
+    master: &mut Master,
+    all: &mut Results,
+    experiment: Experiment,
+    csv: Option<&CsvStream>,
+) -> Result<(), MasterError> {
+    let mut progress = Progress::new(experiment.steps() as u64, experiment.start, experiment.stop);
+    let mut first = true;
+    let outcome = master.run_into(all, |t, row| {
+        if !std::mem::take(&mut first) {
+            progress.step(t);
+        }
+        if let Some(csv) = csv {
+            csv.push(t, row);
+        }
+    });
+    progress.finish();
+    outcome
+}
+
+/// After a failed run: where the rows computed so far are.
+fn report_rows_so_far(outputs: &OutputFiles, results: &Results) {
+    match results.time.last() {
+        Some(t) => {
+            eprintln!("results so far: {} ({} rows, to t = {t} s)", outputs.results.display(), results.time.len())
+        }
+        None => {
+            eprintln!("results so far: {} (header only: no communication point reached)", outputs.results.display())
+        }
+    }
+}
+
+/// With `--plot`: the recorded variables over time.
+fn plot(
+    outputs: &OutputFiles,
+    files: &ResultOptions,
+    title: &str,
+    results: &Results,
+    columns: &[ColumnInfo],
+) -> Result<()> {
+    if let Some(path) = &outputs.plot {
+        let options = PlotOptions {
+            title: title.to_string(),
+            variables: files.plot_vars.clone(),
+            degrees: files.degrees,
+            x_label: None,
+        };
+        plot_svg(results, columns, path, &options)?;
+        say!("plot: {}", path.display());
+    }
+    Ok(())
+}
+
+/// For a system with a `trim` section, adds its airframe's `free.*` accelerations to the
+/// recorded variables (when a list is given and lacks them), for [`warn_if_not_trimmed`];
+/// returns the names added, to be dropped from the results again.
+fn record_trim_residual(description: &mut SystemDescription) -> Option<Vec<String>> {
+    let airframe = &description.trim.as_ref()?.airframe;
+    let names: Vec<String> = RESIDUAL_NAMES.iter().map(|r| format!("{airframe}.{r}")).collect();
+    let mut added = Vec::new();
+    if let Some(outputs) = description.outputs.as_mut() {
+        for name in names {
+            if !outputs.contains(&name) {
+                outputs.push(name.clone());
+                added.push(name);
+            }
+        }
+    }
+    Some(added)
+}
+
+/// Warns when the run of a trimmable system did not start trimmed: its airframe accelerations
+/// averaged over the first rotor revolution exceed ten times the trim tolerance (a swapped FMU
+/// or changed parameter invalidates a stored trim).
+fn warn_if_not_trimmed(description: &SystemDescription, fmus: &mut FmuCache, results: &cosim::master::Results) {
+    let Some(spec) = &description.trim else { return };
+    match start_residual(description, fmus, results) {
+        Ok(Some(residual)) => {
+            let (k, largest) = residual
+                .iter()
+                .enumerate()
+                .fold((0, 0.0f64), |(k, m), (i, r)| if r.abs() > m { (i, r.abs()) } else { (k, m) });
+            if largest > 10.0 * spec.tolerance {
+                eprintln!(
+                    "warning: the start is not trimmed: over the first rotor revolution the airframe's {} averages \
+                     {:.3e} (trim tolerance {:.0e}); `orchestrator trim SYSTEM.json --out trimmed.json` gives a trimmed start",
+                    RESIDUAL_NAMES[k], residual[k], spec.tolerance
+                );
+            }
+        }
+        Ok(None) => {}
+        Err(e) => eprintln!("warning: cannot check whether the start is trimmed: {e}"),
+    }
+}
