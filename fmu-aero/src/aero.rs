@@ -523,10 +523,6 @@ fn unit_shaft<D: Scalar>(s: [D; 3]) -> [D; 3] {
 }
 
 impl Model for Aero {
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
-
     const INFO: ModelInfo = ModelInfo {
         model_name: "Aero",
         model_identifier: "Aero",
@@ -536,6 +532,10 @@ impl Model for Aero {
         default_stop_time: 1.0,
         default_step_size: 0.001,
     };
+
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
 
     fn variables() -> Vec<Variable> {
         crate::variables::variables()

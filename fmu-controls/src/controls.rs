@@ -125,10 +125,6 @@ impl Controls {
 }
 
 impl Model for Controls {
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
-
     const INFO: ModelInfo = ModelInfo {
         model_name: "Controls",
         model_identifier: "Controls",
@@ -138,6 +134,10 @@ impl Model for Controls {
         default_stop_time: 1.0,
         default_step_size: 0.001,
     };
+
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
 
     fn variables() -> Vec<Variable> {
         crate::variables::variables()

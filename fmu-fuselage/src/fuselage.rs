@@ -370,10 +370,6 @@ fn put3<D: Scalar>(s: &mut [D], i: usize, v: V3<D>) {
 }
 
 impl Model for Fuselage {
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
-
     const INFO: ModelInfo = ModelInfo {
         model_name: "Fuselage",
         model_identifier: "Fuselage",
@@ -382,6 +378,10 @@ impl Model for Fuselage {
         default_stop_time: 10.0,
         default_step_size: 0.01,
     };
+
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
 
     fn variables() -> Vec<Variable> {
         crate::variables::variables()

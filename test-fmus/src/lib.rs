@@ -86,10 +86,6 @@ impl Body {
 }
 
 impl Model for Body {
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
-
     const INFO: ModelInfo = ModelInfo {
         model_name: "TwoMassBody",
         model_identifier: "TwoMassBody",
@@ -97,6 +93,10 @@ impl Model for Body {
         default_stop_time: 10.0,
         default_step_size: 0.01,
     };
+
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
 
     fn variables() -> Vec<Variable> {
         use body_vr::*;
@@ -203,10 +203,6 @@ impl Load {
 }
 
 impl Model for Load {
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
-
     const INFO: ModelInfo = ModelInfo {
         model_name: "TwoMassLoad",
         model_identifier: "TwoMassLoad",
@@ -214,6 +210,10 @@ impl Model for Load {
         default_stop_time: 10.0,
         default_step_size: 0.01,
     };
+
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
 
     fn variables() -> Vec<Variable> {
         use load_vr::*;

@@ -89,19 +89,7 @@ impl<M: Model> Instance<M> {
 
     /// `fmi2Reset`: back to `Instantiated` with start values.
     pub fn reset(&mut self) {
-        let catalog = self.catalog.clone();
-        self.s = FmuState {
-            state: SlaveState::Instantiated,
-            time: 0.0,
-            start_time: 0.0,
-            stop_time: None,
-            h_internal: 0.0,
-            reals: catalog.real_start.clone(),
-            integers: catalog.integer_start.clone(),
-            booleans: catalog.boolean_start.clone(),
-            x: Vec::new(),
-            input_derivatives: vec![0.0; 2 * catalog.input_slots.len()],
-        };
+        self.s = FmuState::initial(&self.catalog);
         self.model = None;
         self.params_dirty = true;
         self.outputs_dirty = true;

@@ -182,18 +182,7 @@ impl<M: Model> Instance<M> {
         let catalog = description::catalog::<M>();
         let n_u = catalog.input_slots.len();
         let n_y = catalog.output_slots.len();
-        let s = FmuState {
-            state: SlaveState::Instantiated,
-            time: 0.0,
-            start_time: 0.0,
-            stop_time: None,
-            h_internal: 0.0,
-            reals: catalog.real_start.clone(),
-            integers: catalog.integer_start.clone(),
-            booleans: catalog.boolean_start.clone(),
-            x: Vec::new(),
-            input_derivatives: vec![0.0; 2 * n_u],
-        };
+        let s = FmuState::initial(&catalog);
         let n_declared = catalog.states.len();
         Instance {
             name: name.to_string(),

@@ -1,6 +1,7 @@
 //! FMU state: `fmi2GetFMUstate`, `fmi2SetFMUstate` and their (de)serialisation to bytes.
 
 use super::{FMU_STATE, Instance, S, SlaveState, error};
+use crate::catalog::Catalog;
 use crate::codec::{Reader, Writer};
 use crate::description;
 use crate::model::Model;
@@ -21,6 +22,24 @@ pub struct FmuState {
     pub(super) x: Vec<f64>,
     /// First then second time derivatives of the inputs (`2 n_u`), for the next step only.
     pub(super) input_derivatives: Vec<f64>,
+}
+
+impl FmuState {
+    /// The state after `fmi2Instantiate` or `fmi2Reset`: start values, time 0, no states yet.
+    pub(super) fn initial(catalog: &Catalog) -> FmuState {
+        FmuState {
+            state: SlaveState::Instantiated,
+            time: 0.0,
+            start_time: 0.0,
+            stop_time: None,
+            h_internal: 0.0,
+            reals: catalog.real_start.clone(),
+            integers: catalog.integer_start.clone(),
+            booleans: catalog.boolean_start.clone(),
+            x: Vec::new(),
+            input_derivatives: vec![0.0; 2 * catalog.input_slots.len()],
+        }
+    }
 }
 
 /// Version 3: the real values in slot order (inputs, outputs, the rest; [`Catalog`](crate::catalog::Catalog)).

@@ -30,10 +30,6 @@ struct Counted {
 }
 
 impl Model for Counted {
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
-
     const INFO: ModelInfo = ModelInfo {
         model_name: "Counted",
         model_identifier: "Counted",
@@ -41,6 +37,10 @@ impl Model for Counted {
         default_stop_time: 1.0,
         default_step_size: 0.1,
     };
+
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
 
     fn variables() -> Vec<Variable> {
         vec![

@@ -77,10 +77,6 @@ impl MassSpringDamper {
 }
 
 impl Model for MassSpringDamper {
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
-
     const INFO: ModelInfo = ModelInfo {
         model_name: "MassSpringDamper",
         model_identifier: "MassSpringDamper",
@@ -88,6 +84,10 @@ impl Model for MassSpringDamper {
         default_stop_time: 10.0,
         default_step_size: 0.01,
     };
+
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
 
     fn variables() -> Vec<Variable> {
         use defaults as d;
@@ -192,10 +192,6 @@ pub struct Decay {
 }
 
 impl Model for Decay {
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
-
     const INFO: ModelInfo = ModelInfo {
         model_name: "Decay",
         model_identifier: "Decay",
@@ -203,6 +199,10 @@ impl Model for Decay {
         default_stop_time: 1.0,
         default_step_size: 0.1,
     };
+
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
 
     fn variables() -> Vec<Variable> {
         vec![
