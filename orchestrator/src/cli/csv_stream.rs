@@ -247,6 +247,17 @@ mod tests {
         assert_eq!(n, rows);
     }
 
+    /// A stream dropped without `finish` (an early return of the run) still writes its rows.
+    #[test]
+    fn dropping_the_stream_writes_the_waiting_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rows.csv");
+        let csv = CsvStream::create(&path, &["x".to_string()], vec![0]).unwrap();
+        csv.push(0.0, &[1.5]);
+        drop(csv);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "\"time\",\"x\"\n0.0,1.5\n");
+    }
+
     /// Rows reach the file while the run goes on, within the flush interval.
     #[test]
     fn rows_reach_the_file_during_the_run() {
