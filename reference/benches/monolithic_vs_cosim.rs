@@ -8,7 +8,7 @@
 //! - `helicopter`: `examples/helicopter.json` (Fuselage, main and tail Rotor and Aero, Controls;
 //!   one 24-output loop) from its hover trim with a lateral-cyclic sine of 0.3 deg at 1 Hz, 14
 //!   main-rotor revolutions (1.98 s), macro step 5 degrees of azimuth (1.97 ms); error of the roll
-//!   rate `fuselage.p`.
+//!   rate `fuselage.p`. `helicopter_half_step`: the same at 2.5 degrees (0.98 ms).
 //!
 //! Each group times a whole run (initialization included, instantiation excluded) of: the
 //! orchestrator's Newton master over the packaged FMUs with the inputs held (`cosim_held`),
@@ -101,10 +101,10 @@ fn flap_json(order: u8) -> String {
 }
 
 /// `examples/helicopter.json` with our packaged FMUs over 14 revolutions from its trim, a
-/// lateral-cyclic sine (0.005 rad, 1 Hz) on top, 5 degrees of azimuth per macro step, inputs
+/// lateral-cyclic sine (0.005 rad, 1 Hz) on top, `degrees` of azimuth per macro step, inputs
 /// held (`order` 0) or extrapolated at `order` 1 or 2.
-fn helicopter_system(order: u8) -> System {
-    let mut description = common::helicopter_with_stick(5.0);
+fn helicopter_system(degrees: f64, order: u8) -> System {
+    let mut description = common::helicopter_with_stick(degrees);
     description.master.extrapolate_inputs = order > 0;
     description.master.extrapolation_order = order.max(1);
     monolithic_reference::resolve(&description).unwrap_or_else(|e| panic!("{e}"))
@@ -263,8 +263,15 @@ fn flap(c: &mut Criterion) {
 }
 
 fn helicopter(c: &mut Criterion) {
-    compare(c, "helicopter", [0, 1, 2].map(helicopter_system), "fuselage.p");
+    compare(c, "helicopter", [0, 1, 2].map(|order| helicopter_system(5.0, order)), "fuselage.p");
 }
 
-criterion_group!(benches, two_mass, flap, helicopter);
+/// The helicopter at half the macro step (2.5 degrees): what a finer step buys against the
+/// monolithic reference, and so the most a multirate master (rotors and aerodynamics at 2.5
+/// degrees, airframe and controls at 5) could gain (docs/performance.md, "Multirate").
+fn helicopter_half_step(c: &mut Criterion) {
+    compare(c, "helicopter_half_step", [0, 1, 2].map(|order| helicopter_system(2.5, order)), "fuselage.p");
+}
+
+criterion_group!(benches, two_mass, flap, helicopter, helicopter_half_step);
 criterion_main!(benches);
