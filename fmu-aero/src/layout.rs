@@ -22,11 +22,6 @@ const BLADE: [(&str, &str); 3] = [
     ("z", "blade z (blade normal, up at zero pitch and flap)"),
 ];
 
-/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
-pub fn variables() -> Vec<Variable> {
-    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
-}
-
 /// Indices into the continuous state vector `x`. Only with `inflow_model = 2` (Pitt-Peters)
 /// does the model have states; otherwise it has none.
 pub mod x {
@@ -97,9 +92,7 @@ pub mod vr {
             ("lambda_s", "lambda_s (coefficient of (r/R) sin psi)"),
             ("lambda_c", "lambda_c (coefficient of (r/R) cos psi)"),
         ], "Initial Pitt-Peters inflow state {w}, a ratio to Omega R (inflow_model = 2 only)");
-        TOLERANCE = real("tolerance", "",
-            "Relative and absolute tolerance of the error-controlled integrator inside fmi2DoStep (0 < tol < 1)")
-            .start(1e-9);
+        TOLERANCE = tolerance("tolerance", 1e-9);
     }
     fmu_core::value_references!(100, 200);
 }
@@ -173,4 +166,9 @@ pub mod y {
             .deps(|_| (u::HUB_VEL..u::HUB_VEL + 3).collect());
         N;
     }
+}
+
+/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
+pub fn variables() -> Vec<Variable> {
+    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
 }

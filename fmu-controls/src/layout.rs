@@ -11,11 +11,6 @@ use fmu_core::variable::Variable;
 
 pub use fmu_core::contract::MAX_BLADES;
 
-/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
-pub fn variables() -> Vec<Variable> {
-    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
-}
-
 /// Indices into the continuous state vector `x`: the actuator positions in swashplate
 /// coordinates. Only with `tau > 0` does the model have states; otherwise it has none.
 pub mod x {
@@ -55,9 +50,7 @@ pub mod vr {
         INITIAL = vector("{c}0", "rad", &[("collective", ""), ("lon_cyclic", ""), ("lat_cyclic", ""), ("pedal", "")],
             "Initial actuator position expressed as the pilot input {c} (rad; tau > 0 only): set it equal to the \
              initial input to start in equilibrium");
-        TOLERANCE = real("tolerance", "",
-            "Relative and absolute tolerance of the error-controlled integrator inside fmi2DoStep (0 < tol < 1)")
-            .start(1e-9);
+        TOLERANCE = tolerance("tolerance", 1e-9);
     }
     fmu_core::value_references!(100, 200);
 }
@@ -119,4 +112,9 @@ pub mod y {
                 .deps(|_| vec![u::PEDAL]);
         N;
     }
+}
+
+/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
+pub fn variables() -> Vec<Variable> {
+    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
 }

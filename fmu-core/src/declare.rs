@@ -86,6 +86,17 @@ impl Row {
         Self::new(name, Kind::Boolean { start }, description)
     }
 
+    /// The parameter every model with an integrator has: its relative and absolute tolerance inside
+    /// `fmi2DoStep`, dimensionless.
+    pub const fn tolerance(name: &'static str, start: f64) -> Self {
+        Self::real(
+            name,
+            "",
+            "Relative and absolute tolerance of the error-controlled integrator inside fmi2DoStep (0 < tol < 1)",
+        )
+        .start(start)
+    }
+
     /// Sets the start value of a real scalar (or of every component).
     pub const fn start(mut self, start: f64) -> Self {
         if let Kind::Real { unit, .. } = self.kind {

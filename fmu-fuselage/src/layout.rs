@@ -10,11 +10,6 @@
 use fmu_core::declare::BODY;
 use fmu_core::variable::Variable;
 
-/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
-pub fn variables() -> Vec<Variable> {
-    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
-}
-
 /// An airframe attachment point where loads come in and kinematics go out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Point {
@@ -136,9 +131,7 @@ pub mod vr {
             "Equivalent flat-plate drag area f, m^2 (>= 0): drag force -0.5 rho f |V| V at the reference point, \
              V its body velocity (still air)").min(0.0);
         RHO = real("rho", "kg/m3", "Air density for the drag, kg/m^3").start(1.225);
-        TOLERANCE = real("tolerance", "",
-            "Relative and absolute tolerance of the error-controlled integrator inside fmi2DoStep (0 < tol < 1)")
-            .start(1e-9);
+        TOLERANCE = tolerance("tolerance", 1e-9);
         /// Leg `i` (1-based) at `GEAR + PER_GEAR (i - 1)`.
         GEAR @ 38 = block(Labels::Numbered(GEAR_LEGS)) per PER_GEAR {
             GEAR_POS = vector("gear[{n}].{c}", "m", &BODY,
@@ -253,4 +246,9 @@ pub mod y {
     pub fn point(p: Point) -> usize {
         POINTS + PER_POINT * p.index()
     }
+}
+
+/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
+pub fn variables() -> Vec<Variable> {
+    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
 }

@@ -26,11 +26,6 @@ const BLADE: [(&str, &str); 3] = [
     ("z", "blade z (blade normal, up at zero angles)"),
 ];
 
-/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 300..).
-pub fn variables() -> Vec<Variable> {
-    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
-}
-
 /// Indices into the real input vector `u` (85 inputs).
 pub mod u {
     use super::{BLADE, MAX_BLADES};
@@ -195,12 +190,15 @@ pub mod vr {
         SHAFT_AZIMUTH_ZERO = vector("shaft.a{c}", "", &BODY,
             "Azimuth-zero direction x_H, {w} component, airframe body axes; made orthonormal to the shaft axis \
              (default (-1, 0, 0): blade 1 over the tail at psi = 0)").starts(&[-1.0, 0.0, 0.0]);
-        TOLERANCE = real("tolerance", "",
-            "Relative and absolute tolerance of the error-controlled integrator inside fmi2DoStep (0 < tol < 1)")
-            .start(DEFAULT_TOLERANCE);
+        TOLERANCE = tolerance("tolerance", DEFAULT_TOLERANCE);
     }
     fmu_core::value_references!(100, 300);
 
     /// Suffixes of the per-blade initial-state parameters `blade[i].<suffix>`, in block order.
     pub const BLADE_INITIAL_NAMES: [&str; 4] = ["dlag0", "dflap0", "lag_rate0", "flap_rate0"];
+}
+
+/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 300..).
+pub fn variables() -> Vec<Variable> {
+    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
 }
