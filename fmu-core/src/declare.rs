@@ -428,3 +428,54 @@ macro_rules! value_references {
         }
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::variables;
+    use crate::variable::{Feedthrough, Kind};
+
+    mod vr {
+        use crate::declare::{BODY, Labels};
+
+        crate::declare! { u32;
+            A = real("a", "m", "First").start(2.0);
+            LATE @ 10 = block(Labels::Named(&["p", "q"])) per PER {
+                POS = vector("{n}.{c}", "m", &BODY, "Point {n}, {w}")
+                    .start_by(|i, k| (10 * i + k) as f64);
+            };
+            B @ 1 = integer("b", 3, 0, 5, "Second");
+        }
+    }
+
+    mod u {
+        crate::declare! { usize;
+            V = real("v", "m/s", "Velocity");
+            W = real("w", "m/s", "Other");
+            N;
+        }
+    }
+
+    mod y {
+        crate::declare! { usize;
+            F = real("f", "N", "Force").deps(|_| vec![super::u::W, super::u::V]);
+        }
+    }
+
+    #[test]
+    fn explicit_positions_named_blocks_starts_and_dependencies() {
+        assert_eq!((vr::A, vr::LATE, vr::PER, vr::POS, vr::B, u::N), (0, 10, 3, 0, 1, 2));
+        let vars = variables(vr::TABLE, (100, u::TABLE), (200, y::TABLE));
+        let names: Vec<(&str, u32)> = vars.iter().map(|v| (v.name.as_str(), v.vr)).collect();
+        assert_eq!(
+            names,
+            [("a", 0), ("p.x", 10), ("p.y", 11), ("p.z", 12), ("q.x", 13), ("q.y", 14), ("q.z", 15), ("b", 1)]
+                .into_iter()
+                .chain([("v", 100), ("w", 101), ("f", 200)])
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(vars[5].kind, Kind::Real { unit: "m", start: 11.0 });
+        assert_eq!(vars[5].description, "Point q, body y (right)");
+        assert_eq!(vars[7].kind, Kind::Integer { start: 3, min: 0, max: 5 });
+        assert_eq!(vars[10].feedthrough, Feedthrough::Inputs(vec![101, 100]));
+    }
+}
