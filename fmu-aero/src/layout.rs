@@ -1,15 +1,26 @@
-//! The index layout of states, inputs and outputs, and the value-reference scheme.
+//! The declarations of the Aero FMU's variables, each written once: the index constants, the
+//! value references and the variable list ([`variables`]) are generated from them
+//! ([`fmu_core::declare!`]).
 //!
-//! Value references are the position in the corresponding list plus a base: parameters
+//! Value references are the position in the corresponding table plus a base: parameters
 //! `0 + k` ([`vr`]), inputs `100 + u index` ([`vr::INPUT_BASE`]), outputs `200 + y index`
-//! ([`vr::OUTPUT_BASE`]). So the `u` and `y` index constants below are also value-reference
-//! offsets. Blade `i` (1-based in names, `b = i - 1` here) owns a fixed block of inputs and of
-//! outputs, declared for all [`MAX_BLADES`] blades; the parameter `nb` selects how many are active.
+//! ([`vr::OUTPUT_BASE`]). Blade `i` (1-based in names, `b = i - 1` here) owns a fixed block of
+//! inputs and of outputs, declared for all [`MAX_BLADES`] blades; the parameter `nb` selects how
+//! many are active.
+
+use fmu_core::variable::Variable;
 
 pub use fmu_core::contract::MAX_BLADES;
 
 /// Largest `n_sections` (spanwise stations per blade); the working arrays have this size.
 pub const NS_MAX: usize = 64;
+
+/// Blade axes: component suffixes and their words, for descriptions.
+const BLADE: [(&str, &str); 3] = [
+    ("x", "blade x (radially outboard along the pitch axis)"),
+    ("y", "blade y (towards the leading edge)"),
+    ("z", "blade z (blade normal, up at zero pitch and flap)"),
+];
 
 /// Indices into the continuous state vector `x`. Only with `inflow_model = 2` (Pitt-Peters)
 /// does the model have states; otherwise it has none.
@@ -24,115 +35,140 @@ pub mod x {
     pub const N_PITT_PETERS: usize = 3;
 }
 
+/// Value references of the parameters, and the bases of the input and output references.
+pub mod vr {
+    use super::{MAX_BLADES, NS_MAX};
+    use fmu_core::declare::BODY;
+    use fmu_core::variable::Enumeration;
+
+    /// The choices of `inflow_model`.
+    static INFLOW_MODEL_TYPE: Enumeration = Enumeration {
+        name: "Aero.InflowModel",
+        description: "Induced inflow model",
+        items: &[
+            ("none", 0, "No induced inflow (seed 004)"),
+            ("uniform_momentum", 1, "Uniform momentum inflow, Glauert's forward-flight form"),
+            ("pitt_peters", 2, "Pitt-Peters 3-state dynamic inflow"),
+        ],
+    };
+
+    fmu_core::declare! { u32;
+        NB = integer("nb", 4, 1, MAX_BLADES as i32, "Number of active blades (1..8); blades above nb get zero loads");
+        RADIUS = real("R", "m", "Rotor radius (blade tip radius from the shaft axis), m (> 0)").start(7.5).min(0.0);
+        E = real("e", "m",
+            "Radius of the blade root reference point (on the pitch axis at the flap hinge) from the shaft axis, m \
+             (0 <= e < R); a section at radius r lies at r - e along blade x from the root reference").start(0.3);
+        R_ROOT = real("r_root", "m",
+            "Root cut-out radius from the shaft axis: the lifting span is r_root..R, m (e <= r_root < R)").start(1.5);
+        CHORD = real("chord", "m", "Blade chord (uniform along the span), m (> 0)").start(0.55).min(0.0);
+        TWIST = real("twist", "rad",
+            "Linear twist over the full radius, rad: section pitch relative to the blade frame theta_tw(r) = twist * \
+             (r/R - 0.75), zero at 3/4 radius, so the blade pitch angle is the pitch at r = 0.75 R; negative = \
+             washout").start(-0.14);
+        LIFT_SLOPE = real("a", "1/rad", "Section lift-curve slope, cl = a * alpha, 1/rad (>= 0)").start(5.73).min(0.0);
+        CD0 = real("cd0", "", "Section drag polar cd = cd0 + cd2 * alpha^2: constant term (>= 0)")
+            .start(0.008).min(0.0);
+        CD2 = real("cd2", "", "Section drag polar cd = cd0 + cd2 * alpha^2: quadratic term, 1/rad^2 (>= 0)")
+            .start(0.4).min(0.0);
+        RHO = real("rho", "kg/m3", "Air density, kg/m^3 (> 0)").start(1.225).min(0.0);
+        N_SECTIONS = integer("n_sections", 20, 1, NS_MAX as i32,
+            "Number of spanwise stations per blade between r_root and R (1..64), placed by the quadrature rule");
+        INFLOW_MODEL = integer("inflow_model", 1, 0, 2,
+            "Induced inflow: 0 none (seed 004); 1 uniform momentum inflow with Glauert's forward-flight form, \
+             solved at every output evaluation; 2 Pitt-Peters 3-state dynamic inflow (states inside the FMU)")
+            .enumeration(&INFLOW_MODEL_TYPE);
+        OMEGA = real("Omega", "rad/s",
+            "Nominal rotor speed, rad/s (> 0): scales the inflow ratios (v = Omega R lambda), CT and the \
+             Pitt-Peters time; power = torque * Omega").start(29.0).display_unit("rpm").min(0.0);
+        SHAFT = vector("shaft.n{c}", "", &BODY,
+            "Rotor shaft axis (thrust direction, rotation is right-handed about it) in airframe body axes, {w} \
+             component (normalised; default (0, 0, -1) = up); used with hub.vel for the advance ratio, the \
+             climb inflow and the wake skew").starts(&[0.0, 0.0, -1.0]);
+        QUADRATURE = integer("quadrature", 1, 0, 1,
+            "Spanwise quadrature over r_root..R: 0 midpoint rule (n_sections equal strips, stations at their \
+             centres); 1 Gauss-Legendre with n_sections points");
+        LAMBDA_START = vector("{c}_start", "", &[
+            ("lambda0", "lambda_0 (uniform part)"),
+            ("lambda_s", "lambda_s (coefficient of (r/R) sin psi)"),
+            ("lambda_c", "lambda_c (coefficient of (r/R) cos psi)"),
+        ], "Initial Pitt-Peters inflow state {w}, a ratio to Omega R (inflow_model = 2 only)");
+        TOLERANCE = tolerance("tolerance", 1e-9);
+    }
+    fmu_core::value_references!(100, 200);
+}
+
 /// Indices into the real input vector `u` (86 inputs): a block of [`u::PER_BLADE`] per blade,
 /// then the hub kinematics.
 pub mod u {
-    /// Offset of `blade[i].vel.x/y/z` (inertial velocity of the blade root reference point,
-    /// blade axes, m/s) within a blade's block.
-    pub const VEL: usize = 0;
-    /// Offset of `blade[i].omega.x/y/z` (blade inertial angular velocity, blade axes, rad/s).
-    pub const OMEGA: usize = 3;
-    /// Offset of `blade[i].azimuth` (rad).
-    pub const AZIMUTH: usize = 6;
-    /// Offset of `blade[i].shaft.x/y/z` (unit shaft axis, thrust direction, in blade axes).
-    pub const SHAFT: usize = 7;
-    /// Inputs per blade.
-    pub const PER_BLADE: usize = 10;
-    /// `hub.vel.x/y/z`: velocity of the hub, airframe body axes, m/s.
-    pub const HUB_VEL: usize = super::MAX_BLADES * PER_BLADE;
-    /// `hub.omega.x/y/z`: airframe angular velocity at the hub, body axes, rad/s.
-    pub const HUB_OMEGA: usize = HUB_VEL + 3;
-    /// Number of inputs.
-    pub const N: usize = HUB_OMEGA + 3;
+    use super::{BLADE, MAX_BLADES};
+    use fmu_core::declare::{BODY, Labels};
 
-    /// Index of the first input of blade `b` (0-based).
-    pub const fn blade(b: usize) -> usize {
-        PER_BLADE * b
+    fmu_core::declare! { usize;
+        BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            VEL = vector("blade[{n}].vel.{c}", "m/s", &BLADE,
+                "Inertial velocity of blade {n}'s root reference point (pitch axis at the flap hinge), {w}, \
+                 m/s; the air is at rest");
+            OMEGA = vector("blade[{n}].omega.{c}", "rad/s", &BLADE,
+                "Inertial angular velocity of blade {n}, {w}, rad/s");
+            AZIMUTH = real("blade[{n}].azimuth", "rad",
+                "Azimuth of blade {n}, rad: 0 with the blade over the tail (along -x_h, x_h = body x projected \
+                 on the rotor plane), increasing in the sense of rotation (right-handed about the shaft axis)");
+            /// Unit shaft axis, thrust direction, in blade axes.
+            SHAFT = vector("blade[{n}].shaft.{c}", "", &BLADE,
+                "Unit shaft axis z_H (rotor thrust direction) expressed in blade {n}'s axes, {w} component \
+                 (normalised by the model; induced velocity acts along -shaft)").starts(&[0.0, 0.0, 1.0]);
+        };
+        HUB_VEL = vector("hub.vel.{c}", "m/s", &BODY,
+            "Inertial velocity of the hub, {w}, m/s (advance ratio, climb inflow, wake skew)");
+        HUB_OMEGA = vector("hub.omega.{c}", "rad/s", &BODY,
+            "Airframe angular velocity at the hub, {w}, rad/s: part of the aero interface, not used by the \
+             built-in inflow models (the blade kinematics already contain the airframe rotation)");
+        N;
     }
 }
 
 /// Indices into the real output vector `y` (56 outputs).
 pub mod y {
-    /// Offset of `blade[i].F.x/y/z` (aerodynamic force on the blade, blade axes, N).
-    pub const FORCE: usize = 0;
-    /// Offset of `blade[i].M.x/y/z` (aerodynamic moment about the root reference, blade axes,
-    /// N m).
-    pub const MOMENT: usize = 3;
-    /// Outputs per blade.
-    pub const PER_BLADE: usize = 6;
-    /// `thrust`, N.
-    pub const THRUST: usize = super::MAX_BLADES * PER_BLADE;
-    /// `torque`, N m.
-    pub const TORQUE: usize = THRUST + 1;
-    /// `power`, W.
-    pub const POWER: usize = THRUST + 2;
-    /// `CT`, thrust coefficient.
-    pub const CT: usize = THRUST + 3;
-    /// `inflow`: uniform induced inflow ratio (`lambda_i`, or the Pitt-Peters `lambda_0`).
-    pub const INFLOW: usize = THRUST + 4;
-    /// `inflow_s`: Pitt-Peters sine coefficient `lambda_s`.
-    pub const INFLOW_S: usize = THRUST + 5;
-    /// `inflow_c`: Pitt-Peters cosine coefficient `lambda_c`.
-    pub const INFLOW_C: usize = THRUST + 6;
-    /// `mu`: advance ratio.
-    pub const MU: usize = THRUST + 7;
-    /// Number of outputs.
-    pub const N: usize = THRUST + 8;
+    use super::{BLADE, MAX_BLADES, u};
+    use fmu_core::declare::Labels;
 
-    /// Index of the first output of blade `b` (0-based).
-    pub const fn blade(b: usize) -> usize {
-        PER_BLADE * b
+    /// The inputs that the loads depend on directly: every blade's kinematics and the hub
+    /// velocity. (With uniform momentum inflow every blade's load depends on every blade through
+    /// the inflow; the declaration is the union over the inflow models.)
+    fn loads(_: usize) -> Vec<usize> {
+        (0..u::HUB_OMEGA).collect()
+    }
+
+    fmu_core::declare! { usize;
+        BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            FORCE = vector("blade[{n}].F.{c}", "N", &BLADE, "Resultant aerodynamic force on blade {n}, {w}, N")
+                .deps(loads);
+            MOMENT = vector("blade[{n}].M.{c}", "N.m", &BLADE,
+                "Resultant aerodynamic moment on blade {n} about its root reference point, {w}, N m \
+                 (right-handed)").deps(loads);
+        };
+        THRUST = real("thrust", "N",
+            "Rotor thrust: sum over the blades of the aerodynamic force along the shaft axis, N").deps(loads);
+        TORQUE = real("torque", "N.m",
+            "Aerodynamic torque about the shaft axis, positive opposing the rotation (the torque the shaft must \
+             supply), N m").deps(loads);
+        POWER = real("power", "W", "Rotor power, torque * Omega (nominal rotor speed), W").deps(loads);
+        CT = real("CT", "", "Thrust coefficient thrust / (rho pi R^2 (Omega R)^2)").deps(loads);
+        INFLOW = real("inflow", "",
+            "Uniform induced inflow ratio v_i / (Omega R): lambda_i of the momentum model (inflow_model 1), \
+             lambda_0 of Pitt-Peters (2), 0 without inflow (0)").deps(loads);
+        // The Pitt-Peters harmonics are states (no feedthrough).
+        INFLOW_S = real("inflow_s", "",
+            "Pitt-Peters lambda_s, coefficient of (r/R) sin(psi) in the inflow ratio (0 for the other models)");
+        INFLOW_C = real("inflow_c", "",
+            "Pitt-Peters lambda_c, coefficient of (r/R) cos(psi) in the inflow ratio (0 for the other models)");
+        MU = real("mu", "", "Advance ratio: hub velocity component in the rotor plane / (Omega R)")
+            .deps(|_| (u::HUB_VEL..u::HUB_VEL + 3).collect());
+        N;
     }
 }
 
-/// Value references of the parameters, and the bases of the input and output references.
-pub mod vr {
-    /// `nb` (integer): number of active blades, 1..8.
-    pub const NB: u32 = 0;
-    /// `R`: rotor radius, m.
-    pub const RADIUS: u32 = 1;
-    /// `e`: radius of the blade root reference (flap hinge), m.
-    pub const E: u32 = 2;
-    /// `r_root`: root cut-out radius, m.
-    pub const R_ROOT: u32 = 3;
-    /// `chord`, m.
-    pub const CHORD: u32 = 4;
-    /// `twist`: linear twist from root to tip, rad.
-    pub const TWIST: u32 = 5;
-    /// `a`: lift-curve slope, 1/rad.
-    pub const LIFT_SLOPE: u32 = 6;
-    /// `cd0`.
-    pub const CD0: u32 = 7;
-    /// `cd2`, 1/rad^2.
-    pub const CD2: u32 = 8;
-    /// `rho`, kg/m^3.
-    pub const RHO: u32 = 9;
-    /// `n_sections` (integer).
-    pub const N_SECTIONS: u32 = 10;
-    /// `inflow_model` (integer): 0 none, 1 uniform momentum, 2 Pitt-Peters.
-    pub const INFLOW_MODEL: u32 = 11;
-    /// `Omega`: nominal rotor speed, rad/s.
-    pub const OMEGA: u32 = 12;
-    /// `shaft.nx shaft.ny shaft.nz` (3 references).
-    pub const SHAFT: u32 = 13;
-    /// `quadrature` (integer): 0 midpoint, 1 Gauss-Legendre.
-    pub const QUADRATURE: u32 = 16;
-    /// `lambda0_start lambda_s_start lambda_c_start` (3 references).
-    pub const LAMBDA_START: u32 = 17;
-    /// `tolerance` (integrator, relative and absolute).
-    pub const TOLERANCE: u32 = 20;
-    /// Value reference of input `u[k]` is `INPUT_BASE + k`.
-    pub const INPUT_BASE: u32 = 100;
-    /// Value reference of output `y[k]` is `OUTPUT_BASE + k`.
-    pub const OUTPUT_BASE: u32 = 200;
-
-    /// Value reference of input `u[k]`.
-    pub const fn input(k: usize) -> u32 {
-        INPUT_BASE + k as u32
-    }
-
-    /// Value reference of output `y[k]`.
-    pub const fn output(k: usize) -> u32 {
-        OUTPUT_BASE + k as u32
-    }
+/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
+pub fn variables() -> Vec<Variable> {
+    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
 }

@@ -1,9 +1,13 @@
-//! The index layout of states, inputs and outputs, and the value-reference scheme.
+//! The declarations of the Controls FMU's variables, each written once: the index constants, the
+//! value references and the variable list ([`variables`]) are generated from them
+//! ([`fmu_core::declare!`]).
 //!
-//! Value references are the position in the corresponding list plus a base: parameters
+//! Value references are the position in the corresponding table plus a base: parameters
 //! `0 + k` ([`vr`]), inputs `100 + u index` ([`vr::INPUT_BASE`]), outputs `200 + y index`
 //! ([`vr::OUTPUT_BASE`]). Blade outputs are declared for [`MAX_BLADES`] blades; the parameter `nb`
 //! selects how many are active.
+
+use fmu_core::variable::Variable;
 
 pub use fmu_core::contract::MAX_BLADES;
 
@@ -22,74 +26,95 @@ pub mod x {
     pub const N: usize = 4;
 }
 
+/// Value references of the parameters, and the bases of the input and output references.
+pub mod vr {
+    use super::MAX_BLADES;
+
+    fmu_core::declare! { u32;
+        NB = integer("nb", 4, 1, MAX_BLADES as i32,
+            "Number of main rotor blades (1..8); blade i sits at azimuth + 2 pi (i - 1) / nb");
+        TAU = real("tau", "s",
+            "Time constant of the first-order actuators, s (>= 0); 0 = ideal actuators (no states, pitch follows \
+             the pilot inputs at once)").min(0.0);
+        GAINS = vector("gain.{c}", "", &[
+            ("collective", "collective pitch theta0 per unit collective input"),
+            ("lon", "cyclic pitch per unit longitudinal cyclic input (stick forward gives theta1s = -gain.lon * lon)"),
+            ("lat", "cyclic pitch per unit lateral cyclic input (stick right gives theta1c = -gain.lat * lat)"),
+            ("pedal", "tail rotor collective per unit pedal input"),
+        ], "Mixing gain: {w}").start(1.0);
+        PHASE = real("phase", "rad",
+            "Swashplate phase angle, rad: the cyclic command is applied as c cos(psi + phase) + s sin(psi + phase) \
+             with c = -gain.lat * lat_cyclic, s = -gain.lon * lon_cyclic (positive phase advances the pitch input)");
+        TAIL_OFFSET = real("tail.offset", "rad", "Tail rotor collective pitch at zero pedal, rad");
+        /// The initial actuator positions as pilot inputs.
+        INITIAL = vector("{c}0", "rad", &[("collective", ""), ("lon_cyclic", ""), ("lat_cyclic", ""), ("pedal", "")],
+            "Initial actuator position expressed as the pilot input {c} (rad; tau > 0 only): set it equal to the \
+             initial input to start in equilibrium");
+        TOLERANCE = tolerance("tolerance", 1e-9);
+    }
+    fmu_core::value_references!(100, 200);
+}
+
 /// Indices into the real input vector `u` (6 inputs).
 pub mod u {
-    /// `collective`: pilot collective, rad of blade pitch.
-    pub const COLLECTIVE: usize = 0;
-    /// `lon_cyclic`: pilot longitudinal cyclic, stick forward positive, rad.
-    pub const LON: usize = 1;
-    /// `lat_cyclic`: pilot lateral cyclic, stick right positive, rad.
-    pub const LAT: usize = 2;
-    /// `pedal`: pilot pedal, rad of tail rotor pitch.
-    pub const PEDAL: usize = 3;
-    /// `azimuth`: rotor shaft azimuth, rad.
-    pub const AZIMUTH: usize = 4;
-    /// `azimuth_rate`: rotor speed, rad/s.
-    pub const AZIMUTH_RATE: usize = 5;
-    /// Number of inputs.
-    pub const N: usize = 6;
+    fmu_core::declare! { usize;
+        COLLECTIVE = real("collective", "rad", "Pilot collective, as blade pitch (rad); up = positive");
+        LON = real("lon_cyclic", "rad",
+            "Pilot longitudinal cyclic, as blade pitch (rad); stick forward = positive");
+        LAT = real("lat_cyclic", "rad", "Pilot lateral cyclic, as blade pitch (rad); stick right = positive");
+        PEDAL = real("pedal", "rad",
+            "Pilot pedal, as tail rotor pitch (rad); positive increases the tail rotor collective");
+        AZIMUTH = real("azimuth", "rad",
+            "Rotor shaft azimuth (of blade 1), rad: 0 over the tail, increasing in the sense of rotation");
+        AZIMUTH_RATE = real("azimuth_rate", "rad/s",
+            "Rotor speed d(azimuth)/dt, rad/s (its own rate is taken as zero for the pitch acceleration)");
+        N;
+    }
 }
 
 /// Indices into the real output vector `y` (28 outputs).
 pub mod y {
-    /// Offset of `blade[i].pitch` (rad) within a blade's block.
-    pub const PITCH: usize = 0;
-    /// Offset of `blade[i].pitch_rate` (rad/s).
-    pub const PITCH_RATE: usize = 1;
-    /// Offset of `blade[i].pitch_acc` (rad/s^2).
-    pub const PITCH_ACC: usize = 2;
-    /// Outputs per blade.
-    pub const PER_BLADE: usize = 3;
-    /// `theta0 theta1c theta1s tail_collective` (4 outputs, in the order of [`super::x`]).
-    pub const SWASHPLATE: usize = super::MAX_BLADES * PER_BLADE;
-    /// Number of outputs.
-    pub const N: usize = SWASHPLATE + 4;
+    use super::{MAX_BLADES, u};
+    use fmu_core::declare::Labels;
 
-    /// Index of the first output of blade `b` (0-based).
-    pub const fn blade(b: usize) -> usize {
-        PER_BLADE * b
+    /// The pilot inputs and the azimuth: what a blade's pitch depends on.
+    fn with_azimuth(_: usize) -> Vec<usize> {
+        vec![u::COLLECTIVE, u::LON, u::LAT, u::AZIMUTH]
+    }
+
+    /// [`with_azimuth`] and the azimuth rate: what a blade's pitch rate and acceleration depend on.
+    fn with_rate(_: usize) -> Vec<usize> {
+        vec![u::COLLECTIVE, u::LON, u::LAT, u::AZIMUTH, u::AZIMUTH_RATE]
+    }
+
+    fmu_core::declare! { usize;
+        BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            PITCH = real("blade[{n}].pitch", "rad",
+                "Pitch angle of blade {n} (leading edge up positive), theta0 + theta1c cos(psi_{n}) + theta1s \
+                 sin(psi_{n}), psi_{n} = azimuth + 2 pi ({n} - 1) / nb; 0 for blades above nb, rad")
+                .deps(with_azimuth);
+            PITCH_RATE = real("blade[{n}].pitch_rate", "rad/s",
+                "Time derivative of blade[{n}].pitch (actuator rates plus azimuth_rate times the azimuthal \
+                 derivative; pilot input rates taken as zero), rad/s")
+                .deps(with_rate);
+            PITCH_ACC = real("blade[{n}].pitch_acc", "rad/s2",
+                "Second time derivative of blade[{n}].pitch (constant pilot inputs and rotor speed), rad/s^2")
+                .deps(with_rate);
+        };
+        /// The actuator positions, in the order of [`super::x`].
+        SWASHPLATE =
+            real("theta0", "rad", "Collective pitch (actuator position), rad").deps(|_| vec![u::COLLECTIVE]),
+            real("theta1c", "rad", "Lateral cyclic pitch, coefficient of cos(psi) (actuator position), rad")
+                .deps(|_| vec![u::LON, u::LAT]),
+            real("theta1s", "rad", "Longitudinal cyclic pitch, coefficient of sin(psi) (actuator position), rad")
+                .deps(|_| vec![u::LON, u::LAT]),
+            real("tail_collective", "rad", "Tail rotor collective pitch (actuator position), rad")
+                .deps(|_| vec![u::PEDAL]);
+        N;
     }
 }
 
-/// Value references of the parameters, and the bases of the input and output references.
-pub mod vr {
-    /// `nb` (integer): number of blades of the main rotor, 1..8.
-    pub const NB: u32 = 0;
-    /// `tau`: actuator time constant, s (0 = ideal actuators).
-    pub const TAU: u32 = 1;
-    /// `gain.collective gain.lon gain.lat gain.pedal` (4 references).
-    pub const GAINS: u32 = 2;
-    /// `phase`: swashplate phase angle, rad.
-    pub const PHASE: u32 = 6;
-    /// `tail.offset`: tail rotor collective at zero pedal, rad.
-    pub const TAIL_OFFSET: u32 = 7;
-    /// `collective0 lon_cyclic0 lat_cyclic0 pedal0`: initial actuator positions as pilot inputs
-    /// (4 references).
-    pub const INITIAL: u32 = 8;
-    /// `tolerance` (integrator, relative and absolute).
-    pub const TOLERANCE: u32 = 12;
-    /// Value reference of input `u[k]` is `INPUT_BASE + k`.
-    pub const INPUT_BASE: u32 = 100;
-    /// Value reference of output `y[k]` is `OUTPUT_BASE + k`.
-    pub const OUTPUT_BASE: u32 = 200;
-
-    /// Value reference of input `u[k]`.
-    pub const fn input(k: usize) -> u32 {
-        INPUT_BASE + k as u32
-    }
-
-    /// Value reference of output `y[k]`.
-    pub const fn output(k: usize) -> u32 {
-        OUTPUT_BASE + k as u32
-    }
+/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
+pub fn variables() -> Vec<Variable> {
+    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
 }

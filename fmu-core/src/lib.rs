@@ -13,6 +13,7 @@ pub mod abi;
 pub mod catalog;
 pub mod codec;
 pub mod contract;
+pub mod declare;
 pub mod description;
 pub mod instance;
 pub mod model;

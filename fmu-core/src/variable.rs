@@ -100,7 +100,7 @@ pub struct Variable {
 }
 
 impl Variable {
-    fn new(name: impl Into<String>, vr: u32, kind: Kind, causality: Causality) -> Self {
+    pub(crate) fn new(name: impl Into<String>, vr: u32, kind: Kind, causality: Causality) -> Self {
         let variability = match (causality, kind) {
             (Causality::Parameter, _) => Variability::Fixed,
             (_, Kind::Real { .. }) => Variability::Continuous,

@@ -1,9 +1,14 @@
-//! The index layout of states, inputs and outputs, and the value-reference scheme.
+//! The declarations of the Fuselage FMU's variables, each written once: the index constants, the
+//! value references and the variable list ([`variables`]) are generated from them
+//! ([`fmu_core::declare!`]).
 //!
-//! Value references are the position in the corresponding list plus a base:
+//! Value references are the position in the corresponding table plus a base:
 //! parameters `0 + k` ([`vr`]), inputs `100 + u index` ([`vr::INPUT_BASE`]), outputs
 //! `200 + y index` ([`vr::OUTPUT_BASE`]). So the `u` and `y` index constants below are also
 //! value-reference offsets.
+
+use fmu_core::declare::BODY;
+use fmu_core::variable::Variable;
 
 /// An airframe attachment point where loads come in and kinematics go out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +25,9 @@ impl Point {
     /// All points, in layout order.
     pub const ALL: [Point; 3] = [Point::Hub, Point::Tail, Point::Ext];
 
+    /// Variable-name prefixes, in layout order.
+    pub const NAMES: [&str; 3] = ["hub", "tail", "ext"];
+
     /// Position in [`Point::ALL`].
     pub fn index(self) -> usize {
         self as usize
@@ -27,11 +35,7 @@ impl Point {
 
     /// Variable-name prefix (`hub`, `tail`, `ext`).
     pub fn name(self) -> &'static str {
-        match self {
-            Point::Hub => "hub",
-            Point::Tail => "tail",
-            Point::Ext => "ext",
-        }
+        Self::NAMES[self.index()]
     }
 
     /// Default position in body axes relative to the reference point, m (Bo105-class
@@ -44,6 +48,11 @@ impl Point {
         }
     }
 }
+
+/// Body-axis velocity components `u v w` and their words.
+const UVW: [(&str, &str); 3] = [("u", BODY[0].1), ("v", BODY[1].1), ("w", BODY[2].1)];
+/// Body-axis angular velocity components `p q r` and their words.
+const PQR: [(&str, &str); 3] = [("p", BODY[0].1), ("q", BODY[1].1), ("r", BODY[2].1)];
 
 /// Indices into the continuous state vector `x` (13 states).
 pub mod x {
@@ -59,131 +68,187 @@ pub mod x {
     pub const N: usize = 13;
 }
 
-/// Indices into the real input vector `u` (18 inputs): for each [`super::Point`] `P`, six loads
-/// starting at `6 * P.index()`.
-pub mod u {
-    /// Offset of the force `[F.x, F.y, F.z]` (N, body axes) within a point's block.
-    pub const FORCE: usize = 0;
-    /// Offset of the moment `[M.x, M.y, M.z]` (N m, body axes) within a point's block.
-    pub const MOMENT: usize = 3;
-    /// Inputs per point.
-    pub const PER_POINT: usize = 6;
-    /// Number of inputs.
-    pub const N: usize = 3 * PER_POINT;
-
-    /// Index of the first load input of a point.
-    pub fn point(p: super::Point) -> usize {
-        PER_POINT * p.index()
-    }
-}
-
 /// Landing-gear contact points (legs) of the airframe.
 pub const GEAR_LEGS: usize = 4;
 
-/// Indices into the real output vector `y` (76 outputs).
-pub mod y {
-    /// `x y z`: NED position of the reference point, m.
-    pub const POS: usize = 0;
-    /// `u v w`: body-axis velocity of the reference point, m/s.
-    pub const VEL: usize = 3;
-    /// `p q r`: body angular velocity, rad/s.
-    pub const RATE: usize = 6;
-    /// `phi theta psi`: 3-2-1 Euler angles, rad.
-    pub const EULER321: usize = 9;
-    /// `euler.1 euler.2 euler.3`: Euler angles in the `euler_sequence` parameter, rad.
-    pub const EULER: usize = 12;
-    /// `q.w q.x q.y q.z`: body-to-inertial quaternion.
-    pub const QUAT: usize = 15;
-    /// `energy.kinetic`, J.
-    pub const KINETIC: usize = 19;
-    /// `energy.potential`, J.
-    pub const POTENTIAL: usize = 20;
-    /// Start of the per-point blocks; point `P` starts at `POINTS + PER_POINT * P.index()`.
-    pub const POINTS: usize = 21;
-    /// Offset of `P.pos.*` (NED position of P, m) within a point's block.
-    pub const P_POS: usize = 0;
-    /// Offset of `P.vel.*` (velocity of P, body axes, m/s).
-    pub const P_VEL: usize = 3;
-    /// Offset of `P.omega.*` (angular velocity, body axes, rad/s).
-    pub const P_OMEGA: usize = 6;
-    /// Offset of `P.acc.*` (specific force at P, body axes, m/s^2).
-    pub const P_ACC: usize = 9;
-    /// Offset of `P.alpha.*` (angular acceleration, body axes, rad/s^2).
-    pub const P_ALPHA: usize = 12;
-    /// Outputs per point.
-    pub const PER_POINT: usize = 15;
-    /// `free.u_dot free.v_dot free.w_dot free.p_dot free.q_dot free.r_dot`: body-axis
-    /// accelerations with every DOF free (m/s^2, rad/s^2), the trim residual.
-    pub const FREE: usize = POINTS + 3 * PER_POINT;
-    /// `gear[1..4].load`: normal ground force on each landing-gear contact point, N (>= 0).
-    pub const GEAR_LOAD: usize = FREE + 6;
-    /// Number of outputs.
-    pub const N: usize = GEAR_LOAD + super::GEAR_LEGS;
+/// Value references of the parameters, and the bases of the input and output references.
+pub mod vr {
+    use super::{GEAR_LEGS, PQR, Point, UVW};
+    use fmu_core::declare::{BODY, Labels, NED};
+    use fmu_core::variable::Enumeration;
 
-    /// Index of the first output of a point's block.
-    pub fn point(p: super::Point) -> usize {
+    /// The choices of `euler_sequence`: intrinsic rotations NED to body, axes in order.
+    static EULER_SEQUENCE_TYPE: Enumeration = Enumeration {
+        name: "Fuselage.EulerSequence",
+        description: "Euler sequence of the euler.1..3 outputs (intrinsic rotations from NED to body)",
+        items: &[
+            ("xyz", 123, "1-2-3: about x, then the new y, then the new z"),
+            ("xzy", 132, "1-3-2: about x, then the new z, then the new y"),
+            ("yxz", 213, "2-1-3: about y, then the new x, then the new z"),
+            ("yzx", 231, "2-3-1: about y, then the new z, then the new x"),
+            ("zxy", 312, "3-1-2: about z, then the new x, then the new y"),
+            ("zyx", 321, "3-2-1: yaw, pitch, roll (the aerospace convention of phi, theta, psi)"),
+        ],
+    };
+
+    fmu_core::declare! { u32;
+        /// Defaults of a Bo105-class airframe: mass 2100 kg, principal inertias about the CoM.
+        MASS = real("mass", "kg", "Airframe mass, kg (> 0)").start(2100.0).min(0.0);
+        CG = vector("cg.{c}", "m", &BODY, "Centre of mass relative to the body reference point, {w}, m");
+        INERTIA = vector("I.{c}", "kg.m2", &[
+            ("xx", "moment of inertia"),
+            ("yy", "moment of inertia"),
+            ("zz", "moment of inertia"),
+            ("xy", "tensor element (= minus the product of inertia)"),
+            ("xz", "tensor element (= minus the product of inertia)"),
+            ("yz", "tensor element (= minus the product of inertia)"),
+        ], "Inertia tensor element {c} about the centre of mass, body axes, kg m^2: {w}")
+            .starts(&[1803.0, 4892.0, 4428.0, 0.0, 0.0, 0.0]);
+        G = real("g", "m/s2", "Gravitational acceleration, acting along +z of NED (down), m/s^2").start(9.80665);
+        /// Point `P` at `POINTS + PER_POINT * P.index()`.
+        POINTS = block(Labels::Named(&Point::NAMES)) per PER_POINT {
+            POINT_POS = vector("{n}.{c}", "m", &BODY,
+                "Position of the {n} attachment point relative to the body reference point, {w}, m")
+                .start_by(|p, k| Point::ALL[p].default_position()[k]);
+        };
+        EULER_SEQUENCE = integer("euler_sequence", 321, 123, 321,
+            "Euler sequence of the euler.1..3 outputs: 123, 132, 213, 231, 312 or 321; 'abc' = intrinsic \
+             rotations NED to body, first about axis a by euler.1, then new b by euler.2, then new c by euler.3")
+            .enumeration(&EULER_SEQUENCE_TYPE);
+        POS0 = vector("{c}0", "m", &NED, "Initial position of the reference point, {w}, m");
+        EULER0 = vector("{c}0", "rad", &[
+            ("phi", "roll (3-2-1), about body x"),
+            ("theta", "pitch (3-2-1), about the intermediate y"),
+            ("psi", "yaw (3-2-1), about NED z"),
+        ], "Initial attitude: {w}, rad");
+        VEL0 = vector("{c}0", "m/s", &UVW, "Initial velocity of the reference point, {w}, m/s");
+        RATE0 = vector("{c}0", "rad/s", &PQR, "Initial angular velocity, {w}, rad/s (right-handed)");
+        /// Bit k set: axis k of `u v w p q r` free.
+        DOF_MASK = integer("dof_mask", 63, 0, 63,
+            "Free degrees of freedom: bit k set = axis k free, axes in order u v w p q r (bit 0 = u); a blocked \
+             axis has zero body-axis acceleration; 63 = all free");
+        DRAG_AREA = real("drag_area", "m2",
+            "Equivalent flat-plate drag area f, m^2 (>= 0): drag force -0.5 rho f |V| V at the reference point, \
+             V its body velocity (still air)").min(0.0);
+        RHO = real("rho", "kg/m3", "Air density for the drag, kg/m^3").start(1.225);
+        TOLERANCE = tolerance("tolerance", 1e-9);
+        /// Leg `i` (1-based) at `GEAR + PER_GEAR (i - 1)`.
+        GEAR @ 38 = block(Labels::Numbered(GEAR_LEGS)) per PER_GEAR {
+            GEAR_POS = vector("gear[{n}].{c}", "m", &BODY,
+                "Landing-gear contact point {n} relative to the reference point (the bottom of the unloaded leg), \
+                 {w}, m");
+        };
+        GEAR_K = real("gear.k", "N/m",
+            "Vertical stiffness of each landing-gear leg, N/m (>= 0; 0: no landing gear): a leg whose contact \
+             point is d below the ground (NED z above ground_z) pushes up with max(0, k d + c d_dot)").min(0.0);
+        GEAR_C = real("gear.c", "N.s/m",
+            "Vertical damping of each landing-gear leg, N s/m (>= 0), acting while the leg touches the ground")
+            .min(0.0);
+        GEAR_K_H = real("gear.k_h", "N/m",
+            "Horizontal stiffness of each landing-gear leg in contact, N/m (>= 0): a spring in NED x (and, times \
+             gear.k_h_ratio, in NED y) from the contact point to where that point starts (a helicopter parked \
+             where it starts; 0 for landings elsewhere)").min(0.0);
+        GEAR_C_H = real("gear.c_h", "N.s/m",
+            "Horizontal damping of each landing-gear leg in contact, N s/m (>= 0), on the NED x and y velocity")
+            .min(0.0);
+        GEAR_K_H_RATIO @ 55 = real("gear.k_h_ratio", "",
+            "Ratio of the lateral (NED y) to the longitudinal (NED x) horizontal stiffness of each leg (>= 0; 1: \
+             the same gear.k_h both ways): an orthotropic support, as for ground-resonance studies")
+            .start(1.0).min(0.0);
+        GROUND_Z @ 54 = real("ground_z", "m", "NED z of the flat ground the landing gear stands on, m (down positive)");
+        STRICT_INERTIA @ 37 = boolean("strict_inertia", true,
+            "Reject inertia tensors whose principal moments violate the triangle inequality (physically \
+             unrealisable); false admits them, e.g. for the GUNNS/JEOD validation case whose Izz > Ixx + Iyy");
+    }
+    fmu_core::value_references!(100, 200);
+}
+
+/// Indices into the real input vector `u` (18 inputs): for each [`super::Point`] `P`, six loads
+/// starting at `6 * P.index()`.
+pub mod u {
+    use super::Point;
+    use fmu_core::declare::{BODY, Labels};
+
+    fmu_core::declare! { usize;
+        POINTS = block(Labels::Named(&Point::NAMES)) per PER_POINT {
+            FORCE = vector("{n}.F.{c}", "N", &BODY, "Force on the airframe at the {n} point, {w}, N");
+            MOMENT = vector("{n}.M.{c}", "N.m", &BODY,
+                "Moment (couple) on the airframe at the {n} point, {w}, N m (right-handed)");
+        };
+        N;
+    }
+
+    /// Index of the first load input of a point.
+    pub fn point(p: Point) -> usize {
         POINTS + PER_POINT * p.index()
     }
 }
 
-/// Value references of the parameters, and the bases of the input and output references.
-pub mod vr {
-    /// `mass`, kg.
-    pub const MASS: u32 = 0;
-    /// `cg.x cg.y cg.z` (3 references).
-    pub const CG: u32 = 1;
-    /// `I.xx I.yy I.zz I.xy I.xz I.yz` (6 references).
-    pub const INERTIA: u32 = 4;
-    /// `g`, m/s^2.
-    pub const G: u32 = 10;
-    /// `P.x P.y P.z` for each point: `POINTS + 3 * P.index()` (9 references).
-    pub const POINTS: u32 = 11;
-    /// `euler_sequence` (integer).
-    pub const EULER_SEQUENCE: u32 = 20;
-    /// `x0 y0 z0` (3 references).
-    pub const POS0: u32 = 21;
-    /// `phi0 theta0 psi0` (3 references).
-    pub const EULER0: u32 = 24;
-    /// `u0 v0 w0` (3 references).
-    pub const VEL0: u32 = 27;
-    /// `p0 q0 r0` (3 references).
-    pub const RATE0: u32 = 30;
-    /// `dof_mask` (integer).
-    pub const DOF_MASK: u32 = 33;
-    /// `drag_area`, m^2.
-    pub const DRAG_AREA: u32 = 34;
-    /// `rho`, kg/m^3.
-    pub const RHO: u32 = 35;
-    /// `tolerance` (relative and absolute integrator tolerance).
-    pub const TOLERANCE: u32 = 36;
-    /// `strict_inertia` (boolean).
-    pub const STRICT_INERTIA: u32 = 37;
-    /// `gear[i].x gear[i].y gear[i].z` for legs i = 1..4: `GEAR + 3 (i - 1)` (12 references).
-    pub const GEAR: u32 = 38;
-    /// `gear.k`, N/m: vertical stiffness of each leg.
-    pub const GEAR_K: u32 = 50;
-    /// `gear.c`, N s/m: vertical damping of each leg.
-    pub const GEAR_C: u32 = 51;
-    /// `gear.k_h`, N/m: horizontal stiffness of each leg.
-    pub const GEAR_K_H: u32 = 52;
-    /// `gear.c_h`, N s/m: horizontal damping of each leg.
-    pub const GEAR_C_H: u32 = 53;
-    /// `ground_z`, m: NED z of the ground plane.
-    pub const GROUND_Z: u32 = 54;
-    /// `gear.k_h_ratio`: lateral (NED y) over longitudinal (NED x) horizontal leg stiffness.
-    pub const GEAR_K_H_RATIO: u32 = 55;
-    /// Value reference of input `u[k]` is `INPUT_BASE + k`.
-    pub const INPUT_BASE: u32 = 100;
-    /// Value reference of output `y[k]` is `OUTPUT_BASE + k`.
-    pub const OUTPUT_BASE: u32 = 200;
+/// Indices into the real output vector `y` (76 outputs).
+pub mod y {
+    use super::{GEAR_LEGS, PQR, Point, UVW, u};
+    use fmu_core::declare::{BODY, Labels, NED};
 
-    /// Value reference of input `u[k]`.
-    pub fn input(k: usize) -> u32 {
-        INPUT_BASE + k as u32
+    /// Every input: what the accelerations depend on.
+    fn all_inputs(_: usize) -> Vec<usize> {
+        (0..u::N).collect()
     }
 
-    /// Value reference of output `y[k]`.
-    pub fn output(k: usize) -> u32 {
-        OUTPUT_BASE + k as u32
+    /// Description of the `free.*` outputs, `{w}` the derivative.
+    const FREE_DESCRIPTION: &str = "{w} of the body-axis state with every DOF free, whatever dof_mask holds \
+        ({unit}): the airframe's unbalanced acceleration, zero in a trimmed steady flight (the trim residual); \
+        equals the state derivative when dof_mask = 63";
+
+    fmu_core::declare! { usize;
+        POS = vector("{c}", "m", &NED, "Position of the body reference point, {w}, m");
+        VEL = vector("{c}", "m/s", &UVW, "Velocity of the reference point relative to NED, {w}, m/s");
+        RATE = vector("{c}", "rad/s", &PQR, "Angular velocity relative to NED, {w}, rad/s");
+        EULER321 =
+            real("phi", "rad", "Roll angle (3-2-1 sequence), rad, in (-pi, pi]"),
+            real("theta", "rad", "Pitch angle (3-2-1 sequence), rad, in [-pi/2, pi/2], nose up positive"),
+            real("psi", "rad", "Yaw (heading) angle (3-2-1 sequence), rad, in (-pi, pi], from north towards east");
+        /// Euler angles in the `euler_sequence` parameter.
+        EULER = vector("euler.{c}", "rad", &[("1", ""), ("2", ""), ("3", "")],
+            "Euler angle {c} of the euler_sequence parameter (intrinsic rotations NED to body; 321 gives psi, \
+             theta, phi), rad");
+        QUAT = vector("q.{c}", "", &[("w", ""), ("x", ""), ("y", ""), ("z", "")],
+            "Body-to-NED attitude quaternion, scalar-first, component {c}");
+        KINETIC = real("energy.kinetic", "J", "Kinetic energy of the airframe relative to NED, J");
+        POTENTIAL = real("energy.potential", "J",
+            "Gravitational potential energy of the airframe, -m g z_cm (zero at NED z = 0), J");
+        /// Point `P` at `POINTS + PER_POINT * P.index()` ([`point`]).
+        POINTS = block(Labels::Named(&Point::NAMES)) per PER_POINT {
+            P_POS = vector("{n}.pos.{c}", "m", &NED, "Position of the {n} point, {w}, m");
+            P_VEL = vector("{n}.vel.{c}", "m/s", &BODY, "Velocity of the {n} point relative to NED, {w}, m/s");
+            P_OMEGA = vector("{n}.omega.{c}", "rad/s", &BODY,
+                "Angular velocity of the airframe at the {n} point, {w}, rad/s");
+            P_ACC = vector("{n}.acc.{c}", "m/s2", &BODY,
+                "Specific force at the {n} point (inertial acceleration minus gravity), {w}, m/s^2; at rest \
+                 on the ground z reads -g").deps(all_inputs);
+            P_ALPHA = vector("{n}.alpha.{c}", "rad/s2", &BODY,
+                "Angular acceleration of the airframe relative to NED, {w}, rad/s^2").deps(all_inputs);
+        };
+        /// Body-axis accelerations with every DOF free: the trim residual.
+        FREE =
+            vector("free.{c}", "m/s2", &[("u_dot", "du/dt"), ("v_dot", "dv/dt"), ("w_dot", "dw/dt")],
+                FREE_DESCRIPTION).deps(all_inputs),
+            vector("free.{c}", "rad/s2", &[("p_dot", "dp/dt"), ("q_dot", "dq/dt"), ("r_dot", "dr/dt")],
+                FREE_DESCRIPTION).deps(all_inputs);
+        /// Normal ground force on each landing-gear leg, N (>= 0).
+        GEAR_LOAD = block(Labels::Numbered(GEAR_LEGS)) per PER_GEAR {
+            LOAD = real("gear[{n}].load", "N",
+                "Normal ground force on landing-gear leg {n} (upwards, >= 0; 0 in the air or without gear), N");
+        };
+        N;
     }
+
+    /// Index of the first output of a point's block.
+    pub fn point(p: Point) -> usize {
+        POINTS + PER_POINT * p.index()
+    }
+}
+
+/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
+pub fn variables() -> Vec<Variable> {
+    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
 }

@@ -1,6 +1,8 @@
-//! The index layout of inputs and outputs, and the value-reference scheme.
+//! The declarations of the Rotor FMU's variables, each written once: the index constants, the
+//! value references and the variable list ([`variables`]) are generated from them
+//! ([`fmu_core::declare!`]).
 //!
-//! Value references are the position in the corresponding list plus a base: parameters
+//! Value references are the position in the corresponding table plus a base: parameters
 //! `0 + k` ([`vr`]), inputs `100 + u index` ([`vr::INPUT_BASE`]), outputs `300 + y index`
 //! ([`vr::OUTPUT_BASE`]). So the `u` and `y` index constants below are also value-reference
 //! offsets. Blade-indexed variables exist for blades 1..=8 ([`MAX_BLADES`]); the `nb` parameter
@@ -10,153 +12,193 @@
 //! `shaft_free`, then per blade lag unless `lock_lag` and flap unless `lock_flap`); see
 //! [`crate::Rotor::coordinates`].
 
+use fmu_core::variable::Variable;
+
 pub use fmu_core::contract::MAX_BLADES;
+
+/// Default tolerance of the integrator inside `fmi2DoStep`.
+pub const DEFAULT_TOLERANCE: f64 = 1e-9;
+
+/// Blade axes: component suffixes and their words, for descriptions.
+const BLADE: [(&str, &str); 3] = [
+    ("x", "blade x (radially outboard along the pitch axis)"),
+    ("y", "blade y (towards the leading edge)"),
+    ("z", "blade z (blade normal, up at zero angles)"),
+];
 
 /// Indices into the real input vector `u` (85 inputs).
 pub mod u {
-    /// `hub.vel.x/y/z`: inertial velocity of P, airframe body axes, m/s.
-    pub const HUB_VEL: usize = 0;
-    /// `hub.omega.x/y/z`: airframe angular velocity, body axes, rad/s.
-    pub const HUB_OMEGA: usize = 3;
-    /// `hub.acc.x/y/z`: specific force at P (`a_P - g`), body axes, m/s^2.
-    pub const HUB_ACC: usize = 6;
-    /// `hub.alpha.x/y/z`: airframe angular acceleration, body axes, rad/s^2.
-    pub const HUB_ALPHA: usize = 9;
-    /// `shaft_torque`: torque on the rotor about the shaft axis (used with `shaft_free`), N m.
-    pub const SHAFT_TORQUE: usize = 12;
-    /// Start of the per-blade blocks; blade `i` (0-based) starts at `BLADES + PER_BLADE * i`.
-    pub const BLADES: usize = 13;
-    /// Offset of `blade[i].pitch` (rad) within a blade block.
-    pub const PITCH: usize = 0;
-    /// Offset of `blade[i].pitch_rate` (rad/s).
-    pub const PITCH_RATE: usize = 1;
-    /// Offset of `blade[i].pitch_acc` (rad/s^2).
-    pub const PITCH_ACC: usize = 2;
-    /// Offset of `blade[i].F.x/y/z` (N, blade axes, at the blade root reference).
-    pub const FORCE: usize = 3;
-    /// Offset of `blade[i].M.x/y/z` (N m, blade axes).
-    pub const MOMENT: usize = 6;
-    /// Inputs per blade.
-    pub const PER_BLADE: usize = 9;
-    /// Number of inputs.
-    pub const N: usize = BLADES + super::MAX_BLADES * PER_BLADE;
+    use super::{BLADE, MAX_BLADES};
+    use fmu_core::declare::{BODY, Labels};
 
-    /// Index of the first input of blade `i` (0-based).
-    pub fn blade(i: usize) -> usize {
-        BLADES + PER_BLADE * i
+    fmu_core::declare! { usize;
+        HUB_VEL = vector("hub.vel.{c}", "m/s", &BODY, "Inertial velocity of the attachment point P, {w}, m/s");
+        HUB_OMEGA = vector("hub.omega.{c}", "rad/s", &BODY,
+            "Angular velocity of the airframe relative to inertial space, {w}, rad/s");
+        HUB_ACC = vector("hub.acc.{c}", "m/s2", &BODY,
+            "Specific force at P (inertial acceleration minus gravity), {w}, m/s^2; gravity enters only here (at \
+             rest z reads -g)");
+        HUB_ALPHA = vector("hub.alpha.{c}", "rad/s2", &BODY, "Angular acceleration of the airframe, {w}, rad/s^2");
+        SHAFT_TORQUE = real("shaft_torque", "N.m",
+            "Torque applied to the rotor about +z_H by the airframe (engine), N m; used only with shaft_free");
+        BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            PITCH = real("blade[{n}].pitch", "rad",
+                "Pitch angle of blade {n} (driven pitch bearing, positive leading edge up), rad");
+            PITCH_RATE = real("blade[{n}].pitch_rate", "rad/s", "Pitch rate of blade {n}, rad/s");
+            PITCH_ACC = real("blade[{n}].pitch_acc", "rad/s2", "Pitch acceleration of blade {n}, rad/s^2");
+            FORCE = vector("blade[{n}].F.{c}", "N", &BLADE,
+                "Applied (aerodynamic) force on blade {n} at its root reference (flap hinge / pitch bearing), {w}, N");
+            MOMENT = vector("blade[{n}].M.{c}", "N.m", &BLADE,
+                "Applied (aerodynamic) couple on blade {n} about its root reference, {w}, N m");
+        };
+        N;
     }
 }
 
 /// Indices into the real output vector `y` (123 outputs).
 pub mod y {
-    /// `hub.F.x/y/z`: force on the airframe at P, body axes, N.
-    pub const HUB_FORCE: usize = 0;
-    /// `hub.M.x/y/z`: moment on the airframe about P, body axes, N m.
-    pub const HUB_MOMENT: usize = 3;
-    /// `azimuth`: shaft angle psi, rad (continuous, not wrapped).
-    pub const AZIMUTH: usize = 6;
-    /// `shaft.rate`: shaft angular velocity relative to the airframe, rad/s.
-    pub const SHAFT_RATE: usize = 7;
-    /// `shaft.torque`: torque the drive applies to the rotor about the shaft axis, N m.
-    pub const SHAFT_TORQUE: usize = 8;
-    /// `energy.kinetic`, J.
-    pub const KINETIC: usize = 9;
-    /// `energy.potential`, J.
-    pub const POTENTIAL: usize = 10;
-    /// Start of the per-blade blocks; blade `i` (0-based) starts at `BLADES + PER_BLADE * i`.
-    pub const BLADES: usize = 11;
-    /// Offset of `blade[i].azimuth` (rad, continuous).
-    pub const AZIMUTH_B: usize = 0;
-    /// Offset of `blade[i].flap` (rad).
-    pub const FLAP: usize = 1;
-    /// Offset of `blade[i].lag` (rad).
-    pub const LAG: usize = 2;
-    /// Offset of `blade[i].flap_rate` (rad/s).
-    pub const FLAP_RATE: usize = 3;
-    /// Offset of `blade[i].lag_rate` (rad/s).
-    pub const LAG_RATE: usize = 4;
-    /// Offset of `blade[i].vel.x/y/z` (m/s, blade axes).
-    pub const VEL: usize = 5;
-    /// Offset of `blade[i].omega.x/y/z` (rad/s, blade axes).
-    pub const OMEGA: usize = 8;
-    /// Offset of `blade[i].shaft.x/y/z` (unit shaft axis `z_H` in blade axes).
-    pub const SHAFT: usize = 11;
-    /// Outputs per blade.
-    pub const PER_BLADE: usize = 14;
-    /// Number of outputs.
-    pub const N: usize = BLADES + super::MAX_BLADES * PER_BLADE;
+    use super::{BLADE, MAX_BLADES, u};
+    use fmu_core::declare::{BODY, Labels};
 
-    /// Index of the first output of blade `i` (0-based).
-    pub fn blade(i: usize) -> usize {
-        BLADES + PER_BLADE * i
+    /// Inputs on which the hub loads and the driven-shaft torque depend directly: everything
+    /// except the hub velocity.
+    fn loads(_: usize) -> Vec<usize> {
+        (u::HUB_OMEGA..u::N).collect()
+    }
+
+    /// The hub velocity and angular velocity, and the pitch and pitch rate of every blade.
+    fn kinetic(_: usize) -> Vec<usize> {
+        let blades = (0..MAX_BLADES).flat_map(|b| [u::blade(b) + u::PITCH, u::blade(b) + u::PITCH_RATE]);
+        (u::HUB_VEL..u::HUB_OMEGA + 3).chain(blades).collect()
+    }
+
+    fmu_core::declare! { usize;
+        HUB_FORCE = vector("hub.F.{c}", "N", &BODY,
+            "Force of the rotor on the airframe at P, {w}, N: blade loads minus the inertial (specific-force) \
+             loads of all rotor bodies").deps(loads);
+        HUB_MOMENT = vector("hub.M.{c}", "N.m", &BODY, "Moment of the rotor on the airframe about P, {w}, N m")
+            .deps(loads);
+        AZIMUTH = real("azimuth", "rad",
+            "Shaft azimuth psi (rotation of the hub about +z_H from x_H), rad; continuous (not wrapped)");
+        SHAFT_RATE = real("shaft.rate", "rad/s",
+            "Shaft angular velocity relative to the airframe about +z_H, rad/s (Omega when driven)");
+        SHAFT_TORQUE = real("shaft.torque", "N.m",
+            "Torque the airframe (drive) applies to the rotor about +z_H, N m: with the shaft driven, the torque \
+             that holds the rotor at Omega (positive against aerodynamic drag); with shaft_free, the shaft_torque \
+             input").deps(loads);
+        KINETIC = real("energy.kinetic", "J",
+            "Kinetic energy of the rotor bodies (hub and blades) relative to inertial space, J").deps(kinetic);
+        POTENTIAL = real("energy.potential", "J",
+            "Potential energy, J: hinge springs (k_lag, k_flap) plus gravity in the hub frame, sum m_b acc . c_b \
+             (c_b the CoM relative to P); equals the gravitational potential relative to P when the hub does not \
+             accelerate").deps(|_| (u::HUB_ACC..u::HUB_ACC + 3).collect());
+        BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            AZIMUTH_B = real("blade[{n}].azimuth", "rad",
+                "Azimuth of blade {n}: psi + 2 pi ({n} - 1)/nb, rad, continuous (0 when inactive)");
+            FLAP = real("blade[{n}].flap", "rad", "Flap angle of blade {n}, positive up, rad");
+            LAG = real("blade[{n}].lag", "rad", "Lag angle of blade {n}, positive lagging behind the rotation, rad");
+            FLAP_RATE = real("blade[{n}].flap_rate", "rad/s", "Flap rate of blade {n}, rad/s");
+            LAG_RATE = real("blade[{n}].lag_rate", "rad/s", "Lag rate of blade {n}, rad/s");
+            VEL = vector("blade[{n}].vel.{c}", "m/s", &BLADE,
+                "Inertial velocity of the root reference (flap hinge) of blade {n}, {w}, m/s (for the aerodynamics)")
+                .deps(|b| (u::HUB_VEL..u::HUB_OMEGA + 3).chain([u::blade(b) + u::PITCH]).collect());
+            OMEGA = vector("blade[{n}].omega.{c}", "rad/s", &BLADE,
+                "Inertial angular velocity of blade {n}, {w}, rad/s")
+                .deps(|b| (u::HUB_OMEGA..u::HUB_OMEGA + 3).chain([u::blade(b) + u::PITCH, u::blade(b) + u::PITCH_RATE])
+                    .collect());
+            /// The unit shaft axis `z_H` in blade axes.
+            SHAFT = vector("blade[{n}].shaft.{c}", "", &BLADE,
+                "Shaft axis z_H (unit vector) in the axes of blade {n}, {w} (the Aero FMU's blade[{n}].shaft \
+                 input)").deps(|b| vec![u::blade(b) + u::PITCH]);
+        };
+        N;
     }
 }
 
 /// Value references of the parameters, and the bases of the input and output references.
 pub mod vr {
-    /// `nb` (integer 1..=8).
-    pub const NB: u32 = 0;
-    /// `Omega`, rad/s.
-    pub const OMEGA: u32 = 1;
-    /// `R`, m.
-    pub const RADIUS: u32 = 2;
-    /// `e`, m.
-    pub const E: u32 = 3;
-    /// `e_lag`, m.
-    pub const E_LAG: u32 = 4;
-    /// `blade.m`, kg.
-    pub const BLADE_M: u32 = 5;
-    /// `blade.S`, kg m.
-    pub const BLADE_S: u32 = 6;
-    /// `blade.I`, kg m^2.
-    pub const BLADE_I: u32 = 7;
-    /// `blade.I_pitch`, kg m^2.
-    pub const BLADE_I_PITCH: u32 = 8;
-    /// `k_lag`, N m/rad.
-    pub const K_LAG: u32 = 9;
-    /// `c_lag`, N m s/rad.
-    pub const C_LAG: u32 = 10;
-    /// `k_flap`, N m/rad.
-    pub const K_FLAP: u32 = 11;
-    /// `lock_lag` (boolean).
-    pub const LOCK_LAG: u32 = 12;
-    /// `lock_flap` (boolean).
-    pub const LOCK_FLAP: u32 = 13;
-    /// `shaft_free` (boolean).
-    pub const SHAFT_FREE: u32 = 14;
-    /// `psi0`, rad.
-    pub const PSI0: u32 = 15;
-    /// `blade.beta0`, rad.
-    pub const BETA0: u32 = 16;
-    /// `blade.zeta0`, rad.
-    pub const ZETA0: u32 = 17;
-    /// `hub.m`, kg.
-    pub const HUB_M: u32 = 18;
-    /// `hub.I`, kg m^2.
-    pub const HUB_I: u32 = 19;
-    /// `shaft.nx shaft.ny shaft.nz` (3 references).
-    pub const SHAFT_AXIS: u32 = 20;
-    /// `shaft.ax shaft.ay shaft.az` (3 references).
-    pub const SHAFT_AZIMUTH_ZERO: u32 = 23;
-    /// `tolerance`.
-    pub const TOLERANCE: u32 = 26;
-    /// Per-blade initial state, `BLADE_INITIAL + 4 * i + k` for blade `i` (0-based) and `k` in
-    /// [`BLADE_INITIAL_NAMES`] order (32 references).
-    pub const BLADE_INITIAL: u32 = 27;
-    /// Suffixes of the per-blade initial-state parameters `blade[i].<suffix>`.
+    use super::{DEFAULT_TOLERANCE, MAX_BLADES};
+    use fmu_core::declare::{BODY, Labels};
+
+    fmu_core::declare! { u32;
+        NB = integer("nb", 4, 1, MAX_BLADES as i32,
+            "Number of active blades (1..8); variables of blades beyond nb read 0 and their inputs are ignored");
+        OMEGA = real("Omega", "rad/s",
+            "Rotor speed about +z_H (the shaft axis), rad/s: the constant drive rate of the shaft (psi = psi0 + \
+             Omega t), or with shaft_free the initial shaft rate").start(29.0).display_unit("rpm");
+        RADIUS = real("R", "m",
+            "Rotor radius, m: documentation and consistency checks (e + S/m < R, I <= m (R - e)^2); the \
+             aerodynamics live in the Aero FMU").start(7.5);
+        E = real("e", "m", "Flap hinge offset from the shaft axis, m (0 <= e < R)").start(0.3);
+        E_LAG = real("e_lag", "m",
+            "Lag hinge offset from the shaft axis, m (0 <= e_lag <= e; the lag hinge is inboard of the flap \
+             hinge); a negative value (default) means e_lag = e (coincident hinges)").start(-1.0);
+        BLADE_M = real("blade.m", "kg", "Blade mass, kg (> 0)").start(100.0).min(0.0);
+        BLADE_S = real("blade.S", "kg.m",
+            "Blade first mass moment about the flap hinge, kg m (>= 0): the CoM lies on the pitch axis at x_cg = \
+             S/m outboard of the flap hinge").start(390.0).min(0.0);
+        BLADE_I = real("blade.I", "kg.m2",
+            "Blade flap moment of inertia about the flap hinge, kg m^2 (I >= S^2/m); the thin-blade inertia about \
+             the CoM in blade axes is diag(I_pitch, I - S^2/m, I - S^2/m + I_pitch)").start(1953.0);
+        BLADE_I_PITCH = real("blade.I_pitch", "kg.m2",
+            "Blade torsional moment of inertia about the pitch axis, kg m^2 (>= 0)").min(0.0);
+        K_LAG = real("k_lag", "N.m/rad",
+            "Lag damper stiffness, N m/rad (>= 0): restoring moment -k_lag lag about the lag hinge (seed-004 Table \
+             3)").start(16000.0).min(0.0);
+        C_LAG = real("c_lag", "N.m.s/rad",
+            "Lag damper damping, N m s/rad (>= 0): moment -c_lag lag_rate about the lag hinge (seed-004 Table 3)")
+            .start(3000.0).min(0.0);
+        K_FLAP = real("k_flap", "N.m/rad",
+            "Flap hinge spring, N m/rad (>= 0): restoring moment -k_flap flap about the flap hinge").min(0.0);
+        LOCK_LAG = boolean("lock_lag", false,
+            "Lock the lag hinges at blade.zeta0 (removes the lag degrees of freedom)");
+        LOCK_FLAP = boolean("lock_flap", false,
+            "Lock the flap hinges at blade.beta0 (a precone; removes the flap degrees of freedom)");
+        SHAFT_FREE = boolean("shaft_free", false,
+            "false: the shaft turns at the constant rate Omega (driven joint; shaft.torque reports the torque it \
+             needs); true: the shaft angle is a degree of freedom driven by the shaft_torque input");
+        PSI0 = real("psi0", "rad",
+            "Shaft azimuth at t = 0, rad: blade 1 points along x_H (shaft.ax/ay/az) when psi = 0");
+        BETA0 = real("blade.beta0", "rad",
+            "Initial flap angle of every blade (positive up, towards +z_H), rad; the locked angle with lock_flap");
+        ZETA0 = real("blade.zeta0", "rad",
+            "Initial lag angle of every blade (positive lagging behind the rotation), rad; the locked angle with \
+             lock_lag");
+        /// Per-blade initial state: blade `i` (0-based) at `BLADE_INITIAL + PER_BLADE_INITIAL * i`, in
+        /// [`BLADE_INITIAL_NAMES`] order.
+        BLADE_INITIAL @ 27 = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE_INITIAL {
+            DLAG0 = real("blade[{n}].dlag0", "rad",
+                "Initial lag angle of blade {n} relative to blade.zeta0, rad (ignored with lock_lag); with the other \
+                 per-blade initial values it starts a run on a periodic state, e.g. from a trim");
+            DFLAP0 = real("blade[{n}].dflap0", "rad",
+                "Initial flap angle of blade {n} relative to blade.beta0, rad (ignored with lock_flap)");
+            LAG_RATE0 = real("blade[{n}].lag_rate0", "rad/s",
+                "Initial lag rate of blade {n}, rad/s (ignored with lock_lag)");
+            FLAP_RATE0 = real("blade[{n}].flap_rate0", "rad/s",
+                "Initial flap rate of blade {n}, rad/s (ignored with lock_flap)");
+        };
+        HUB_M @ 18 = real("hub.m", "kg", "Hub mass (at P, on the shaft axis), kg (>= 0)").min(0.0);
+        HUB_I = real("hub.I", "kg.m2",
+            "Hub polar moment of inertia about the shaft axis, kg m^2 (>= 0); the hub is a thin disk (transverse \
+             moments hub.I/2)").min(0.0);
+        /// The shaft axis.
+        SHAFT_AXIS = vector("shaft.n{c}", "", &BODY,
+            "Shaft axis z_H (thrust direction; the rotor turns right-handed about it), {w} component, airframe \
+             body axes; normalised (default (0, 0, -1): a main rotor turning counter-clockwise seen from above)")
+            .starts(&[0.0, 0.0, -1.0]);
+        /// The azimuth-zero direction.
+        SHAFT_AZIMUTH_ZERO = vector("shaft.a{c}", "", &BODY,
+            "Azimuth-zero direction x_H, {w} component, airframe body axes; made orthonormal to the shaft axis \
+             (default (-1, 0, 0): blade 1 over the tail at psi = 0)").starts(&[-1.0, 0.0, 0.0]);
+        TOLERANCE = tolerance("tolerance", DEFAULT_TOLERANCE);
+    }
+    fmu_core::value_references!(100, 300);
+
+    /// Suffixes of the per-blade initial-state parameters `blade[i].<suffix>`, in block order.
     pub const BLADE_INITIAL_NAMES: [&str; 4] = ["dlag0", "dflap0", "lag_rate0", "flap_rate0"];
-    /// Value reference of input `u[k]` is `INPUT_BASE + k`.
-    pub const INPUT_BASE: u32 = 100;
-    /// Value reference of output `y[k]` is `OUTPUT_BASE + k`.
-    pub const OUTPUT_BASE: u32 = 300;
+}
 
-    /// Value reference of input `u[k]`.
-    pub fn input(k: usize) -> u32 {
-        INPUT_BASE + k as u32
-    }
-
-    /// Value reference of output `y[k]`.
-    pub fn output(k: usize) -> u32 {
-        OUTPUT_BASE + k as u32
-    }
+/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 300..).
+pub fn variables() -> Vec<Variable> {
+    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
 }

@@ -1,0 +1,481 @@
+//! Declarative variable tables: each variable of a model is written once, in one row, and the
+//! index constants, the value references and the [`Variable`] list are generated from it.
+//!
+//! A model declares three tables with [`declare!`](crate::declare!): its parameters (the
+//! positions are the value references), its real inputs `u` and its real outputs `y` (the
+//! positions are indices into those vectors, the value reference adds a base). [`variables`]
+//! turns the three tables into the model's [`Variable`] list, in declaration order.
+//!
+//! A [`Row`] is one scalar or a vector of components. Its name and description are patterns:
+//! `{n}` is the label of the block instance (the blade number, or a point's name), `{c}` the
+//! component suffix, `{w}` the component's words (an axis in words, say), `{unit}` the unit.
+
+use crate::variable::{Causality, Enumeration, Kind, Variable};
+
+/// Airframe body axes (FRD): component suffixes and their words, for [`Row::vector`].
+pub const BODY: [(&str, &str); 3] = [("x", "body x (forward)"), ("y", "body y (right)"), ("z", "body z (down)")];
+/// NED axes: component suffixes and their words.
+pub const NED: [(&str, &str); 3] = [("x", "NED x (north)"), ("y", "NED y (east)"), ("z", "NED z (down)")];
+
+/// The inputs (as indices into `u`) an output of block instance `i` depends on directly.
+pub type Dependencies = fn(usize) -> Vec<usize>;
+
+/// One declaration: a scalar variable, or a vector with one variable per component.
+#[derive(Debug, Clone, Copy)]
+pub struct Row {
+    /// Name pattern (`hub.vel.{c}`, `blade[{n}].pitch`).
+    pub name: &'static str,
+    /// Type, unit and (scalar) start value.
+    pub kind: Kind,
+    /// Components `(suffix, words)`; empty for a scalar.
+    pub components: &'static [(&'static str, &'static str)],
+    /// Description pattern.
+    pub description: &'static str,
+    /// Real start value per component (empty: the start of `kind`).
+    pub starts: &'static [f64],
+    /// Real start value by block instance and component (overrides `starts`).
+    pub start_by: Option<fn(usize, usize) -> f64>,
+    /// Display unit of a real.
+    pub display_unit: Option<&'static str>,
+    /// Physical bounds of a real, inclusive.
+    pub range: (Option<f64>, Option<f64>),
+    /// The enumeration that names an integer's values.
+    pub enumeration: Option<&'static Enumeration>,
+    /// Outputs: the inputs with direct feedthrough.
+    pub dependencies: Option<Dependencies>,
+}
+
+impl Row {
+    const fn new(name: &'static str, kind: Kind, description: &'static str) -> Self {
+        Row {
+            name,
+            kind,
+            components: &[],
+            description,
+            starts: &[],
+            start_by: None,
+            display_unit: None,
+            range: (None, None),
+            enumeration: None,
+            dependencies: None,
+        }
+    }
+
+    /// A real scalar with start value 0.
+    pub const fn real(name: &'static str, unit: &'static str, description: &'static str) -> Self {
+        Self::new(name, Kind::Real { unit, start: 0.0 }, description)
+    }
+
+    /// A real vector, one variable per component of `components` (`{c}` in the name).
+    pub const fn vector(
+        name: &'static str,
+        unit: &'static str,
+        components: &'static [(&'static str, &'static str)],
+        description: &'static str,
+    ) -> Self {
+        Row { components, ..Self::real(name, unit, description) }
+    }
+
+    /// An integer with its start value and legal range.
+    pub const fn integer(name: &'static str, start: i32, min: i32, max: i32, description: &'static str) -> Self {
+        Self::new(name, Kind::Integer { start, min, max }, description)
+    }
+
+    /// A boolean with its start value.
+    pub const fn boolean(name: &'static str, start: bool, description: &'static str) -> Self {
+        Self::new(name, Kind::Boolean { start }, description)
+    }
+
+    /// The parameter every model with an integrator has: its relative and absolute tolerance inside
+    /// `fmi2DoStep`, dimensionless.
+    pub const fn tolerance(name: &'static str, start: f64) -> Self {
+        Self::real(
+            name,
+            "",
+            "Relative and absolute tolerance of the error-controlled integrator inside fmi2DoStep (0 < tol < 1)",
+        )
+        .start(start)
+    }
+
+    /// Sets the start value of a real scalar (or of every component).
+    pub const fn start(mut self, start: f64) -> Self {
+        if let Kind::Real { unit, .. } = self.kind {
+            self.kind = Kind::Real { unit, start };
+        }
+        self
+    }
+
+    /// Sets the start values of a real vector, one per component.
+    pub const fn starts(mut self, starts: &'static [f64]) -> Self {
+        self.starts = starts;
+        self
+    }
+
+    /// Sets the start values by block instance and component.
+    pub const fn start_by(mut self, start: fn(usize, usize) -> f64) -> Self {
+        self.start_by = Some(start);
+        self
+    }
+
+    /// Shows a real in this display unit.
+    pub const fn display_unit(mut self, display_unit: &'static str) -> Self {
+        self.display_unit = Some(display_unit);
+        self
+    }
+
+    /// Physical lower bound of a real, inclusive.
+    pub const fn min(mut self, min: f64) -> Self {
+        self.range.0 = Some(min);
+        self
+    }
+
+    /// Names an integer's values by the items of `enumeration`.
+    pub const fn enumeration(mut self, enumeration: &'static Enumeration) -> Self {
+        self.enumeration = Some(enumeration);
+        self
+    }
+
+    /// Declares the inputs (indices into `u`) an output depends on directly, by block instance.
+    pub const fn deps(mut self, dependencies: Dependencies) -> Self {
+        self.dependencies = Some(dependencies);
+        self
+    }
+
+    /// Number of variables (and positions) of the row.
+    pub const fn width(&self) -> usize {
+        if self.components.is_empty() { 1 } else { self.components.len() }
+    }
+
+    /// Appends the row's variables for block instance `instance` (labelled `label`) at `at`.
+    fn expand(&self, to: &Target, at: usize, instance: usize, label: &str, out: &mut Vec<Variable>) {
+        let scalar: &[(&str, &str)] = &[("", "")];
+        let components = if self.components.is_empty() { scalar } else { self.components };
+        let unit = match self.kind {
+            Kind::Real { unit, .. } => unit,
+            _ => "",
+        };
+        for (k, (c, w)) in components.iter().enumerate() {
+            let fill = |s: &str| s.replace("{n}", label).replace("{c}", c).replace("{w}", w).replace("{unit}", unit);
+            let kind = match self.kind {
+                Kind::Real { unit, start } => {
+                    let start = match (self.start_by, self.starts.get(k)) {
+                        (Some(by), _) => by(instance, k),
+                        (None, Some(&s)) => s,
+                        (None, None) => start,
+                    };
+                    Kind::Real { unit, start }
+                }
+                other => other,
+            };
+            let mut v = Variable::new(fill(self.name), to.base + (at + k) as u32, kind, to.causality)
+                .describe(fill(self.description));
+            v.display_unit = self.display_unit;
+            v.range = self.range;
+            v.enumeration = self.enumeration;
+            if let (Causality::Output, Some(deps)) = (to.causality, self.dependencies) {
+                v = v.depends_on(deps(instance).into_iter().map(|i| to.input_base + i as u32));
+            }
+            out.push(v);
+        }
+    }
+}
+
+/// Labels of the instances of a repeated block.
+#[derive(Debug, Clone, Copy)]
+pub enum Labels {
+    /// `1..=n` (blades, landing-gear legs).
+    Numbered(usize),
+    /// These names (attachment points).
+    Named(&'static [&'static str]),
+}
+
+impl Labels {
+    /// Number of instances.
+    pub const fn count(&self) -> usize {
+        match self {
+            Labels::Numbered(n) => *n,
+            Labels::Named(names) => names.len(),
+        }
+    }
+
+    fn label(&self, i: usize) -> String {
+        match self {
+            Labels::Numbered(_) => (i + 1).to_string(),
+            Labels::Named(names) => names[i].to_string(),
+        }
+    }
+}
+
+/// An entry of a table made by [`declare!`](crate::declare!).
+#[derive(Debug, Clone, Copy)]
+pub enum Group {
+    /// Consecutive rows from position `at`.
+    Rows {
+        /// Position of the first row.
+        at: usize,
+        /// The rows.
+        rows: &'static [Row],
+    },
+    /// A block of groups repeated for each label, instance `i` at `at + i * per`.
+    Block {
+        /// Position of the first instance.
+        at: usize,
+        /// The instances.
+        labels: Labels,
+        /// Positions per instance.
+        per: usize,
+        /// The groups of one instance, at offsets within it.
+        groups: &'static [Group],
+    },
+}
+
+/// Total width of rows.
+pub const fn width(rows: &[Row]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < rows.len() {
+        n += rows[i].width();
+        i += 1;
+    }
+    n
+}
+
+/// Where a table's variables go: their causality and value-reference bases.
+struct Target {
+    causality: Causality,
+    base: u32,
+    input_base: u32,
+}
+
+fn expand(groups: &[Group], to: &Target, offset: usize, instance: usize, label: &str, out: &mut Vec<Variable>) {
+    for group in groups {
+        match *group {
+            Group::Rows { at, rows } => {
+                let mut at = offset + at;
+                for row in rows {
+                    row.expand(to, at, instance, label, out);
+                    at += row.width();
+                }
+            }
+            Group::Block { at, labels, per, groups } => {
+                for i in 0..labels.count() {
+                    expand(groups, to, offset + at + i * per, i, &labels.label(i), out);
+                }
+            }
+        }
+    }
+}
+
+/// A model's variables from its three tables: the parameters (value reference = position), then
+/// the inputs and the outputs, each `(value-reference base, table)`.
+pub fn variables(parameters: &[Group], inputs: (u32, &[Group]), outputs: (u32, &[Group])) -> Vec<Variable> {
+    let mut out = Vec::new();
+    let parameter = Target { causality: Causality::Parameter, base: 0, input_base: inputs.0 };
+    expand(parameters, &parameter, 0, 0, "", &mut out);
+    let input = Target { causality: Causality::Input, base: inputs.0, input_base: inputs.0 };
+    expand(inputs.1, &input, 0, 0, "", &mut out);
+    let output = Target { causality: Causality::Output, base: outputs.0, input_base: inputs.0 };
+    expand(outputs.1, &output, 0, 0, "", &mut out);
+    out
+}
+
+/// Declares a table of variables in the current module: one `pub const` position per group of
+/// rows (type `$t`), and `pub const TABLE: &[Group]` for [`variables`].
+///
+/// A group is `NAME = row, row, ...;` (at the position after the previous group, or at
+/// `NAME @ position = ...`); a row is a [`Row`] constructor and its builder calls, without the
+/// `Row::`. A block `NAME = block(labels) per PER fn f { groups }` repeats its groups for each
+/// of the [`Labels`]: `NAME` is its position, the groups' constants are offsets within an
+/// instance, `PER` the positions per instance and `f(i)` the position of instance `i`. `N;`
+/// declares the position after the last group (the number of positions).
+///
+/// ```
+/// pub mod u {
+///     use fmu_core::declare::{BODY, Labels};
+///     fmu_core::declare! { usize;
+///         /// The hub.
+///         HUB_VEL = vector("hub.vel.{c}", "m/s", &BODY, "Velocity of the hub, {w}, m/s");
+///         TORQUE = real("torque", "N.m", "Shaft torque, N m").start(1.0);
+///         BLADES = block(Labels::Numbered(2)) per PER_BLADE fn blade {
+///             PITCH = real("blade[{n}].pitch", "rad", "Pitch of blade {n}, rad");
+///             FORCE = vector("blade[{n}].F.{c}", "N", &BODY, "Force on blade {n}, {w}, N");
+///         };
+///         N;
+///     }
+/// }
+/// assert_eq!((u::HUB_VEL, u::TORQUE, u::BLADES, u::PER_BLADE, u::N), (0, 3, 4, 4, 12));
+/// assert_eq!(u::blade(1) + u::FORCE + 2, 11);
+/// let vars = fmu_core::declare::variables(&[], (100, u::TABLE), (200, &[]));
+/// assert_eq!((vars[11].name.as_str(), vars[11].vr), ("blade[2].F.z", 111));
+/// assert_eq!(vars[11].description, "Force on blade 2, body z (down), N");
+/// ```
+#[macro_export]
+macro_rules! declare {
+    ($t:ty; $($body:tt)*) => {
+        $crate::declare!(@outer $t; (0); []; $($body)*);
+    };
+
+    (@at $pos:expr) => { $pos };
+    (@at $pos:expr; $at:tt) => { $at };
+
+    // A repeated block.
+    (@outer $t:ty; $pos:expr; [$($acc:tt)*];
+        $(#[$doc:meta])* $name:ident $(@ $at:tt)? = block ( $labels:expr ) per $per:ident $(fn $f:ident)?
+        { $($inner:tt)* } ; $($rest:tt)*
+    ) => {
+        #[doc = concat!("Position of the first of the blocks of `", stringify!($per), "` positions.")]
+        $(#[$doc])*
+        pub const $name: $t = $crate::declare!(@at $pos $(; $at)?);
+        $(
+            #[doc = concat!("Position of the block of instance `i` (0-based), `", stringify!($name), " + ",
+                stringify!($per), " * i`.")]
+            pub const fn $f(i: usize) -> usize {
+                $name as usize + $per as usize * i
+            }
+        )?
+        $crate::declare!(@inner [$t; $name; $labels; $per; [$($acc)*]; {$($rest)*}]; (0); []; $($inner)*);
+    };
+
+    // A group of rows.
+    (@outer $t:ty; $pos:expr; [$($acc:tt)*];
+        $(#[$doc:meta])* $name:ident $(@ $at:tt)? =
+        $($ctor:ident ( $first:literal $($arg:tt)* ) $(. $meth:ident ( $($marg:tt)* ))*),+ ; $($rest:tt)*
+    ) => {
+        #[doc = concat!("Position of" $(, " `", $first, "`")+, ".")]
+        $(#[$doc])*
+        pub const $name: $t = $crate::declare!(@at $pos $(; $at)?);
+        $crate::declare!(@outer $t;
+            ($name + $crate::declare::width(&[$($crate::declare::Row::$ctor($first $($arg)*)),+]) as $t);
+            [$($acc)* $crate::declare::Group::Rows {
+                at: $name as usize,
+                rows: &[$($crate::declare::Row::$ctor($first $($arg)*) $(.$meth($($marg)*))*),+],
+            },];
+            $($rest)*);
+    };
+
+    // The number of positions.
+    (@outer $t:ty; $pos:expr; [$($acc:tt)*]; $(#[$doc:meta])* $name:ident ; $($rest:tt)*) => {
+        /// Number of positions (one past the last).
+        $(#[$doc])*
+        pub const $name: $t = $pos;
+        $crate::declare!(@outer $t; $pos; [$($acc)*]; $($rest)*);
+    };
+
+    (@outer $t:ty; $pos:expr; [$($acc:tt)*];) => {
+        /// The declarations, for [`fmu_core::declare::variables`].
+        pub const TABLE: &[$crate::declare::Group] = &[$($acc)*];
+    };
+
+    // The groups of a block, at offsets within one instance.
+    (@inner [$t:ty; $bname:ident; $labels:expr; $per:ident; [$($acc:tt)*]; {$($rest:tt)*}]; $pos:expr; [$($iacc:tt)*];
+        $(#[$doc:meta])* $name:ident =
+        $($ctor:ident ( $first:literal $($arg:tt)* ) $(. $meth:ident ( $($marg:tt)* ))*),+ ; $($irest:tt)*
+    ) => {
+        #[doc = concat!("Offset within a block of" $(, " `", $first, "`")+, ".")]
+        $(#[$doc])*
+        pub const $name: $t = $pos;
+        $crate::declare!(@inner [$t; $bname; $labels; $per; [$($acc)*]; {$($rest)*}];
+            ($name + $crate::declare::width(&[$($crate::declare::Row::$ctor($first $($arg)*)),+]) as $t);
+            [$($iacc)* $crate::declare::Group::Rows {
+                at: $name as usize,
+                rows: &[$($crate::declare::Row::$ctor($first $($arg)*) $(.$meth($($marg)*))*),+],
+            },];
+            $($irest)*);
+    };
+
+    (@inner [$t:ty; $bname:ident; $labels:expr; $per:ident; [$($acc:tt)*]; {$($rest:tt)*}];
+        $pos:expr; [$($iacc:tt)*];
+    ) => {
+        /// Positions per block instance.
+        pub const $per: $t = $pos;
+        $crate::declare!(@outer $t; ($bname + ($labels).count() as $t * $per);
+            [$($acc)* $crate::declare::Group::Block {
+                at: $bname as usize,
+                labels: $labels,
+                per: $per as usize,
+                groups: &[$($iacc)*],
+            },];
+            $($rest)*);
+    };
+}
+
+/// Declares the value-reference bases of the inputs and outputs in the current module (a model's
+/// `vr`): `INPUT_BASE`, `OUTPUT_BASE`, and `input(k)`, `output(k)`, the references of `u[k]`
+/// and `y[k]`.
+///
+/// ```
+/// mod vr {
+///     fmu_core::value_references!(100, 200);
+/// }
+/// assert_eq!((vr::input(3), vr::output(0)), (103, 200));
+/// ```
+#[macro_export]
+macro_rules! value_references {
+    ($inputs:expr, $outputs:expr) => {
+        /// Value reference of input `u[k]` is `INPUT_BASE + k`.
+        pub const INPUT_BASE: u32 = $inputs;
+        /// Value reference of output `y[k]` is `OUTPUT_BASE + k`.
+        pub const OUTPUT_BASE: u32 = $outputs;
+
+        /// Value reference of input `u[k]`.
+        pub const fn input(k: usize) -> u32 {
+            INPUT_BASE + k as u32
+        }
+
+        /// Value reference of output `y[k]`.
+        pub const fn output(k: usize) -> u32 {
+            OUTPUT_BASE + k as u32
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::variables;
+    use crate::variable::{Feedthrough, Kind};
+
+    mod vr {
+        use crate::declare::{BODY, Labels};
+
+        crate::declare! { u32;
+            A = real("a", "m", "First").start(2.0);
+            LATE @ 10 = block(Labels::Named(&["p", "q"])) per PER {
+                POS = vector("{n}.{c}", "m", &BODY, "Point {n}, {w}")
+                    .start_by(|i, k| (10 * i + k) as f64);
+            };
+            B @ 1 = integer("b", 3, 0, 5, "Second");
+        }
+    }
+
+    mod u {
+        crate::declare! { usize;
+            V = real("v", "m/s", "Velocity");
+            W = real("w", "m/s", "Other");
+            N;
+        }
+    }
+
+    mod y {
+        crate::declare! { usize;
+            F = real("f", "N", "Force").deps(|_| vec![super::u::W, super::u::V]);
+        }
+    }
+
+    #[test]
+    fn explicit_positions_named_blocks_starts_and_dependencies() {
+        assert_eq!((vr::A, vr::LATE, vr::PER, vr::POS, vr::B, u::N), (0, 10, 3, 0, 1, 2));
+        let vars = variables(vr::TABLE, (100, u::TABLE), (200, y::TABLE));
+        let names: Vec<(&str, u32)> = vars.iter().map(|v| (v.name.as_str(), v.vr)).collect();
+        assert_eq!(
+            names,
+            [("a", 0), ("p.x", 10), ("p.y", 11), ("p.z", 12), ("q.x", 13), ("q.y", 14), ("q.z", 15), ("b", 1)]
+                .into_iter()
+                .chain([("v", 100), ("w", 101), ("f", 200)])
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(vars[5].kind, Kind::Real { unit: "m", start: 11.0 });
+        assert_eq!(vars[5].description, "Point q, body y (right)");
+        assert_eq!(vars[7].kind, Kind::Integer { start: 3, min: 0, max: 5 });
+        assert_eq!(vars[10].feedthrough, Feedthrough::Inputs(vec![101, 100]));
+    }
+}
