@@ -12,6 +12,18 @@ pub use fmu_core::verify::{Val, b, i, r};
 /// One Fuselage instance driven by variable names.
 pub type Sim = fmu_core::verify::Sim<Fuselage>;
 
+/// The parameters `I.xx`, `I.yy`, `I.zz`, `I.xy`, `I.xz`, `I.yz` of an inertia tensor about the CoM.
+pub fn inertia_parameters(i_cm: &Mat) -> [(&'static str, Val); 6] {
+    [
+        ("I.xx", r(i_cm[0][0])),
+        ("I.yy", r(i_cm[1][1])),
+        ("I.zz", r(i_cm[2][2])),
+        ("I.xy", r(i_cm[0][1])),
+        ("I.xz", r(i_cm[0][2])),
+        ("I.yz", r(i_cm[1][2])),
+    ]
+}
+
 /// Value reference of a Fuselage variable, by name.
 pub fn vr(name: &str) -> u32 {
     fmu_core::verify::vr::<Fuselage>(name)
