@@ -9,12 +9,32 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 FMU_DIR = pathlib.Path(os.environ.get("ROTORCRAFT_FMU_DIR", ROOT / "target" / "fmus"))
 
 
-@pytest.fixture(scope="session")
-def fuselage_fmu():
-    path = FMU_DIR / "Fuselage.fmu"
+def packaged_fmu(name):
+    """The path of our packaged `<name>.fmu`; the test fails, saying how to make it, if it is missing."""
+    path = FMU_DIR / f"{name}.fmu"
     if not path.is_file():
         pytest.fail(f"{path} is missing: run `bash scripts/test.sh` (it builds and packages the FMUs)")
     return str(path)
+
+
+@pytest.fixture(scope="session")
+def fuselage_fmu():
+    return packaged_fmu("Fuselage")
+
+
+@pytest.fixture(scope="session")
+def rotor_fmu():
+    return packaged_fmu("Rotor")
+
+
+@pytest.fixture(scope="session")
+def aero_fmu():
+    return packaged_fmu("Aero")
+
+
+@pytest.fixture(scope="session")
+def controls_fmu():
+    return packaged_fmu("Controls")
 
 
 def ecos():
