@@ -17,24 +17,15 @@ def packaged_fmu(name):
     return str(path)
 
 
-@pytest.fixture(scope="session")
-def fuselage_fmu():
-    return packaged_fmu("Fuselage")
+def _packaged_fixture(name):
+    """A session fixture `<name lower case>_fmu`: the path of `packaged_fmu(name)`."""
+    return pytest.fixture(scope="session", name=f"{name.lower()}_fmu")(lambda: packaged_fmu(name))
 
 
-@pytest.fixture(scope="session")
-def rotor_fmu():
-    return packaged_fmu("Rotor")
-
-
-@pytest.fixture(scope="session")
-def aero_fmu():
-    return packaged_fmu("Aero")
-
-
-@pytest.fixture(scope="session")
-def controls_fmu():
-    return packaged_fmu("Controls")
+fuselage_fmu = _packaged_fixture("Fuselage")
+rotor_fmu = _packaged_fixture("Rotor")
+aero_fmu = _packaged_fixture("Aero")
+controls_fmu = _packaged_fixture("Controls")
 
 
 def ecos():
