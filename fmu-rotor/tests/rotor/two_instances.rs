@@ -2,19 +2,7 @@
 //! shaft axis, speed, geometry and blade data) live in one process, stepped interleaved, and
 //! each follows exactly (bit for bit) the trajectory it has when run alone.
 
-use crate::common::{Sim, TAIL_ROTOR_SHAFT, Val, b, i, r};
-
-fn main_rotor() -> Vec<(&'static str, Val)> {
-    vec![
-        ("blade.beta0", r(0.05)),
-        ("blade.zeta0", r(0.01)),
-        ("hub.acc.z", r(-9.80665)),
-        ("hub.omega.y", r(0.1)),
-        ("blade[1].pitch", r(0.12)),
-        ("blade[3].pitch", r(0.06)),
-        ("blade[2].F.z", r(3000.0)),
-    ]
-}
+use crate::common::{Sim, TAIL_ROTOR_SHAFT, Val, b, i, loaded_main_rotor, r};
 
 /// A Bo105-class tail rotor: 2 blades, R 0.95 m, 233 rad/s, shaft along body +y (thrust to the
 /// right), blades teetering-like (flap free, lag locked).
@@ -68,10 +56,10 @@ fn main_and_tail_rotor_instances_are_independent() {
         }
         out
     };
-    let main_alone = alone(&main_rotor());
+    let main_alone = alone(&loaded_main_rotor());
     let tail_alone = alone(&tail_rotor());
 
-    let mut main = Sim::new(&main_rotor());
+    let mut main = Sim::new(&loaded_main_rotor());
     let mut tail = Sim::new(&tail_rotor());
     let (mut main_together, mut tail_together) = (vec![record(&mut main)], vec![record(&mut tail)]);
     for _ in 0..steps {

@@ -24,6 +24,20 @@ pub const TAIL_ROTOR_SHAFT: [(&str, Val); 6] = [
     ("shaft.az", Val::R(-1.0)),
 ];
 
+/// A loaded 4-blade main rotor: coned and lagged blades, the hub accelerating (gravity) and
+/// pitching, pitch on blades 1 and 3, a lift force on blade 2.
+pub fn loaded_main_rotor() -> Vec<(&'static str, Val)> {
+    vec![
+        ("blade.beta0", r(0.05)),
+        ("blade.zeta0", r(0.01)),
+        ("hub.acc.z", r(-9.80665)),
+        ("hub.omega.y", r(0.1)),
+        ("blade[1].pitch", r(0.12)),
+        ("blade[3].pitch", r(0.06)),
+        ("blade[2].F.z", r(3000.0)),
+    ]
+}
+
 /// Value reference of a Rotor variable, by name.
 pub fn vr(name: &str) -> u32 {
     fmu_core::verify::vr::<Rotor>(name)
