@@ -546,14 +546,10 @@ impl Model for Aero {
     }
 
     fn state_variables() -> Vec<StateVariable> {
-        let state = |name: &str, description: &str| StateVariable {
-            name: format!("state.inflow.{name}"),
-            unit: "",
-            derivative_unit: "1/s",
-            description: format!(
-                "Pitt-Peters inflow ratio {description}, v_i / (Omega R) (used with inflow_model = 2)"
-            ),
-            nominal: 0.05,
+        let state = |name: &str, description: &str| {
+            let description =
+                format!("Pitt-Peters inflow ratio {description}, v_i / (Omega R) (used with inflow_model = 2)");
+            StateVariable::new(&format!("inflow.{name}"), "", "1/s", description, 0.05)
         };
         vec![
             state("lambda0", "lambda_0, the uniform part"),

@@ -148,12 +148,8 @@ impl Model for Controls {
     }
 
     fn state_variables() -> Vec<StateVariable> {
-        let state = |name: &str, description: &str| StateVariable {
-            name: format!("state.{name}"),
-            unit: "rad",
-            derivative_unit: "rad/s",
-            description: format!("{description} (actuator state; used when tau > 0)"),
-            nominal: 0.1,
+        let state = |name: &str, description: &str| {
+            StateVariable::new(name, "rad", "rad/s", format!("{description} (actuator state; used when tau > 0)"), 0.1)
         };
         vec![
             state("theta0", "Collective pitch"),

@@ -59,6 +59,19 @@ pub struct StateVariable {
     pub nominal: f64,
 }
 
+impl StateVariable {
+    /// The state `state.{name}`.
+    pub fn new(
+        name: &str,
+        unit: &'static str,
+        derivative_unit: &'static str,
+        description: impl Into<String>,
+        nominal: f64,
+    ) -> Self {
+        StateVariable { name: format!("state.{name}"), unit, derivative_unit, description: description.into(), nominal }
+    }
+}
+
 /// A model that `fmu-core` can export as an FMI 2.0 FMU: Co-Simulation always, Model Exchange
 /// as well when it declares its states ([`Model::state_variables`]).
 pub trait Model: Sized + 'static {

@@ -392,36 +392,27 @@ impl Model for Fuselage {
     }
 
     fn state_variables() -> Vec<StateVariable> {
-        let state = |name: &str, unit: &'static str, derivative_unit: &'static str, description: &str, nominal: f64| {
-            StateVariable {
-                name: format!("state.{name}"),
-                unit,
-                derivative_unit,
-                description: description.to_string(),
-                nominal,
-            }
-        };
         let mut states = Vec::with_capacity(x::N);
         for (axis, name) in [("x", "north"), ("y", "east"), ("z", "down")] {
-            states.push(state(
+            states.push(StateVariable::new(
                 &format!("position.{axis}"),
                 "m",
                 "m/s",
-                &format!("Position of the reference point, {name} (NED)"),
+                format!("Position of the reference point, {name} (NED)"),
                 1.0,
             ));
         }
         for part in ["w", "x", "y", "z"] {
             let description = format!("Body-to-NED attitude quaternion, component {part} (scalar w first)");
-            states.push(state(&format!("quaternion.{part}"), "", "1/s", &description, 1.0));
+            states.push(StateVariable::new(&format!("quaternion.{part}"), "", "1/s", description, 1.0));
         }
         for (axis, name) in [("x", "u, forward"), ("y", "v, right"), ("z", "w, down")] {
             let description = format!("Velocity of the reference point in body axes, {name}");
-            states.push(state(&format!("velocity.{axis}"), "m/s", "m/s2", &description, 1.0));
+            states.push(StateVariable::new(&format!("velocity.{axis}"), "m/s", "m/s2", description, 1.0));
         }
         for (axis, name) in [("x", "p, roll"), ("y", "q, pitch"), ("z", "r, yaw")] {
             let description = format!("Angular velocity in body axes, {name}");
-            states.push(state(&format!("rate.{axis}"), "rad/s", "rad/s2", &description, 0.1));
+            states.push(StateVariable::new(&format!("rate.{axis}"), "rad/s", "rad/s2", description, 0.1));
         }
         states
     }

@@ -489,19 +489,12 @@ impl Model for Rotor {
             angles.push((format!("blade[{i}].lag"), "Lag angle, positive lagging behind the rotation"));
             angles.push((format!("blade[{i}].flap"), "Flap angle, positive up (towards +z_H)"));
         }
-        let angle = |(name, description): &(String, &str)| StateVariable {
-            name: format!("state.{name}"),
-            unit: "rad",
-            derivative_unit: "rad/s",
-            description: format!("{description} (used when the blade is active and the hinge free)"),
-            nominal: 0.1,
+        let angle = |(name, description): &(String, &str)| {
+            let description = format!("{description} (used when the blade is active and the hinge free)");
+            StateVariable::new(name, "rad", "rad/s", description, 0.1)
         };
-        let rate = |(name, description): &(String, &str)| StateVariable {
-            name: format!("state.{name}_rate"),
-            unit: "rad/s",
-            derivative_unit: "rad/s2",
-            description: format!("Rate of: {description}"),
-            nominal: 1.0,
+        let rate = |(name, description): &(String, &str)| {
+            StateVariable::new(&format!("{name}_rate"), "rad/s", "rad/s2", format!("Rate of: {description}"), 1.0)
         };
         angles.iter().map(angle).chain(angles.iter().map(rate)).collect()
     }

@@ -13,7 +13,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use cosim::import::{Fmu, HostOptions, IsolatedSlave, OpenOptions, Slave, StderrLogger, StepResult, extract_fmu};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 
 /// Communication step, s.
 const H: f64 = 1e-3;
@@ -31,48 +32,52 @@ fn fuselage_fmu() -> PathBuf {
     path
 }
 
-/// An initialised instance, its output value references, and the communication time.
-fn setup(fmu: &Fmu, name: &str) -> (Slave, Vec<u32>) {
+/// An initialised instance and the value references of `outputs`.
+fn setup(fmu: &Fmu, name: &str, outputs: &[&str]) -> (Slave, Vec<u32>) {
     let mut slave = fmu.instantiate(name, Arc::new(StderrLogger::default())).expect("instantiate");
     slave.setup_experiment(None, 0.0, None).unwrap();
     slave.enter_initialization_mode().unwrap();
     slave.exit_initialization_mode().unwrap();
     let md = fmu.model_description();
-    let vrs = OUTPUTS.iter().map(|n| md.variable(n).expect("output").value_reference).collect();
+    let vrs = outputs.iter().map(|n| md.variable(n).expect("output").value_reference).collect();
     (slave, vrs)
+}
+
+/// The floor the other paths are measured against: `fmi2DoStep` then `fmi2GetReal` of
+/// `outputs`, through the raw function pointers on an instance of `fmu`.
+fn bare_fn_pointers(group: &mut BenchmarkGroup<'_, WallTime>, fmu: &Fmu, outputs: &[&str]) {
+    let (slave, vrs) = setup(fmu, "bare", outputs);
+    let functions = *fmu.functions();
+    let component = slave.raw_component();
+    let mut values = vec![0.0f64; vrs.len()];
+    let mut t = 0.0;
+    group.bench_function("bare_fn_pointers", |b| {
+        b.iter(|| {
+            // SAFETY: `component` is a live, initialised instance of this FMU (`slave` outlives
+            // the benchmark), `vrs` and `values` have the same length, and the calls follow the
+            // FMI state machine (step, then get).
+            let (step, get) = unsafe {
+                (
+                    (functions.do_step)(component, t, H, 1),
+                    (functions.get_real)(component, vrs.as_ptr(), vrs.len(), values.as_mut_ptr()),
+                )
+            };
+            assert_eq!((step, get), (0, 0));
+            t += H;
+            black_box(&values);
+        })
+    });
+    drop(slave);
 }
 
 fn step_overhead(c: &mut Criterion) {
     let fmu = Fmu::open(&fuselage_fmu()).expect("open Fuselage.fmu");
     let mut group = c.benchmark_group("step_overhead");
 
-    {
-        let (slave, vrs) = setup(&fmu, "bare");
-        let functions = *fmu.functions();
-        let component = slave.raw_component();
-        let mut values = [0.0f64; OUTPUTS.len()];
-        let mut t = 0.0;
-        group.bench_function("bare_fn_pointers", |b| {
-            b.iter(|| {
-                // SAFETY: `component` is a live, initialised instance of this FMU (`slave` outlives
-                // the benchmark), `vrs` and `values` both have OUTPUTS.len() elements, and the
-                // calls follow the FMI state machine (step, then get).
-                let (step, get) = unsafe {
-                    (
-                        (functions.do_step)(component, t, H, 1),
-                        (functions.get_real)(component, vrs.as_ptr(), vrs.len(), values.as_mut_ptr()),
-                    )
-                };
-                assert_eq!((step, get), (0, 0));
-                t += H;
-                black_box(&values);
-            })
-        });
-        drop(slave);
-    }
+    bare_fn_pointers(&mut group, &fmu, &OUTPUTS);
 
     {
-        let (mut slave, vrs) = setup(&fmu, "slave");
+        let (mut slave, vrs) = setup(&fmu, "slave", &OUTPUTS);
         let mut values = [0.0f64; OUTPUTS.len()];
         let mut t = 0.0;
         group.bench_function("slave_safe_api", |b| {
@@ -100,7 +105,7 @@ fn step_overhead(c: &mut Criterion) {
     group.finish();
 
     let mut group = c.benchmark_group("call_round_trip");
-    let (mut slave, _) = setup(&fmu, "round_trip");
+    let (mut slave, _) = setup(&fmu, "round_trip", &OUTPUTS);
     let mut value = [0.0f64];
     group.bench_function("in_process_get_real_1", |b| {
         b.iter(|| {
@@ -148,34 +153,7 @@ fn master_overhead(c: &mut Criterion) {
     let path = test_fmus::fixtures::package_test_fmu::<Body>(dir.path());
     let fmu = Fmu::open(&path).unwrap();
     let mut group = c.benchmark_group("master_overhead");
-    {
-        let mut slave = fmu.instantiate("bare", Arc::new(StderrLogger::default())).unwrap();
-        slave.setup_experiment(None, 0.0, None).unwrap();
-        slave.enter_initialization_mode().unwrap();
-        slave.exit_initialization_mode().unwrap();
-        let md = fmu.model_description();
-        let vrs: Vec<u32> = ["x", "v", "a"].iter().map(|n| md.variable(n).unwrap().value_reference).collect();
-        let functions = *fmu.functions();
-        let component = slave.raw_component();
-        let mut values = [0.0f64; 3];
-        let mut t = 0.0;
-        group.bench_function("bare_fn_pointers", |b| {
-            b.iter(|| {
-                // SAFETY: live initialised instance (`slave` outlives the benchmark), arrays of
-                // matching length, legal call order (step, then get).
-                let (step, get) = unsafe {
-                    (
-                        (functions.do_step)(component, t, H, 1),
-                        (functions.get_real)(component, vrs.as_ptr(), vrs.len(), values.as_mut_ptr()),
-                    )
-                };
-                assert_eq!((step, get), (0, 0));
-                t += H;
-                black_box(&values);
-            })
-        });
-        drop(slave);
-    }
+    bare_fn_pointers(&mut group, &fmu, &["x", "v", "a"]);
     for rollback in [true, false] {
         let json = format!(
             r#"{{

@@ -38,6 +38,7 @@ use cosim::system::System;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use monolithic_reference::{MonolithicSystem, Options, Registry};
 use test_fmus::fixtures::{our_fmu, package_test_fmu};
+use test_fmus::table1;
 
 use common::system;
 
@@ -65,39 +66,18 @@ fn two_mass_json(order: u8) -> String {
     )
 }
 
+/// The Seed 004 Table 1 rotor on Rotor.fmu + Aero.fmu ([`table1`]) at 0.2 deg collective, 5 degrees
+/// of azimuth per macro step.
 fn flap_json(order: u8) -> String {
-    let (omega, r, i, rho, a, gamma) = (29.0_f64, 7.5_f64, 1953.0, 1.225, 5.73, 9.0);
-    let chord = gamma * i / (rho * a * r.powi(4));
-    let mut connections = Vec::new();
-    for part in ["vel.x", "vel.y", "vel.z", "omega.x", "omega.y", "omega.z", "azimuth", "shaft.x", "shaft.y", "shaft.z"]
-    {
-        connections.push(format!("\"rotor.blade[*].{part} -> aero.blade[*].{part}\""));
-    }
-    for part in ["F.x", "F.y", "F.z", "M.x", "M.y", "M.z"] {
-        connections.push(format!("\"aero.blade[*].{part} -> rotor.blade[*].{part}\""));
-    }
-    format!(
-        r#"{{
-      "fmus": {{
-        "rotor": {{ "path": {rotor:?}, "parameters": {{ "nb": 4, "Omega": {omega}, "R": {r}, "e": 0.3,
-                   "blade.m": 100.0, "blade.S": 390.0, "blade.I": {i}, "blade.I_pitch": 0.0, "lock_lag": true,
-                   "k_flap": 0.0, "blade.beta0": 0.0 }} }},
-        "aero": {{ "path": {aero:?}, "parameters": {{ "nb": 4, "R": {r}, "e": 0.3, "r_root": 0.3, "chord": {chord},
-                  "a": {a}, "rho": {rho}, "twist": 0.0, "cd0": 0.0, "cd2": 0.0, "n_sections": 20, "inflow_model": 0,
-                  "Omega": {omega} }} }}
-      }},
-      "connections": [ {connections} ],
-      "inputs": [ {{ "to": "rotor.blade[*].pitch", "signal": {{ "constant": 0.0034906585 }} }} ],
+    let rest = format!(
+        r#""inputs": [ {{ "to": "rotor.blade[*].pitch", "signal": {{ "constant": 0.0034906585 }} }} ],
       "experiment": {{ "stop": 0.5, "step": {step} }},
       "master": {{ {master} }},
-      "outputs": ["rotor.blade[1].flap", "aero.thrust"]
-    }}"#,
-        rotor = our_fmu("Rotor"),
-        aero = our_fmu("Aero"),
-        connections = connections.join(", "),
-        step = 5.0_f64.to_radians() / omega,
+      "outputs": ["rotor.blade[1].flap", "aero.thrust"]"#,
+        step = 5.0_f64.to_radians() / table1::OMEGA,
         master = master_json(order),
-    )
+    );
+    table1::rotor_aero_json(&our_fmu("Rotor"), &our_fmu("Aero"), &rest)
 }
 
 /// `examples/helicopter.json` with our packaged FMUs over 14 revolutions from its trim, a

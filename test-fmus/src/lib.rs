@@ -24,16 +24,9 @@ use fmu_core::{Model, ModelInfo, Parameters, Scalar, StateVariable, Variable};
 
 /// The two states of a mass, position then velocity, declared for Model Exchange.
 fn position_and_velocity(x: &str, v: &str, what: &str) -> Vec<StateVariable> {
-    let state = |name: &str, unit, derivative_unit, description: String| StateVariable {
-        name: format!("state.{name}"),
-        unit,
-        derivative_unit,
-        description,
-        nominal: 1.0,
-    };
     vec![
-        state(x, "m", "m/s", format!("Position of the {what}, m")),
-        state(v, "m/s", "m/s2", format!("Velocity of the {what}, m/s")),
+        StateVariable::new(x, "m", "m/s", format!("Position of the {what}, m"), 1.0),
+        StateVariable::new(v, "m/s", "m/s2", format!("Velocity of the {what}, m/s"), 1.0),
     ]
 }
 

@@ -9,12 +9,23 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 FMU_DIR = pathlib.Path(os.environ.get("ROTORCRAFT_FMU_DIR", ROOT / "target" / "fmus"))
 
 
-@pytest.fixture(scope="session")
-def fuselage_fmu():
-    path = FMU_DIR / "Fuselage.fmu"
+def packaged_fmu(name):
+    """The path of our packaged `<name>.fmu`; the test fails, saying how to make it, if it is missing."""
+    path = FMU_DIR / f"{name}.fmu"
     if not path.is_file():
         pytest.fail(f"{path} is missing: run `bash scripts/test.sh` (it builds and packages the FMUs)")
     return str(path)
+
+
+def _packaged_fixture(name):
+    """A session fixture `<name lower case>_fmu`: the path of `packaged_fmu(name)`."""
+    return pytest.fixture(scope="session", name=f"{name.lower()}_fmu")(lambda: packaged_fmu(name))
+
+
+fuselage_fmu = _packaged_fixture("Fuselage")
+rotor_fmu = _packaged_fixture("Rotor")
+aero_fmu = _packaged_fixture("Aero")
+controls_fmu = _packaged_fixture("Controls")
 
 
 def ecos():

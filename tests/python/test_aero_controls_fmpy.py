@@ -14,28 +14,9 @@ from fmpy import extract, read_model_description, simulate_fmu
 from fmpy.fmi2 import FMU2Slave
 from fmpy.validation import validate_fmu
 
-from conftest import FMU_DIR
-
 OMEGA = 29.0
 R = 7.5
 RHO = 1.225
-
-
-def _fmu(name):
-    path = FMU_DIR / f"{name}.fmu"
-    if not path.is_file():
-        pytest.fail(f"{path} is missing: run `bash scripts/test.sh` (it builds and packages the FMUs)")
-    return str(path)
-
-
-@pytest.fixture(scope="session")
-def aero_fmu():
-    return _fmu("Aero")
-
-
-@pytest.fixture(scope="session")
-def controls_fmu():
-    return _fmu("Controls")
 
 
 def test_fmpy_validates_aero_without_problems(aero_fmu):

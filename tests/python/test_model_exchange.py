@@ -11,16 +11,9 @@ import pytest
 from fmpy import read_model_description, simulate_fmu
 from fmpy.validation import validate_fmu
 
-from conftest import FMU_DIR
+from conftest import packaged_fmu as fmu
 
 MODELS = ["Fuselage", "Rotor", "Aero", "Controls"]
-
-
-def fmu(name):
-    path = FMU_DIR / f"{name}.fmu"
-    if not path.is_file():
-        pytest.fail(f"{path} is missing: run `bash scripts/test.sh` (it builds and packages the FMUs)")
-    return str(path)
 
 
 def both(name, stop_time, output_interval, start_values, outputs):

@@ -13,18 +13,8 @@ from fmpy import extract, read_model_description, simulate_fmu
 from fmpy.fmi2 import FMU2Slave
 from fmpy.validation import validate_fmu
 
-from conftest import FMU_DIR
-
 OMEGA = 29.0
 E, S, I_FLAP = 0.3, 390.0, 1953.0
-
-
-@pytest.fixture(scope="session")
-def rotor_fmu():
-    path = FMU_DIR / "Rotor.fmu"
-    if not path.is_file():
-        pytest.fail(f"{path} is missing: run `bash scripts/test.sh` (it builds and packages the FMUs)")
-    return str(path)
 
 
 def test_fmpy_validates_without_problems(rotor_fmu):

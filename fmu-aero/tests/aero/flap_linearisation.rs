@@ -17,19 +17,9 @@
 //! damping ratio `C_beta / (2 sqrt(K I))`, static gain `F_theta / K`. Seed eq. (36) is the special
 //! case `e = 0` in the aerodynamic terms (`C_beta = gamma I Omega / 8`, `F_theta = gamma I Omega^2 / 8`).
 
-use crate::common::{BladeState, Rotor, Sim, blade_inputs, i, r, rel, set_blade};
+use test_fmus::table1::{E, GAMMA as LOCK, I as I_BLADE, OMEGA, R, S as S_BLADE};
 
-const R: f64 = 7.5;
-const E: f64 = 0.3;
-const LOCK: f64 = 9.0;
-const OMEGA: f64 = 29.0;
-const I_BLADE: f64 = 1953.0;
-const S_BLADE: f64 = 390.0;
-
-/// `rho a c` of the Table-1 rotor (Lock number 9).
-fn rho_a_c() -> f64 {
-    LOCK * I_BLADE / R.powi(4)
-}
+use crate::common::{BladeState, Rotor, Sim, blade_inputs, i, r, rel, rho_a_c, set_blade};
 
 /// Flap moment (about the hinge, tip-up positive) of blade 1's aerodynamic loads.
 fn flap_moment(sim: &mut Sim, theta: f64, beta_dot: f64) -> f64 {

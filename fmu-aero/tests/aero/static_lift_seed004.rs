@@ -13,22 +13,11 @@
 //! consistent value: second order with the midpoint rule, exactly (polynomial integrand) with
 //! Gauss-Legendre.
 
-use crate::common::{BladeState, Rotor, Sim, blade_inputs, i, norm, r, rel, set_blade};
+use test_fmus::table1::{A, E, NB, OMEGA, R, RHO};
 
-const NB: usize = 4;
-const R: f64 = 7.5;
-const E: f64 = 0.3;
-const LOCK: f64 = 9.0;
-const OMEGA: f64 = 29.0;
-const I_BLADE: f64 = 1953.0;
+use crate::common::{BladeState, Rotor, Sim, blade_inputs, i, norm, r, rel, rho_a_c, set_blade};
+
 const BETA0: f64 = 0.0175;
-const RHO: f64 = 1.225;
-const A: f64 = 5.73;
-
-/// `rho a c = gamma I / R^4` (seed eq. 29).
-fn rho_a_c() -> f64 {
-    LOCK * I_BLADE / R.powi(4)
-}
 
 /// Total lift (sum of the blade force magnitudes) and thrust for `n` sections.
 fn lift(n: i32, quadrature: i32, theta: f64) -> (f64, f64) {

@@ -13,40 +13,38 @@ use crate::variable::Causality;
 pub const MAX_INPUT_DERIVATIVE_ORDER: i32 = 2;
 
 impl<M: Model> Instance<M> {
-    /// Position in `u` of a known and in `y` of an unknown, checked.
+    /// Checks that every known is a real input and every unknown a real output.
     fn io_positions(&self, function: &'static str, unknowns: &[u32], knowns: &[u32]) -> FmiResult<()> {
         for &vr in knowns {
-            if let Some((_, Causality::Input)) = self.catalog.real(vr) {
-                continue;
-            }
-            match self.slot(function, vr)? {
-                (_, Slot::Real(s)) if self.catalog.input_pos[s].is_some() => {}
-                (i, _) => {
-                    return Err(error(
-                        function,
-                        format!(
-                            "known '{}' is not a real input (co-simulation knowns are inputs)",
-                            self.catalog.variables[i].name
-                        ),
-                    ));
-                }
-            }
+            self.check_io(function, vr, Causality::Input, &self.catalog.input_pos, |name| {
+                format!("known '{name}' is not a real input (co-simulation knowns are inputs)")
+            })?;
         }
         for &vr in unknowns {
-            if let Some((_, Causality::Output)) = self.catalog.real(vr) {
-                continue;
-            }
-            match self.slot(function, vr)? {
-                (_, Slot::Real(s)) if self.catalog.output_pos[s].is_some() => {}
-                (i, _) => {
-                    return Err(error(
-                        function,
-                        format!("unknown '{}' is not a real output", self.catalog.variables[i].name),
-                    ));
-                }
-            }
+            self.check_io(function, vr, Causality::Output, &self.catalog.output_pos, |name| {
+                format!("unknown '{name}' is not a real output")
+            })?;
         }
         Ok(())
+    }
+
+    /// Checks that `vr` is a real of `causality` or has a position in `positions`; the error
+    /// otherwise is `refusal` of the variable's name.
+    fn check_io(
+        &self,
+        function: &'static str,
+        vr: u32,
+        causality: Causality,
+        positions: &[Option<usize>],
+        refusal: impl FnOnce(&str) -> String,
+    ) -> FmiResult<()> {
+        if self.catalog.real(vr).is_some_and(|(_, c)| c == causality) {
+            return Ok(());
+        }
+        match self.slot(function, vr)? {
+            (_, Slot::Real(s)) if positions[s].is_some() => Ok(()),
+            (i, _) => Err(error(function, refusal(&self.catalog.variables[i].name))),
+        }
     }
 
     /// Position in `u` of an input checked by [`Instance::io_positions`].

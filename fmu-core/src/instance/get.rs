@@ -2,6 +2,7 @@
 //! lazily (and, for outputs without feedthrough, from the model's state-only shortcut), state
 //! derivatives on demand.
 
+use super::lookup::Discrete;
 use super::{GET, Instance, S, error};
 use crate::catalog::Slot;
 use crate::model::Model;
@@ -150,35 +151,20 @@ impl<M: Model> Instance<M> {
 
     /// `fmi2GetInteger`.
     pub fn get_integer(&mut self, vrs: &[u32], values: &mut [i32]) -> FmiResult<()> {
-        const F: &str = "fmi2GetInteger";
-        self.guarded(F, GET, |me| {
-            Self::check_lengths(F, vrs.len(), values.len())?;
-            for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
-                match me.slot(F, vr)? {
-                    (_, Slot::Integer(s)) => *out = me.s.integers[s],
-                    (i, _) => {
-                        let name = &me.catalog.variables[i].name;
-                        return Err(error(F, format!("variable '{name}' (value reference {vr}) is not an Integer")));
-                    }
-                }
-            }
-            Ok(())
-        })
+        self.get_discrete("fmi2GetInteger", vrs, values)
     }
 
     /// `fmi2GetBoolean`.
     pub fn get_boolean(&mut self, vrs: &[u32], values: &mut [bool]) -> FmiResult<()> {
-        const F: &str = "fmi2GetBoolean";
-        self.guarded(F, GET, |me| {
-            Self::check_lengths(F, vrs.len(), values.len())?;
+        self.get_discrete("fmi2GetBoolean", vrs, values)
+    }
+
+    fn get_discrete<T: Discrete>(&mut self, function: &'static str, vrs: &[u32], values: &mut [T]) -> FmiResult<()> {
+        self.guarded(function, GET, |me| {
+            Self::check_lengths(function, vrs.len(), values.len())?;
             for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
-                match me.slot(F, vr)? {
-                    (_, Slot::Boolean(s)) => *out = me.s.booleans[s],
-                    (i, _) => {
-                        let name = &me.catalog.variables[i].name;
-                        return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Boolean")));
-                    }
-                }
+                let (_, s) = me.discrete_slot::<T>(function, vr)?;
+                *out = T::values(&mut me.s)[s];
             }
             Ok(())
         })

@@ -1,15 +1,55 @@
 //! Value references resolved to their slots and names, and the errors for one that is unknown
 //! or of another type.
 
-use super::{Instance, error};
+use super::{FmuState, Instance, error};
 use crate::catalog::Slot;
 use crate::model::Model;
 use crate::status::{FmiError, FmiResult};
+
+/// The Integer and Boolean variables, which are read and set alike.
+pub(super) trait Discrete: Copy + PartialEq {
+    /// The FMI type with its article, for messages: "an Integer".
+    const A_TYPE: &'static str;
+    /// The index among this type's values, if `slot` is one of them.
+    fn index(slot: Slot) -> Option<usize>;
+    /// This type's stored values.
+    fn values(s: &mut FmuState) -> &mut [Self];
+}
+
+impl Discrete for i32 {
+    const A_TYPE: &'static str = "an Integer";
+    fn index(slot: Slot) -> Option<usize> {
+        if let Slot::Integer(s) = slot { Some(s) } else { None }
+    }
+    fn values(s: &mut FmuState) -> &mut [i32] {
+        &mut s.integers
+    }
+}
+
+impl Discrete for bool {
+    const A_TYPE: &'static str = "a Boolean";
+    fn index(slot: Slot) -> Option<usize> {
+        if let Slot::Boolean(s) = slot { Some(s) } else { None }
+    }
+    fn values(s: &mut FmuState) -> &mut [bool] {
+        &mut s.booleans
+    }
+}
 
 impl<M: Model> Instance<M> {
     pub(super) fn slot(&self, function: &'static str, vr: u32) -> FmiResult<(usize, Slot)> {
         let i = self.catalog.index_of(vr).ok_or_else(|| error(function, format!("unknown value reference {vr}")))?;
         Ok((i, self.catalog.slots[i]))
+    }
+
+    /// The variable of value reference `vr` and its index among `T`'s values; an error if it is
+    /// unknown or of another type.
+    pub(super) fn discrete_slot<T: Discrete>(&self, function: &'static str, vr: u32) -> FmiResult<(usize, usize)> {
+        let (i, slot) = self.slot(function, vr)?;
+        T::index(slot).map(|s| (i, s)).ok_or_else(|| {
+            let name = &self.catalog.variables[i].name;
+            error(function, format!("variable '{name}' (value reference {vr}) is not {}", T::A_TYPE))
+        })
     }
 
     pub(super) fn check_lengths(function: &'static str, vrs: usize, values: usize) -> FmiResult<()> {

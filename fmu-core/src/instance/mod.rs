@@ -99,16 +99,8 @@ const GET: Allowed = allowed(&[
 ]);
 const SET: Allowed =
     allowed(&[S::Instantiated, S::InitializationMode, S::StepComplete, S::EventMode, S::ContinuousTimeMode]);
-const FMU_STATE: Allowed = allowed(&[
-    S::Instantiated,
-    S::InitializationMode,
-    S::StepComplete,
-    S::StepFailed,
-    S::Terminated,
-    S::Error,
-    S::EventMode,
-    S::ContinuousTimeMode,
-]);
+/// Every state.
+const FMU_STATE: Allowed = Allowed(GET.0 | S::Instantiated.bit());
 // Model Exchange (FMI 2.0 section 3.2.3).
 const ME_TIME: Allowed = allowed(&[S::EventMode, S::ContinuousTimeMode]);
 const ME_READ: Allowed =

@@ -1,8 +1,8 @@
 //! `fmi2SetReal`, `fmi2SetInteger`, `fmi2SetBoolean` and `fmi2SetString`: every value checked
 //! before any is written; tunable parameters set between steps committed at once.
 
+use super::lookup::Discrete;
 use super::{Instance, S, SET, error};
-use crate::catalog::Slot;
 use crate::model::Model;
 use crate::status::FmiResult;
 use crate::variable::{Causality, Variability};
@@ -103,62 +103,50 @@ impl<M: Model> Instance<M> {
     /// `fmi2SetInteger`. Values outside the declared range are refused.
     pub fn set_integer(&mut self, vrs: &[u32], values: &[i32]) -> FmiResult<()> {
         const F: &str = "fmi2SetInteger";
-        self.guarded(F, SET, |me| {
-            Self::check_lengths(F, vrs.len(), values.len())?;
-            let mut sets_parameter = false;
-            for (&vr, &v) in vrs.iter().zip(values) {
-                let (i, slot) = me.slot(F, vr)?;
+        self.set_discrete(F, vrs, values, |me, i, s, v| {
+            let (min, max) = me.catalog.integer_range[s];
+            if v < min || v > max {
                 let name = &me.catalog.variables[i].name;
-                let Slot::Integer(s) = slot else {
-                    return Err(error(F, format!("variable '{name}' (value reference {vr}) is not an Integer")));
-                };
-                let (min, max) = me.catalog.integer_range[s];
-                if v < min || v > max {
-                    return Err(error(F, format!("value {v} for '{name}' is outside [{min}, {max}]")));
-                }
-                me.check_settable(F, i)?;
-                sets_parameter |= me.catalog.causality[i] == Causality::Parameter;
+                return Err(error(F, format!("value {v} for '{name}' is outside [{min}, {max}]")));
             }
-            let before = me.snapshot_if_tunable(sets_parameter);
-            for (&vr, &v) in vrs.iter().zip(values) {
-                let (i, slot) = me.slot(F, vr)?;
-                if let Slot::Integer(s) = slot
-                    && me.s.integers[s] != v
-                {
-                    me.s.integers[s] = v;
-                    me.mark_set(i);
-                }
-            }
-            me.commit_tunable(F, before)
+            Ok(())
         })
     }
 
     /// `fmi2SetBoolean`.
     pub fn set_boolean(&mut self, vrs: &[u32], values: &[bool]) -> FmiResult<()> {
-        const F: &str = "fmi2SetBoolean";
-        self.guarded(F, SET, |me| {
-            Self::check_lengths(F, vrs.len(), values.len())?;
+        self.set_discrete("fmi2SetBoolean", vrs, values, |_, _, _, _| Ok(()))
+    }
+
+    /// Sets Integer or Boolean values: every one checked, by type, by `check` (given the
+    /// variable, its index among `T`'s values and the value) and for settability, before any
+    /// is written.
+    fn set_discrete<T: Discrete>(
+        &mut self,
+        function: &'static str,
+        vrs: &[u32],
+        values: &[T],
+        check: impl Fn(&Self, usize, usize, T) -> FmiResult<()>,
+    ) -> FmiResult<()> {
+        self.guarded(function, SET, |me| {
+            Self::check_lengths(function, vrs.len(), values.len())?;
             let mut sets_parameter = false;
-            for &vr in vrs {
-                let (i, slot) = me.slot(F, vr)?;
-                if !matches!(slot, Slot::Boolean(_)) {
-                    let name = &me.catalog.variables[i].name;
-                    return Err(error(F, format!("variable '{name}' (value reference {vr}) is not a Boolean")));
-                }
-                me.check_settable(F, i)?;
+            for (&vr, &v) in vrs.iter().zip(values) {
+                let (i, s) = me.discrete_slot::<T>(function, vr)?;
+                check(me, i, s, v)?;
+                me.check_settable(function, i)?;
                 sets_parameter |= me.catalog.causality[i] == Causality::Parameter;
             }
             let before = me.snapshot_if_tunable(sets_parameter);
             for (&vr, &v) in vrs.iter().zip(values) {
-                let (i, slot) = me.slot(F, vr)?;
-                if let Slot::Boolean(s) = slot
-                    && me.s.booleans[s] != v
-                {
-                    me.s.booleans[s] = v;
+                let (i, s) = me.discrete_slot::<T>(function, vr)?;
+                let stored = &mut T::values(&mut me.s)[s];
+                if *stored != v {
+                    *stored = v;
                     me.mark_set(i);
                 }
             }
-            me.commit_tunable(F, before)
+            me.commit_tunable(function, before)
         })
     }
 

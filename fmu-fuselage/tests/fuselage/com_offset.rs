@@ -6,7 +6,9 @@
 //!     points, initial motion) against the independent CoM-based reference integration,
 //!     including the attachment-point specific forces and angular accelerations.
 
-use crate::common::{Load, RefBody, Sim, Val, compose, cross, mat_diff, max_diff, mv, quat_dcm, r, rot, sci};
+use crate::common::{
+    Load, RefBody, Sim, Val, compose, cross, inertia_parameters, mat_diff, max_diff, mv, quat_dcm, r, rot, sci,
+};
 
 #[test]
 fn pure_couple_rotates_about_the_cog() {
@@ -53,19 +55,9 @@ fn general_offset_case_matches_cog_reference() {
     let (euler0, vel0, rates0) = ([0.05, -0.03, 0.8], [30.0, 2.0, -1.0], [0.1, -0.05, 0.2]);
     let t_end = 20.0;
 
-    let mut params: Vec<(&str, Val)> = vec![
-        ("mass", r(m)),
-        ("g", r(g)),
-        ("drag_area", r(drag_area)),
-        ("rho", r(rho)),
-        ("tolerance", r(1e-11)),
-        ("I.xx", r(i_cm[0][0])),
-        ("I.yy", r(i_cm[1][1])),
-        ("I.zz", r(i_cm[2][2])),
-        ("I.xy", r(i_cm[0][1])),
-        ("I.xz", r(i_cm[0][2])),
-        ("I.yz", r(i_cm[1][2])),
-    ];
+    let mut params: Vec<(&str, Val)> =
+        vec![("mass", r(m)), ("g", r(g)), ("drag_area", r(drag_area)), ("rho", r(rho)), ("tolerance", r(1e-11))];
+    params.extend(inertia_parameters(&i_cm));
     let names3 = |a: &'static str, b: &'static str, cc: &'static str| [a, b, cc];
     for (n, v) in [
         (names3("cg.x", "cg.y", "cg.z"), c),

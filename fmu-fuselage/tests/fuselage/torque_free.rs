@@ -8,7 +8,7 @@
 
 use std::f64::consts::PI;
 
-use crate::common::{Sim, axpy, cross, dot, max_diff, mv, quat_dcm, r};
+use crate::common::{Sim, axpy, cross, dot, inertia_parameters, max_diff, mv, quat_dcm, r};
 
 fn wrap(a: f64) -> f64 {
     (a + PI).rem_euclid(2.0 * PI) - PI
@@ -87,18 +87,12 @@ fn asymmetric_body(tol: f64) -> [f64; 4] {
     // Tensor elements about the CoM (I.xy etc. are the tensor entries).
     let i_cm = [[1803.0, 50.0, -300.0], [50.0, 4892.0, -80.0], [-300.0, -80.0, 4428.0]];
     let (v0, w0) = ([10.0, -2.0, 1.0], [0.8, -0.5, 0.6]);
-    let mut sim = Sim::new(&[
+    let params = [
         ("mass", r(m)),
         ("g", r(0.0)),
         ("cg.x", r(c[0])),
         ("cg.y", r(c[1])),
         ("cg.z", r(c[2])),
-        ("I.xx", r(i_cm[0][0])),
-        ("I.yy", r(i_cm[1][1])),
-        ("I.zz", r(i_cm[2][2])),
-        ("I.xy", r(i_cm[0][1])),
-        ("I.xz", r(i_cm[0][2])),
-        ("I.yz", r(i_cm[1][2])),
         ("u0", r(v0[0])),
         ("v0", r(v0[1])),
         ("w0", r(v0[2])),
@@ -106,7 +100,8 @@ fn asymmetric_body(tol: f64) -> [f64; 4] {
         ("q0", r(w0[1])),
         ("r0", r(w0[2])),
         ("tolerance", r(tol)),
-    ]);
+    ];
+    let mut sim = Sim::new(&[&params[..], &inertia_parameters(&i_cm)].concat());
     // Invariants from the CoM velocity and the rotation about the CoM (textbook form).
     let invariants = |sim: &mut Sim| {
         let v = sim.get_names(["u", "v", "w"]);

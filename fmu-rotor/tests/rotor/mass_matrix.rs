@@ -5,7 +5,7 @@
 //! prescribed rates, `T` is a quadratic form in `q'`, so the second differences are exact up to
 //! rounding.
 
-use crate::common::{BladeState, Lcg, ParamMap, RefRotor, Val, b, i, r};
+use crate::common::{BladeState, Lcg, ParamMap, RefRotor, TAIL_ROTOR_SHAFT, Val, b, i, r};
 use fmu_rotor::{Coordinate, Rotor, layout};
 
 /// Blade states from the coordinates `q`, rates `qd` and pitch angles.
@@ -138,12 +138,6 @@ fn ad_mass_matrix_equals_hessian_of_independent_kinetic_energy() {
     eprintln!("mass matrix (driven shaft, 4 blades, flap locked): max relative error = {worst_driven:.3e}");
     let tail = [
         ("nb", i(2)),
-        ("shaft.nx", r(0.0)),
-        ("shaft.ny", r(1.0)),
-        ("shaft.nz", r(0.0)),
-        ("shaft.ax", r(0.0)),
-        ("shaft.ay", r(0.0)),
-        ("shaft.az", r(-1.0)),
         ("e", r(0.1)),
         ("R", r(1.5)),
         ("blade.m", r(4.0)),
@@ -151,7 +145,7 @@ fn ad_mass_matrix_equals_hessian_of_independent_kinetic_energy() {
         ("blade.I", r(2.0)),
         ("Omega", r(120.0)),
     ];
-    let worst_tail = check(&tail, 13);
+    let worst_tail = check(&[&tail[..], &TAIL_ROTOR_SHAFT].concat(), 13);
     eprintln!("mass matrix (tail rotor, 2 blades): max relative error = {worst_tail:.3e}");
     assert!(worst_free < 1e-8 && worst_driven < 1e-8 && worst_tail < 1e-8);
 }

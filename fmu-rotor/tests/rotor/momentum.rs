@@ -13,7 +13,7 @@
 //! hub with gravity and oscillating pitch (driven shaft), an airframe spinning up about P (free
 //! shaft with a torque), and an airframe accelerating in translation (driven shaft, gravity).
 
-use crate::common::{BladeState, ParamMap, RefRotor, Sim, Val, axpy, b, cross, mv, norm, r};
+use crate::common::{BladeState, ParamMap, RefRotor, Sim, TAIL_ROTOR_SHAFT, Val, axpy, b, cross, mv, norm, r};
 use fmu_rotor::Rotor;
 
 const G: f64 = 9.80665;
@@ -237,15 +237,7 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "airframe accelerating in translation, gravity, tail-rotor shaft",
-            params: with(&[
-                ("nb", crate::common::i(5)),
-                ("shaft.nx", r(0.0)),
-                ("shaft.ny", r(1.0)),
-                ("shaft.nz", r(0.0)),
-                ("shaft.ax", r(0.0)),
-                ("shaft.ay", r(0.0)),
-                ("shaft.az", r(-1.0)),
-            ]),
+            params: with(&[&[("nb", crate::common::i(5))][..], &TAIL_ROTOR_SHAFT].concat()),
             gravity: [0.0, 0.0, G],
             v_p: |t| [30.0 + 2.0 * t, -1.0 + 0.5 * t, 3.0 - 4.0 * t],
             a_p: |_| [2.0, 0.5, -4.0],

@@ -2,24 +2,12 @@
 //! shaft axis, speed, geometry and blade data) live in one process, stepped interleaved, and
 //! each follows exactly (bit for bit) the trajectory it has when run alone.
 
-use crate::common::{Sim, Val, b, i, r};
-
-fn main_rotor() -> Vec<(&'static str, Val)> {
-    vec![
-        ("blade.beta0", r(0.05)),
-        ("blade.zeta0", r(0.01)),
-        ("hub.acc.z", r(-9.80665)),
-        ("hub.omega.y", r(0.1)),
-        ("blade[1].pitch", r(0.12)),
-        ("blade[3].pitch", r(0.06)),
-        ("blade[2].F.z", r(3000.0)),
-    ]
-}
+use crate::common::{Sim, TAIL_ROTOR_SHAFT, Val, b, i, loaded_main_rotor, r};
 
 /// A Bo105-class tail rotor: 2 blades, R 0.95 m, 233 rad/s, shaft along body +y (thrust to the
 /// right), blades teetering-like (flap free, lag locked).
 fn tail_rotor() -> Vec<(&'static str, Val)> {
-    vec![
+    let rotor = [
         ("nb", i(2)),
         ("Omega", r(233.0)),
         ("R", r(0.95)),
@@ -30,18 +18,13 @@ fn tail_rotor() -> Vec<(&'static str, Val)> {
         ("k_lag", r(0.0)),
         ("c_lag", r(0.0)),
         ("lock_lag", b(true)),
-        ("shaft.nx", r(0.0)),
-        ("shaft.ny", r(1.0)),
-        ("shaft.nz", r(0.0)),
-        ("shaft.ax", r(0.0)),
-        ("shaft.ay", r(0.0)),
-        ("shaft.az", r(-1.0)),
         ("blade.beta0", r(0.02)),
         ("hub.acc.z", r(-9.80665)),
         ("blade[1].pitch", r(0.15)),
         ("blade[2].pitch", r(0.1)),
         ("blade[1].F.z", r(150.0)),
-    ]
+    ];
+    [&rotor[..], &TAIL_ROTOR_SHAFT].concat()
 }
 
 const OUTPUTS: [&str; 9] = [
@@ -73,10 +56,10 @@ fn main_and_tail_rotor_instances_are_independent() {
         }
         out
     };
-    let main_alone = alone(&main_rotor());
+    let main_alone = alone(&loaded_main_rotor());
     let tail_alone = alone(&tail_rotor());
 
-    let mut main = Sim::new(&main_rotor());
+    let mut main = Sim::new(&loaded_main_rotor());
     let mut tail = Sim::new(&tail_rotor());
     let (mut main_together, mut tail_together) = (vec![record(&mut main)], vec![record(&mut tail)]);
     for _ in 0..steps {

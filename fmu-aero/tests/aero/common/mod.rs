@@ -17,6 +17,12 @@ pub fn vr(name: &str) -> u32 {
 /// One Aero instance driven by variable names.
 pub type Sim = fmu_core::verify::Sim<Aero>;
 
+/// `rho a c = gamma I / R^4` of the Seed 004 Table 1 rotor ([`test_fmus::table1`], seed eq. 29).
+pub fn rho_a_c() -> f64 {
+    use test_fmus::table1::{GAMMA, I, R};
+    GAMMA * I / R.powi(4)
+}
+
 /// Sets the kinematic inputs of blade `i` (1-based).
 pub fn set_blade(sim: &mut Sim, i: usize, k: &BladeInputs) {
     sim.set3(&format!("blade[{i}].vel"), k.vel);

@@ -145,20 +145,8 @@ impl Model for MassSpringDamper {
 
     fn state_variables() -> Vec<StateVariable> {
         vec![
-            StateVariable {
-                name: "state.x".into(),
-                unit: "m",
-                derivative_unit: "m/s",
-                description: "Position".into(),
-                nominal: 1.0,
-            },
-            StateVariable {
-                name: "state.v".into(),
-                unit: "m/s",
-                derivative_unit: "m/s2",
-                description: "Velocity".into(),
-                nominal: 1.0,
-            },
+            StateVariable::new("x", "m", "m/s", "Position", 1.0),
+            StateVariable::new("v", "m/s", "m/s2", "Velocity", 1.0),
         ]
     }
 

@@ -12,51 +12,33 @@ pub use fmu_core::verify::{Val, b, i, r};
 /// One Fuselage instance driven by variable names.
 pub type Sim = fmu_core::verify::Sim<Fuselage>;
 
+/// The parameters `I.xx`, `I.yy`, `I.zz`, `I.xy`, `I.xz`, `I.yz` of an inertia tensor about the CoM.
+pub fn inertia_parameters(i_cm: &Mat) -> [(&'static str, Val); 6] {
+    [
+        ("I.xx", r(i_cm[0][0])),
+        ("I.yy", r(i_cm[1][1])),
+        ("I.zz", r(i_cm[2][2])),
+        ("I.xy", r(i_cm[0][1])),
+        ("I.xz", r(i_cm[0][2])),
+        ("I.yz", r(i_cm[1][2])),
+    ]
+}
+
 /// Value reference of a Fuselage variable, by name.
 pub fn vr(name: &str) -> u32 {
     fmu_core::verify::vr::<Fuselage>(name)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Independent small linear algebra (deliberately not the crate's vec3 module).
+// Independent small linear algebra (deliberately not the crate's vec3 module): the shared part
+// from `fmu_core::verify::math`.
 
-/// 3x3 matrix, row-major.
-pub type Mat = [[f64; 3]; 3];
-
-/// `a x b`.
-pub fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-
-/// `a . b`.
-pub fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a.iter().zip(&b).map(|(x, y)| x * y).sum()
-}
-
-/// `a + s b`.
-pub fn axpy(a: [f64; 3], s: f64, b: [f64; 3]) -> [f64; 3] {
-    [a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2]]
-}
-
-/// `m v`.
-pub fn mv(m: &Mat, v: [f64; 3]) -> [f64; 3] {
-    [dot(m[0], v), dot(m[1], v), dot(m[2], v)]
-}
+#[allow(unused_imports)]
+pub use fmu_core::verify::math::{Lcg, Mat, axpy, cross, dot, mm, mv, rot, sci};
 
 /// `m^T v`.
 pub fn mtv(m: &Mat, v: [f64; 3]) -> [f64; 3] {
     [0, 1, 2].map(|j| (0..3).map(|k| m[k][j] * v[k]).sum())
-}
-
-/// `a b`.
-pub fn mm(a: &Mat, b: &Mat) -> Mat {
-    let mut c = [[0.0; 3]; 3];
-    for (i, row) in c.iter_mut().enumerate() {
-        for (j, e) in row.iter_mut().enumerate() {
-            *e = (0..3).map(|k| a[i][k] * b[k][j]).sum();
-        }
-    }
-    c
 }
 
 /// Inverse by cofactors.
@@ -86,16 +68,6 @@ pub fn mat_diff(a: &Mat, b: &Mat) -> f64 {
     (0..3).map(|i| max_diff(&a[i], &b[i])).fold(0.0, f64::max)
 }
 
-/// Elementary active rotation by `angle` (rad) about axis `axis` (0 = x, 1 = y, 2 = z).
-pub fn rot(axis: usize, angle: f64) -> Mat {
-    let (s, c) = angle.sin_cos();
-    match axis {
-        0 => [[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]],
-        1 => [[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]],
-        _ => [[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]],
-    }
-}
-
 /// `R_a(e1) R_b(e2) R_c(e3)` for the sequence code `abc` (e.g. 321).
 pub fn compose(code: i32, e: [f64; 3]) -> Mat {
     let axes = [(code / 100 - 1) as usize, ((code / 10) % 10 - 1) as usize, (code % 10 - 1) as usize];
@@ -111,17 +83,6 @@ pub fn quat_dcm(q: [f64; 4]) -> Mat {
         [2.0 * (x * y + w * z), w * w - x * x + y * y - z * z, 2.0 * (y * z - w * x)],
         [2.0 * (x * z - w * y), 2.0 * (y * z + w * x), w * w - x * x - y * y + z * z],
     ]
-}
-
-/// Simple deterministic generator (64-bit LCG) for reproducible "random" test data.
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// Uniform in `[lo, hi)`.
-    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        lo + (hi - lo) * ((self.0 >> 11) as f64 / (1u64 << 53) as f64)
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,10 +232,4 @@ impl RefBody {
         }
         s
     }
-}
-
-/// Formats numbers as `[1.234e-5, ...]` for the report lines.
-pub fn sci(v: &[f64]) -> String {
-    let parts: Vec<String> = v.iter().map(|x| format!("{x:.3e}")).collect();
-    format!("[{}]", parts.join(", "))
 }

@@ -14,6 +14,30 @@ use fmu_rotor::Rotor;
 #[allow(unused_imports)]
 pub use fmu_core::verify::{Val, b, i, r};
 
+/// A tail-rotor shaft: axis along body +y, azimuth reference along body -z.
+pub const TAIL_ROTOR_SHAFT: [(&str, Val); 6] = [
+    ("shaft.nx", Val::R(0.0)),
+    ("shaft.ny", Val::R(1.0)),
+    ("shaft.nz", Val::R(0.0)),
+    ("shaft.ax", Val::R(0.0)),
+    ("shaft.ay", Val::R(0.0)),
+    ("shaft.az", Val::R(-1.0)),
+];
+
+/// A loaded 4-blade main rotor: coned and lagged blades, the hub accelerating (gravity) and
+/// pitching, pitch on blades 1 and 3, a lift force on blade 2.
+pub fn loaded_main_rotor() -> Vec<(&'static str, Val)> {
+    vec![
+        ("blade.beta0", r(0.05)),
+        ("blade.zeta0", r(0.01)),
+        ("hub.acc.z", r(-9.80665)),
+        ("hub.omega.y", r(0.1)),
+        ("blade[1].pitch", r(0.12)),
+        ("blade[3].pitch", r(0.06)),
+        ("blade[2].F.z", r(3000.0)),
+    ]
+}
+
 /// Value reference of a Rotor variable, by name.
 pub fn vr(name: &str) -> u32 {
     fmu_core::verify::vr::<Rotor>(name)
@@ -74,46 +98,11 @@ impl Parameters for ParamMap {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Independent small linear algebra (deliberately not the crate's `la` module).
+// Independent small linear algebra (deliberately not the crate's `la` module): the shared part
+// from `fmu_core::verify::math`.
 
-/// 3x3 matrix, row-major.
-pub type Mat = [[f64; 3]; 3];
-
-/// `a x b`.
-pub fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-
-/// `a . b`.
-pub fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a.iter().zip(&b).map(|(x, y)| x * y).sum()
-}
-
-/// `a + s b`.
-pub fn axpy(a: [f64; 3], s: f64, b: [f64; 3]) -> [f64; 3] {
-    [a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2]]
-}
-
-/// `|a|`.
-pub fn norm(a: [f64; 3]) -> f64 {
-    dot(a, a).sqrt()
-}
-
-/// `m v`.
-pub fn mv(m: &Mat, v: [f64; 3]) -> [f64; 3] {
-    [dot(m[0], v), dot(m[1], v), dot(m[2], v)]
-}
-
-/// `a b`.
-pub fn mm(a: &Mat, b: &Mat) -> Mat {
-    let mut c = [[0.0; 3]; 3];
-    for (i, row) in c.iter_mut().enumerate() {
-        for (j, e) in row.iter_mut().enumerate() {
-            *e = (0..3).map(|k| a[i][k] * b[k][j]).sum();
-        }
-    }
-    c
-}
+#[allow(unused_imports)]
+pub use fmu_core::verify::math::{Lcg, Mat, axpy, cross, dot, mm, mv, norm, rot, sci};
 
 /// `a^T`.
 pub fn tr(a: &Mat) -> Mat {
@@ -126,30 +115,9 @@ pub fn tr(a: &Mat) -> Mat {
     t
 }
 
-/// Elementary active rotation by `angle` (rad) about axis `axis` (0 = x, 1 = y, 2 = z).
-pub fn rot(axis: usize, angle: f64) -> Mat {
-    let (s, c) = angle.sin_cos();
-    match axis {
-        0 => [[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]],
-        1 => [[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]],
-        _ => [[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]],
-    }
-}
-
 /// Column `k` of a matrix.
 pub fn col(m: &Mat, k: usize) -> [f64; 3] {
     [m[0][k], m[1][k], m[2][k]]
-}
-
-/// Simple deterministic generator (64-bit LCG) for reproducible "random" test data.
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// Uniform in `[lo, hi)`.
-    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        lo + (hi - lo) * ((self.0 >> 11) as f64 / (1u64 << 53) as f64)
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -331,10 +299,4 @@ impl RefRotor {
         }
         (l, h)
     }
-}
-
-/// Formats numbers as `[1.234e-5, ...]` for the report lines.
-pub fn sci(v: &[f64]) -> String {
-    let parts: Vec<String> = v.iter().map(|x| format!("{x:.3e}")).collect();
-    format!("[{}]", parts.join(", "))
 }

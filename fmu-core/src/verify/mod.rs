@@ -1,6 +1,8 @@
 //! Checks that model crates run in their tests: the exact directional derivatives against
 //! finite differences of the outputs, and the declared `ModelStructure` against what the outputs
-//! really depend on.
+//! really depend on; [`math`], the small algebra of the models' independent test references.
+
+pub mod math;
 
 use std::fmt;
 

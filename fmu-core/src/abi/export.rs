@@ -1,0 +1,170 @@
+//! The macros that emit the `#[no_mangle]` FMI 2.0 symbols of an FMU's shared library.
+
+/// Emits the FMI 2.0 symbols, Co-Simulation and Model Exchange, for a model type. Use once, in
+/// the crate that is built as the FMU's shared library. The model description declares Model
+/// Exchange when the model declares its states ([`crate::Model::state_variables`]).
+#[macro_export]
+macro_rules! export_fmu {
+    ($model:ty) => {
+        $crate::export_cosimulation!($crate::Instance<$model>);
+        $crate::export_model_exchange!($crate::Instance<$model>);
+    };
+}
+
+/// One `#[no_mangle] extern "C"` function per line, `fmi2Name(args) -> ret = abi_function;`,
+/// forwarding its arguments to `fmu_core::abi::abi_function::<$slave>`; used by the export
+/// macros.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fmi2_forward {
+    ($slave:ty; $($fmi:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)? = $abi:ident;)*) => {$(
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $fmi($($arg: $t),*) $(-> $ret)? {
+            // SAFETY: the importer calls under the FMI 2.0 calling contract; the `abi` function
+            // checks null pointers and lengths and catches panics.
+            unsafe { $crate::abi::$abi::<$slave>($($arg),*) }
+        }
+    )*};
+}
+
+/// Emits the FMI 2.0 Model Exchange symbols (those not shared with Co-Simulation) for a slave;
+/// used by [`crate::export_fmu!`].
+#[macro_export]
+macro_rules! export_model_exchange {
+    ($slave:ty) => {
+        mod fmi2_model_exchange_exports {
+            #![allow(non_snake_case, clippy::missing_safety_doc)]
+            use super::*;
+            use $crate::abi::{Boolean, Component, EventInfo, StatusCode};
+
+            $crate::__fmi2_forward! { $slave;
+                fmi2SetTime(c: Component, t: f64) -> StatusCode = set_time;
+                fmi2SetContinuousStates(c: Component, x: *const f64, n: usize) -> StatusCode = set_continuous_states;
+                fmi2GetContinuousStates(c: Component, x: *mut f64, n: usize) -> StatusCode = get_continuous_states;
+                fmi2GetDerivatives(c: Component, dx: *mut f64, n: usize) -> StatusCode = get_derivatives;
+                fmi2GetNominalsOfContinuousStates(c: Component, x: *mut f64, n: usize) -> StatusCode
+                    = get_nominals_of_continuous_states;
+                fmi2GetEventIndicators(c: Component, z: *mut f64, n: usize) -> StatusCode = get_event_indicators;
+                fmi2EnterEventMode(c: Component) -> StatusCode = enter_event_mode;
+                fmi2NewDiscreteStates(c: Component, info: *mut EventInfo) -> StatusCode = new_discrete_states;
+                fmi2EnterContinuousTimeMode(c: Component) -> StatusCode = enter_continuous_time_mode;
+                fmi2CompletedIntegratorStep(
+                    c: Component,
+                    no_prior: Boolean,
+                    enter_event_mode: *mut Boolean,
+                    terminate_simulation: *mut Boolean
+                ) -> StatusCode = completed_integrator_step;
+            }
+        }
+    };
+}
+
+/// Emits the FMI 2.0 Co-Simulation symbols for any [`CoSimulation`](crate::CoSimulation)
+/// slave (for a [`crate::Model`], use [`crate::export_fmu!`]). Use once, in the crate that is
+/// built as the FMU's shared library.
+#[macro_export]
+macro_rules! export_cosimulation {
+    ($slave:ty) => {
+        mod fmi2_exports {
+            #![allow(non_snake_case, clippy::missing_safety_doc)]
+            use super::*;
+            use std::ffi::{c_char, c_int};
+            use $crate::abi::{self, Boolean, CallbackFunctions, Component, FmuStatePtr, StatusCode, ValueReference};
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn fmi2GetTypesPlatform() -> *const c_char {
+                abi::TYPES_PLATFORM.as_ptr()
+            }
+            #[unsafe(no_mangle)]
+            pub extern "C" fn fmi2GetVersion() -> *const c_char {
+                abi::VERSION.as_ptr()
+            }
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2GetIntegerStatus(c: Component, kind: c_int, _v: *mut c_int) -> StatusCode {
+                // SAFETY: as in `__fmi2_forward!`.
+                unsafe { abi::get_other_status::<$slave>(c, "fmi2GetIntegerStatus", kind) }
+            }
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn fmi2GetStringStatus(
+                c: Component,
+                kind: c_int,
+                _v: *mut *const c_char,
+            ) -> StatusCode {
+                // SAFETY: as in `__fmi2_forward!`.
+                unsafe { abi::get_other_status::<$slave>(c, "fmi2GetStringStatus", kind) }
+            }
+
+            $crate::__fmi2_forward! { $slave;
+                fmi2SetDebugLogging(c: Component, on: Boolean, n: usize, cats: *const *const c_char) -> StatusCode
+                    = set_debug_logging;
+                fmi2Instantiate(
+                    name: *const c_char,
+                    kind: c_int,
+                    guid: *const c_char,
+                    resources: *const c_char,
+                    functions: *const CallbackFunctions,
+                    visible: Boolean,
+                    logging_on: Boolean
+                ) -> Component = instantiate;
+                fmi2FreeInstance(c: Component) = free_instance;
+                fmi2SetupExperiment(c: Component, tol_defined: Boolean, tol: f64, start: f64, stop_defined: Boolean, stop: f64)
+                    -> StatusCode = setup_experiment;
+                fmi2EnterInitializationMode(c: Component) -> StatusCode = enter_initialization_mode;
+                fmi2ExitInitializationMode(c: Component) -> StatusCode = exit_initialization_mode;
+                fmi2Terminate(c: Component) -> StatusCode = terminate;
+                fmi2Reset(c: Component) -> StatusCode = reset;
+                fmi2GetReal(c: Component, vr: *const ValueReference, n: usize, v: *mut f64) -> StatusCode = get_real;
+                fmi2GetInteger(c: Component, vr: *const ValueReference, n: usize, v: *mut c_int) -> StatusCode
+                    = get_integer;
+                fmi2GetBoolean(c: Component, vr: *const ValueReference, n: usize, v: *mut Boolean) -> StatusCode
+                    = get_boolean;
+                fmi2GetString(c: Component, vr: *const ValueReference, n: usize, v: *mut *const c_char) -> StatusCode
+                    = get_string;
+                fmi2SetReal(c: Component, vr: *const ValueReference, n: usize, v: *const f64) -> StatusCode = set_real;
+                fmi2SetInteger(c: Component, vr: *const ValueReference, n: usize, v: *const c_int) -> StatusCode
+                    = set_integer;
+                fmi2SetBoolean(c: Component, vr: *const ValueReference, n: usize, v: *const Boolean) -> StatusCode
+                    = set_boolean;
+                fmi2SetString(c: Component, vr: *const ValueReference, n: usize, v: *const *const c_char) -> StatusCode
+                    = set_string;
+                fmi2GetFMUstate(c: Component, s: *mut FmuStatePtr) -> StatusCode = get_fmu_state;
+                fmi2SetFMUstate(c: Component, s: FmuStatePtr) -> StatusCode = set_fmu_state;
+                fmi2FreeFMUstate(c: Component, s: *mut FmuStatePtr) -> StatusCode = free_fmu_state;
+                fmi2SerializedFMUstateSize(c: Component, s: FmuStatePtr, size: *mut usize) -> StatusCode
+                    = serialized_fmu_state_size;
+                fmi2SerializeFMUstate(c: Component, s: FmuStatePtr, bytes: *mut c_char, size: usize) -> StatusCode
+                    = serialize_fmu_state;
+                fmi2DeSerializeFMUstate(c: Component, bytes: *const c_char, size: usize, s: *mut FmuStatePtr)
+                    -> StatusCode = deserialize_fmu_state;
+                fmi2GetDirectionalDerivative(
+                    c: Component,
+                    unknown: *const ValueReference,
+                    n_unknown: usize,
+                    known: *const ValueReference,
+                    n_known: usize,
+                    dv_known: *const f64,
+                    dv_unknown: *mut f64
+                ) -> StatusCode = get_directional_derivative;
+                fmi2SetRealInputDerivatives(
+                    c: Component,
+                    vr: *const ValueReference,
+                    n: usize,
+                    order: *const c_int,
+                    v: *const f64
+                ) -> StatusCode = set_real_input_derivatives;
+                fmi2GetRealOutputDerivatives(
+                    c: Component,
+                    vr: *const ValueReference,
+                    n: usize,
+                    order: *const c_int,
+                    v: *mut f64
+                ) -> StatusCode = get_real_output_derivatives;
+                fmi2DoStep(c: Component, t: f64, h: f64, no_prior: Boolean) -> StatusCode = do_step;
+                fmi2CancelStep(c: Component) -> StatusCode = cancel_step;
+                fmi2GetStatus(c: Component, kind: c_int, v: *mut StatusCode) -> StatusCode = get_status;
+                fmi2GetRealStatus(c: Component, kind: c_int, v: *mut f64) -> StatusCode = get_real_status;
+                fmi2GetBooleanStatus(c: Component, kind: c_int, v: *mut Boolean) -> StatusCode = get_boolean_status;
+            }
+        }
+    };
+}
