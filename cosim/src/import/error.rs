@@ -270,6 +270,44 @@ pub struct CallError {
 }
 
 impl CallError {
+    /// A call refused before it reached the FMU ([`CallErrorKind::InvalidArgument`]), with the
+    /// reason.
+    #[cold]
+    pub(crate) fn refused(instance: &str, function: &'static str, reason: impl Into<String>) -> CallError {
+        CallError {
+            instance: instance.to_string(),
+            function,
+            kind: CallErrorKind::InvalidArgument,
+            message: Some(reason.into()),
+        }
+    }
+
+    /// Refuses slices of different lengths: `a` and `b` are (what, length).
+    #[inline]
+    pub(crate) fn same_length(
+        instance: &str,
+        function: &'static str,
+        a: (&str, usize),
+        b: (&str, usize),
+    ) -> Result<(), CallError> {
+        if a.1 == b.1 { Ok(()) } else { Err(CallError::length_mismatch(instance, function, a, b)) }
+    }
+
+    #[cold]
+    fn length_mismatch(instance: &str, function: &'static str, a: (&str, usize), b: (&str, usize)) -> CallError {
+        CallError::refused(
+            instance,
+            function,
+            format!("{} {} but {} {}: the lengths must be equal", a.1, a.0, b.1, b.0),
+        )
+    }
+
+    /// Refuses an FMU state made by another instance.
+    #[cold]
+    pub(crate) fn foreign_state(instance: &str, function: &'static str) -> CallError {
+        CallError::refused(instance, function, "this FMU state belongs to another instance")
+    }
+
     /// The status the FMU returned, if it was called.
     pub fn status(&self) -> Option<Status> {
         match self.kind {
