@@ -4,16 +4,11 @@
 use std::ffi::{CStr, CString, c_char};
 
 use super::super::error::CallError;
-use super::super::ffi::{FMI2_FALSE, FMI2_TRUE, Fmi2Component, Fmi2Status, Fmi2String, Fmi2ValueReference};
+use super::super::ffi::{FMI2_FALSE, FMI2_TRUE, Fmi2String, GetFn, SetFn};
 use super::Slave;
 
 /// Stack buffer size for converting Booleans without allocating.
 const BOOL_CHUNK: usize = 64;
-
-/// An `fmi2Set*` function whose values have the C type `T`.
-type SetFn<T> = unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *const T) -> Fmi2Status;
-/// An `fmi2Get*` function whose values have the C type `T`.
-type GetFn<T> = unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *mut T) -> Fmi2Status;
 
 impl Slave {
     /// Checks the lengths, then calls the setter `f` of `values` (of its C type `T`).
