@@ -313,7 +313,7 @@ impl SystemDescription {
     pub fn from_file(path: impl AsRef<Path>) -> Result<Self, SystemError> {
         let path = std::path::absolute(path.as_ref()).unwrap_or_else(|_| path.as_ref().to_path_buf());
         if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ssp") || e.eq_ignore_ascii_case("ssd")) {
-            let (description, warnings) = crate::ssp::import(&path).map_err(|m| SystemError::new("", m))?;
+            let (description, warnings) = crate::ssp::import(&path).map_err(|m| SystemError::new("", m.to_string()))?;
             for warning in warnings {
                 eprintln!("warning: {}: {warning}", path.display());
             }
