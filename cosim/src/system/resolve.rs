@@ -485,7 +485,8 @@ impl SystemDescription {
             SignalSpec::Table { csv, column } => {
                 let path = existing_file(&self.base_dir.join(csv), &format!("{field}.table.csv"))?;
                 Signal::Table(
-                    Table::from_csv(&path, column).map_err(|m| SystemError::new(format!("{field}.table"), m))?,
+                    Table::from_csv(&path, column)
+                        .map_err(|m| SystemError::new(format!("{field}.table"), m.to_string()))?,
                 )
             }
         })
