@@ -191,22 +191,23 @@ pub(crate) struct Coupling {
     pub counters: CouplingCounters,
 }
 
-impl Coupling {
-    /// Builds the feedthrough graph of `nodes` over `units` (whose `feedthrough` is filled),
-    /// its components, levels and loops.
-    pub fn new(
-        units: Vec<Unit>,
-        nodes: Vec<Node>,
-        tolerance: f64,
-        max_iterations: usize,
-        jacobian: JacobianUpdate,
-    ) -> Self {
-        // node_of[unit][output] = node index.
+/// The feedthrough graph of the nodes (unit outputs) over the units.
+struct FeedthroughEdges {
+    /// `node_of[unit][output]`: the node of that output, if it is one.
+    node_of: Vec<Vec<Option<usize>>>,
+    /// `by_input[unit][input]`: the outputs of the unit that depend on that input directly.
+    by_input: Vec<Vec<Vec<usize>>>,
+    /// `edges[p]`: the nodes that depend directly on node `p`.
+    edges: Vec<Vec<usize>>,
+}
+
+impl FeedthroughEdges {
+    /// The graph of `nodes` over `units` (whose `feedthrough` is filled).
+    fn new(units: &[Unit], nodes: &[Node]) -> Self {
         let mut node_of: Vec<Vec<Option<usize>>> = units.iter().map(|u| vec![None; u.y.len()]).collect();
         for (p, n) in nodes.iter().enumerate() {
             node_of[n.unit][n.output] = Some(p);
         }
-        // For each unit input, the outputs that depend on it directly.
         let by_input: Vec<Vec<Vec<usize>>> = units
             .iter()
             .map(|u| {
@@ -229,64 +230,92 @@ impl Coupling {
                 }
             }
         }
-        let components = graph::components_in_order(nodes.len(), &edges);
-        let mut component_of = vec![0; nodes.len()];
-        for (c, comp) in components.iter().enumerate() {
-            for &p in &comp.nodes {
-                component_of[p] = c;
-            }
-        }
-        // Levels in topological order: every edge goes to the same or a later component.
-        let mut level_of = vec![0usize; components.len()];
-        for (c, comp) in components.iter().enumerate() {
-            for &p in &comp.nodes {
-                for &q in &edges[p] {
-                    let d = component_of[q];
-                    if d != c {
-                        level_of[d] = level_of[d].max(level_of[c] + 1);
-                    }
+        FeedthroughEdges { node_of, by_input, edges }
+    }
+
+    /// The loop of component `comp`: the inputs its members drive within it, its units, its
+    /// Newton buffers and its members' names.
+    fn loop_of(&self, comp: &Component, units: &[Unit], nodes: &[Node]) -> Loop {
+        let local = |q: usize| comp.nodes.iter().position(|&p| p == q);
+        let mut inputs = Vec::new();
+        for (source, &p) in comp.nodes.iter().enumerate() {
+            for &(v, j) in &nodes[p].targets {
+                let rows: Vec<(usize, usize)> = self.by_input[v][j]
+                    .iter()
+                    .filter_map(|&k| self.node_of[v][k].and_then(local).map(|i| (i, k)))
+                    .collect();
+                if !rows.is_empty() {
+                    inputs.push(LoopInput { unit: v, input: j, source, rows });
                 }
             }
         }
+        let mut loop_units: Vec<usize> = comp.nodes.iter().map(|&p| nodes[p].unit).collect();
+        loop_units.sort_unstable();
+        loop_units.dedup();
+        let members = comp
+            .nodes
+            .iter()
+            .map(|&p| units[nodes[p].unit].y_names[nodes[p].output].clone())
+            .collect::<Vec<_>>()
+            .join(", ");
+        Loop {
+            nodes: comp.nodes.clone(),
+            inputs,
+            units: loop_units,
+            newton: LoopBuffers::new(comp.nodes.len()),
+            warm: false,
+            members,
+        }
+    }
+}
+
+/// The level of each component in topological order: every edge goes to the same or a later
+/// component, and a component is one level after the latest one it depends on.
+fn levels_of(components: &[Component], edges: &[Vec<usize>], n_nodes: usize) -> Vec<usize> {
+    let mut component_of = vec![0; n_nodes];
+    for (c, comp) in components.iter().enumerate() {
+        for &p in &comp.nodes {
+            component_of[p] = c;
+        }
+    }
+    let mut level_of = vec![0usize; components.len()];
+    for (c, comp) in components.iter().enumerate() {
+        for &p in &comp.nodes {
+            for &q in &edges[p] {
+                let d = component_of[q];
+                if d != c {
+                    level_of[d] = level_of[d].max(level_of[c] + 1);
+                }
+            }
+        }
+    }
+    level_of
+}
+
+impl Coupling {
+    /// Builds the feedthrough graph of `nodes` over `units` (whose `feedthrough` is filled),
+    /// its components, levels and loops.
+    pub fn new(
+        units: Vec<Unit>,
+        nodes: Vec<Node>,
+        tolerance: f64,
+        max_iterations: usize,
+        jacobian: JacobianUpdate,
+    ) -> Self {
+        let edges = FeedthroughEdges::new(&units, &nodes);
+        let components = graph::components_in_order(nodes.len(), &edges.edges);
+        let level_of = levels_of(&components, &edges.edges, nodes.len());
         let n_levels = level_of.iter().max().map_or(0, |m| m + 1);
         let mut levels: Vec<Level> = (0..n_levels).map(|_| Level { acyclic: Vec::new(), loops: Vec::new() }).collect();
         let mut loops = Vec::new();
         for (c, comp) in components.iter().enumerate() {
             let level = &mut levels[level_of[c]];
-            if !comp.is_loop {
+            if comp.is_loop {
+                level.loops.push(loops.len());
+                loops.push(edges.loop_of(comp, &units, &nodes));
+            } else {
                 level.acyclic.push(comp.nodes[0]);
-                continue;
             }
-            let m = comp.nodes.len();
-            let local = |q: usize| comp.nodes.iter().position(|&p| p == q);
-            let mut inputs = Vec::new();
-            for (source, &p) in comp.nodes.iter().enumerate() {
-                for &(v, j) in &nodes[p].targets {
-                    let rows: Vec<(usize, usize)> =
-                        by_input[v][j].iter().filter_map(|&k| node_of[v][k].and_then(local).map(|i| (i, k))).collect();
-                    if !rows.is_empty() {
-                        inputs.push(LoopInput { unit: v, input: j, source, rows });
-                    }
-                }
-            }
-            let mut loop_units: Vec<usize> = comp.nodes.iter().map(|&p| nodes[p].unit).collect();
-            loop_units.sort_unstable();
-            loop_units.dedup();
-            let members = comp
-                .nodes
-                .iter()
-                .map(|&p| units[nodes[p].unit].y_names[nodes[p].output].clone())
-                .collect::<Vec<_>>()
-                .join(", ");
-            level.loops.push(loops.len());
-            loops.push(Loop {
-                nodes: comp.nodes.clone(),
-                inputs,
-                units: loop_units,
-                newton: LoopBuffers::new(m),
-                warm: false,
-                members,
-            });
         }
         let n_nodes = nodes.len();
         Coupling {
