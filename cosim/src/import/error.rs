@@ -302,6 +302,31 @@ impl CallError {
         )
     }
 
+    /// The two length checks of `fmi2GetDirectionalDerivative`: seeds for the knowns, results
+    /// for the unknowns.
+    pub(crate) fn directional_lengths(
+        instance: &str,
+        (unknown, known): (&[u32], &[u32]),
+        (seeds, results): (usize, usize),
+    ) -> Result<(), CallError> {
+        const F: &str = "fmi2GetDirectionalDerivative";
+        CallError::same_length(instance, F, ("known value references", known.len()), ("seed values", seeds))?;
+        CallError::same_length(instance, F, ("unknown value references", unknown.len()), ("result values", results))
+    }
+
+    /// The length checks of the input and output derivative calls: an order and a value per
+    /// value reference.
+    pub(crate) fn derivative_lengths(
+        instance: &str,
+        function: &'static str,
+        vrs: &[u32],
+        orders: &[i32],
+        values: usize,
+    ) -> Result<(), CallError> {
+        CallError::same_length(instance, function, ("value references", vrs.len()), ("orders", orders.len()))?;
+        CallError::same_length(instance, function, ("value references", vrs.len()), ("values", values))
+    }
+
     /// Refuses an FMU state made by another instance.
     #[cold]
     pub(crate) fn foreign_state(instance: &str, function: &'static str) -> CallError {

@@ -130,8 +130,7 @@ impl IsolatedSlave {
         dv_unknown: &mut [f64],
     ) -> Result<(), CallError> {
         const F: &str = "fmi2GetDirectionalDerivative";
-        self.same_length(F, ("known value references", known.len()), ("seed values", dv_known.len()))?;
-        self.same_length(F, ("unknown value references", unknown.len()), ("result values", dv_unknown.len()))?;
+        CallError::directional_lengths(&self.name, (unknown, known), (dv_known.len(), dv_unknown.len()))?;
         self.request(
             Op::DirectionalDerivative,
             F,
@@ -145,8 +144,7 @@ impl IsolatedSlave {
     /// `fmi2SetRealInputDerivatives`.
     pub fn set_real_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), CallError> {
         const F: &str = "fmi2SetRealInputDerivatives";
-        self.same_length(F, ("value references", vrs.len()), ("orders", orders.len()))?;
-        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
+        CallError::derivative_lengths(&self.name, F, vrs, orders, values.len())?;
         self.request(
             Op::SetRealInputDerivatives,
             F,

@@ -38,8 +38,7 @@ impl Slave {
         let Some(f) = self.functions.get_directional_derivative else {
             return Err(self.unsupported(F, "providesDirectionalDerivative"));
         };
-        self.same_length(F, ("known value references", known.len()), ("seed values", dv_known.len()))?;
-        self.same_length(F, ("unknown value references", unknown.len()), ("result values", dv_unknown.len()))?;
+        CallError::directional_lengths(&self.name, (unknown, known), (dv_known.len(), dv_unknown.len()))?;
         let mark = self.begin(F)?;
         // SAFETY: FMI 2.0 signature; `unknown`/`dv_unknown` have `unknown.len()` elements and
         // `known`/`dv_known` have `known.len()` (both checked above).
@@ -63,8 +62,7 @@ impl Slave {
         let Some(f) = self.functions.set_real_input_derivatives else {
             return Err(self.unsupported(F, "canInterpolateInputs"));
         };
-        self.same_length(F, ("value references", vrs.len()), ("orders", orders.len()))?;
-        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
+        CallError::derivative_lengths(&self.name, F, vrs, orders, values.len())?;
         let mark = self.begin(F)?;
         // SAFETY: FMI 2.0 signature; the three arrays have `vrs.len()` elements (checked).
         let code = unsafe { f(self.c(), vrs.as_ptr(), vrs.len(), orders.as_ptr(), values.as_ptr()) };
@@ -82,8 +80,7 @@ impl Slave {
         let Some(f) = self.functions.get_real_output_derivatives else {
             return Err(self.unsupported(F, "maxOutputDerivativeOrder >= 1"));
         };
-        self.same_length(F, ("value references", vrs.len()), ("orders", orders.len()))?;
-        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
+        CallError::derivative_lengths(&self.name, F, vrs, orders, values.len())?;
         let mark = self.begin(F)?;
         // SAFETY: FMI 2.0 signature; the three arrays have `vrs.len()` elements (checked).
         let code = unsafe { f(self.c(), vrs.as_ptr(), vrs.len(), orders.as_ptr(), values.as_mut_ptr()) };
