@@ -135,25 +135,27 @@ impl<'a> Encoder<'a> {
 
     /// Appends a `u32`.
     pub(crate) fn u32(&mut self, value: u32) -> &mut Self {
-        self.buffer.extend_from_slice(&value.to_le_bytes());
-        self
+        self.le(value.to_le_bytes())
     }
 
     /// Appends an `i32`.
     pub(crate) fn i32(&mut self, value: i32) -> &mut Self {
-        self.buffer.extend_from_slice(&value.to_le_bytes());
-        self
+        self.le(value.to_le_bytes())
     }
 
     /// Appends a `u64`.
     pub(crate) fn u64(&mut self, value: u64) -> &mut Self {
-        self.buffer.extend_from_slice(&value.to_le_bytes());
-        self
+        self.le(value.to_le_bytes())
     }
 
     /// Appends an `f64`.
     pub(crate) fn f64(&mut self, value: f64) -> &mut Self {
-        self.buffer.extend_from_slice(&value.to_le_bytes());
+        self.le(value.to_le_bytes())
+    }
+
+    /// Appends a number's little-endian bytes.
+    fn le<const N: usize>(&mut self, bytes: [u8; N]) -> &mut Self {
+        self.buffer.extend_from_slice(&bytes);
         self
     }
 

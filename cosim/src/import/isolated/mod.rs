@@ -218,8 +218,7 @@ impl IsolatedSlave {
     /// A call exceeded the time limit: kills the child.
     #[cold]
     fn timed_out(&mut self, function: &'static str, limit: Duration) -> CallError {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
         self.end(
             function,
             CallErrorKind::TimedOut,
@@ -234,8 +233,7 @@ impl IsolatedSlave {
     /// The child sent what this process cannot read: kills it.
     #[cold]
     fn malformed(&mut self, function: &'static str) -> CallError {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
         self.end(
             function,
             CallErrorKind::ProcessDied,
@@ -244,6 +242,12 @@ impl IsolatedSlave {
                 time_text(self.time)
             ),
         )
+    }
+
+    /// Kills the child and reaps it.
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     /// Keeps the error that ended the child for every later call.

@@ -258,6 +258,15 @@ impl Slave {
         CallError::same_length(&self.name, function, a, b)
     }
 
+    /// `items` as C strings; refused with `refusal` when one contains a NUL byte.
+    fn c_strings(&self, function: &'static str, items: &[&str], refusal: &str) -> Result<Vec<CString>, CallError> {
+        items
+            .iter()
+            .map(|c| CString::new(*c))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| self.refused(function, refusal))
+    }
+
     /// `fmi2SetupExperiment`.
     pub fn setup_experiment(&mut self, tolerance: Option<f64>, start: f64, stop: Option<f64>) -> Result<(), CallError> {
         const F: &str = "fmi2SetupExperiment";
@@ -316,11 +325,7 @@ impl Slave {
     /// `fmi2SetDebugLogging`; empty `categories` means all.
     pub fn set_debug_logging(&mut self, on: bool, categories: &[&str]) -> Result<(), CallError> {
         const F: &str = "fmi2SetDebugLogging";
-        let owned = categories
-            .iter()
-            .map(|c| CString::new(*c))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| self.refused(F, "a category contains a NUL byte"))?;
+        let owned = self.c_strings(F, categories, "a category contains a NUL byte")?;
         let pointers: Vec<Fmi2String> = owned.iter().map(|c| c.as_ptr()).collect();
         let mark = self.begin(F)?;
         // SAFETY: FMI 2.0 signature; `pointers` holds `len` NUL-terminated strings that outlive

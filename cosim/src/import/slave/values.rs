@@ -1,7 +1,7 @@
 //! [`Slave`]'s setters and getters, `fmi2Set*` and `fmi2Get*` for each FMI type, through one
 //! checked call per direction (`set`, `get`).
 
-use std::ffi::{CStr, CString, c_char};
+use std::ffi::{CStr, c_char};
 
 use super::super::error::CallError;
 use super::super::ffi::{FMI2_FALSE, FMI2_TRUE, Fmi2String, GetFn, SetFn};
@@ -84,11 +84,7 @@ impl Slave {
     pub fn set_string(&mut self, vrs: &[u32], values: &[&str]) -> Result<(), CallError> {
         const F: &str = "fmi2SetString";
         self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
-        let owned = values
-            .iter()
-            .map(|v| CString::new(*v))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| self.refused(F, "a value contains a NUL byte"))?;
+        let owned = self.c_strings(F, values, "a value contains a NUL byte")?;
         // `owned` outlives the call: the pointers stay valid.
         let pointers: Vec<Fmi2String> = owned.iter().map(|c| c.as_ptr()).collect();
         self.set(F, self.functions.set_string, vrs, &pointers)
