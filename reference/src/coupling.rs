@@ -8,12 +8,15 @@
 //! each model's outputs are evaluated at most once per level (plus the Newton iterations of its
 //! loops), not once per connected output.
 
+mod edges;
+
 use std::rc::Rc;
 
 use cosim::master::graph::{self, Component};
 
 use crate::registry::DynModel;
 use cosim::master::newton::{self, LoopBuffers, LoopProblem, SolveError};
+use edges::{FeedthroughEdges, levels_of};
 use fmu_core::Dual64;
 
 /// One model instance with its inputs, outputs and AD buffers.
@@ -201,92 +204,20 @@ impl Coupling {
         max_iterations: usize,
         jacobian: JacobianUpdate,
     ) -> Self {
-        // node_of[unit][output] = node index.
-        let mut node_of: Vec<Vec<Option<usize>>> = units.iter().map(|u| vec![None; u.y.len()]).collect();
-        for (p, n) in nodes.iter().enumerate() {
-            node_of[n.unit][n.output] = Some(p);
-        }
-        // For each unit input, the outputs that depend on it directly.
-        let by_input: Vec<Vec<Vec<usize>>> = units
-            .iter()
-            .map(|u| {
-                let mut b = vec![Vec::new(); u.u.len()];
-                for (k, deps) in u.feedthrough.iter().enumerate() {
-                    for &j in deps {
-                        b[j].push(k);
-                    }
-                }
-                b
-            })
-            .collect();
-        let mut edges = vec![Vec::new(); nodes.len()];
-        for (p, node) in nodes.iter().enumerate() {
-            for &(v, j) in &node.targets {
-                for &k in &by_input[v][j] {
-                    if let Some(q) = node_of[v][k] {
-                        edges[p].push(q);
-                    }
-                }
-            }
-        }
-        let components = graph::components_in_order(nodes.len(), &edges);
-        let mut component_of = vec![0; nodes.len()];
-        for (c, comp) in components.iter().enumerate() {
-            for &p in &comp.nodes {
-                component_of[p] = c;
-            }
-        }
-        // Levels in topological order: every edge goes to the same or a later component.
-        let mut level_of = vec![0usize; components.len()];
-        for (c, comp) in components.iter().enumerate() {
-            for &p in &comp.nodes {
-                for &q in &edges[p] {
-                    let d = component_of[q];
-                    if d != c {
-                        level_of[d] = level_of[d].max(level_of[c] + 1);
-                    }
-                }
-            }
-        }
+        let edges = FeedthroughEdges::new(&units, &nodes);
+        let components = graph::components_in_order(nodes.len(), &edges.edges);
+        let level_of = levels_of(&components, &edges.edges, nodes.len());
         let n_levels = level_of.iter().max().map_or(0, |m| m + 1);
         let mut levels: Vec<Level> = (0..n_levels).map(|_| Level { acyclic: Vec::new(), loops: Vec::new() }).collect();
         let mut loops = Vec::new();
         for (c, comp) in components.iter().enumerate() {
             let level = &mut levels[level_of[c]];
-            if !comp.is_loop {
+            if comp.is_loop {
+                level.loops.push(loops.len());
+                loops.push(edges.loop_of(comp, &units, &nodes));
+            } else {
                 level.acyclic.push(comp.nodes[0]);
-                continue;
             }
-            let m = comp.nodes.len();
-            let local = |q: usize| comp.nodes.iter().position(|&p| p == q);
-            let mut inputs = Vec::new();
-            for (source, &p) in comp.nodes.iter().enumerate() {
-                for &(v, j) in &nodes[p].targets {
-                    let rows: Vec<(usize, usize)> =
-                        by_input[v][j].iter().filter_map(|&k| node_of[v][k].and_then(local).map(|i| (i, k))).collect();
-                    if !rows.is_empty() {
-                        inputs.push(LoopInput { unit: v, input: j, source, rows });
-                    }
-                }
-            }
-            let mut loop_units: Vec<usize> = comp.nodes.iter().map(|&p| nodes[p].unit).collect();
-            loop_units.sort_unstable();
-            loop_units.dedup();
-            let members = comp
-                .nodes
-                .iter()
-                .map(|&p| units[nodes[p].unit].y_names[nodes[p].output].clone())
-                .collect::<Vec<_>>()
-                .join(", ");
-            level.loops.push(loops.len());
-            loops.push(Loop {
-                nodes: comp.nodes.clone(),
-                inputs,
-                units: loop_units,
-                newton: LoopBuffers::new(m),
-                warm: false,
-                members,
-            });
         }
         let n_nodes = nodes.len();
         Coupling {

@@ -270,6 +270,69 @@ pub struct CallError {
 }
 
 impl CallError {
+    /// A call refused before it reached the FMU ([`CallErrorKind::InvalidArgument`]), with the
+    /// reason.
+    #[cold]
+    pub(crate) fn refused(instance: &str, function: &'static str, reason: impl Into<String>) -> CallError {
+        CallError {
+            instance: instance.to_string(),
+            function,
+            kind: CallErrorKind::InvalidArgument,
+            message: Some(reason.into()),
+        }
+    }
+
+    /// Refuses slices of different lengths: `a` and `b` are (what, length).
+    #[inline]
+    pub(crate) fn same_length(
+        instance: &str,
+        function: &'static str,
+        a: (&str, usize),
+        b: (&str, usize),
+    ) -> Result<(), CallError> {
+        if a.1 == b.1 { Ok(()) } else { Err(CallError::length_mismatch(instance, function, a, b)) }
+    }
+
+    #[cold]
+    fn length_mismatch(instance: &str, function: &'static str, a: (&str, usize), b: (&str, usize)) -> CallError {
+        CallError::refused(
+            instance,
+            function,
+            format!("{} {} but {} {}: the lengths must be equal", a.1, a.0, b.1, b.0),
+        )
+    }
+
+    /// The two length checks of `fmi2GetDirectionalDerivative`: seeds for the knowns, results
+    /// for the unknowns.
+    pub(crate) fn directional_lengths(
+        instance: &str,
+        (unknown, known): (&[u32], &[u32]),
+        (seeds, results): (usize, usize),
+    ) -> Result<(), CallError> {
+        const F: &str = "fmi2GetDirectionalDerivative";
+        CallError::same_length(instance, F, ("known value references", known.len()), ("seed values", seeds))?;
+        CallError::same_length(instance, F, ("unknown value references", unknown.len()), ("result values", results))
+    }
+
+    /// The length checks of the input and output derivative calls: an order and a value per
+    /// value reference.
+    pub(crate) fn derivative_lengths(
+        instance: &str,
+        function: &'static str,
+        vrs: &[u32],
+        orders: &[i32],
+        values: usize,
+    ) -> Result<(), CallError> {
+        CallError::same_length(instance, function, ("value references", vrs.len()), ("orders", orders.len()))?;
+        CallError::same_length(instance, function, ("value references", vrs.len()), ("values", values))
+    }
+
+    /// Refuses an FMU state made by another instance.
+    #[cold]
+    pub(crate) fn foreign_state(instance: &str, function: &'static str) -> CallError {
+        CallError::refused(instance, function, "this FMU state belongs to another instance")
+    }
+
     /// The status the FMU returned, if it was called.
     pub fn status(&self) -> Option<Status> {
         match self.kind {

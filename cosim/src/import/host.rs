@@ -16,7 +16,7 @@ use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use super::wire::{Decoder, Encoder, FrameReader, Malformed, Op, Reply};
+use super::wire::{Decoder, Encoder, FrameReader, Item, Malformed, Op, Reply};
 use super::{
     CallError, CallErrorKind, ExtractedFmu, Fmu, FmuLogger, FmuState, Slave, Status, StepResult,
     read_extracted_description,
@@ -246,7 +246,6 @@ impl Host {
     /// Makes the call `op` with the arguments in `d`.
     fn call(&mut self, op: Op, d: &mut Decoder<'_>) -> Result<Result<Answer, CallError>, Malformed> {
         let s = &mut self.slave;
-        let done = |r: Result<(), CallError>| r.map(|()| Answer::Done);
         Ok(match op {
             Op::Open => return Err(Malformed),
             Op::SetupExperiment => {
@@ -259,91 +258,80 @@ impl Host {
             Op::EnterInitializationMode => done(s.enter_initialization_mode()),
             Op::ExitInitializationMode => done(s.exit_initialization_mode()),
             Op::Terminate => done(s.terminate()),
-            Op::SetReal => {
-                d.u32s_into(&mut self.vrs)?;
-                d.f64s_into(&mut self.reals)?;
-                done(s.set_real(&self.vrs, &self.reals))
-            }
-            Op::GetReal => {
-                d.u32s_into(&mut self.vrs)?;
-                self.reals.resize(self.vrs.len(), 0.0);
-                s.get_real(&self.vrs, &mut self.reals).map(|()| Answer::Reals)
-            }
-            Op::SetInteger => {
-                d.u32s_into(&mut self.vrs)?;
-                d.i32s_into(&mut self.ints)?;
-                done(s.set_integer(&self.vrs, &self.ints))
-            }
-            Op::GetInteger => {
-                d.u32s_into(&mut self.vrs)?;
-                self.ints.resize(self.vrs.len(), 0);
-                s.get_integer(&self.vrs, &mut self.ints).map(|()| Answer::Ints)
-            }
-            Op::SetBoolean => {
-                d.u32s_into(&mut self.vrs)?;
-                d.bools_into(&mut self.bools)?;
-                done(s.set_boolean(&self.vrs, &self.bools))
-            }
-            Op::GetBoolean => {
-                d.u32s_into(&mut self.vrs)?;
-                self.bools.resize(self.vrs.len(), false);
-                s.get_boolean(&self.vrs, &mut self.bools).map(|()| Answer::Bools)
+            Op::SetReal | Op::GetReal | Op::SetInteger | Op::GetInteger | Op::SetBoolean | Op::GetBoolean => {
+                return self.values(op, d);
             }
             Op::DoStep => {
                 let (t, h, no_set_prior) = (d.f64()?, d.f64()?, d.u8()? != 0);
                 s.do_step(t, h, no_set_prior).map(Answer::Step)
             }
             Op::DirectionalDerivative => {
-                d.u32s_into(&mut self.vrs)?;
-                d.u32s_into(&mut self.vrs2)?;
-                d.f64s_into(&mut self.reals)?;
+                d.slice_into(&mut self.vrs)?;
+                d.slice_into(&mut self.vrs2)?;
+                d.slice_into(&mut self.reals)?;
                 self.reals2.resize(self.vrs.len(), 0.0);
                 s.get_directional_derivative(&self.vrs, &self.vrs2, &self.reals, &mut self.reals2)
                     .map(|()| Answer::Reals2)
             }
             Op::SetRealInputDerivatives => {
-                d.u32s_into(&mut self.vrs)?;
-                d.i32s_into(&mut self.ints)?;
-                d.f64s_into(&mut self.reals)?;
+                d.slice_into(&mut self.vrs)?;
+                d.slice_into(&mut self.ints)?;
+                d.slice_into(&mut self.reals)?;
                 done(s.set_real_input_derivatives(&self.vrs, &self.ints, &self.reals))
             }
-            Op::GetFmuState => s.get_fmu_state().map(|state| {
-                self.states.push(Some(state));
-                Answer::Handle(self.states.len() as u64 - 1)
-            }),
-            Op::GetFmuStateInto => {
-                let handle = d.u64()?;
-                match self.states.get_mut(handle as usize).and_then(Option::as_mut) {
-                    Some(state) => done(s.get_fmu_state_into(state)),
-                    None => Err(no_state(s, "fmi2GetFMUstate")),
-                }
-            }
-            Op::SetFmuState => {
-                let handle = d.u64()?;
-                match self.states.get(handle as usize).and_then(Option::as_ref) {
-                    Some(state) => done(s.set_fmu_state(state)),
-                    None => Err(no_state(s, "fmi2SetFMUstate")),
-                }
-            }
-            Op::FreeFmuState => {
-                let handle = d.u64()?;
-                match self.states.get_mut(handle as usize).and_then(Option::take) {
-                    Some(state) => done(s.free_fmu_state(state)),
-                    None => Err(no_state(s, "fmi2FreeFMUstate")),
-                }
-            }
-            Op::SerializeFmuState => {
-                let handle = d.u64()?;
-                match self.states.get(handle as usize).and_then(Option::as_ref) {
-                    Some(state) => s.serialize_fmu_state(state).map(Answer::Bytes),
-                    None => Err(no_state(s, "fmi2SerializeFMUstate")),
-                }
-            }
-            Op::DeserializeFmuState => s.deserialize_fmu_state(d.bytes()?).map(|state| {
-                self.states.push(Some(state));
-                Answer::Handle(self.states.len() as u64 - 1)
-            }),
+            Op::GetFmuState
+            | Op::GetFmuStateInto
+            | Op::SetFmuState
+            | Op::FreeFmuState
+            | Op::SerializeFmuState
+            | Op::DeserializeFmuState => return self.state(op, d),
             Op::LastSuccessfulTime => s.last_successful_time().map(Answer::Time),
+        })
+    }
+
+    /// The setters and getters: value references, then the values to set.
+    fn values(&mut self, op: Op, d: &mut Decoder<'_>) -> Result<Result<Answer, CallError>, Malformed> {
+        d.slice_into(&mut self.vrs)?;
+        let (s, vrs, n) = (&mut self.slave, &self.vrs, self.vrs.len());
+        Ok(match op {
+            Op::SetReal => done(s.set_real(vrs, read(d, &mut self.reals)?)),
+            Op::GetReal => s.get_real(vrs, zeroed(&mut self.reals, n)).map(|()| Answer::Reals),
+            Op::SetInteger => done(s.set_integer(vrs, read(d, &mut self.ints)?)),
+            Op::GetInteger => s.get_integer(vrs, zeroed(&mut self.ints, n)).map(|()| Answer::Ints),
+            Op::SetBoolean => done(s.set_boolean(vrs, read(d, &mut self.bools)?)),
+            Op::GetBoolean => s.get_boolean(vrs, zeroed(&mut self.bools, n)).map(|()| Answer::Bools),
+            _ => return Err(Malformed),
+        })
+    }
+
+    /// The FMU state calls: a state's handle, or the bytes to deserialise.
+    fn state(&mut self, op: Op, d: &mut Decoder<'_>) -> Result<Result<Answer, CallError>, Malformed> {
+        let s = &mut self.slave;
+        let states = &mut self.states;
+        let new = |states: &mut Vec<Option<FmuState>>, state| {
+            states.push(Some(state));
+            Answer::Handle(states.len() as u64 - 1)
+        };
+        Ok(match op {
+            Op::GetFmuState => s.get_fmu_state().map(|state| new(states, state)),
+            Op::DeserializeFmuState => s.deserialize_fmu_state(d.bytes()?).map(|state| new(states, state)),
+            Op::GetFmuStateInto => match states.get_mut(d.u64()? as usize).and_then(Option::as_mut) {
+                Some(state) => done(s.get_fmu_state_into(state)),
+                None => Err(no_state(s, "fmi2GetFMUstate")),
+            },
+            Op::SetFmuState => match states.get(d.u64()? as usize).and_then(Option::as_ref) {
+                Some(state) => done(s.set_fmu_state(state)),
+                None => Err(no_state(s, "fmi2SetFMUstate")),
+            },
+            Op::FreeFmuState => match states.get_mut(d.u64()? as usize).and_then(Option::take) {
+                Some(state) => done(s.free_fmu_state(state)),
+                None => Err(no_state(s, "fmi2FreeFMUstate")),
+            },
+            Op::SerializeFmuState => match states.get(d.u64()? as usize).and_then(Option::as_ref) {
+                Some(state) => s.serialize_fmu_state(state).map(Answer::Bytes),
+                None => Err(no_state(s, "fmi2SerializeFMUstate")),
+            },
+            _ => return Err(Malformed),
         })
     }
 
@@ -351,10 +339,10 @@ impl Host {
     fn encode(&self, e: &mut Encoder<'_>, answer: Answer) {
         match answer {
             Answer::Done => e,
-            Answer::Reals => e.f64s(&self.reals),
-            Answer::Reals2 => e.f64s(&self.reals2),
-            Answer::Ints => e.i32s(&self.ints),
-            Answer::Bools => e.bools(&self.bools),
+            Answer::Reals => e.slice(&self.reals),
+            Answer::Reals2 => e.slice(&self.reals2),
+            Answer::Ints => e.slice(&self.ints),
+            Answer::Bools => e.slice(&self.bools),
             Answer::Step(result) => e.u8(match result {
                 StepResult::Complete => 0,
                 StepResult::Discarded => 1,
@@ -369,10 +357,22 @@ impl Host {
 
 /// The error for a state handle the parent does not hold (freed, or never made).
 fn no_state(slave: &Slave, function: &'static str) -> CallError {
-    CallError {
-        instance: slave.name().to_string(),
-        function,
-        kind: CallErrorKind::InvalidArgument,
-        message: Some("no such FMU state in the isolated process".into()),
-    }
+    CallError::refused(slave.name(), function, "no such FMU state in the isolated process")
+}
+
+/// A call that returns nothing beyond success.
+fn done(result: Result<(), CallError>) -> Result<Answer, CallError> {
+    result.map(|()| Answer::Done)
+}
+
+/// The values of a setter, read into `buffer`.
+fn read<'b, T: Item>(d: &mut Decoder<'_>, buffer: &'b mut Vec<T>) -> Result<&'b [T], Malformed> {
+    d.slice_into(buffer)?;
+    Ok(buffer)
+}
+
+/// `buffer` with `n` values for a getter to fill.
+fn zeroed<T: Item + Default>(buffer: &mut Vec<T>, n: usize) -> &mut [T] {
+    buffer.resize(n, T::default());
+    buffer
 }

@@ -24,7 +24,7 @@
 //! the C functions, [`Slave`] wraps one instance. [`IsolatedSlave`] runs an instance in a child
 //! process of its own ([`isolated`]; the child's side is [`host`], their framing `wire.rs`), and
 //! [`Instance`] is either kind behind one set of methods, for the master. All `unsafe` code of the importer is in this
-//! directory (`ffi.rs`, `slave.rs`, `logger.rs`, `host.rs`), each block with its `SAFETY` argument; the
+//! directory (`ffi/`, `slave/`, `logger.rs`, `host.rs`), each block with its `SAFETY` argument; the
 //! C-variadic logger callback is `logger.c`, compiled by `build.rs`. [`inspect`] renders a
 //! description for `orchestrator inspect` ([`read_model_description`] reads one without
 //! loading the binary).

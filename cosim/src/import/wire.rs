@@ -135,25 +135,27 @@ impl<'a> Encoder<'a> {
 
     /// Appends a `u32`.
     pub(crate) fn u32(&mut self, value: u32) -> &mut Self {
-        self.buffer.extend_from_slice(&value.to_le_bytes());
-        self
+        self.le(value.to_le_bytes())
     }
 
     /// Appends an `i32`.
     pub(crate) fn i32(&mut self, value: i32) -> &mut Self {
-        self.buffer.extend_from_slice(&value.to_le_bytes());
-        self
+        self.le(value.to_le_bytes())
     }
 
     /// Appends a `u64`.
     pub(crate) fn u64(&mut self, value: u64) -> &mut Self {
-        self.buffer.extend_from_slice(&value.to_le_bytes());
-        self
+        self.le(value.to_le_bytes())
     }
 
     /// Appends an `f64`.
     pub(crate) fn f64(&mut self, value: f64) -> &mut Self {
-        self.buffer.extend_from_slice(&value.to_le_bytes());
+        self.le(value.to_le_bytes())
+    }
+
+    /// Appends a number's little-endian bytes.
+    fn le<const N: usize>(&mut self, bytes: [u8; N]) -> &mut Self {
+        self.buffer.extend_from_slice(&bytes);
         self
     }
 
@@ -174,38 +176,11 @@ impl<'a> Encoder<'a> {
         self.bytes(value.as_bytes())
     }
 
-    /// Appends a `u32` slice.
-    pub(crate) fn u32s(&mut self, values: &[u32]) -> &mut Self {
+    /// Appends a slice: its length, then its items.
+    pub(crate) fn slice<T: Item>(&mut self, values: &[T]) -> &mut Self {
         self.len(values.len());
         for v in values {
-            self.u32(*v);
-        }
-        self
-    }
-
-    /// Appends an `i32` slice.
-    pub(crate) fn i32s(&mut self, values: &[i32]) -> &mut Self {
-        self.len(values.len());
-        for v in values {
-            self.i32(*v);
-        }
-        self
-    }
-
-    /// Appends an `f64` slice.
-    pub(crate) fn f64s(&mut self, values: &[f64]) -> &mut Self {
-        self.len(values.len());
-        for v in values {
-            self.f64(*v);
-        }
-        self
-    }
-
-    /// Appends a `bool` slice, one byte each.
-    pub(crate) fn bools(&mut self, values: &[bool]) -> &mut Self {
-        self.len(values.len());
-        for v in values {
-            self.buffer.push(u8::from(*v));
+            v.encode(self);
         }
         self
     }
@@ -288,77 +263,62 @@ impl<'a> Decoder<'a> {
         std::str::from_utf8(self.bytes()?).map_err(|_| Malformed)
     }
 
-    /// A `u32` slice into `out` (cleared).
-    pub(crate) fn u32s_into(&mut self, out: &mut Vec<u32>) -> Result<(), Malformed> {
-        let n = self.len(4)?;
+    /// A slice into `out` (cleared).
+    pub(crate) fn slice_into<T: Item>(&mut self, out: &mut Vec<T>) -> Result<(), Malformed> {
+        let n = self.len(T::SIZE)?;
         out.clear();
         for _ in 0..n {
-            out.push(self.u32()?);
+            out.push(T::decode(self)?);
         }
         Ok(())
     }
 
-    /// An `i32` slice into `out` (cleared).
-    pub(crate) fn i32s_into(&mut self, out: &mut Vec<i32>) -> Result<(), Malformed> {
-        let n = self.len(4)?;
-        out.clear();
-        for _ in 0..n {
-            out.push(self.i32()?);
-        }
-        Ok(())
-    }
-
-    /// An `f64` slice into `out` (cleared).
-    pub(crate) fn f64s_into(&mut self, out: &mut Vec<f64>) -> Result<(), Malformed> {
-        let n = self.len(8)?;
-        out.clear();
-        for _ in 0..n {
-            out.push(self.f64()?);
-        }
-        Ok(())
-    }
-
-    /// A `bool` slice into `out` (cleared).
-    pub(crate) fn bools_into(&mut self, out: &mut Vec<bool>) -> Result<(), Malformed> {
-        let n = self.len(1)?;
-        out.clear();
-        for _ in 0..n {
-            out.push(self.u8()? != 0);
-        }
-        Ok(())
-    }
-
-    /// An `f64` slice into `out`, which must have its length.
-    pub(crate) fn f64s_exact(&mut self, out: &mut [f64]) -> Result<(), Malformed> {
-        if self.len(8)? != out.len() {
+    /// A slice into `out`, which must have its length.
+    pub(crate) fn slice_exact<T: Item>(&mut self, out: &mut [T]) -> Result<(), Malformed> {
+        if self.len(T::SIZE)? != out.len() {
             return Err(Malformed);
         }
         for v in out {
-            *v = self.f64()?;
+            *v = T::decode(self)?;
         }
         Ok(())
     }
+}
 
-    /// An `i32` slice into `out`, which must have its length.
-    pub(crate) fn i32s_exact(&mut self, out: &mut [i32]) -> Result<(), Malformed> {
-        if self.len(4)? != out.len() {
-            return Err(Malformed);
+/// A value sent in slices: its size in a frame and its encoding (`bool` is one byte, 0 or 1).
+pub(crate) trait Item: Copy {
+    /// Bytes per item.
+    const SIZE: usize;
+    /// Appends the item.
+    fn encode(self, e: &mut Encoder<'_>);
+    /// Reads an item.
+    fn decode(d: &mut Decoder<'_>) -> Result<Self, Malformed>;
+}
+
+/// `Item` for a number written by the encoder method and read by the decoder method `$rw`.
+macro_rules! number_item {
+    ($($t:ty: $rw:ident),*) => {$(
+        impl Item for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn encode(self, e: &mut Encoder<'_>) {
+                e.$rw(self);
+            }
+            fn decode(d: &mut Decoder<'_>) -> Result<Self, Malformed> {
+                d.$rw()
+            }
         }
-        for v in out {
-            *v = self.i32()?;
-        }
-        Ok(())
+    )*};
+}
+
+number_item!(u32: u32, i32: i32, f64: f64);
+
+impl Item for bool {
+    const SIZE: usize = 1;
+    fn encode(self, e: &mut Encoder<'_>) {
+        e.u8(u8::from(self));
     }
-
-    /// A `bool` slice into `out`, which must have its length.
-    pub(crate) fn bools_exact(&mut self, out: &mut [bool]) -> Result<(), Malformed> {
-        if self.len(1)? != out.len() {
-            return Err(Malformed);
-        }
-        for v in out {
-            *v = self.u8()? != 0;
-        }
-        Ok(())
+    fn decode(d: &mut Decoder<'_>) -> Result<Self, Malformed> {
+        Ok(d.u8()? != 0)
     }
 }
 
@@ -435,7 +395,7 @@ mod tests {
     fn frames_round_trip_and_split_reads_are_joined() {
         let mut buffer = Vec::new();
         let mut e = Encoder::new(&mut buffer, Op::SetReal as u8);
-        e.u32s(&[1, 2]).f64s(&[0.5, -3.0]).str("é").bools(&[true, false]).finish();
+        e.slice(&[1, 2]).slice(&[0.5, -3.0]).str("é").slice(&[true, false]).finish();
         let mut stream = Vec::new();
         stream.extend_from_slice(&buffer);
         stream.extend_from_slice(&buffer);
@@ -455,11 +415,11 @@ mod tests {
             let body = reader.next(&mut source).unwrap();
             assert_eq!(Op::from_code(body[0]), Some(Op::SetReal));
             let mut d = Decoder::new(&body[1..]);
-            let (mut vrs, mut values, mut flags) = (Vec::new(), Vec::new(), Vec::new());
-            d.u32s_into(&mut vrs).unwrap();
-            d.f64s_into(&mut values).unwrap();
+            let (mut vrs, mut values, mut flags) = (Vec::<u32>::new(), Vec::<f64>::new(), Vec::<bool>::new());
+            d.slice_into(&mut vrs).unwrap();
+            d.slice_into(&mut values).unwrap();
             assert_eq!(d.str().unwrap(), "é");
-            d.bools_into(&mut flags).unwrap();
+            d.slice_into(&mut flags).unwrap();
             assert_eq!((vrs, values, flags), (vec![1, 2], vec![0.5, -3.0], vec![true, false]));
         }
         assert_eq!(reader.next(&mut source).unwrap_err().kind(), io::ErrorKind::UnexpectedEof);
@@ -470,6 +430,6 @@ mod tests {
         let mut d = Decoder::new(&[255, 255, 255, 255, 1, 2]);
         assert!(d.bytes().is_err());
         let mut d = Decoder::new(&[2, 0, 0, 0, 1]);
-        assert!(d.f64s_into(&mut Vec::new()).is_err());
+        assert!(d.slice_into(&mut Vec::<f64>::new()).is_err());
     }
 }

@@ -131,4 +131,4 @@ pub use description::{
 pub use error::SystemError;
 pub use names::name_matches;
 pub use resolve::{Connection, ExternalInput, InstanceSpec, MasterOptions, ParameterValue, System, VarRef};
-pub use signal::{Signal, Table};
+pub use signal::{CsvError, Signal, Table, TableError};

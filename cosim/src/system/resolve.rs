@@ -1,18 +1,21 @@
 //! Stage 2: a [`SystemDescription`] checked against the model descriptions of its FMUs, with
-//! every name turned into indices.
+//! every name turned into indices. This file holds the resolved system and the resolution;
+//! `resolver.rs` its lookups, `connection.rs` a connection's and a parameter's checks.
 
-use std::collections::{HashMap, HashSet};
+mod connection;
+mod resolver;
+
+use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
 use crate::import::model_description::{Causality, ModelDescription, ScalarVariable, VarType};
 
-use super::description::{
-    Algorithm, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, ParameterSpec, SignalSpec,
-    SystemDescription,
-};
+use super::description::{Algorithm, Experiment, FmuSpec, InputSpec, JacobianUpdate, SignalSpec, SystemDescription};
 use super::error::SystemError;
 use super::names::{Pattern, closest, did_you_mean};
 use super::signal::{Signal, Table};
+use connection::{parameter_value, resolve_connection};
+use resolver::{Drivers, Resolver, causality_name, type_name};
 
 /// A variable of a resolved system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -135,41 +138,6 @@ impl System {
     }
 }
 
-/// Human name of a causality, with its article.
-fn causality_name(causality: Causality) -> &'static str {
-    match causality {
-        Causality::Parameter => "a parameter",
-        Causality::CalculatedParameter => "a calculated parameter",
-        Causality::Input => "an input",
-        Causality::Output => "an output",
-        Causality::Local => "a local variable",
-        Causality::Independent => "the independent variable",
-    }
-}
-
-/// FMI name of a type.
-fn type_name(var_type: VarType) -> &'static str {
-    match var_type {
-        VarType::Real => "Real",
-        VarType::Integer => "Integer",
-        VarType::Boolean => "Boolean",
-        VarType::String => "String",
-        VarType::Enumeration => "Enumeration",
-    }
-}
-
-/// Types that can be connected: equal, or Integer and Enumeration (both exchanged as integers).
-fn compatible(a: VarType, b: VarType) -> bool {
-    let integral = |t| matches!(t, VarType::Integer | VarType::Enumeration);
-    a == b || (integral(a) && integral(b))
-}
-
-/// Whether an output of type `from` can drive an input of type `to`: [`compatible`] types, or an
-/// Integer driving a Real (the master passes its value at each communication point).
-fn connectable(from: VarType, to: VarType) -> bool {
-    compatible(from, to) || (from == VarType::Integer && to == VarType::Real)
-}
-
 /// Absolute form of `path` with `.` and `..` removed lexically (for messages about missing
 /// files, which cannot be canonicalized).
 fn lexical_absolute(path: &Path) -> PathBuf {
@@ -197,100 +165,6 @@ pub(super) fn existing_file(path: &Path, field: &str) -> Result<PathBuf, SystemE
             SystemError::new(field, format!("cannot access {}: {e}", shown.display()))
         }
     })
-}
-
-/// Who drives each input so far, to report double drives naming both places.
-#[derive(Default)]
-struct Drivers(HashMap<VarRef, String>);
-
-impl Drivers {
-    /// Records that `place` drives `input`, or names the earlier driver.
-    fn claim(&mut self, system: &Resolver, input: VarRef, place: String, field: &str) -> Result<(), SystemError> {
-        if let Some(previous) = self.0.get(&input) {
-            return Err(SystemError::new(
-                field,
-                format!("input '{}' is driven twice: by {previous} and by {place}", system.name(input)),
-            ));
-        }
-        self.0.insert(input, place);
-        Ok(())
-    }
-}
-
-/// The instances resolved so far, with name lookups and messages.
-struct Resolver {
-    instances: Vec<InstanceSpec>,
-}
-
-impl Resolver {
-    fn instance(&self, name: &str, field: &str) -> Result<usize, SystemError> {
-        self.instances
-            .iter()
-            .position(|i| i.name == name)
-            .ok_or_else(|| SystemError::new(field, format!("unknown instance '{name}'")))
-    }
-
-    fn variable(&self, r: VarRef) -> &ScalarVariable {
-        &self.instances[r.instance].description.variables[r.variable]
-    }
-
-    fn name(&self, r: VarRef) -> String {
-        format!("{}.{}", self.instances[r.instance].name, self.variable(r).name)
-    }
-
-    /// The variable `name` of `instance`, or an "unknown variable" error at `field` suggesting
-    /// the closest name (preferring variables of causality `preferred`); `context` is appended
-    /// to the message.
-    fn lookup(
-        &self,
-        instance: usize,
-        name: &str,
-        preferred: Causality,
-        field: &str,
-        context: &str,
-    ) -> Result<VarRef, SystemError> {
-        let description = &self.instances[instance].description;
-        if let Some(variable) = description.index_of(name) {
-            return Ok(VarRef { instance, variable });
-        }
-        let suggestion =
-            closest(name, description.variables.iter().map(|v| (v.name.as_str(), v.causality == preferred)));
-        Err(SystemError::new(
-            field,
-            format!(
-                "unknown variable '{name}' in instance '{}'{context}{}",
-                self.instances[instance].name,
-                did_you_mean(suggestion)
-            ),
-        ))
-    }
-
-    /// Variables of `instance` matched by `pattern` with causality `causality`, with the text
-    /// the `*` matched, in model-description order.
-    fn matches<'a>(&'a self, instance: usize, pattern: Pattern<'_>, causality: Causality) -> Vec<(VarRef, &'a str)> {
-        self.instances[instance]
-            .description
-            .variables
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.causality == causality)
-            .filter_map(|(variable, v)| pattern.capture(&v.name).map(|c| (VarRef { instance, variable }, c)))
-            .collect()
-    }
-
-    /// "matches no output of instance 'x'" plus what it does match, for an empty expansion.
-    fn no_match(&self, instance: usize, pattern: Pattern<'_>, text: &str, wanted: &str) -> String {
-        let others: Vec<String> = self.instances[instance]
-            .description
-            .variables
-            .iter()
-            .filter(|v| pattern.capture(&v.name).is_some())
-            .take(3)
-            .map(|v| format!("'{}' ({})", v.name, causality_name(v.causality)))
-            .collect();
-        let also = if others.is_empty() { String::new() } else { format!("; it matches only {}", others.join(", ")) };
-        format!("pattern '{text}' matches no {wanted} of instance '{}'{also}", self.instances[instance].name)
-    }
 }
 
 impl SystemDescription {
@@ -485,117 +359,10 @@ impl SystemDescription {
             SignalSpec::Table { csv, column } => {
                 let path = existing_file(&self.base_dir.join(csv), &format!("{field}.table.csv"))?;
                 Signal::Table(
-                    Table::from_csv(&path, column).map_err(|m| SystemError::new(format!("{field}.table"), m))?,
+                    Table::from_csv(&path, column)
+                        .map_err(|m| SystemError::new(format!("{field}.table"), m.to_string()))?,
                 )
             }
         })
-    }
-}
-
-/// Expands and checks connection `i`, appending to `connections`.
-fn resolve_connection(
-    resolver: &Resolver,
-    drivers: &mut Drivers,
-    connections: &mut Vec<Connection>,
-    i: usize,
-    spec: &ConnectionSpec,
-    description: &SystemDescription,
-) -> Result<(), SystemError> {
-    let (from_field, to_field) = (format!("connections[{i}].from"), format!("connections[{i}].to"));
-    let from = description.reference(&spec.from, &from_field)?;
-    let to = description.reference(&spec.to, &to_field)?;
-    let (from_instance, to_instance) =
-        (resolver.instance(from.instance, &from_field)?, resolver.instance(to.instance, &to_field)?);
-    let (from_pattern, to_pattern) = (Pattern::new(from.variable), Pattern::new(to.variable));
-    let sources: Vec<(VarRef, &str)> = match from_pattern {
-        Pattern::Exact(name) => {
-            let r = resolver.lookup(from_instance, name, Causality::Output, &from_field, "")?;
-            let variable = resolver.variable(r);
-            if variable.causality != Causality::Output {
-                return Err(SystemError::new(
-                    &from_field,
-                    format!("'{}' is {}, not an output", spec.from, causality_name(variable.causality)),
-                ));
-            }
-            vec![(r, "")]
-        }
-        pattern => {
-            let found = resolver.matches(from_instance, pattern, Causality::Output);
-            if found.is_empty() {
-                return Err(SystemError::new(
-                    &from_field,
-                    resolver.no_match(from_instance, pattern, &spec.from, "output"),
-                ));
-            }
-            found
-        }
-    };
-    let wildcard = matches!(from_pattern, Pattern::Wildcard { .. });
-    for (from, captured) in sources {
-        let context = if wildcard {
-            format!(", the target of '{}' matched by '{}'", resolver.name(from), spec.from)
-        } else {
-            String::new()
-        };
-        let to = resolver.lookup(to_instance, &to_pattern.fill(captured), Causality::Input, &to_field, &context)?;
-        let (source, target) = (resolver.variable(from), resolver.variable(to));
-        if target.causality != Causality::Input {
-            return Err(SystemError::new(
-                &to_field,
-                format!("'{}' is {}, not an input{context}", resolver.name(to), causality_name(target.causality)),
-            ));
-        }
-        if !connectable(source.var_type, target.var_type) {
-            return Err(SystemError::new(
-                format!("connections[{i}]"),
-                format!(
-                    "type mismatch: '{}' is {} but '{}' is {}",
-                    resolver.name(from),
-                    type_name(source.var_type),
-                    resolver.name(to),
-                    type_name(target.var_type)
-                ),
-            ));
-        }
-        drivers.claim(resolver, to, format!("connections[{i}] (from '{}')", resolver.name(from)), &to_field)?;
-        connections.push(Connection { from, to });
-    }
-    Ok(())
-}
-
-/// `value` as the type of `variable`, which must be a parameter or an input.
-fn parameter_value(variable: &ScalarVariable, value: ParameterSpec) -> Result<ParameterValue, String> {
-    if !matches!(variable.causality, Causality::Parameter | Causality::Input) {
-        return Err(format!(
-            "'{}' is {}; only parameters and the start values of inputs can be set",
-            variable.name,
-            causality_name(variable.causality)
-        ));
-    }
-    if variable.variability == crate::import::model_description::Variability::Constant {
-        return Err(format!("'{}' is a constant and cannot be set", variable.name));
-    }
-    let shown = match value {
-        ParameterSpec::Number(x) => x.to_string(),
-        ParameterSpec::Boolean(b) => b.to_string(),
-    };
-    let wrong = |expected: &str| {
-        format!("'{}' is {} and needs {expected}, got {shown}", variable.name, type_name(variable.var_type))
-    };
-    match (variable.var_type, value) {
-        (VarType::Real, ParameterSpec::Number(x)) if x.is_finite() => Ok(ParameterValue::Real(x)),
-        (VarType::Real, _) => Err(wrong("a finite number")),
-        (VarType::Integer | VarType::Enumeration, ParameterSpec::Number(x))
-            if x.fract() == 0.0 && x >= f64::from(i32::MIN) && x <= f64::from(i32::MAX) =>
-        {
-            Ok(ParameterValue::Integer(x as i32))
-        }
-        (VarType::Integer | VarType::Enumeration, ParameterSpec::Number(x)) if x.fract() == 0.0 => {
-            Err(wrong("an integer in the 32-bit range"))
-        }
-        (VarType::Integer | VarType::Enumeration, _) => Err(wrong("an integral number")),
-        (VarType::Boolean, ParameterSpec::Boolean(b)) => Ok(ParameterValue::Boolean(b)),
-        (VarType::Boolean, _) => Err(wrong("true or false")),
-        (VarType::String, _) => Err(format!("'{}' is a String; String parameters cannot be set here", variable.name)),
     }
 }

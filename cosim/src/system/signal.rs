@@ -1,7 +1,7 @@
 //! Time signals that drive unconnected inputs: constants, steps, sines and CSV tables.
 
 use std::f64::consts::TAU;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::names::{closest, did_you_mean};
 
@@ -107,35 +107,30 @@ pub struct Table {
 impl Table {
     /// A table from its columns: at least one point, equal lengths, finite numbers, strictly
     /// increasing times.
-    pub fn new(times: Vec<f64>, values: Vec<f64>) -> Result<Self, String> {
+    pub fn new(times: Vec<f64>, values: Vec<f64>) -> Result<Self, TableError> {
         if times.is_empty() {
-            return Err("a table needs at least one point".into());
+            return Err(TableError::Empty);
         }
         if times.len() != values.len() {
-            return Err(format!("{} times but {} values", times.len(), values.len()));
+            return Err(TableError::Lengths { times: times.len(), values: values.len() });
         }
         if let Some(i) = times.iter().chain(&values).position(|v| !v.is_finite()) {
-            return Err(format!("non-finite number at point {}", i % times.len()));
+            return Err(TableError::NonFinite { point: i % times.len() });
         }
         if let Some(i) = times.windows(2).position(|w| w[1] <= w[0]) {
-            return Err(format!(
-                "time {} at point {} is not greater than the previous time {}; times must be strictly increasing",
-                times[i + 1],
-                i + 1,
-                times[i]
-            ));
+            return Err(TableError::NotIncreasing { point: i + 1, time: times[i + 1], previous: times[i] });
         }
         Ok(Self { times, values })
     }
 
     /// Reads column `column` of the CSV file at `path` (see [`Table::parse_csv`]); errors name
     /// the file, the line and the problem.
-    pub fn from_csv(path: &Path, column: &str) -> Result<Self, String> {
+    pub fn from_csv(path: &Path, column: &str) -> Result<Self, CsvError> {
         let text = std::fs::read_to_string(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
-                format!("file not found: {}", path.display())
+                CsvError::NotFound { path: path.to_path_buf() }
             } else {
-                format!("cannot read {}: {e}", path.display())
+                CsvError::Read { path: path.to_path_buf(), reason: e.to_string() }
             }
         })?;
         Self::parse_csv(&text, column, &path.display().to_string())
@@ -145,15 +140,15 @@ impl Table {
     /// numbers separated by commas; the first column is the time, strictly increasing; `column`
     /// names the value column. Blank lines and lines starting with `#` are skipped. `source`
     /// names the text in errors (`source, line 7: ...`).
-    pub fn parse_csv(text: &str, column: &str, source: &str) -> Result<Self, String> {
-        let at = |line: usize, problem: String| format!("{source}, line {line}: {problem}");
+    pub fn parse_csv(text: &str, column: &str, source: &str) -> Result<Self, CsvError> {
+        let at = |line: usize, problem: String| CsvError::Line { file: source.to_string(), line, problem };
         let mut lines = text
             .lines()
             .enumerate()
             .map(|(i, l)| (i + 1, l.trim()))
             .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
         let Some((header_line, header)) = lines.next() else {
-            return Err(format!("{source}: no header row (the file is empty)"));
+            return Err(CsvError::NoHeader { file: source.to_string() });
         };
         let names: Vec<&str> = header.split(',').map(unquote).collect();
         if names.len() < 2 {
@@ -185,7 +180,7 @@ impl Table {
             if fields.len() != names.len() {
                 return Err(at(line, format!("{} fields, but the header has {} columns", fields.len(), names.len())));
             }
-            let number = |i: usize| -> Result<f64, String> {
+            let number = |i: usize| -> Result<f64, CsvError> {
                 let column = if i == 0 { "the time column".to_string() } else { format!("column '{}'", names[i]) };
                 match fields[i].parse::<f64>() {
                     Ok(v) if v.is_finite() => Ok(v),
@@ -210,9 +205,9 @@ impl Table {
             previous_line = line;
         }
         if times.is_empty() {
-            return Err(format!("{source}: no data rows after the header (line {header_line})"));
+            return Err(CsvError::NoRows { file: source.to_string(), header_line });
         }
-        Self::new(times, values).map_err(|e| format!("{source}: {e}"))
+        Self::new(times, values).map_err(|error| CsvError::Table { file: source.to_string(), error })
     }
 
     /// The time column.
@@ -260,6 +255,93 @@ impl Table {
     }
 }
 
+/// Why [`Table::new`] refuses its columns.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TableError {
+    /// No point at all.
+    #[error("a table needs at least one point")]
+    Empty,
+    /// The columns differ in length.
+    #[error("{times} times but {values} values")]
+    Lengths {
+        /// Number of times.
+        times: usize,
+        /// Number of values.
+        values: usize,
+    },
+    /// A time or value is NaN or infinite.
+    #[error("non-finite number at point {point}")]
+    NonFinite {
+        /// The point (0-based).
+        point: usize,
+    },
+    /// A time is not greater than the one before it.
+    #[error(
+        "time {time} at point {point} is not greater than the previous time {previous}; times must be strictly increasing"
+    )]
+    NotIncreasing {
+        /// The point (0-based).
+        point: usize,
+        /// Its time.
+        time: f64,
+        /// The time of the point before.
+        previous: f64,
+    },
+}
+
+/// Why a CSV table could not be read ([`Table::from_csv`], [`Table::parse_csv`]); the message
+/// names the file, the line and the problem.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CsvError {
+    /// The file does not exist.
+    #[error("file not found: {}", path.display())]
+    NotFound {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file exists but could not be read.
+    #[error("cannot read {}: {reason}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        reason: String,
+    },
+    /// Nothing but blank and comment lines.
+    #[error("{file}: no header row (the file is empty)")]
+    NoHeader {
+        /// The file's name in messages.
+        file: String,
+    },
+    /// A header without data rows.
+    #[error("{file}: no data rows after the header (line {header_line})")]
+    NoRows {
+        /// The file's name in messages.
+        file: String,
+        /// The header's line (1-based).
+        header_line: usize,
+    },
+    /// A problem on one line: the header (too few columns, the column missing or repeated) or a
+    /// row (field count, a field that is not a finite number, time not increasing).
+    #[error("{file}, line {line}: {problem}")]
+    Line {
+        /// The file's name in messages.
+        file: String,
+        /// The line (1-based).
+        line: usize,
+        /// What is wrong there.
+        problem: String,
+    },
+    /// The columns read are not a valid table.
+    #[error("{file}: {error}")]
+    Table {
+        /// The file's name in messages.
+        file: String,
+        /// Why the table is refused.
+        error: TableError,
+    },
+}
+
 /// A CSV field without surrounding whitespace and double quotes.
 fn unquote(field: &str) -> &str {
     let field = field.trim();
@@ -292,9 +374,9 @@ mod tests {
 
     #[test]
     fn table_new_rejects_bad_columns() {
-        assert!(Table::new(vec![], vec![]).unwrap_err().contains("at least one point"));
-        assert!(Table::new(vec![0.0, 1.0], vec![1.0]).unwrap_err().contains("2 times but 1 values"));
-        assert!(Table::new(vec![0.0, f64::NAN], vec![1.0, 2.0]).unwrap_err().contains("non-finite"));
-        assert!(Table::new(vec![0.0, 0.0], vec![1.0, 2.0]).unwrap_err().contains("strictly increasing"));
+        assert!(Table::new(vec![], vec![]).unwrap_err().to_string().contains("at least one point"));
+        assert!(Table::new(vec![0.0, 1.0], vec![1.0]).unwrap_err().to_string().contains("2 times but 1 values"));
+        assert!(Table::new(vec![0.0, f64::NAN], vec![1.0, 2.0]).unwrap_err().to_string().contains("non-finite"));
+        assert!(Table::new(vec![0.0, 0.0], vec![1.0, 2.0]).unwrap_err().to_string().contains("strictly increasing"));
     }
 }

@@ -80,7 +80,7 @@ impl Csv {
     }
 
     fn error(&self, column: &str) -> String {
-        Table::from_csv(&self.0, column).expect_err("the table should be refused")
+        Table::from_csv(&self.0, column).expect_err("the table should be refused").to_string()
     }
 }
 
@@ -107,7 +107,7 @@ fn csv_errors_name_file_line_and_problem() {
 
     let missing = Csv::new("");
     let gone = missing.0.with_file_name("gone.csv");
-    assert_eq!(Table::from_csv(&gone, "Fz").unwrap_err(), format!("file not found: {}", gone.display()));
+    assert_eq!(Table::from_csv(&gone, "Fz").unwrap_err().to_string(), format!("file not found: {}", gone.display()));
 
     let csv = Csv::new("\n\n");
     assert_eq!(csv.error("Fz"), format!("{}: no header row (the file is empty)", file(&csv)));

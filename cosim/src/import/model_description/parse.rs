@@ -132,71 +132,12 @@ impl Builder {
         }
         const ROOT: &str = "fmiModelDescription";
         if at(stack, &[ROOT]) {
-            match name {
-                "CoSimulation" => {
-                    self.co_simulation = Some(CoSimulation {
-                        model_identifier: a.required("modelIdentifier")?.to_string(),
-                        can_handle_variable_step_size: a.boolean("canHandleVariableCommunicationStepSize")?,
-                        can_interpolate_inputs: a.boolean("canInterpolateInputs")?,
-                        max_output_derivative_order: a.unsigned("maxOutputDerivativeOrder")?.unwrap_or(0),
-                        can_get_and_set_fmu_state: a.boolean("canGetAndSetFMUstate")?,
-                        can_serialize_fmu_state: a.boolean("canSerializeFMUstate")?,
-                        provides_directional_derivative: a.boolean("providesDirectionalDerivative")?,
-                        can_be_instantiated_only_once_per_process: a.boolean("canBeInstantiatedOnlyOncePerProcess")?,
-                        needs_execution_tool: a.boolean("needsExecutionTool")?,
-                    });
-                    let id = a.required("modelIdentifier")?;
-                    if !is_c_identifier(id) {
-                        // It names the binary: anything else could point outside binaries/.
-                        return Err(a.invalid(format!(
-                            "<CoSimulation> modelIdentifier \"{id}\" is not a C identifier, as FMI 2.0 requires"
-                        )));
-                    }
-                }
-                "ModelExchange" => {
-                    self.model_exchange = true;
-                    self.model_exchange_element = Some(ModelExchange {
-                        model_identifier: a.required("modelIdentifier")?.to_string(),
-                        provides_directional_derivative: a.boolean("providesDirectionalDerivative")?,
-                    });
-                }
-                "DefaultExperiment" => {
-                    self.default_experiment = DefaultExperiment {
-                        start_time: a.real("startTime")?,
-                        stop_time: a.real("stopTime")?,
-                        tolerance: a.real("tolerance")?,
-                        step_size: a.real("stepSize")?,
-                    };
-                }
-                _ => {}
-            }
+            self.root_child(name, &a)?;
         } else if at(stack, &[ROOT, "ModelVariables"]) && name == "ScalarVariable" {
             self.scalar_variable(&a)?;
         } else if at(stack, &[ROOT, "ModelVariables", "ScalarVariable"]) {
             if let Some(var_type) = VarType::parse(name) {
-                let pending = self.pending.as_mut().expect("a ScalarVariable is open");
-                if pending.typed.is_some() {
-                    return Err(a.invalid(format!("ScalarVariable '{}' has two type elements", pending.name)));
-                }
-                let unit = if var_type == VarType::Real { a.get("unit").map(str::to_string) } else { None };
-                let start = a.get("start").map(str::to_string);
-                if let Some(start) = &start {
-                    check_start(var_type, start).map_err(|expected| {
-                        a.invalid(format!(
-                            "ScalarVariable '{}' has start=\"{start}\" on its {var_type:?} element, not {expected}",
-                            pending.name
-                        ))
-                    })?;
-                }
-                let derivative =
-                    if var_type == VarType::Real { a.unsigned("derivative")?.map(|d| d as usize) } else { None };
-                pending.typed = Some(TypeElement {
-                    var_type,
-                    start,
-                    unit,
-                    declared_type: a.get("declaredType").map(str::to_string),
-                    derivative,
-                });
+                self.type_element(var_type, &a)?;
             }
         } else if at(stack, &[ROOT, "TypeDefinitions"]) && name == "SimpleType" {
             self.simple_type = a.get("name").map(str::to_string);
@@ -214,6 +155,77 @@ impl Builder {
             let index = a.unsigned("index")?.ok_or_else(|| a.invalid("<Unknown> without index".into()))?;
             self.derivative_unknowns.push((a.line, index as usize));
         }
+        Ok(())
+    }
+
+    /// A child of the document element: the interface types and the default experiment.
+    fn root_child(&mut self, name: &str, a: &Attrs) -> Result<(), DescriptionError> {
+        match name {
+            "CoSimulation" => {
+                self.co_simulation = Some(CoSimulation {
+                    model_identifier: a.required("modelIdentifier")?.to_string(),
+                    can_handle_variable_step_size: a.boolean("canHandleVariableCommunicationStepSize")?,
+                    can_interpolate_inputs: a.boolean("canInterpolateInputs")?,
+                    max_output_derivative_order: a.unsigned("maxOutputDerivativeOrder")?.unwrap_or(0),
+                    can_get_and_set_fmu_state: a.boolean("canGetAndSetFMUstate")?,
+                    can_serialize_fmu_state: a.boolean("canSerializeFMUstate")?,
+                    provides_directional_derivative: a.boolean("providesDirectionalDerivative")?,
+                    can_be_instantiated_only_once_per_process: a.boolean("canBeInstantiatedOnlyOncePerProcess")?,
+                    needs_execution_tool: a.boolean("needsExecutionTool")?,
+                });
+                let id = a.required("modelIdentifier")?;
+                if !is_c_identifier(id) {
+                    // It names the binary: anything else could point outside binaries/.
+                    return Err(a.invalid(format!(
+                        "<CoSimulation> modelIdentifier \"{id}\" is not a C identifier, as FMI 2.0 requires"
+                    )));
+                }
+            }
+            "ModelExchange" => {
+                self.model_exchange = true;
+                self.model_exchange_element = Some(ModelExchange {
+                    model_identifier: a.required("modelIdentifier")?.to_string(),
+                    provides_directional_derivative: a.boolean("providesDirectionalDerivative")?,
+                });
+            }
+            "DefaultExperiment" => {
+                self.default_experiment = DefaultExperiment {
+                    start_time: a.real("startTime")?,
+                    stop_time: a.real("stopTime")?,
+                    tolerance: a.real("tolerance")?,
+                    step_size: a.real("stepSize")?,
+                };
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The type element (`Real`, `Integer`, ...) of the open `ScalarVariable`: its start value
+    /// checked against the type, its unit, declared type and derivative.
+    fn type_element(&mut self, var_type: VarType, a: &Attrs) -> Result<(), DescriptionError> {
+        let pending = self.pending.as_mut().expect("a ScalarVariable is open");
+        if pending.typed.is_some() {
+            return Err(a.invalid(format!("ScalarVariable '{}' has two type elements", pending.name)));
+        }
+        let unit = if var_type == VarType::Real { a.get("unit").map(str::to_string) } else { None };
+        let start = a.get("start").map(str::to_string);
+        if let Some(start) = &start {
+            check_start(var_type, start).map_err(|expected| {
+                a.invalid(format!(
+                    "ScalarVariable '{}' has start=\"{start}\" on its {var_type:?} element, not {expected}",
+                    pending.name
+                ))
+            })?;
+        }
+        let derivative = if var_type == VarType::Real { a.unsigned("derivative")?.map(|d| d as usize) } else { None };
+        pending.typed = Some(TypeElement {
+            var_type,
+            start,
+            unit,
+            declared_type: a.get("declaredType").map(str::to_string),
+            derivative,
+        });
         Ok(())
     }
 

@@ -14,6 +14,11 @@
 //! in time kills the child ([`CallErrorKind::TimedOut`]). Either way every later call of the
 //! instance fails with the same error at once, so the master ends the run through its normal
 //! error path.
+//!
+//! This file holds the child's start, the request and reply cycle and how a child's end becomes
+//! an error; `calls.rs` the FMI calls.
+
+mod calls;
 
 use std::io::Write;
 use std::net::Shutdown;
@@ -27,7 +32,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::process::{signal_name, time_text};
-use super::slave::StateHandle;
 use super::wire::{Decoder, Encoder, FrameReader, Malformed, Op, Reply};
 use super::{CallError, CallErrorKind, ExtractedFmu, FmuLogger, FmuState, ImportError, Status, StepResult};
 
@@ -214,8 +218,7 @@ impl IsolatedSlave {
     /// A call exceeded the time limit: kills the child.
     #[cold]
     fn timed_out(&mut self, function: &'static str, limit: Duration) -> CallError {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
         self.end(
             function,
             CallErrorKind::TimedOut,
@@ -230,8 +233,7 @@ impl IsolatedSlave {
     /// The child sent what this process cannot read: kills it.
     #[cold]
     fn malformed(&mut self, function: &'static str) -> CallError {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
         self.end(
             function,
             CallErrorKind::ProcessDied,
@@ -240,6 +242,12 @@ impl IsolatedSlave {
                 time_text(self.time)
             ),
         )
+    }
+
+    /// Kills the child and reaps it.
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     /// Keeps the error that ended the child for every later call.
@@ -251,267 +259,7 @@ impl IsolatedSlave {
 
     /// Refuses slices of different lengths before anything is sent (as `Slave` does).
     fn same_length(&self, function: &'static str, a: (&str, usize), b: (&str, usize)) -> Result<(), CallError> {
-        if a.1 == b.1 {
-            return Ok(());
-        }
-        Err(CallError {
-            instance: self.name.clone(),
-            function,
-            kind: CallErrorKind::InvalidArgument,
-            message: Some(format!("{} {} but {} {}: the lengths must be equal", a.1, a.0, b.1, b.0)),
-        })
-    }
-
-    /// The child's handle of `state`; refuses a state of another instance.
-    fn own(&self, function: &'static str, state: &FmuState) -> Result<u64, CallError> {
-        match state.handle {
-            StateHandle::Remote(handle) if state.owner == self.id => Ok(handle),
-            _ => Err(CallError {
-                instance: self.name.clone(),
-                function,
-                kind: CallErrorKind::InvalidArgument,
-                message: Some("this FMU state belongs to another instance".into()),
-            }),
-        }
-    }
-
-    /// `fmi2SetupExperiment`.
-    pub fn setup_experiment(&mut self, tolerance: Option<f64>, start: f64, stop: Option<f64>) -> Result<(), CallError> {
-        self.time = start;
-        let write = |e: &mut Encoder<'_>| {
-            e.u8(u8::from(tolerance.is_some())).f64(tolerance.unwrap_or(0.0)).f64(start);
-            e.u8(u8::from(stop.is_some())).f64(stop.unwrap_or(0.0));
-        };
-        self.request(Op::SetupExperiment, "fmi2SetupExperiment", write, &mut |_| Ok(()))
-    }
-
-    /// `fmi2EnterInitializationMode`.
-    pub fn enter_initialization_mode(&mut self) -> Result<(), CallError> {
-        self.request(Op::EnterInitializationMode, "fmi2EnterInitializationMode", |_| (), &mut |_| Ok(()))
-    }
-
-    /// `fmi2ExitInitializationMode`.
-    pub fn exit_initialization_mode(&mut self) -> Result<(), CallError> {
-        self.request(Op::ExitInitializationMode, "fmi2ExitInitializationMode", |_| (), &mut |_| Ok(()))
-    }
-
-    /// `fmi2Terminate`.
-    pub fn terminate(&mut self) -> Result<(), CallError> {
-        self.request(Op::Terminate, "fmi2Terminate", |_| (), &mut |_| Ok(()))
-    }
-
-    /// `fmi2SetReal`.
-    pub fn set_real(&mut self, vrs: &[u32], values: &[f64]) -> Result<(), CallError> {
-        const F: &str = "fmi2SetReal";
-        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
-        self.request(
-            Op::SetReal,
-            F,
-            |e| {
-                e.u32s(vrs).f64s(values);
-            },
-            &mut |_| Ok(()),
-        )
-    }
-
-    /// `fmi2GetReal`.
-    pub fn get_real(&mut self, vrs: &[u32], values: &mut [f64]) -> Result<(), CallError> {
-        const F: &str = "fmi2GetReal";
-        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
-        self.request(
-            Op::GetReal,
-            F,
-            |e| {
-                e.u32s(vrs);
-            },
-            &mut |d| d.f64s_exact(values),
-        )
-    }
-
-    /// `fmi2SetInteger` (also for Enumerations).
-    pub fn set_integer(&mut self, vrs: &[u32], values: &[i32]) -> Result<(), CallError> {
-        const F: &str = "fmi2SetInteger";
-        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
-        self.request(
-            Op::SetInteger,
-            F,
-            |e| {
-                e.u32s(vrs).i32s(values);
-            },
-            &mut |_| Ok(()),
-        )
-    }
-
-    /// `fmi2GetInteger` (also for Enumerations).
-    pub fn get_integer(&mut self, vrs: &[u32], values: &mut [i32]) -> Result<(), CallError> {
-        const F: &str = "fmi2GetInteger";
-        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
-        self.request(
-            Op::GetInteger,
-            F,
-            |e| {
-                e.u32s(vrs);
-            },
-            &mut |d| d.i32s_exact(values),
-        )
-    }
-
-    /// `fmi2SetBoolean`.
-    pub fn set_boolean(&mut self, vrs: &[u32], values: &[bool]) -> Result<(), CallError> {
-        const F: &str = "fmi2SetBoolean";
-        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
-        self.request(
-            Op::SetBoolean,
-            F,
-            |e| {
-                e.u32s(vrs).bools(values);
-            },
-            &mut |_| Ok(()),
-        )
-    }
-
-    /// `fmi2GetBoolean`.
-    pub fn get_boolean(&mut self, vrs: &[u32], values: &mut [bool]) -> Result<(), CallError> {
-        const F: &str = "fmi2GetBoolean";
-        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
-        self.request(
-            Op::GetBoolean,
-            F,
-            |e| {
-                e.u32s(vrs);
-            },
-            &mut |d| d.bools_exact(values),
-        )
-    }
-
-    /// `fmi2DoStep` (with `fmi2GetBooleanStatus(fmi2Terminated)` after a discard, in the child).
-    pub fn do_step(&mut self, t: f64, h: f64, no_set_fmu_state_prior: bool) -> Result<StepResult, CallError> {
-        self.time = t;
-        let write = |e: &mut Encoder<'_>| {
-            e.f64(t).f64(h).u8(u8::from(no_set_fmu_state_prior));
-        };
-        let result = self.request(Op::DoStep, "fmi2DoStep", write, &mut |d| match d.u8()? {
-            0 => Ok(StepResult::Complete),
-            1 => Ok(StepResult::Discarded),
-            2 => Ok(StepResult::Terminated),
-            _ => Err(Malformed),
-        })?;
-        if result == StepResult::Complete {
-            self.time = t + h;
-        }
-        Ok(result)
-    }
-
-    /// `fmi2GetDirectionalDerivative`.
-    pub fn get_directional_derivative(
-        &mut self,
-        unknown: &[u32],
-        known: &[u32],
-        dv_known: &[f64],
-        dv_unknown: &mut [f64],
-    ) -> Result<(), CallError> {
-        const F: &str = "fmi2GetDirectionalDerivative";
-        self.same_length(F, ("known value references", known.len()), ("seed values", dv_known.len()))?;
-        self.same_length(F, ("unknown value references", unknown.len()), ("result values", dv_unknown.len()))?;
-        self.request(
-            Op::DirectionalDerivative,
-            F,
-            |e| {
-                e.u32s(unknown).u32s(known).f64s(dv_known);
-            },
-            &mut |d| d.f64s_exact(dv_unknown),
-        )
-    }
-
-    /// `fmi2SetRealInputDerivatives`.
-    pub fn set_real_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), CallError> {
-        const F: &str = "fmi2SetRealInputDerivatives";
-        self.same_length(F, ("value references", vrs.len()), ("orders", orders.len()))?;
-        self.same_length(F, ("value references", vrs.len()), ("values", values.len()))?;
-        self.request(
-            Op::SetRealInputDerivatives,
-            F,
-            |e| {
-                e.u32s(vrs).i32s(orders).f64s(values);
-            },
-            &mut |_| Ok(()),
-        )
-    }
-
-    /// `fmi2GetFMUstate` into a new state, kept in the child.
-    pub fn get_fmu_state(&mut self) -> Result<FmuState, CallError> {
-        let handle = self.request(Op::GetFmuState, "fmi2GetFMUstate", |_| (), &mut |d| d.u64())?;
-        Ok(FmuState { handle: StateHandle::Remote(handle), owner: self.id })
-    }
-
-    /// `fmi2GetFMUstate` into an existing state.
-    pub fn get_fmu_state_into(&mut self, state: &mut FmuState) -> Result<(), CallError> {
-        const F: &str = "fmi2GetFMUstate";
-        let handle = self.own(F, state)?;
-        self.request(
-            Op::GetFmuStateInto,
-            F,
-            |e| {
-                e.u64(handle);
-            },
-            &mut |_| Ok(()),
-        )
-    }
-
-    /// `fmi2SetFMUstate`.
-    pub fn set_fmu_state(&mut self, state: &FmuState) -> Result<(), CallError> {
-        const F: &str = "fmi2SetFMUstate";
-        let handle = self.own(F, state)?;
-        self.request(
-            Op::SetFmuState,
-            F,
-            |e| {
-                e.u64(handle);
-            },
-            &mut |_| Ok(()),
-        )
-    }
-
-    /// `fmi2FreeFMUstate`.
-    pub fn free_fmu_state(&mut self, state: FmuState) -> Result<(), CallError> {
-        const F: &str = "fmi2FreeFMUstate";
-        let handle = self.own(F, &state)?;
-        self.request(
-            Op::FreeFmuState,
-            F,
-            |e| {
-                e.u64(handle);
-            },
-            &mut |_| Ok(()),
-        )
-    }
-
-    /// `fmi2SerializedFMUstateSize` + `fmi2SerializeFMUstate`.
-    pub fn serialize_fmu_state(&mut self, state: &FmuState) -> Result<Vec<u8>, CallError> {
-        const F: &str = "fmi2SerializeFMUstate";
-        let handle = self.own(F, state)?;
-        self.request(
-            Op::SerializeFmuState,
-            F,
-            |e| {
-                e.u64(handle);
-            },
-            &mut |d| d.bytes().map(<[u8]>::to_vec),
-        )
-    }
-
-    /// `fmi2DeSerializeFMUstate` into a new state, kept in the child.
-    pub fn deserialize_fmu_state(&mut self, bytes: &[u8]) -> Result<FmuState, CallError> {
-        let write = |e: &mut Encoder<'_>| {
-            e.bytes(bytes);
-        };
-        let handle = self.request(Op::DeserializeFmuState, "fmi2DeSerializeFMUstate", write, &mut |d| d.u64())?;
-        Ok(FmuState { handle: StateHandle::Remote(handle), owner: self.id })
-    }
-
-    /// `fmi2GetRealStatus(fmi2LastSuccessfulTime)`.
-    pub fn last_successful_time(&mut self) -> Result<f64, CallError> {
-        self.request(Op::LastSuccessfulTime, "fmi2GetRealStatus", |_| (), &mut |d| d.f64())
+        CallError::same_length(&self.name, function, a, b)
     }
 }
 

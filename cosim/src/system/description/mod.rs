@@ -1,12 +1,18 @@
 //! Stage 1: the JSON system description as written, parsed with serde and checked on its own
-//! (names, references, numbers), before any FMU is looked at.
+//! (names, references, numbers), before any FMU is looked at. This file holds the description
+//! and its checks; `spec.rs` its parts as serde types.
 
-use std::fmt;
-use std::marker::PhantomData;
+mod spec;
+
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+
+use spec::ordered_map;
+pub use spec::{
+    Algorithm, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec, ParameterSpec, SignalSpec,
+    TrimSpec,
+};
 
 use super::error::SystemError;
 use super::json_path::{offset_of, path_at};
@@ -46,265 +52,6 @@ pub struct SystemDescription {
     pub trim: Option<TrimSpec>,
 }
 
-/// `trim`: the unknowns of a trim and how it is run (see `orchestrator::trim`).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TrimSpec {
-    /// `airframe`: the Fuselage instance: its attitude and velocity parameters are set from the
-    /// flight condition, and its `free.*` outputs are the residual.
-    pub airframe: String,
-    /// `controls`: the four pilot inputs (collective, longitudinal cyclic, lateral cyclic, pedal),
-    /// each the `to` of a constant entry of `inputs`; rad.
-    pub controls: Vec<String>,
-    /// `rotors`: Rotor instances handed from trial to trial on their periodic state (azimuth and
-    /// per-blade lag/flap); the first sets the revolution that residuals are averaged over.
-    pub rotors: Vec<String>,
-    /// `tolerance` on every revolution-averaged free acceleration, m/s^2 and rad/s^2 (default 1e-3).
-    #[serde(default = "default_trim_tolerance")]
-    pub tolerance: f64,
-    /// `max_iterations` of the trim's Newton-Broyden iteration (default 30).
-    #[serde(default = "default_trim_iterations")]
-    pub max_iterations: u32,
-    /// `settle_revolutions` run before the averaged revolution of every trial (default 1).
-    #[serde(default = "default_settle_revolutions")]
-    pub settle_revolutions: u32,
-}
-
-fn default_trim_tolerance() -> f64 {
-    1e-3
-}
-
-fn default_trim_iterations() -> u32 {
-    30
-}
-
-fn default_settle_revolutions() -> u32 {
-    1
-}
-
-/// One entry of `fmus`: the FMU, named by exactly one of `path` and `model`, and its parameters.
-/// [`SystemDescription::fmu_file`] is the one place that turns either into a file.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FmuSpec {
-    /// `path` of a `.fmu` file, relative to the JSON file's directory (or absolute).
-    #[serde(default)]
-    pub path: Option<PathBuf>,
-    /// `model`: one of our own FMUs by its model identifier (`"Fuselage"`, `"Rotor"`, `"Aero"`,
-    /// `"Controls"`), found by the installed [`super::ModelCatalog`].
-    #[serde(default)]
-    pub model: Option<String>,
-    /// `parameters`: name and value, in document order (default: none).
-    #[serde(default, deserialize_with = "ordered_map")]
-    pub parameters: Vec<(String, ParameterSpec)>,
-    /// `isolate`: run this instance in a child process of its own, so that a crash, an `exit()`
-    /// or a hang of the FMU ends the run with an error instead of ending the process (default
-    /// false; `orchestrator run --isolate` isolates every instance). See
-    /// [`crate::import::isolated`].
-    #[serde(default)]
-    pub isolate: bool,
-}
-
-/// A parameter value as written: a JSON number or boolean. Its FMI type is decided against the
-/// variable in [`SystemDescription::resolve`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ParameterSpec {
-    /// A JSON number.
-    Number(f64),
-    /// A JSON boolean.
-    Boolean(bool),
-}
-
-/// One entry of `connections`: `{"from": "a.y", "to": "b.u"}` or `"a.y -> b.u"`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConnectionSpec {
-    /// Output reference or pattern, `instance.variable` (at most one `*` in the variable part).
-    pub from: String,
-    /// Input reference or pattern; its `*` stands for the text the `from` `*` matched.
-    pub to: String,
-}
-
-impl ConnectionSpec {
-    /// Parses the string form `"from -> to"`.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let Some((from, to)) = text.split_once("->") else {
-            return Err(format!("'{text}' is not a connection \"instance.output -> instance.input\""));
-        };
-        let (from, to) = (from.trim(), to.trim());
-        if from.is_empty() || to.is_empty() || to.contains("->") {
-            return Err(format!("'{text}' is not a connection \"instance.output -> instance.input\""));
-        }
-        Ok(Self { from: from.to_string(), to: to.to_string() })
-    }
-}
-
-/// `experiment`: the simulated interval and the communication step.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Experiment {
-    /// `start` time, s (default 0).
-    #[serde(default)]
-    pub start: f64,
-    /// `stop` time, s (> start).
-    pub stop: f64,
-    /// Communication `step`, s (> 0).
-    pub step: f64,
-}
-
-impl Experiment {
-    /// Number of communication steps from start to stop; the last one is shortened to end
-    /// exactly at `stop` when `step` does not divide the interval.
-    pub fn steps(&self) -> usize {
-        ((self.stop - self.start) / self.step - 1e-9).ceil().max(0.0) as usize
-    }
-}
-
-/// `master.algorithm`: how the coupled FMUs are iterated at a communication point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Algorithm {
-    /// `"newton"` (default): Newton on the algebraic loops with directional-derivative Jacobians.
-    #[default]
-    Newton,
-    /// `"jacobi"`: all FMUs step with the inputs of the last communication point.
-    Jacobi,
-    /// `"gauss-seidel"`: FMUs step in order, each with the newest outputs of the others.
-    GaussSeidel,
-}
-
-/// `master.jacobian`: when the Newton matrix of a loop is recomputed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum JacobianUpdate {
-    /// `"every-iteration"`: full Newton, a fresh matrix from directional derivatives at every
-    /// iteration.
-    EveryIteration,
-    /// `"reuse"` (default): the factorised matrix is kept across iterations and communication
-    /// points (chord Newton) and recomputed when an iteration reduces the residual by less
-    /// than a factor 10, after a failed step, and in initialization mode. The convergence test
-    /// is on the true residual, so the solution meets the same tolerance.
-    #[default]
-    Reuse,
-}
-
-/// `master` as written; defaults filled in, `min_step` still optional.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MasterSpec {
-    /// `algorithm` (default `"newton"`).
-    #[serde(default)]
-    pub algorithm: Algorithm,
-    /// `tolerance` of the coupling residual (default 1e-10).
-    #[serde(default = "default_tolerance")]
-    pub tolerance: f64,
-    /// `max_iterations` per communication point (default 20).
-    #[serde(default = "default_max_iterations")]
-    pub max_iterations: u32,
-    /// `extrapolate_inputs`: pass input derivatives to FMUs that can interpolate inputs
-    /// (default false).
-    #[serde(default)]
-    pub extrapolate_inputs: bool,
-    /// `extrapolation_order`: 1 (default, linear) or 2 (quadratic: second derivatives too).
-    #[serde(default = "default_extrapolation_order")]
-    pub extrapolation_order: u8,
-    /// `min_step`: smallest step when retrying a failed step (default `experiment.step / 64`).
-    #[serde(default)]
-    pub min_step: Option<f64>,
-    /// `rollback`: save FMU states before every step so a failed step can be retried smaller
-    /// (default true; only effective when every FMU can get and set its state). Turning it off
-    /// saves the state copy per step; a failed step then stops the run.
-    #[serde(default = "default_rollback")]
-    pub rollback: bool,
-    /// `jacobian`: when loop Newton matrices are recomputed (default `"reuse"`).
-    #[serde(default)]
-    pub jacobian: JacobianUpdate,
-    /// `threads`: threads that step and read independent FMUs at once (default 1; see
-    /// docs/performance.md, "Two cores").
-    #[serde(default)]
-    pub threads: Option<u32>,
-}
-
-fn default_extrapolation_order() -> u8 {
-    1
-}
-
-fn default_rollback() -> bool {
-    true
-}
-
-fn default_tolerance() -> f64 {
-    1e-10
-}
-
-fn default_max_iterations() -> u32 {
-    20
-}
-
-impl Default for MasterSpec {
-    fn default() -> Self {
-        Self {
-            algorithm: Algorithm::default(),
-            tolerance: default_tolerance(),
-            max_iterations: default_max_iterations(),
-            extrapolate_inputs: false,
-            extrapolation_order: default_extrapolation_order(),
-            min_step: None,
-            rollback: default_rollback(),
-            jacobian: JacobianUpdate::default(),
-            threads: None,
-        }
-    }
-}
-
-/// One entry of `inputs`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct InputSpec {
-    /// Input reference or pattern (`*` drives every matching input with the same signal).
-    pub to: String,
-    /// The signal.
-    pub signal: SignalSpec,
-}
-
-/// A signal as written; `{"constant": 1.0}`, `{"step": {...}}`, `{"sine": {...}}` or
-/// `{"table": {...}}`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum SignalSpec {
-    /// `constant`: the value.
-    Constant(f64),
-    /// `step`: `before` until `time`, `after` from then on.
-    Step {
-        /// Switching time, s.
-        time: f64,
-        /// Value before `time` (default 0).
-        #[serde(default)]
-        before: f64,
-        /// Value from `time` on.
-        after: f64,
-    },
-    /// `sine`: `offset + amplitude * sin(2 pi frequency t + phase)`.
-    Sine {
-        /// Amplitude.
-        amplitude: f64,
-        /// Frequency, Hz.
-        frequency: f64,
-        /// Phase, rad (default 0).
-        #[serde(default)]
-        phase: f64,
-        /// Offset (default 0).
-        #[serde(default)]
-        offset: f64,
-    },
-    /// `table`: a column of a CSV file, interpolated linearly in time.
-    Table {
-        /// CSV file, relative to the JSON file's directory (or absolute).
-        csv: PathBuf,
-        /// Name of the value column in the header row.
-        column: String,
-    },
-}
-
 impl SystemDescription {
     /// Reads and parses the JSON file at `path`; relative paths in it are taken relative to its
     /// directory.
@@ -313,7 +60,7 @@ impl SystemDescription {
     pub fn from_file(path: impl AsRef<Path>) -> Result<Self, SystemError> {
         let path = std::path::absolute(path.as_ref()).unwrap_or_else(|_| path.as_ref().to_path_buf());
         if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ssp") || e.eq_ignore_ascii_case("ssd")) {
-            let (description, warnings) = crate::ssp::import(&path).map_err(|m| SystemError::new("", m))?;
+            let (description, warnings) = crate::ssp::import(&path).map_err(|m| SystemError::new("", m.to_string()))?;
             for warning in warnings {
                 eprintln!("warning: {}: {warning}", path.display());
             }
@@ -602,86 +349,4 @@ fn json_error(json: &str, error: &serde_json::Error) -> SystemError {
         _ => bare,
     };
     SystemError::new(path, message)
-}
-
-/// Deserializes a JSON object into `(key, value)` pairs in document order, refusing duplicate
-/// keys (which serde_json would otherwise let the last one win).
-fn ordered_map<'de, D, V>(deserializer: D) -> Result<Vec<(String, V)>, D::Error>
-where
-    D: Deserializer<'de>,
-    V: Deserialize<'de>,
-{
-    struct Ordered<V>(PhantomData<V>);
-    impl<'de, V: Deserialize<'de>> Visitor<'de> for Ordered<V> {
-        type Value = Vec<(String, V)>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut entries: Vec<(String, V)> = Vec::new();
-            while let Some(key) = map.next_key::<String>()? {
-                if entries.iter().any(|(k, _)| *k == key) {
-                    return Err(de::Error::custom(format_args!("duplicate key '{key}'")));
-                }
-                let value = map.next_value()?;
-                entries.push((key, value));
-            }
-            Ok(entries)
-        }
-    }
-    deserializer.deserialize_map(Ordered(PhantomData))
-}
-
-impl<'de> Deserialize<'de> for ParameterSpec {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Value;
-        impl Visitor<'_> for Value {
-            type Value = ParameterSpec;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a number or a boolean")
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<ParameterSpec, E> {
-                Ok(ParameterSpec::Boolean(v))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<ParameterSpec, E> {
-                Ok(ParameterSpec::Number(v as f64))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<ParameterSpec, E> {
-                Ok(ParameterSpec::Number(v as f64))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<ParameterSpec, E> {
-                Ok(ParameterSpec::Number(v))
-            }
-        }
-        deserializer.deserialize_any(Value)
-    }
-}
-
-/// The object form of a connection, with serde's unknown/missing field errors.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ConnectionObject {
-    from: String,
-    to: String,
-}
-
-impl<'de> Deserialize<'de> for ConnectionSpec {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Connection;
-        impl<'de> Visitor<'de> for Connection {
-            type Value = ConnectionSpec;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a connection \"instance.output -> instance.input\" or {\"from\": ..., \"to\": ...}")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ConnectionSpec, E> {
-                ConnectionSpec::parse(v).map_err(E::custom)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ConnectionSpec, A::Error> {
-                let ConnectionObject { from, to } =
-                    ConnectionObject::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                Ok(ConnectionSpec { from, to })
-            }
-        }
-        deserializer.deserialize_any(Connection)
-    }
 }

@@ -11,14 +11,16 @@
 //! process, does). Before loading such a binary the importer therefore loads a CPython shared
 //! library with `RTLD_GLOBAL` (see [`ensure_python_runtime`]), and keeps PythonFMU binaries
 //! resident (`RTLD_NODELETE`) because unloading one finalizes the interpreter that every other
-//! PythonFMU FMU in the process shares.
+//! PythonFMU FMU in the process shares. That runtime is found and loaded by `python.rs`.
+
+mod python;
+
+pub use python::ensure_python_runtime;
 
 use std::ffi::{CStr, c_char, c_int, c_void};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
+use std::path::Path;
 
-use libloading::os::unix::{Library, RTLD_GLOBAL, RTLD_LOCAL, RTLD_NOW};
+use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
 
 use super::model_description::CoSimulation;
 
@@ -74,29 +76,26 @@ pub type SetupExperimentFn =
     unsafe extern "C" fn(Fmi2Component, Fmi2Boolean, Fmi2Real, Fmi2Real, Fmi2Boolean, Fmi2Real) -> Fmi2Status;
 /// Functions taking only the component (`fmi2EnterInitializationMode`, `fmi2Terminate`, ...)
 pub type ComponentFn = unsafe extern "C" fn(Fmi2Component) -> Fmi2Status;
+/// `fmi2Get<Type>` for values of the C type `T`
+pub type GetFn<T> = unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *mut T) -> Fmi2Status;
+/// `fmi2Set<Type>` for values of the C type `T`
+pub type SetFn<T> = unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *const T) -> Fmi2Status;
 /// `fmi2GetReal`
-pub type GetRealFn = unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *mut Fmi2Real) -> Fmi2Status;
+pub type GetRealFn = GetFn<Fmi2Real>;
 /// `fmi2GetInteger`
-pub type GetIntegerFn =
-    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *mut Fmi2Integer) -> Fmi2Status;
+pub type GetIntegerFn = GetFn<Fmi2Integer>;
 /// `fmi2GetBoolean`
-pub type GetBooleanFn =
-    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *mut Fmi2Boolean) -> Fmi2Status;
+pub type GetBooleanFn = GetFn<Fmi2Boolean>;
 /// `fmi2GetString`
-pub type GetStringFn =
-    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *mut Fmi2String) -> Fmi2Status;
+pub type GetStringFn = GetFn<Fmi2String>;
 /// `fmi2SetReal`
-pub type SetRealFn =
-    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *const Fmi2Real) -> Fmi2Status;
+pub type SetRealFn = SetFn<Fmi2Real>;
 /// `fmi2SetInteger`
-pub type SetIntegerFn =
-    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *const Fmi2Integer) -> Fmi2Status;
+pub type SetIntegerFn = SetFn<Fmi2Integer>;
 /// `fmi2SetBoolean`
-pub type SetBooleanFn =
-    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *const Fmi2Boolean) -> Fmi2Status;
+pub type SetBooleanFn = SetFn<Fmi2Boolean>;
 /// `fmi2SetString`
-pub type SetStringFn =
-    unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *const Fmi2String) -> Fmi2Status;
+pub type SetStringFn = SetFn<Fmi2String>;
 /// `fmi2GetFMUstate`
 pub type GetFmuStateFn = unsafe extern "C" fn(Fmi2Component, *mut Fmi2FmuState) -> Fmi2Status;
 /// `fmi2SetFMUstate`
@@ -289,7 +288,7 @@ impl Binary {
 }
 
 /// An error with its sources (libloading puts the loader's text in the source).
-fn error_chain(e: &dyn std::error::Error) -> String {
+pub(super) fn error_chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut source = e.source();
     while let Some(s) = source {
@@ -338,14 +337,28 @@ fn resolve(library: &Library, cs: &CoSimulation) -> Result<Fmi2Functions, LoadEr
             unsafe { symbol(library, $name) }.ok_or(LoadError::Symbol($name))?
         };
     }
+    // A capability: its flag's name when the model description sets it.
+    let state = cs.can_get_and_set_fmu_state.then_some("canGetAndSetFMUstate");
+    let serialize = cs.can_serialize_fmu_state.then_some("canSerializeFMUstate");
+    let directional = cs.provides_directional_derivative.then_some("providesDirectionalDerivative");
+    let interpolate = cs.can_interpolate_inputs.then_some("canInterpolateInputs");
+    let output_derivatives = (cs.max_output_derivative_order >= 1).then_some("maxOutputDerivativeOrder");
     macro_rules! capability {
-        ($flag_value:expr, $flag:literal, $name:literal) => {
-            if $flag_value {
-                // SAFETY: the field's type is the FMI 2.0 signature of `$name`.
-                Some(unsafe { symbol(library, $name) }.ok_or(LoadError::Capability { symbol: $name, flag: $flag })?)
-            } else {
-                None
+        ($flag:expr, $name:literal) => {
+            match $flag {
+                Some(flag) => {
+                    // SAFETY: the field's type is the FMI 2.0 signature of `$name`.
+                    let f = unsafe { symbol(library, $name) };
+                    Some(f.ok_or(LoadError::Capability { symbol: $name, flag })?)
+                }
+                None => None,
             }
+        };
+    }
+    macro_rules! optional {
+        ($name:literal) => {
+            // SAFETY: the field's type is the FMI 2.0 signature of `$name`.
+            unsafe { symbol(library, $name) }
         };
     }
     Ok(Fmi2Functions {
@@ -368,152 +381,21 @@ fn resolve(library: &Library, cs: &CoSimulation) -> Result<Fmi2Functions, LoadEr
         set_boolean: required!("fmi2SetBoolean"),
         set_string: required!("fmi2SetString"),
         do_step: required!("fmi2DoStep"),
-        get_fmu_state: capability!(cs.can_get_and_set_fmu_state, "canGetAndSetFMUstate", "fmi2GetFMUstate"),
-        set_fmu_state: capability!(cs.can_get_and_set_fmu_state, "canGetAndSetFMUstate", "fmi2SetFMUstate"),
-        free_fmu_state: capability!(cs.can_get_and_set_fmu_state, "canGetAndSetFMUstate", "fmi2FreeFMUstate"),
-        serialized_fmu_state_size: capability!(
-            cs.can_serialize_fmu_state,
-            "canSerializeFMUstate",
-            "fmi2SerializedFMUstateSize"
-        ),
-        serialize_fmu_state: capability!(cs.can_serialize_fmu_state, "canSerializeFMUstate", "fmi2SerializeFMUstate"),
-        deserialize_fmu_state: capability!(
-            cs.can_serialize_fmu_state,
-            "canSerializeFMUstate",
-            "fmi2DeSerializeFMUstate"
-        ),
-        get_directional_derivative: capability!(
-            cs.provides_directional_derivative,
-            "providesDirectionalDerivative",
-            "fmi2GetDirectionalDerivative"
-        ),
-        set_real_input_derivatives: capability!(
-            cs.can_interpolate_inputs,
-            "canInterpolateInputs",
-            "fmi2SetRealInputDerivatives"
-        ),
-        get_real_output_derivatives: capability!(
-            cs.max_output_derivative_order >= 1,
-            "maxOutputDerivativeOrder",
-            "fmi2GetRealOutputDerivatives"
-        ),
-        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
-        cancel_step: unsafe { symbol(library, "fmi2CancelStep") },
-        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
-        get_real_status: unsafe { symbol(library, "fmi2GetRealStatus") },
-        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
-        get_boolean_status: unsafe { symbol(library, "fmi2GetBooleanStatus") },
-        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
-        get_continuous_states: unsafe { symbol(library, "fmi2GetContinuousStates") },
-        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
-        get_derivatives: unsafe { symbol(library, "fmi2GetDerivatives") },
-        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
-        set_continuous_states: unsafe { symbol(library, "fmi2SetContinuousStates") },
-        // SAFETY: the field's type is the FMI 2.0 signature of the symbol.
-        set_time: unsafe { symbol(library, "fmi2SetTime") },
+        get_fmu_state: capability!(state, "fmi2GetFMUstate"),
+        set_fmu_state: capability!(state, "fmi2SetFMUstate"),
+        free_fmu_state: capability!(state, "fmi2FreeFMUstate"),
+        serialized_fmu_state_size: capability!(serialize, "fmi2SerializedFMUstateSize"),
+        serialize_fmu_state: capability!(serialize, "fmi2SerializeFMUstate"),
+        deserialize_fmu_state: capability!(serialize, "fmi2DeSerializeFMUstate"),
+        get_directional_derivative: capability!(directional, "fmi2GetDirectionalDerivative"),
+        set_real_input_derivatives: capability!(interpolate, "fmi2SetRealInputDerivatives"),
+        get_real_output_derivatives: capability!(output_derivatives, "fmi2GetRealOutputDerivatives"),
+        cancel_step: optional!("fmi2CancelStep"),
+        get_real_status: optional!("fmi2GetRealStatus"),
+        get_boolean_status: optional!("fmi2GetBooleanStatus"),
+        get_continuous_states: optional!("fmi2GetContinuousStates"),
+        get_derivatives: optional!("fmi2GetDerivatives"),
+        set_continuous_states: optional!("fmi2SetContinuousStates"),
+        set_time: optional!("fmi2SetTime"),
     })
-}
-
-/// The CPython shared library loaded for PythonFMU binaries (once per process), or why none
-/// could be loaded.
-static PYTHON_RUNTIME: OnceLock<Result<String, String>> = OnceLock::new();
-
-/// Makes the CPython C API available to PythonFMU binaries: loads a `libpython3.X.so` with
-/// `RTLD_GLOBAL` once per process and keeps it loaded. Returns what was loaded.
-///
-/// Where it looks, in order:
-/// 1. `ROTORCRAFT_LIBPYTHON`: path (or soname) of the library to use; nothing else is tried.
-/// 2. The process already has the C API (e.g. the orchestrator runs inside Python): nothing to do.
-/// 3. The library of the interpreter `ROTORCRAFT_PYTHON`, then of `python3` on `PATH` (asked with
-///    `sysconfig`), so a virtual environment's base interpreter is used: normally the Python
-///    that built the FMU.
-/// 4. `libpython3.so` and `libpython3.<minor>.so.1.0` (newest first) on the loader's path.
-///
-/// The FMU's own Python code runs with that interpreter's standard library; the FMU puts its
-/// `resources/` folder (its script and the `pythonfmu` package) first on `sys.path`. Packages
-/// beyond those (numpy, ...) must be importable by that interpreter, e.g. through `PYTHONPATH`.
-pub fn ensure_python_runtime() -> Result<String, String> {
-    PYTHON_RUNTIME.get_or_init(find_and_load_python).clone()
-}
-
-fn find_and_load_python() -> Result<String, String> {
-    if let Some(explicit) = std::env::var_os("ROTORCRAFT_LIBPYTHON") {
-        let explicit = PathBuf::from(explicit);
-        return load_global(&explicit)
-            .map(|()| explicit.display().to_string())
-            .map_err(|e| format!("cannot load ROTORCRAFT_LIBPYTHON={}: {e}", explicit.display()));
-    }
-    // SAFETY: dlopen(NULL) returns the handle of the main program; no initialiser runs.
-    let this = unsafe { Library::open(None::<&Path>, RTLD_NOW) };
-    if let Ok(this) = this {
-        // SAFETY: only the presence of the symbol is tested; it is never called here.
-        let present = unsafe { this.get::<unsafe extern "C" fn() -> c_int>("Py_IsInitialized") }.is_ok();
-        if present {
-            return Ok("the Python C API already in the process".to_string());
-        }
-    }
-    let mut tried = Vec::new();
-    let interpreters =
-        std::env::var_os("ROTORCRAFT_PYTHON").map(PathBuf::from).into_iter().chain([PathBuf::from("python3")]);
-    for interpreter in interpreters {
-        match python_library_of(&interpreter) {
-            Ok(candidates) => {
-                for candidate in candidates {
-                    match load_global(&candidate) {
-                        Ok(()) => return Ok(candidate.display().to_string()),
-                        Err(e) => tried.push(format!("{}: {e}", candidate.display())),
-                    }
-                }
-            }
-            Err(e) => tried.push(format!("{}: {e}", interpreter.display())),
-        }
-    }
-    let sonames = std::iter::once("libpython3.so".to_string())
-        .chain((6..=20).rev().map(|minor| format!("libpython3.{minor}.so.1.0")));
-    for soname in sonames {
-        let path = PathBuf::from(&soname);
-        if load_global(&path).is_ok() {
-            return Ok(soname);
-        }
-    }
-    tried.push("libpython3.so, libpython3.X.so.1.0: not on the loader's path".to_string());
-    Err(format!(
-        "no CPython shared library could be loaded (set ROTORCRAFT_LIBPYTHON to a libpython3.X.so); tried: {}",
-        tried.join("; ")
-    ))
-}
-
-/// Asks `interpreter` where its shared library is. Returns candidate paths.
-fn python_library_of(interpreter: &Path) -> Result<Vec<PathBuf>, String> {
-    const SCRIPT: &str = "import os, sysconfig\n\
-        v = sysconfig.get_config_var\n\
-        d = v('LIBDIR') or ''\n\
-        for n in (v('LDLIBRARY'), v('INSTSONAME')):\n    \
-            if n and '.so' in n: print(os.path.join(d, n))\n";
-    let output = Command::new(interpreter)
-        .args(["-I", "-c", SCRIPT])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run it: {e}"))?;
-    if !output.status.success() {
-        return Err(format!("sysconfig query failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
-    }
-    let candidates: Vec<PathBuf> =
-        String::from_utf8_lossy(&output.stdout).lines().map(PathBuf::from).filter(|p| p.is_file()).collect();
-    if candidates.is_empty() {
-        Err("this Python has no shared library (built without --enable-shared)".to_string())
-    } else {
-        Ok(candidates)
-    }
-}
-
-/// `dlopen(path, RTLD_NOW | RTLD_GLOBAL)`, kept loaded for the rest of the process.
-fn load_global(path: &Path) -> Result<(), String> {
-    // SAFETY: loading CPython runs its (side-effect free) initialisers only; the interpreter
-    // itself is initialised later by the PythonFMU binary. RTLD_GLOBAL is the point: the Py*
-    // symbols become visible to binaries loaded afterwards.
-    let library = unsafe { Library::open(Some(path), RTLD_NOW | RTLD_GLOBAL) }.map_err(|e| error_chain(&e))?;
-    // Never unloaded: PythonFMU binaries (kept resident) refer to it until the process exits.
-    std::mem::forget(library);
-    Ok(())
 }
