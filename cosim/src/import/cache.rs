@@ -17,7 +17,7 @@
 //!   root not owned by this user or writable by group or others is not used (one warning; the FMUs
 //!   are extracted into private temporary directories). Every entry has a manifest (size and
 //!   SHA-256 of every file), and on every use *all* files are checked against it, and no file may
-//!   be missing or added (checking all costs about a tenth of an extraction, see
+//!   be missing or added (checking all costs 6–17 % of an extraction, see
 //!   docs/performance.md). An entry that fails gets a warning naming the problem and is replaced
 //!   by a fresh extraction; its files are never loaded.
 //! - **One process, one lease**: a second `dlopen` of the same file returns the library already
