@@ -12,7 +12,8 @@
 //! - **Concurrency**: an entry is extracted (by [`super::archive`], with all its checks and
 //!   limits) into a temporary directory inside the root and renamed into place, manifest
 //!   included, in one `rename`: an entry is complete or absent. When another process won the race,
-//!   its entry is used and ours removed.
+//!   its entry is used and ours removed. What a process killed meanwhile leaves (`.tmp-*`) is
+//!   removed at a later miss, once an hour old.
 //! - **Tampering**: the root and entries are created with mode 0700, the files made read-only. A
 //!   root not owned by this user or writable by group or others is not used (one warning; the FMUs
 //!   are extracted into private temporary directories). Every entry has a manifest (size and
@@ -51,6 +52,8 @@ const MANIFEST: &str = "manifest.json";
 const TEMP_PREFIX: &str = ".tmp-";
 /// Prefix of entries set aside to be removed.
 const STALE_PREFIX: &str = ".stale-";
+/// How old an unfinished extraction must be to be removed as left over.
+const LEFTOVER_AGE: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// Where the cache is, as the environment says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -201,6 +204,7 @@ impl ExtractionCache {
                 }
             }
         }
+        self.remove_leftovers();
         let created = archive::extract_with(
             || Ok(Cursor::new(bytes)),
             archive,
@@ -271,6 +275,26 @@ impl ExtractionCache {
             return Err("is not a directory".into());
         }
         owned_and_private(&meta)
+    }
+
+    /// Removes what processes ended during an extraction (or a removal) left: `.tmp-*` and
+    /// `.stale-*` directories untouched for [`LEFTOVER_AGE`] (an extraction takes seconds).
+    fn remove_leftovers(&self) {
+        let Ok(listing) = fs::read_dir(&self.root) else { return };
+        for item in listing.flatten() {
+            let name = item.file_name();
+            let name = name.to_string_lossy();
+            if !(name.starts_with(TEMP_PREFIX) || name.starts_with(STALE_PREFIX)) {
+                continue;
+            }
+            let old = item
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|modified| modified.elapsed().is_ok_and(|age| age > LEFTOVER_AGE));
+            if old {
+                let _ = remove_tree(&item.path());
+            }
+        }
     }
 
     /// Sets a broken entry aside (one `rename`, so no process sees it half removed) and removes it.
@@ -770,6 +794,26 @@ mod tests {
         assert!(matches!(&err, ImportError::UnsafeEntry { entry, .. } if entry == "../evil.txt"), "{err:?}");
         assert!(scratch.names().is_empty(), "{:?}", scratch.names());
         assert!(!scratch.dir.path().join("evil.txt").exists());
+    }
+
+    /// What a process killed while extracting leaves is removed an hour later, at the next miss.
+    #[test]
+    fn old_unfinished_extractions_are_removed() {
+        let scratch = Scratch::new();
+        let root = scratch.cache().root().to_path_buf();
+        for name in [".tmp-old", ".stale-old", ".tmp-recent"] {
+            fs::create_dir_all(root.join(name).join("fmu")).unwrap();
+        }
+        let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+        for name in [".tmp-old", ".stale-old"] {
+            let times = fs::FileTimes::new().set_modified(two_hours_ago);
+            fs::File::open(root.join(name)).unwrap().set_times(times).unwrap();
+        }
+        fs::set_permissions(&root, fs::Permissions::from_mode(0o700)).unwrap();
+        assert!(scratch.extract().is_cached());
+        let names = scratch.names();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert_eq!(names[0], ".tmp-recent");
     }
 
     #[test]
