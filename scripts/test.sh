@@ -18,6 +18,8 @@ target/venv/bin/pythonfmu build -f examples/third-party-aero/SimpleAero.py --des
 
 export ROTORCRAFT_FMU_DIR="$PWD/target/fmus"
 export ROTORCRAFT_PYTHON="$PWD/target/venv/bin/python"
+# Commands the tests start extract FMUs into a cache here, not into the user's ~/.cache.
+export ROTORCRAFT_FMU_CACHE="$PWD/target/test-fmu-cache"
 cargo test --release --workspace
 target/venv/bin/python -m pytest -q tests/python
 # The sweep as a Slurm job array on a real single-node Slurm (installed when possible; SKIP otherwise).

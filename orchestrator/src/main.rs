@@ -26,6 +26,11 @@ mod cli;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Extract every FMU into a temporary directory of its own instead of using the extraction
+    /// cache ($ROTORCRAFT_FMU_CACHE, else $XDG_CACHE_HOME/rotorcraft/fmus or
+    /// ~/.cache/rotorcraft/fmus; ROTORCRAFT_FMU_CACHE=off does the same as this option).
+    #[arg(long, global = true)]
+    no_fmu_cache: bool,
 }
 
 #[derive(Subcommand)]
@@ -230,6 +235,12 @@ enum Command {
     /// orchestrator); started by `run --isolate`, not by hand.
     #[command(hide = true)]
     FmuHost,
+    /// The FMU extraction cache: each FMU is extracted once per content and reused by later
+    /// runs and sweep points. Without an action, lists its entries and their sizes.
+    Cache {
+        #[command(subcommand)]
+        action: Option<CacheAction>,
+    },
     /// Write our FMUs (Fuselage.fmu, ...) as standard FMI 2.0 Co-Simulation archives.
     Package {
         /// Output directory; created if missing.
@@ -239,6 +250,15 @@ enum Command {
         #[arg(long)]
         lib_dir: Option<PathBuf>,
     },
+}
+
+/// What `orchestrator cache` does.
+#[derive(Subcommand, Debug, Clone, Copy)]
+enum CacheAction {
+    /// List the entries and their sizes (the default).
+    List,
+    /// Remove the cache directory and everything in it.
+    Clear,
 }
 
 /// `--trim [--speed V] [--turn-rate R]` and `--settle T`: trim or settle first, for `linearize`
@@ -364,6 +384,9 @@ fn error_text(error: &anyhow::Error) -> String {
 
 /// Runs the command: its body is in the `cli` module of its name.
 fn dispatch(cli: Cli) -> Result<()> {
+    if cli.no_fmu_cache {
+        cli::options::disable_extraction_cache();
+    }
     match cli.command {
         Command::FmuHost => anyhow::bail!("fmu-host is started by `run --isolate`"),
         Command::Run {
@@ -420,6 +443,10 @@ fn dispatch(cli: Cli) -> Result<()> {
             say!("{}", description.trim_end());
             Ok(())
         }
+        Command::Cache { action } => match action.unwrap_or(CacheAction::List) {
+            CacheAction::List => cli::cache::list(),
+            CacheAction::Clear => cli::cache::clear(),
+        },
         Command::Package { out, lib_dir } => {
             for path in fmu_catalog::package_all(&out, lib_dir.as_deref())? {
                 say!("wrote {}", path.display());

@@ -49,3 +49,10 @@ pub fn our_fmu(identifier: &str) -> PathBuf {
     assert!(path.is_file(), "{} is missing: run `bash scripts/test.sh`, which packages the FMUs", path.display());
     path
 }
+
+/// The FMU extraction cache of the tests (`target/<profile>/test-fmu-cache`): tests that start
+/// the orchestrator binary set `ROTORCRAFT_FMU_CACHE` to it, so they never write to the user's
+/// cache (the library itself uses no cache unless asked).
+pub fn fmu_cache_dir() -> PathBuf {
+    library_dir().join("test-fmu-cache")
+}

@@ -1,4 +1,5 @@
-//! Safe extraction of an `.fmu` (a zip archive) into a fresh temporary directory.
+//! Safe extraction of an `.fmu` (a zip archive) into a fresh temporary directory (or, through
+//! [`super::cache`], into an entry of the extraction cache).
 //!
 //! Every entry name is checked before anything is written: absolute paths, `..` components,
 //! NUL bytes and symbolic links are refused with an error naming the entry, so nothing is ever
@@ -45,6 +46,9 @@ enum Directory {
     Owned(tempfile::TempDir),
     /// The parent process of an isolated instance (see [`super::isolated`]): left alone.
     Borrowed(PathBuf),
+    /// An entry of the extraction cache ([`super::cache`]): kept for later runs; the lease marks
+    /// it as in use by this process until dropped.
+    Cached(PathBuf, #[allow(dead_code)] super::cache::Lease),
 }
 
 impl ExtractedFmu {
@@ -52,8 +56,24 @@ impl ExtractedFmu {
     pub fn path(&self) -> &Path {
         match &self.dir {
             Directory::Owned(dir) => dir.path(),
-            Directory::Borrowed(dir) => dir,
+            Directory::Borrowed(dir) | Directory::Cached(dir, _) => dir,
         }
+    }
+
+    /// Whether the files are an entry of the extraction cache (kept after this process ends).
+    pub fn is_cached(&self) -> bool {
+        matches!(self.dir, Directory::Cached(..))
+    }
+
+    /// An extraction of this process into the temporary directory `dir` (removed on drop).
+    pub(crate) fn owned(dir: tempfile::TempDir, archive: PathBuf) -> ExtractedFmu {
+        register_live_extraction(dir.path());
+        ExtractedFmu { dir: Directory::Owned(dir), archive }
+    }
+
+    /// The files of a cache entry, leased to this process while this lives.
+    pub(crate) fn cached(dir: PathBuf, archive: PathBuf, lease: super::cache::Lease) -> ExtractedFmu {
+        ExtractedFmu { dir: Directory::Cached(dir, lease), archive }
     }
 
     /// An extraction made by another process (the parent of an isolated instance), which keeps
@@ -107,12 +127,29 @@ pub fn extract(archive: &Path, limits: &ExtractLimits) -> Result<ExtractedFmu, I
 
 /// Extracts `archive` into a new temporary directory created inside `parent`.
 pub fn extract_in(archive: &Path, parent: &Path, limits: &ExtractLimits) -> Result<ExtractedFmu, ImportError> {
+    let open = || File::open(archive).map(BufReader::new);
+    let create = || tempfile::Builder::new().prefix("rotorcraft-fmu-").tempdir_in(parent);
+    let dir = extract_with(open, archive, limits, create, Path::to_path_buf)?;
+    Ok(ExtractedFmu::owned(dir, archive.to_path_buf()))
+}
+
+/// Extracts the archive whose bytes `open` reads (named `archive` in errors) with every check
+/// and limit of [`extract_in`]: the directory made by `create` (after the archive's directory
+/// was checked) is returned; the files go into `target(its path)`, created if missing. On any
+/// error the directory is removed.
+pub(crate) fn extract_with<R: Read + Seek>(
+    open: impl Fn() -> io::Result<R>,
+    archive: &Path,
+    limits: &ExtractLimits,
+    create: impl FnOnce() -> io::Result<tempfile::TempDir>,
+    target: impl FnOnce(&Path) -> PathBuf,
+) -> Result<tempfile::TempDir, ImportError> {
     let archive_path = archive.to_path_buf();
-    let file = File::open(archive).map_err(|source| ImportError::Io { path: archive_path.clone(), source })?;
-    let mut zip = zip::ZipArchive::new(BufReader::new(file))
-        .map_err(|source| ImportError::NotAZip { path: archive_path.clone(), source })?;
+    let file = open().map_err(|source| ImportError::Io { path: archive_path.clone(), source })?;
+    let mut zip =
+        zip::ZipArchive::new(file).map_err(|source| ImportError::NotAZip { path: archive_path.clone(), source })?;
     if zip.has_duplicate_names() {
-        let entry = duplicate_name(archive, zip.central_directory_start(), limits.max_entries);
+        let entry = duplicate_name(open, zip.central_directory_start(), limits.max_entries);
         return Err(ImportError::DuplicateEntry { archive: archive_path, entry });
     }
     if zip.len() > limits.max_entries {
@@ -122,10 +159,11 @@ pub fn extract_in(archive: &Path, parent: &Path, limits: &ExtractLimits) -> Resu
             limit: limits.max_entries,
         });
     }
-    let dir = tempfile::Builder::new()
-        .prefix("rotorcraft-fmu-")
-        .tempdir_in(parent)
-        .map_err(|source| ImportError::TempDir { archive: archive_path.clone(), source })?;
+    let dir = create().map_err(|source| ImportError::TempDir { archive: archive_path.clone(), source })?;
+    let root = target(dir.path());
+    if root != dir.path() {
+        fs::create_dir_all(&root).map_err(|source| ImportError::TempDir { archive: archive_path.clone(), source })?;
+    }
 
     let mut total: u64 = 0;
     for index in 0..zip.len() {
@@ -146,7 +184,7 @@ pub fn extract_in(archive: &Path, parent: &Path, limits: &ExtractLimits) -> Resu
         if relative.as_os_str().is_empty() {
             continue; // "./" or similar: the root itself
         }
-        let target = dir.path().join(&relative);
+        let target = root.join(&relative);
         if entry.is_dir() {
             fs::create_dir_all(&target).map_err(extract_error)?;
             continue;
@@ -170,19 +208,22 @@ pub fn extract_in(archive: &Path, parent: &Path, limits: &ExtractLimits) -> Resu
         total += written;
         out.flush().map_err(extract_error)?;
     }
-    register_live_extraction(dir.path());
-    Ok(ExtractedFmu { dir: Directory::Owned(dir), archive: archive_path })
+    Ok(dir)
 }
 
-/// The first name that occurs twice in the central directory of the archive at `path`, which
+/// The first name that occurs twice in the central directory of the archive `open` reads, which
 /// starts at `start` (the zip reader reported duplicates, but its index keeps one entry per
 /// name). The walk reads at most `max_entries` headers; when it cannot name the entry (a damaged
 /// directory), a description stands in for the name.
-fn duplicate_name(path: &Path, start: u64, max_entries: usize) -> String {
-    fn walk(path: &Path, start: u64, max_entries: usize) -> io::Result<Option<String>> {
+fn duplicate_name<R: Read + Seek>(open: impl Fn() -> io::Result<R>, start: u64, max_entries: usize) -> String {
+    fn walk<R: Read + Seek>(
+        open: impl Fn() -> io::Result<R>,
+        start: u64,
+        max_entries: usize,
+    ) -> io::Result<Option<String>> {
         /// Central directory file header: signature, then name, extra and comment lengths at 28.
         const SIGNATURE: [u8; 4] = [0x50, 0x4b, 0x01, 0x02];
-        let mut reader = BufReader::new(File::open(path)?);
+        let mut reader = open()?;
         reader.seek(SeekFrom::Start(start))?;
         let mut seen = std::collections::HashSet::new();
         let mut header = [0u8; 46];
@@ -201,7 +242,7 @@ fn duplicate_name(path: &Path, start: u64, max_entries: usize) -> String {
         }
         Ok(None)
     }
-    walk(path, start, max_entries)
+    walk(open, start, max_entries)
         .ok()
         .flatten()
         .unwrap_or_else(|| "(a name that occurs twice in the central directory)".to_string())

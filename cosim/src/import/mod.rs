@@ -19,7 +19,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Layers: [`archive`] extracts the zip safely into a temporary directory,
+//! Layers: [`archive`] extracts the zip safely into a temporary directory (or, when asked, into
+//! the [`cache`] of extractions kept between runs),
 //! [`model_description`] parses `modelDescription.xml`, [`ffi`] loads the binary and resolves
 //! the C functions, [`Slave`] wraps one instance. [`IsolatedSlave`] runs an instance in a child
 //! process of its own ([`isolated`]; the child's side is [`host`], their framing `wire.rs`), and
@@ -36,6 +37,7 @@
 //! finds and loads itself; see [`ffi::ensure_python_runtime`].
 
 pub mod archive;
+pub mod cache;
 pub mod ffi;
 pub mod host;
 pub mod inspect;
@@ -55,6 +57,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 pub use archive::{ExtractLimits, ExtractedFmu};
+pub use cache::ExtractionCache;
 pub use error::{CallError, CallErrorKind, ImportError};
 pub use ffi::Fmi2Functions;
 pub use instance::Instance;
@@ -294,8 +297,24 @@ impl Fmu {
 /// loading its binary: [`Fmu::load`] loads it in this process; an isolated instance
 /// ([`isolated::IsolatedSlave`]) loads it in a child process from the same directory.
 pub fn extract_fmu(path: &Path, options: &OpenOptions) -> Result<(ExtractedFmu, ModelDescription), ImportError> {
-    let parent = options.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
-    let extracted = archive::extract_in(path, &parent, &options.limits)?;
+    extract_fmu_cached(path, options, None)
+}
+
+/// [`extract_fmu`] through the extraction cache `cache` when given (see [`cache`]: the archive
+/// is extracted once per content and its entry checked on every use), else into a temporary
+/// directory. The library never uses the cache unless asked.
+pub fn extract_fmu_cached(
+    path: &Path,
+    options: &OpenOptions,
+    cache: Option<&ExtractionCache>,
+) -> Result<(ExtractedFmu, ModelDescription), ImportError> {
+    let extracted = match cache {
+        Some(cache) => cache.extract(path, options)?,
+        None => {
+            let parent = options.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
+            archive::extract_in(path, &parent, &options.limits)?
+        }
+    };
     let description = read_extracted_description(&extracted)?;
     Ok((extracted, description))
 }

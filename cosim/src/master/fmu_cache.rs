@@ -6,12 +6,16 @@ use std::sync::Arc;
 
 use crate::import::model_description::ModelDescription;
 use crate::import::{
-    ExtractedFmu, Fmu, FmuLogger, HostOptions, ImportError, Instance, IsolatedSlave, OpenOptions, extract_fmu,
+    ExtractedFmu, ExtractionCache, Fmu, FmuLogger, HostOptions, ImportError, Instance, IsolatedSlave, OpenOptions,
+    extract_fmu_cached,
 };
 use crate::system::InstanceSpec;
 
 /// FMUs extracted and opened (loaded) once per file, shared by all their instances, and how
-/// isolated instances are started.
+/// isolated instances are started. Extractions go into temporary directories unless
+/// [`FmuCache::with_extraction_cache`] names a cache kept between runs; two files of the same
+/// content are two FMUs (two copies of the library, as without the cache: see
+/// [`crate::import::cache`]).
 #[derive(Default)]
 pub struct FmuCache {
     open: HashMap<PathBuf, Arc<Fmu>>,
@@ -19,6 +23,7 @@ pub struct FmuCache {
     /// are all isolated is loaded only by their child processes).
     extracted: HashMap<PathBuf, (Arc<ExtractedFmu>, ModelDescription)>,
     host: Option<HostOptions>,
+    disk: Option<ExtractionCache>,
 }
 
 impl FmuCache {
@@ -28,15 +33,18 @@ impl FmuCache {
         FmuCache { host: Some(host), ..FmuCache::default() }
     }
 
+    /// This cache, extracting through `cache` (`None`: into temporary directories, the default).
+    pub fn with_extraction_cache(self, cache: Option<ExtractionCache>) -> FmuCache {
+        FmuCache { disk: cache, ..self }
+    }
+
     /// The FMU at `path`, opened (and loaded into this process) on first use.
     pub fn open(&mut self, path: &Path) -> Result<Arc<Fmu>, ImportError> {
         if let Some(f) = self.open.get(path) {
             return Ok(f.clone());
         }
-        let f = Arc::new(match self.extracted.get(path) {
-            Some((extracted, description)) => Fmu::load(extracted.clone(), description.clone())?,
-            None => Fmu::open(path)?,
-        });
+        let (extracted, description) = self.extract(path)?.clone();
+        let f = Arc::new(Fmu::load(extracted, description)?);
         self.open.insert(path.to_path_buf(), f.clone());
         Ok(f)
     }
@@ -52,7 +60,7 @@ impl FmuCache {
 
     fn extract(&mut self, path: &Path) -> Result<&(Arc<ExtractedFmu>, ModelDescription), ImportError> {
         if !self.extracted.contains_key(path) {
-            let (extracted, description) = extract_fmu(path, &OpenOptions::default())?;
+            let (extracted, description) = extract_fmu_cached(path, &OpenOptions::default(), self.disk.as_ref())?;
             self.extracted.insert(path.to_path_buf(), (Arc::new(extracted), description));
         }
         Ok(&self.extracted[path])

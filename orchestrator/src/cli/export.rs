@@ -26,7 +26,7 @@ pub fn export(system: &Path, ssp: Option<PathBuf>, fmu: Option<PathBuf>, options
     super::outputs::require_json_system(system, "export")?;
     super::outputs::refuse_overwrite(out, system)?;
     let description = SystemDescription::from_file(system)?;
-    let mut fmus = FmuCache::default();
+    let mut fmus = FmuCache::default().with_extraction_cache(super::options::extraction_cache());
     let resolved = description
         .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
     match ssp {

@@ -3,6 +3,7 @@
 //! a run reads and writes.
 
 pub mod built_in;
+pub mod cache;
 pub mod csv_stream;
 pub mod export;
 pub mod linear;

@@ -2,7 +2,7 @@
 //! the trim asked for before a linearisation, limits on a run, and the FMU cache.
 
 use anyhow::{Context, Result};
-use cosim::import::HostOptions;
+use cosim::import::{ExtractionCache, HostOptions};
 use cosim::master::FmuCache;
 use cosim::system::SystemDescription;
 use orchestrator::trim::FlightCondition;
@@ -72,10 +72,31 @@ impl RunLimits {
 }
 
 /// An FMU cache whose isolated instances are served by this executable (`orchestrator
-/// fmu-host`), with `timeout` on every call of an isolated instance.
+/// fmu-host`), with `timeout` on every call of an isolated instance, extracting through the
+/// extraction cache unless it is off ([`extraction_cache`]).
 pub fn fmu_cache(timeout: Option<std::time::Duration>) -> FmuCache {
-    match std::env::current_exe() {
+    let fmus = match std::env::current_exe() {
         Ok(executable) => FmuCache::with_host(HostOptions { executable, timeout }),
         Err(_) => FmuCache::default(),
-    }
+    };
+    fmus.with_extraction_cache(extraction_cache())
+}
+
+/// Set by `--no-fmu-cache`.
+static NO_FMU_CACHE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--no-fmu-cache`: every FMU extracted into a temporary directory, as the library does.
+pub fn disable_extraction_cache() {
+    NO_FMU_CACHE.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether `--no-fmu-cache` was given.
+pub fn extraction_cache_disabled() -> bool {
+    NO_FMU_CACHE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The commands' extraction cache: the one the environment names (`ROTORCRAFT_FMU_CACHE`,
+/// `XDG_CACHE_HOME`, `HOME`), none with `--no-fmu-cache` or `ROTORCRAFT_FMU_CACHE=off`.
+pub fn extraction_cache() -> Option<ExtractionCache> {
+    if extraction_cache_disabled() { None } else { ExtractionCache::from_env() }
 }

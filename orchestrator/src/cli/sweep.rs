@@ -177,6 +177,9 @@ impl Sweep {
             }
         }
         args.extend(self.arguments.iter().cloned());
+        if super::options::extraction_cache_disabled() {
+            args.push("--no-fmu-cache".into());
+        }
         args
     }
 

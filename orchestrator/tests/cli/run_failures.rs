@@ -140,6 +140,8 @@ impl Case {
     fn command(&self, out: &str, extra: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_orchestrator"));
         command
+            // Temporary extractions, so that `leftovers` sees what a failing run leaves behind.
+            .env("ROTORCRAFT_FMU_CACHE", "off")
             .arg("run")
             .arg(self.path("system.json"))
             .arg("--out")

@@ -12,7 +12,11 @@ use std::process::Command;
 const STEP: f64 = 0.0019654088;
 
 fn orchestrator(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_orchestrator")).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .env("ROTORCRAFT_FMU_CACHE", test_fmus::fixtures::fmu_cache_dir())
+        .args(args)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "orchestrator {args:?}: {stderr}");
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -161,6 +165,7 @@ fn export_names_what_it_cannot_expose() {
     let dir = tempfile::tempdir().unwrap();
     let fmu = dir.path().join("x.fmu");
     let out = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .env("ROTORCRAFT_FMU_CACHE", test_fmus::fixtures::fmu_cache_dir())
         .args(["export", text(&helicopter()), "--fmu", text(&fmu), "--input", "rotor.hub.F.*"])
         .output()
         .unwrap();
@@ -172,7 +177,12 @@ fn export_names_what_it_cannot_expose() {
 
 /// Runs `system` expecting failure; returns stderr.
 fn failing_run(system: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_orchestrator")).arg("run").arg(system).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .env("ROTORCRAFT_FMU_CACHE", test_fmus::fixtures::fmu_cache_dir())
+        .arg("run")
+        .arg(system)
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -279,6 +289,7 @@ fn an_inner_fmu_ending_the_simulation_ends_the_outer_one() {
     let system = outer_system(dir.path(), "outer.json", &fmu, 0.1, 1.0, "");
     let csv = dir.path().join("outer.csv");
     let out = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .env("ROTORCRAFT_FMU_CACHE", test_fmus::fixtures::fmu_cache_dir())
         .args(["run", text(&system), "--out", text(&csv)])
         .env("ROTORCRAFT_PYTHON", import_support::python())
         .output()

@@ -156,6 +156,7 @@ fn run(dir: &Path, connections: &str, outputs: &str, algorithm: &str) -> Output 
     )
     .unwrap();
     Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .env("ROTORCRAFT_FMU_CACHE", test_fmus::fixtures::fmu_cache_dir())
         .arg("run")
         .arg(&system)
         .arg("--out")

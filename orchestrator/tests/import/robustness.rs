@@ -176,7 +176,9 @@ fn stateful_ball_fmu(dir: &Path) -> PathBuf {
 }
 
 fn orchestrator() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_orchestrator"));
+    command.env("ROTORCRAFT_FMU_CACHE", test_fmus::fixtures::fmu_cache_dir());
+    command
 }
 
 /// Runs `orchestrator run system.json --out results.csv --summary-json summary.json` in `dir`

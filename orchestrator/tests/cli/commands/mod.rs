@@ -9,7 +9,9 @@ use crate::common;
 use std::process::Command;
 
 fn orchestrator() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_orchestrator"));
+    command.env("ROTORCRAFT_FMU_CACHE", test_fmus::fixtures::fmu_cache_dir());
+    command
 }
 
 /// `dir/file`: a system of the Fuselage alone for 1 s in steps of 0.1 s, with the other members
