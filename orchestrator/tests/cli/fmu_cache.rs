@@ -2,7 +2,7 @@
 //! started at once share one entry, a tampered file is reported and replaced, an unsafe root is
 //! not used, `--no-fmu-cache` and `ROTORCRAFT_FMU_CACHE=off` turn it off, isolated instances load
 //! from it, `orchestrator cache [clear]`; and in one process, the same content through two paths
-//! is two copies (the cache's own unit tests are in `cosim/src/import/cache.rs`).
+//! is two copies (the cache's own unit tests are in `cosim/src/import/cache/tests.rs`).
 
 use crate::common;
 
