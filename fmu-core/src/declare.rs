@@ -9,7 +9,11 @@
 //! A [`Row`] is one scalar or a vector of components. Its name and description are patterns:
 //! `{n}` is the label of the block instance (the blade number, or a point's name), `{c}` the
 //! component suffix, `{w}` the component's words (an axis in words, say), `{unit}` the unit.
+//!
+//! A model's continuous states are a fourth table of [`Row::state`] rows (the positions are
+//! indices into `x`); [`states`] turns it into the [`StateVariable`] list.
 
+use crate::model::StateVariable;
 use crate::variable::{Causality, Enumeration, Kind, Variable};
 
 /// Airframe body axes (FRD): component suffixes and their words, for [`Row::vector`].
@@ -43,6 +47,8 @@ pub struct Row {
     pub enumeration: Option<&'static Enumeration>,
     /// Outputs: the inputs with direct feedthrough.
     pub dependencies: Option<Dependencies>,
+    /// States: the unit of the time derivative and the nominal value.
+    pub state: Option<(&'static str, f64)>,
 }
 
 impl Row {
@@ -58,6 +64,7 @@ impl Row {
             range: (None, None),
             enumeration: None,
             dependencies: None,
+            state: None,
         }
     }
 
@@ -74,6 +81,30 @@ impl Row {
         description: &'static str,
     ) -> Self {
         Row { components, ..Self::real(name, unit, description) }
+    }
+
+    /// A continuous state (named `state.` and the name), its derivative's unit and its nominal
+    /// value.
+    pub const fn state(
+        name: &'static str,
+        unit: &'static str,
+        derivative_unit: &'static str,
+        nominal: f64,
+        description: &'static str,
+    ) -> Self {
+        Row { state: Some((derivative_unit, nominal)), ..Self::real(name, unit, description) }
+    }
+
+    /// A vector of continuous states, one per component of `components` (`{c}` in the name).
+    pub const fn state_vector(
+        name: &'static str,
+        unit: &'static str,
+        derivative_unit: &'static str,
+        nominal: f64,
+        components: &'static [(&'static str, &'static str)],
+        description: &'static str,
+    ) -> Self {
+        Row { components, ..Self::state(name, unit, derivative_unit, nominal, description) }
     }
 
     /// An integer with its start value and legal range.
@@ -146,16 +177,27 @@ impl Row {
         if self.components.is_empty() { 1 } else { self.components.len() }
     }
 
-    /// Appends the row's variables for block instance `instance` (labelled `label`) at `at`.
-    fn expand(&self, to: &Target, at: usize, instance: usize, label: &str, out: &mut Vec<Variable>) {
-        let scalar: &[(&str, &str)] = &[("", "")];
-        let components = if self.components.is_empty() { scalar } else { self.components };
-        let unit = match self.kind {
+    /// The row's components `(suffix, words)`, one `("", "")` for a scalar.
+    fn parts(&self) -> &'static [(&'static str, &'static str)] {
+        if self.components.is_empty() { &[("", "")] } else { self.components }
+    }
+
+    /// The unit of a real, `""` otherwise.
+    const fn unit(&self) -> &'static str {
+        match self.kind {
             Kind::Real { unit, .. } => unit,
             _ => "",
-        };
-        for (k, (c, w)) in components.iter().enumerate() {
-            let fill = |s: &str| s.replace("{n}", label).replace("{c}", c).replace("{w}", w).replace("{unit}", unit);
+        }
+    }
+
+    /// Fills pattern `s` for block label `label` and component `(c, w)`.
+    fn fill(&self, s: &str, label: &str, (c, w): (&str, &str)) -> String {
+        s.replace("{n}", label).replace("{c}", c).replace("{w}", w).replace("{unit}", self.unit())
+    }
+
+    /// Appends the row's variables for block instance `instance` (labelled `label`) at `at`.
+    fn expand(&self, to: &Target, at: usize, instance: usize, label: &str, out: &mut Vec<Variable>) {
+        for (k, &part) in self.parts().iter().enumerate() {
             let kind = match self.kind {
                 Kind::Real { unit, start } => {
                     let start = match (self.start_by, self.starts.get(k)) {
@@ -167,8 +209,12 @@ impl Row {
                 }
                 other => other,
             };
-            let mut v = Variable::new(fill(self.name), to.base + (at + k) as u32, kind, to.causality)
-                .describe(fill(self.description));
+            let name = self.fill(self.name, label, part);
+            let mut v = Variable::new(name, to.base + (at + k) as u32, kind, to.causality).describe(self.fill(
+                self.description,
+                label,
+                part,
+            ));
             v.display_unit = self.display_unit;
             v.range = self.range;
             v.enumeration = self.enumeration;
@@ -247,23 +293,28 @@ struct Target {
     input_base: u32,
 }
 
-fn expand(groups: &[Group], to: &Target, offset: usize, instance: usize, label: &str, out: &mut Vec<Variable>) {
+/// Calls `f(row, position, instance, label)` for each row of `groups`, in declaration order.
+fn walk(groups: &[Group], offset: usize, instance: usize, label: &str, f: &mut dyn FnMut(&Row, usize, usize, &str)) {
     for group in groups {
         match *group {
             Group::Rows { at, rows } => {
                 let mut at = offset + at;
                 for row in rows {
-                    row.expand(to, at, instance, label, out);
+                    f(row, at, instance, label);
                     at += row.width();
                 }
             }
             Group::Block { at, labels, per, groups } => {
                 for i in 0..labels.count() {
-                    expand(groups, to, offset + at + i * per, i, &labels.label(i), out);
+                    walk(groups, offset + at + i * per, i, &labels.label(i), f);
                 }
             }
         }
     }
+}
+
+fn expand(groups: &[Group], to: &Target, out: &mut Vec<Variable>) {
+    walk(groups, 0, 0, "", &mut |row, at, instance, label| row.expand(to, at, instance, label, out));
 }
 
 /// A model's variables from its three tables: the parameters (value reference = position), then
@@ -271,11 +322,31 @@ fn expand(groups: &[Group], to: &Target, offset: usize, instance: usize, label: 
 pub fn variables(parameters: &[Group], inputs: (u32, &[Group]), outputs: (u32, &[Group])) -> Vec<Variable> {
     let mut out = Vec::new();
     let parameter = Target { causality: Causality::Parameter, base: 0, input_base: inputs.0 };
-    expand(parameters, &parameter, 0, 0, "", &mut out);
+    expand(parameters, &parameter, &mut out);
     let input = Target { causality: Causality::Input, base: inputs.0, input_base: inputs.0 };
-    expand(inputs.1, &input, 0, 0, "", &mut out);
+    expand(inputs.1, &input, &mut out);
     let output = Target { causality: Causality::Output, base: outputs.0, input_base: inputs.0 };
-    expand(outputs.1, &output, 0, 0, "", &mut out);
+    expand(outputs.1, &output, &mut out);
+    out
+}
+
+/// A model's continuous states from its table of [`Row::state`] rows, in declaration order (the
+/// Model Exchange state order).
+pub fn states(table: &[Group]) -> Vec<StateVariable> {
+    let mut out = Vec::new();
+    walk(table, 0, 0, "", &mut |row, _, _, label| {
+        let (derivative_unit, nominal) = row.state.expect("a state table holds only `Row::state` rows");
+        for &part in row.parts() {
+            let description = row.fill(row.description, label, part);
+            out.push(StateVariable::new(
+                &row.fill(row.name, label, part),
+                row.unit(),
+                derivative_unit,
+                description,
+                nominal,
+            ));
+        }
+    });
     out
 }
 
@@ -430,52 +501,4 @@ macro_rules! value_references {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::variables;
-    use crate::variable::{Feedthrough, Kind};
-
-    mod vr {
-        use crate::declare::{BODY, Labels};
-
-        crate::declare! { u32;
-            A = real("a", "m", "First").start(2.0);
-            LATE @ 10 = block(Labels::Named(&["p", "q"])) per PER {
-                POS = vector("{n}.{c}", "m", &BODY, "Point {n}, {w}")
-                    .start_by(|i, k| (10 * i + k) as f64);
-            };
-            B @ 1 = integer("b", 3, 0, 5, "Second");
-        }
-    }
-
-    mod u {
-        crate::declare! { usize;
-            V = real("v", "m/s", "Velocity");
-            W = real("w", "m/s", "Other");
-            N;
-        }
-    }
-
-    mod y {
-        crate::declare! { usize;
-            F = real("f", "N", "Force").deps(|_| vec![super::u::W, super::u::V]);
-        }
-    }
-
-    #[test]
-    fn explicit_positions_named_blocks_starts_and_dependencies() {
-        assert_eq!((vr::A, vr::LATE, vr::PER, vr::POS, vr::B, u::N), (0, 10, 3, 0, 1, 2));
-        let vars = variables(vr::TABLE, (100, u::TABLE), (200, y::TABLE));
-        let names: Vec<(&str, u32)> = vars.iter().map(|v| (v.name.as_str(), v.vr)).collect();
-        assert_eq!(
-            names,
-            [("a", 0), ("p.x", 10), ("p.y", 11), ("p.z", 12), ("q.x", 13), ("q.y", 14), ("q.z", 15), ("b", 1)]
-                .into_iter()
-                .chain([("v", 100), ("w", 101), ("f", 200)])
-                .collect::<Vec<_>>()
-        );
-        assert_eq!(vars[5].kind, Kind::Real { unit: "m", start: 11.0 });
-        assert_eq!(vars[5].description, "Point q, body y (right)");
-        assert_eq!(vars[7].kind, Kind::Integer { start: 3, min: 0, max: 5 });
-        assert_eq!(vars[10].feedthrough, Feedthrough::Inputs(vec![101, 100]));
-    }
-}
+mod tests;
