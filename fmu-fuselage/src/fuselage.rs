@@ -19,14 +19,15 @@
 //! solve the reduced system (free rows and columns of `M6`).
 
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
-use fmu_core::params::{ParameterError, finite, finite3};
+use fmu_core::params::ParameterError;
 use fmu_core::variable::Variable;
-use nalgebra::{Matrix3, Matrix6};
 
 use crate::euler::EulerSequence;
-use crate::layout::{GEAR_LEGS, Point, u, vr, x, y};
+use crate::layout::{GEAR_LEGS, Point, u, x, y};
 use crate::vec3::{self, V3, add, cross, dot, lift3, mat_vec, scale_f, sub};
 use fmu_core::vec3::const_mat_vec;
+
+mod params;
 
 /// The 6-DOF rigid airframe (`modelIdentifier="Fuselage"`), holding only parameter-derived data.
 #[derive(Debug, Clone)]
@@ -106,147 +107,7 @@ struct Accelerations<D> {
     alpha: V3<D>,
 }
 
-/// Checks the inertia tensor about the CoM: symmetric positive definite and, when `strict`,
-/// principal moments satisfying the triangle inequality.
-fn check_inertia(i_cm: &Matrix3<f64>, strict: bool) -> Result<(), String> {
-    let names = "I.xx, I.yy, I.zz, I.xy, I.xz, I.yz";
-    let eig = i_cm.symmetric_eigen().eigenvalues;
-    let (lo, hi) = (eig.min(), eig.max());
-    if lo <= 1e-12 * hi.abs().max(f64::MIN_POSITIVE) {
-        return Err(format!(
-            "inertia tensor ({names}) must be positive definite; principal moments are {:.6e}, {:.6e}, {:.6e} kg m^2",
-            eig[0], eig[1], eig[2]
-        ));
-    }
-    if strict {
-        let sum = eig.sum();
-        for k in 0..3 {
-            // Each principal moment at most the sum of the other two (equality: a plane body).
-            if eig[k] > sum - eig[k] + 1e-9 * sum {
-                return Err(format!(
-                    "inertia tensor ({names}) violates the triangle inequality: principal moment {:.6e} exceeds \
-                     the sum of the other two ({:.6e}) kg m^2, which no real body has; set strict_inertia = false \
-                     to accept it anyway",
-                    eig[k],
-                    sum - eig[k]
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 impl Fuselage {
-    /// Builds the airframe from parameter values, validating them (errors name the parameter).
-    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
-        let mass = finite(params, vr::MASS, "mass")?;
-        if mass <= 0.0 {
-            return Err(format!("parameter 'mass' must be > 0 kg (got {mass})").into());
-        }
-        let cg = finite3(params, vr::CG, ["cg.x", "cg.y", "cg.z"])?;
-        let mut ii = [0.0; 6];
-        for (k, name) in ["I.xx", "I.yy", "I.zz", "I.xy", "I.xz", "I.yz"].iter().enumerate() {
-            ii[k] = finite(params, vr::INERTIA + k as u32, name)?;
-        }
-        let [ixx, iyy, izz, ixy, ixz, iyz] = ii;
-        let i_cm = Matrix3::new(ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz);
-        check_inertia(&i_cm, params.boolean(vr::STRICT_INERTIA))?;
-        let g = finite(params, vr::G, "g")?;
-        let mut points = [[0.0; 3]; 3];
-        for p in Point::ALL {
-            let n = p.name();
-            points[p.index()] = finite3(
-                params,
-                vr::POINTS + 3 * p.index() as u32,
-                [&format!("{n}.x"), &format!("{n}.y"), &format!("{n}.z")],
-            )?;
-        }
-        let code = params.integer(vr::EULER_SEQUENCE);
-        let sequence = EulerSequence::from_code(code).ok_or_else(|| {
-            format!("parameter 'euler_sequence' must be one of 123, 132, 213, 231, 312, 321 (got {code})")
-        })?;
-        let mask = params.integer(vr::DOF_MASK);
-        if !(0..=63).contains(&mask) {
-            return Err(format!("parameter 'dof_mask' must be in 0..=63 (got {mask})").into());
-        }
-        let drag_area = finite(params, vr::DRAG_AREA, "drag_area")?;
-        if drag_area < 0.0 {
-            return Err(format!("parameter 'drag_area' must be >= 0 m^2 (got {drag_area})").into());
-        }
-        let rho = finite(params, vr::RHO, "rho")?;
-        if rho < 0.0 {
-            return Err(format!("parameter 'rho' must be >= 0 kg/m^3 (got {rho})").into());
-        }
-        let gear = gear_from_parameters(params)?;
-        let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
-        if !(tolerance > 0.0 && tolerance < 1.0) {
-            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})").into());
-        }
-
-        // Inertia about O (parallel-axis theorem) and the coupled 6x6 mass matrix.
-        let c = nalgebra::Vector3::from(cg);
-        let i_o = i_cm + (Matrix3::identity() * c.norm_squared() - c * c.transpose()) * mass;
-        let c_cross = c.cross_matrix();
-        let mut m6 = Matrix6::zeros();
-        m6.fixed_view_mut::<3, 3>(0, 0).copy_from(&(Matrix3::identity() * mass));
-        m6.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-c_cross * mass));
-        m6.fixed_view_mut::<3, 3>(3, 0).copy_from(&(c_cross * mass));
-        m6.fixed_view_mut::<3, 3>(3, 3).copy_from(&i_o);
-        let not_positive =
-            || ParameterError::Invalid("the 6x6 mass matrix is not positive definite (check mass, cg.*, I.*)".into());
-        let m6_inv_free = to_array6(&m6.cholesky().ok_or_else(not_positive)?.inverse());
-        // Reduced system: replace blocked rows/columns by unit rows/columns, invert, zero them.
-        let free = |k: usize| mask & (1 << k) != 0;
-        for k in (0..6).filter(|&k| !free(k)) {
-            m6.row_mut(k).fill(0.0);
-            m6.column_mut(k).fill(0.0);
-            m6[(k, k)] = 1.0;
-        }
-        let mut m6_inv_na = m6.cholesky().ok_or_else(not_positive)?.inverse();
-        for k in (0..6).filter(|&k| !free(k)) {
-            m6_inv_na.row_mut(k).fill(0.0);
-            m6_inv_na.column_mut(k).fill(0.0);
-        }
-        let m6_inv = to_array6(&m6_inv_na);
-        let mut inertia_o = [[0.0; 3]; 3];
-        for (r, row) in inertia_o.iter_mut().enumerate() {
-            for (col, e) in row.iter_mut().enumerate() {
-                *e = i_o[(r, col)];
-            }
-        }
-
-        let mut x0 = [0.0; x::N];
-        x0[x::POS..x::POS + 3].copy_from_slice(&finite3(params, vr::POS0, ["x0", "y0", "z0"])?);
-        let euler0 = finite3(params, vr::EULER0, ["phi0", "theta0", "psi0"])?;
-        let q0 = EulerSequence::S321.quaternion([euler0[2], euler0[1], euler0[0]]);
-        x0[x::QUAT..x::QUAT + 4].copy_from_slice(&q0);
-        x0[x::VEL..x::VEL + 3].copy_from_slice(&finite3(params, vr::VEL0, ["u0", "v0", "w0"])?);
-        x0[x::RATE..x::RATE + 3].copy_from_slice(&finite3(params, vr::RATE0, ["p0", "q0", "r0"])?);
-        let gear = gear.map(|mut gear| {
-            let r0 = vec3::dcm(q0);
-            for (anchor, leg) in gear.anchors.iter_mut().zip(&gear.legs) {
-                let p = add([x0[x::POS], x0[x::POS + 1], x0[x::POS + 2]], mat_vec(&r0, *leg));
-                *anchor = [p[0], p[1]];
-            }
-            gear
-        });
-
-        Ok(Fuselage {
-            mass,
-            cg,
-            inertia_o,
-            m6_inv,
-            m6_inv_free,
-            g,
-            points,
-            sequence,
-            drag_coefficient: 0.5 * rho * drag_area,
-            gear,
-            x0,
-            tolerance,
-        })
-    }
-
     /// Gravity in body axes, m/s^2, from the body-to-inertial matrix: `R^T (0, 0, g)`.
     fn gravity_body<D: Scalar>(&self, r: &vec3::M3<D>) -> V3<D> {
         [r[2][0] * self.g, r[2][1] * self.g, r[2][2] * self.g]
@@ -308,41 +169,6 @@ struct Kinematics<D> {
     g_b: V3<D>,
 }
 
-/// The landing gear of the parameters, `None` when `gear.k` is 0.
-fn gear_from_parameters(params: &dyn Parameters) -> Result<Option<Gear>, ParameterError> {
-    let mut coefficients = [0.0; 4];
-    for (c, (ref_, name)) in coefficients.iter_mut().zip([
-        (vr::GEAR_K, "gear.k"),
-        (vr::GEAR_C, "gear.c"),
-        (vr::GEAR_K_H, "gear.k_h"),
-        (vr::GEAR_C_H, "gear.c_h"),
-    ]) {
-        *c = finite(params, ref_, name)?;
-        if *c < 0.0 {
-            return Err(format!("parameter '{name}' must be >= 0 (got {c})").into());
-        }
-    }
-    let [k, c, k_h, c_h] = coefficients;
-    let ground_z = finite(params, vr::GROUND_Z, "ground_z")?;
-    let ratio = finite(params, vr::GEAR_K_H_RATIO, "gear.k_h_ratio")?;
-    if ratio < 0.0 {
-        return Err(format!("parameter 'gear.k_h_ratio' must be >= 0 (got {ratio})").into());
-    }
-    if k == 0.0 {
-        return Ok(None);
-    }
-    let mut legs = [[0.0; 3]; GEAR_LEGS];
-    for (i, leg) in legs.iter_mut().enumerate() {
-        let n = i + 1;
-        *leg = finite3(
-            params,
-            vr::GEAR + 3 * i as u32,
-            [&format!("gear[{n}].x"), &format!("gear[{n}].y"), &format!("gear[{n}].z")],
-        )?;
-    }
-    Ok(Some(Gear { legs, k, c, k_h, k_hy: k_h * ratio, c_h, ground_z, anchors: [[0.0; 2]; GEAR_LEGS] }))
-}
-
 /// `m6_inv * rhs`, split into the linear and angular accelerations.
 fn solve6<D: Scalar>(m6_inv: &[[f64; 6]; 6], rhs: [D; 6]) -> Accelerations<D> {
     let mut a = [D::from(0.0); 6];
@@ -352,11 +178,6 @@ fn solve6<D: Scalar>(m6_inv: &[[f64; 6]; 6], rhs: [D; 6]) -> Accelerations<D> {
         }
     }
     Accelerations { v_dot: [a[0], a[1], a[2]], alpha: [a[3], a[4], a[5]] }
-}
-
-/// A 6x6 matrix as nested arrays.
-fn to_array6(m: &Matrix6<f64>) -> [[f64; 6]; 6] {
-    std::array::from_fn(|r| std::array::from_fn(|c| m[(r, c)]))
 }
 
 /// Reads the 3-vector starting at `i`.
@@ -392,29 +213,7 @@ impl Model for Fuselage {
     }
 
     fn state_variables() -> Vec<StateVariable> {
-        let mut states = Vec::with_capacity(x::N);
-        for (axis, name) in [("x", "north"), ("y", "east"), ("z", "down")] {
-            states.push(StateVariable::new(
-                &format!("position.{axis}"),
-                "m",
-                "m/s",
-                format!("Position of the reference point, {name} (NED)"),
-                1.0,
-            ));
-        }
-        for part in ["w", "x", "y", "z"] {
-            let description = format!("Body-to-NED attitude quaternion, component {part} (scalar w first)");
-            states.push(StateVariable::new(&format!("quaternion.{part}"), "", "1/s", description, 1.0));
-        }
-        for (axis, name) in [("x", "u, forward"), ("y", "v, right"), ("z", "w, down")] {
-            let description = format!("Velocity of the reference point in body axes, {name}");
-            states.push(StateVariable::new(&format!("velocity.{axis}"), "m/s", "m/s2", description, 1.0));
-        }
-        for (axis, name) in [("x", "p, roll"), ("y", "q, pitch"), ("z", "r, yaw")] {
-            let description = format!("Angular velocity in body axes, {name}");
-            states.push(StateVariable::new(&format!("rate.{axis}"), "rad/s", "rad/s2", description, 0.1));
-        }
-        states
+        fmu_core::declare::states(x::TABLE)
     }
 
     fn n_states(&self) -> usize {

@@ -56,16 +56,22 @@ const PQR: [(&str, &str); 3] = [("p", BODY[0].1), ("q", BODY[1].1), ("r", BODY[2
 
 /// Indices into the continuous state vector `x` (13 states).
 pub mod x {
-    /// NED position of the body reference point `[x, y, z]`, m (3 states).
-    pub const POS: usize = 0;
-    /// Body-to-inertial unit quaternion `[w, x, y, z]`, scalar first (4 states).
-    pub const QUAT: usize = 3;
-    /// Velocity of the reference point in body axes `[u, v, w]` (FRD), m/s (3 states).
-    pub const VEL: usize = 7;
-    /// Angular velocity in body axes `[p, q, r]`, rad/s (3 states).
-    pub const RATE: usize = 10;
-    /// Number of states.
-    pub const N: usize = 13;
+    fmu_core::declare! { usize;
+        /// NED position of the body reference point `[x, y, z]`, m.
+        POS = state_vector("position.{c}", "m", "m/s", 1.0, &[("x", "north"), ("y", "east"), ("z", "down")],
+            "Position of the reference point, {w} (NED)");
+        /// Body-to-inertial unit quaternion `[w, x, y, z]`, scalar first.
+        QUAT = state_vector("quaternion.{c}", "", "1/s", 1.0, &[("w", ""), ("x", ""), ("y", ""), ("z", "")],
+            "Body-to-NED attitude quaternion, component {c} (scalar w first)");
+        /// Velocity of the reference point in body axes `[u, v, w]` (FRD), m/s.
+        VEL = state_vector("velocity.{c}", "m/s", "m/s2", 1.0,
+            &[("x", "u, forward"), ("y", "v, right"), ("z", "w, down")],
+            "Velocity of the reference point in body axes, {w}");
+        /// Angular velocity in body axes `[p, q, r]`, rad/s.
+        RATE = state_vector("rate.{c}", "rad/s", "rad/s2", 0.1, &[("x", "p, roll"), ("y", "q, pitch"), ("z", "r, yaw")],
+            "Angular velocity in body axes, {w}");
+        N;
+    }
 }
 
 /// Landing-gear contact points (legs) of the airframe.
