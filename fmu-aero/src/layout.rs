@@ -25,14 +25,21 @@ const BLADE: [(&str, &str); 3] = [
 /// Indices into the continuous state vector `x`. Only with `inflow_model = 2` (Pitt-Peters)
 /// does the model have states; otherwise it has none.
 pub mod x {
-    /// `lambda_0`: uniform part of the induced inflow ratio `v_i / (Omega R)`.
-    pub const LAMBDA0: usize = 0;
-    /// `lambda_s`: coefficient of `(r/R) sin(psi)` in the inflow ratio.
-    pub const LAMBDA_S: usize = 1;
-    /// `lambda_c`: coefficient of `(r/R) cos(psi)` in the inflow ratio.
-    pub const LAMBDA_C: usize = 2;
-    /// Number of states of the Pitt-Peters model.
-    pub const N_PITT_PETERS: usize = 3;
+    fmu_core::declare! { usize;
+        /// `lambda_0`: uniform part of the induced inflow ratio `v_i / (Omega R)`.
+        LAMBDA0 = state("inflow.lambda0", "", "1/s", 0.05,
+            "Pitt-Peters inflow ratio lambda_0, the uniform part, v_i / (Omega R) (used with inflow_model = 2)");
+        /// `lambda_s`: coefficient of `(r/R) sin(psi)` in the inflow ratio.
+        LAMBDA_S = state("inflow.lambda_s", "", "1/s", 0.05,
+            "Pitt-Peters inflow ratio lambda_s, coefficient of (r/R) sin psi, v_i / (Omega R) (used with \
+             inflow_model = 2)");
+        /// `lambda_c`: coefficient of `(r/R) cos(psi)` in the inflow ratio.
+        LAMBDA_C = state("inflow.lambda_c", "", "1/s", 0.05,
+            "Pitt-Peters inflow ratio lambda_c, coefficient of (r/R) cos psi, v_i / (Omega R) (used with \
+             inflow_model = 2)");
+        /// Number of states of the Pitt-Peters model.
+        N_PITT_PETERS;
+    }
 }
 
 /// Value references of the parameters, and the bases of the input and output references.
