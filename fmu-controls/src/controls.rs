@@ -148,15 +148,7 @@ impl Model for Controls {
     }
 
     fn state_variables() -> Vec<StateVariable> {
-        let state = |name: &str, description: &str| {
-            StateVariable::new(name, "rad", "rad/s", format!("{description} (actuator state; used when tau > 0)"), 0.1)
-        };
-        vec![
-            state("theta0", "Collective pitch"),
-            state("theta1c", "Lateral cyclic pitch (coefficient of cos psi)"),
-            state("theta1s", "Longitudinal cyclic pitch (coefficient of sin psi)"),
-            state("tail_collective", "Tail rotor collective pitch"),
-        ]
+        fmu_core::declare::states(x::TABLE)
     }
 
     fn n_states(&self) -> usize {

@@ -14,16 +14,21 @@ pub use fmu_core::contract::MAX_BLADES;
 /// Indices into the continuous state vector `x`: the actuator positions in swashplate
 /// coordinates. Only with `tau > 0` does the model have states; otherwise it has none.
 pub mod x {
-    /// `theta0`: collective pitch, rad.
-    pub const THETA0: usize = 0;
-    /// `theta1c`: lateral cyclic pitch (coefficient of `cos psi`), rad.
-    pub const THETA1C: usize = 1;
-    /// `theta1s`: longitudinal cyclic pitch (coefficient of `sin psi`), rad.
-    pub const THETA1S: usize = 2;
-    /// `tail_collective`: tail rotor collective pitch, rad.
-    pub const TAIL: usize = 3;
-    /// Number of actuator states.
-    pub const N: usize = 4;
+    fmu_core::declare! { usize;
+        /// Collective pitch, rad.
+        THETA0 = state("theta0", "rad", "rad/s", 0.1, "Collective pitch (actuator state; used when tau > 0)");
+        /// Lateral cyclic pitch (coefficient of `cos psi`), rad.
+        THETA1C = state("theta1c", "rad", "rad/s", 0.1,
+            "Lateral cyclic pitch (coefficient of cos psi) (actuator state; used when tau > 0)");
+        /// Longitudinal cyclic pitch (coefficient of `sin psi`), rad.
+        THETA1S = state("theta1s", "rad", "rad/s", 0.1,
+            "Longitudinal cyclic pitch (coefficient of sin psi) (actuator state; used when tau > 0)");
+        /// Tail rotor collective pitch, rad.
+        TAIL = state("tail_collective", "rad", "rad/s", 0.1,
+            "Tail rotor collective pitch (actuator state; used when tau > 0)");
+        /// Number of actuator states.
+        N;
+    }
 }
 
 /// Value references of the parameters, and the bases of the input and output references.
