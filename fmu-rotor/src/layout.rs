@@ -10,7 +10,7 @@
 //!
 //! The continuous state is `[q, q']`, `q` the free joint angles in link order (shaft if
 //! `shaft_free`, then per blade lag unless `lock_lag` and flap unless `lock_flap`); see
-//! [`crate::Rotor::coordinates`].
+//! [`crate::Rotor::coordinates`]; the declared states are [`x`].
 
 use fmu_core::variable::Variable;
 
@@ -25,6 +25,37 @@ const BLADE: [(&str, &str); 3] = [
     ("y", "blade y (towards the leading edge)"),
     ("z", "blade z (blade normal, up at zero angles)"),
 ];
+
+/// Indices into the declared continuous states `x` ([`crate::Rotor::state_indices`] picks the
+/// free ones): the joint angles, then their rates in the same order.
+pub mod x {
+    use super::MAX_BLADES;
+    use fmu_core::declare::Labels;
+
+    fmu_core::declare! { usize;
+        SHAFT = state("shaft.angle", "rad", "rad/s", 0.1,
+            "Shaft angle psi relative to the airframe (with shaft_free) (used when the blade is active and the hinge \
+             free)");
+        BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            LAG = state("blade[{n}].lag", "rad", "rad/s", 0.1,
+                "Lag angle, positive lagging behind the rotation (used when the blade is active and the hinge free)");
+            FLAP = state("blade[{n}].flap", "rad", "rad/s", 0.1,
+                "Flap angle, positive up (towards +z_H) (used when the blade is active and the hinge free)");
+        };
+        /// The rate of the angle at `p` is at `RATES + p`.
+        RATES = state("shaft.angle_rate", "rad/s", "rad/s2", 1.0,
+            "Rate of: Shaft angle psi relative to the airframe (with shaft_free)");
+        BLADE_RATES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE_RATES {
+            LAG_RATE = state("blade[{n}].lag_rate", "rad/s", "rad/s2", 1.0,
+                "Rate of: Lag angle, positive lagging behind the rotation");
+            FLAP_RATE = state("blade[{n}].flap_rate", "rad/s", "rad/s2", 1.0,
+                "Rate of: Flap angle, positive up (towards +z_H)");
+        };
+        N;
+    }
+
+    const _: () = assert!(N == 2 * RATES && LAG_RATE == LAG && FLAP_RATE == FLAP, "rates mirror the angles");
+}
 
 /// Indices into the real input vector `u` (85 inputs).
 pub mod u {

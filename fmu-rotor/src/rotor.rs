@@ -1,13 +1,14 @@
-//! The articulated rotor: parameters, validation, the tree it builds, and the FMI model.
+//! The articulated rotor: parameters, validation and the tree it builds; the FMI model in `model.rs`.
 
-use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::model::{Parameters, Scalar};
 use fmu_core::params::{ParameterError, finite, finite3, non_negative};
-use fmu_core::variable::Variable;
 
 use crate::dynamics::{HubMotion, Mode, Work};
 use crate::la::{M3f, V3, add, cross, lift3, mat_t_vec, zero};
-use crate::layout::{MAX_BLADES, u, vr, y};
+use crate::layout::{MAX_BLADES, u, vr, x, y};
 use crate::tree::{Drive, Joint, JointAxis, Link, RigidBody, Tree};
+
+mod model;
 
 /// One generalized coordinate of the rotor (an entry of `q`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -384,7 +385,7 @@ impl Rotor {
         HubMotion { vel: v(u::HUB_VEL), omega: v(u::HUB_OMEGA), acc: v(u::HUB_ACC), alpha: v(u::HUB_ALPHA) }
     }
 
-    /// The outputs (see [`Model::outputs`]) evaluated with the work buffers `w`.
+    /// The outputs (see [`fmu_core::Model::outputs`]) evaluated with the work buffers `w`.
     fn outputs_with<D: Scalar>(&self, w: &mut Work<D>, t: D, x: &[D], us: &[D], ys: &mut [D]) {
         let hub = Self::hub_motion(us);
         ys.iter_mut().for_each(|e| *e = zero());
@@ -432,112 +433,12 @@ impl Rotor {
         ok
     }
 
-    /// Position of a coordinate in the declared state list ([`Model::state_variables`]): the
-    /// shaft angle, then lag and flap of blades 1 to [`MAX_BLADES`]; their rates follow.
+    /// Position of a coordinate's angle in the declared state list ([`x`]).
     fn declared_position(c: Coordinate) -> usize {
         match c {
-            Coordinate::Shaft => 0,
-            Coordinate::Lag(i) => 1 + 2 * i,
-            Coordinate::Flap(i) => 2 + 2 * i,
+            Coordinate::Shaft => x::SHAFT,
+            Coordinate::Lag(i) => x::blade(i) + x::LAG,
+            Coordinate::Flap(i) => x::blade(i) + x::FLAP,
         }
-    }
-}
-
-impl Model for Rotor {
-    const INFO: ModelInfo = ModelInfo {
-        model_name: "Rotor",
-        model_identifier: "Rotor",
-        description: "Articulated helicopter rotor as an open-loop multibody tree in joint coordinates (shaft, and per \
-                      blade lag, flap and driven pitch hinges; rigid blades), Jacobians by automatic differentiation; \
-                      hub loads on the airframe with direct feedthrough from the hub motion and blade loads",
-        default_stop_time: 1.0,
-        default_step_size: 0.003,
-    };
-
-    fn variables() -> Vec<Variable> {
-        crate::variables::variables()
-    }
-
-    fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
-        Self::from_parameters(params)
-    }
-
-    fn n_states(&self) -> usize {
-        self.x0.len()
-    }
-
-    fn initial_state(&self, x: &mut [f64]) {
-        x.copy_from_slice(&self.x0);
-    }
-
-    /// The tree's workspace, with the kinematics of the last evaluation (reused when only the
-    /// hub acceleration changed, as between the coupling's Newton iterations).
-    type Work<D: Scalar> = Box<Work<D>>;
-
-    fn work<D: Scalar>(&self) -> Box<Work<D>> {
-        Box::new(Work::new())
-    }
-
-    fn derivatives<D: Scalar>(&self, work: &mut Box<Work<D>>, t: D, x: &[D], us: &[D], dx: &mut [D]) {
-        self.try_derivatives(work, t, x, us, dx);
-    }
-
-    fn state_variables() -> Vec<StateVariable> {
-        let mut angles =
-            vec![("shaft.angle".to_string(), "Shaft angle psi relative to the airframe (with shaft_free)")];
-        for i in 1..=MAX_BLADES {
-            angles.push((format!("blade[{i}].lag"), "Lag angle, positive lagging behind the rotation"));
-            angles.push((format!("blade[{i}].flap"), "Flap angle, positive up (towards +z_H)"));
-        }
-        let angle = |(name, description): &(String, &str)| {
-            let description = format!("{description} (used when the blade is active and the hinge free)");
-            StateVariable::new(name, "rad", "rad/s", description, 0.1)
-        };
-        let rate = |(name, description): &(String, &str)| {
-            StateVariable::new(&format!("{name}_rate"), "rad/s", "rad/s2", format!("Rate of: {description}"), 1.0)
-        };
-        angles.iter().map(angle).chain(angles.iter().map(rate)).collect()
-    }
-
-    fn state_indices(&self) -> Vec<usize> {
-        let declared = 1 + 2 * MAX_BLADES;
-        let positions: Vec<usize> = self.coordinates.iter().map(|&c| Self::declared_position(c)).collect();
-        positions.iter().copied().chain(positions.iter().map(|p| p + declared)).collect()
-    }
-
-    fn outputs<D: Scalar>(&self, work: &mut Box<Work<D>>, t: D, x: &[D], us: &[D], ys: &mut [D]) {
-        self.outputs_with(work, t, x, us, ys);
-    }
-
-    /// `azimuth`, `shaft.rate` and each blade's `azimuth`, `flap`, `lag`, `flap_rate` and
-    /// `lag_rate` (zero for the blades beyond `nb`): the joint values of the shaft, lag and flap
-    /// hinges, from the clock and the state alone, by the code the full evaluation takes them
-    /// from ([`Tree::joint_value`]). Only where the full evaluation fails (a singular mass
-    /// matrix: every output NaN) do they differ from it.
-    fn state_outputs(&self, t: f64, x: &[f64], ys: &mut [f64]) -> bool {
-        let joint = |j: usize| self.tree.joint_value(j, t, x, None).expect("shaft, lag and flap joints use no inputs");
-        let (psi, psi_rate, _) = joint(0);
-        ys[y::AZIMUTH] = psi;
-        ys[y::SHAFT_RATE] = psi_rate;
-        for i in 0..MAX_BLADES {
-            let o = y::blade(i);
-            let [azimuth, flap, lag, flap_rate, lag_rate] = match self.blades.get(i) {
-                Some(b) => {
-                    let ((flap, flap_rate, _), (lag, lag_rate, _)) = (joint(b.flap), joint(b.lag));
-                    [psi + b.azimuth_offset, flap, lag, flap_rate, lag_rate]
-                }
-                None => [0.0; 5],
-            };
-            ys[o + y::AZIMUTH_B] = azimuth;
-            ys[o + y::FLAP] = flap;
-            ys[o + y::LAG] = lag;
-            ys[o + y::FLAP_RATE] = flap_rate;
-            ys[o + y::LAG_RATE] = lag_rate;
-        }
-        true
-    }
-
-    fn tolerances(&self) -> (f64, f64) {
-        (self.tolerance, self.tolerance)
     }
 }
