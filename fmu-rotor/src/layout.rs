@@ -26,7 +26,7 @@ const BLADE: [(&str, &str); 3] = [
     ("z", "blade z (blade normal, up at zero angles)"),
 ];
 
-/// Indices into the declared continuous states `x` ([`crate::Rotor::state_indices`] picks the
+/// Indices into the declared continuous states `x` ([`fmu_core::Model::state_indices`] picks the
 /// free ones): the joint angles, then their rates in the same order.
 pub mod x {
     use super::MAX_BLADES;
