@@ -366,9 +366,8 @@ impl SystemSlave {
         description.experiment.start = self.start_time;
         description.experiment.stop = self.stop_time.unwrap_or(self.start_time + 1e8 * description.experiment.step);
         let fmus = &mut self.fmus;
-        let mut system = description
-            .resolve(|path| fmus.description(path).map_err(|e| e.to_string()))
-            .map_err(|e| error(function, e.to_string()))?;
+        let mut system =
+            description.resolve(|path| fmus.description(path)).map_err(|e| error(function, e.to_string()))?;
         let slot = self.outer_slots(function, &mut system)?;
         let experiment = system.experiment;
         let logger: Arc<dyn FmuLogger> = self.inner_messages.clone();
