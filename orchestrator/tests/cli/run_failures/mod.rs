@@ -6,7 +6,6 @@
 
 use crate::import_support;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -106,13 +105,7 @@ impl Case {
         let dir = tempfile::tempdir().unwrap();
         let binary = compile_shared(dir.path(), "slow", SLOW_C);
         let fmu = dir.path().join("Slow.fmu");
-        let mut zip = zip::ZipWriter::new(std::fs::File::create(&fmu).unwrap());
-        let options = zip::write::SimpleFileOptions::default();
-        zip.start_file("modelDescription.xml", options).unwrap();
-        zip.write_all(SLOW_XML.as_bytes()).unwrap();
-        zip.start_file("binaries/linux64/Slow.so", options).unwrap();
-        zip.write_all(&binary).unwrap();
-        zip.finish().unwrap();
+        import_support::write_c_fmu(&fmu, SLOW_XML, "Slow", &binary);
         std::fs::write(
             dir.path().join("system.json"),
             format!(

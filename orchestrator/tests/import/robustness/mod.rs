@@ -150,13 +150,7 @@ fn ball_archive(dir: &Path, file: &str, binary: &[u8]) -> PathBuf {
 
 fn ball_archive_with(dir: &Path, file: &str, binary: &[u8], xml: &str) -> PathBuf {
     let path = dir.join(file);
-    let mut zip = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
-    let options = zip::write::SimpleFileOptions::default();
-    zip.start_file("modelDescription.xml", options).unwrap();
-    zip.write_all(xml.as_bytes()).unwrap();
-    zip.start_file("binaries/linux64/Ball.so", options).unwrap();
-    zip.write_all(binary).unwrap();
-    zip.finish().unwrap();
+    import_support::write_c_fmu(&path, xml, "Ball", binary);
     path
 }
 
