@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use cosim::system::{FMU_DIR_VARIABLE, ModelCatalog, fmu_in_folder};
+use cosim::system::{CatalogError, FMU_DIR_VARIABLE, ModelCatalog, fmu_in_folder};
 
 /// One of our FMUs: its identifier and how to generate its description and documentation.
 pub struct OurFmu {
@@ -71,7 +71,7 @@ pub fn our_fmu_file(model: &str) -> Result<PathBuf> {
         .find(|f| f.identifier == model)
         .with_context(|| format!("'{model}' is not one of our FMUs ({})", our_models().join(", ")))?;
     if let Some(dir) = std::env::var_os(FMU_DIR_VARIABLE) {
-        return fmu_in_folder(Path::new(&dir), model).map_err(anyhow::Error::msg);
+        return Ok(fmu_in_folder(Path::new(&dir), model)?);
     }
     let library_dir = default_library_dir()?;
     let library = library_file(&library_dir, model)?;
@@ -153,12 +153,12 @@ pub fn package_all(out: &Path, library_dir: Option<&Path>) -> Result<Vec<PathBuf
 pub struct Catalog;
 
 impl ModelCatalog for Catalog {
-    fn models(&self) -> Result<Vec<String>, String> {
+    fn models(&self) -> Result<Vec<String>, CatalogError> {
         Ok(our_models().into_iter().map(str::to_string).collect())
     }
 
-    fn fmu_file(&self, model: &str) -> Result<PathBuf, String> {
-        our_fmu_file(model).map_err(|e| format!("{e:#}"))
+    fn fmu_file(&self, model: &str) -> Result<PathBuf, CatalogError> {
+        our_fmu_file(model).map_err(|e| CatalogError::Other(format!("{e:#}")))
     }
 }
 

@@ -92,9 +92,7 @@ fn system_json(fmu: &Path) -> String {
 fn master(fmu: &Path) -> f64 {
     let description = SystemDescription::from_str(&system_json(fmu), "/").unwrap();
     let mut fmus = FmuCache::default();
-    let system = description
-        .resolve(|p| fmus.open(p).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))
-        .unwrap();
+    let system = description.resolve(|p| fmus.open(p).map(|f| f.model_description().clone())).unwrap();
     let mut master = Master::new(system, &mut fmus, Arc::new(StderrLogger::default())).unwrap();
     let started = Instant::now();
     let results = master.run(|_| {}).unwrap();

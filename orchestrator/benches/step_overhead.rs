@@ -167,7 +167,7 @@ fn master_overhead(c: &mut Criterion) {
         let mut fmus = FmuCache::default();
         let system = SystemDescription::from_str(&json, dir.path())
             .unwrap()
-            .resolve(|p| fmus.open(p).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))
+            .resolve(|p| fmus.open(p).map(|f| f.model_description().clone()))
             .unwrap();
         let mut master = Master::new(system, &mut fmus, Arc::new(StderrLogger::default())).unwrap();
         master.initialize().unwrap();

@@ -240,7 +240,7 @@ pub struct MonolithicSystem {
 /// Reads the model descriptions from the `.fmu` archives (without loading their binaries) and
 /// resolves `description`, as the orchestrator does.
 pub fn resolve(description: &SystemDescription) -> Result<System, SystemError> {
-    description.resolve(|path| cosim::import::read_model_description(path).map_err(|e| e.to_string()))
+    description.resolve(cosim::import::read_model_description)
 }
 
 /// Loads and resolves a JSON system description file.

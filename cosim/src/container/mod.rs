@@ -26,7 +26,7 @@ mod slave;
 use serde::{Deserialize, Serialize};
 
 pub use export::{ExportOptions, ExportReport, export};
-pub use slave::SystemSlave;
+pub use slave::{OpenError, SystemSlave};
 
 /// File name of [`Interface`] under `resources/`.
 pub const INTERFACE_FILE: &str = "container.json";

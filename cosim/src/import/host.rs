@@ -145,19 +145,34 @@ enum Answer {
     Time(f64),
 }
 
+/// Why the serving loop ends before the parent closed the socket (a protocol error).
+#[derive(Debug, thiserror::Error)]
+enum ServeError {
+    #[error("cannot duplicate the socket: {0}")]
+    Duplicate(std::io::Error),
+    #[error("cannot read from the parent process: {0}")]
+    Read(std::io::Error),
+    #[error("cannot answer the parent: {0}")]
+    Answer(std::io::Error),
+    #[error("the first request is not Open")]
+    NotOpen,
+    #[error("unknown request {0}")]
+    UnknownRequest(u8),
+    #[error("malformed request from the parent process")]
+    Malformed,
+}
+
 /// Opens the instance the first request names, then serves requests until the parent closes the
 /// socket.
-fn serve(mut input: UnixStream) -> Result<(), String> {
-    let out = Arc::new(Mutex::new(Out {
-        stream: input.try_clone().map_err(|e| format!("cannot duplicate the socket: {e}"))?,
-        buffer: Vec::new(),
-    }));
+fn serve(mut input: UnixStream) -> Result<(), ServeError> {
+    let out =
+        Arc::new(Mutex::new(Out { stream: input.try_clone().map_err(ServeError::Duplicate)?, buffer: Vec::new() }));
     let mut reader = FrameReader::new();
-    let malformed = |_: Malformed| "malformed request from the parent process".to_string();
+    let malformed = |_: Malformed| ServeError::Malformed;
     let mut host = {
         let Some(body) = next(&mut reader, &mut input)? else { return Ok(()) };
         if Op::from_code(body[0]) != Some(Op::Open) {
-            return Err("the first request is not Open".into());
+            return Err(ServeError::NotOpen);
         }
         let mut d = Decoder::new(&body[1..]);
         let path = |bytes: &[u8]| PathBuf::from(OsStr::from_bytes(bytes));
@@ -187,12 +202,12 @@ fn serve(mut input: UnixStream) -> Result<(), String> {
                 let mut guard = out.lock().unwrap_or_else(|p| p.into_inner());
                 let Out { stream, buffer } = &mut *guard;
                 Encoder::new(buffer, Reply::OpenFailed as u8).str(&text).finish();
-                return stream.write_all(buffer).map_err(|e| format!("cannot answer the parent: {e}"));
+                return stream.write_all(buffer).map_err(ServeError::Answer);
             }
         }
     };
     while let Some(body) = next(&mut reader, &mut input)? {
-        let op = Op::from_code(body[0]).ok_or_else(|| format!("unknown request {}", body[0]))?;
+        let op = Op::from_code(body[0]).ok_or(ServeError::UnknownRequest(body[0]))?;
         let answer = host.call(op, &mut Decoder::new(&body[1..])).map_err(malformed)?;
         match answer {
             Ok(answer) => send(&out, |e| host.encode(e, answer))?,
@@ -203,26 +218,26 @@ fn serve(mut input: UnixStream) -> Result<(), String> {
 }
 
 /// The next request, `None` at the end of the stream (the parent closed it).
-fn next<'a>(reader: &'a mut FrameReader, input: &mut UnixStream) -> Result<Option<&'a [u8]>, String> {
+fn next<'a>(reader: &'a mut FrameReader, input: &mut UnixStream) -> Result<Option<&'a [u8]>, ServeError> {
     match reader.next(input) {
         Ok(body) => Ok(Some(body)),
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
-        Err(e) => Err(format!("cannot read from the parent process: {e}")),
+        Err(e) => Err(ServeError::Read(e)),
     }
 }
 
 /// Sends a success reply whose results `fill` appends.
-fn send(out: &Mutex<Out>, fill: impl FnOnce(&mut Encoder<'_>)) -> Result<(), String> {
+fn send(out: &Mutex<Out>, fill: impl FnOnce(&mut Encoder<'_>)) -> Result<(), ServeError> {
     let mut guard = out.lock().unwrap_or_else(|p| p.into_inner());
     let Out { stream, buffer } = &mut *guard;
     let mut e = Encoder::new(buffer, Reply::Ok as u8);
     fill(&mut e);
     e.finish();
-    stream.write_all(buffer).map_err(|e| format!("cannot answer the parent: {e}"))
+    stream.write_all(buffer).map_err(ServeError::Answer)
 }
 
 /// Sends a failed call's error.
-fn send_error(out: &Mutex<Out>, error: &CallError) -> Result<(), String> {
+fn send_error(out: &Mutex<Out>, error: &CallError) -> Result<(), ServeError> {
     let (kind, code) = match error.kind {
         CallErrorKind::Status(status) => (0, status as i32),
         CallErrorKind::UnknownStatus(code) => (1, code),
@@ -239,7 +254,7 @@ fn send_error(out: &Mutex<Out>, error: &CallError) -> Result<(), String> {
         None => e.u8(0),
     }
     .finish();
-    stream.write_all(buffer).map_err(|e| format!("cannot answer the parent: {e}"))
+    stream.write_all(buffer).map_err(ServeError::Answer)
 }
 
 impl Host {

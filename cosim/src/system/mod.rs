@@ -123,10 +123,12 @@ mod names;
 mod resolve;
 mod signal;
 
-pub use catalog::{FMU_DIR_VARIABLE, FolderCatalog, ModelCatalog, fmu_in_folder, install_model_catalog, model_catalog};
+pub use catalog::{
+    CatalogError, FMU_DIR_VARIABLE, FolderCatalog, ModelCatalog, fmu_in_folder, install_model_catalog, model_catalog,
+};
 pub use description::{
-    Algorithm, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec, ParameterSpec, SignalSpec,
-    SystemDescription, TrimSpec,
+    Algorithm, ConnectionParseError, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec,
+    ParameterSpec, SignalSpec, SystemDescription, TrimSpec,
 };
 pub use error::SystemError;
 pub use names::name_matches;

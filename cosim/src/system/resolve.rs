@@ -171,15 +171,16 @@ impl SystemDescription {
     /// Checks the description against its FMUs and resolves every name to indices.
     ///
     /// `descriptions` is called once per instance, in order, with the FMU's absolute path (after
-    /// checking that the file exists) and returns its model description or an error message,
+    /// checking that the file exists) and returns its model description or an error (an
+    /// [`ImportError`](crate::import::ImportError), or any error that displays as a message),
     /// which is reported at `fmus.<instance>.path`. Checks, in order: each FMU file exists; its
     /// parameters exist, are parameters or inputs, and have values of the variable's type;
     /// connections name outputs and inputs of compatible types and `*` patterns match; no input
     /// is driven twice (by connections or external inputs); external inputs are `Real` inputs;
     /// CSV tables load; outputs exist.
-    pub fn resolve(
+    pub fn resolve<E: std::fmt::Display>(
         &self,
-        mut descriptions: impl FnMut(&Path) -> Result<ModelDescription, String>,
+        mut descriptions: impl FnMut(&Path) -> Result<ModelDescription, E>,
     ) -> Result<System, SystemError> {
         self.validate()?;
         let mut resolver = Resolver { instances: Vec::with_capacity(self.fmus.len()) };
@@ -218,16 +219,17 @@ impl SystemDescription {
     }
 
     /// Instance `name`: its FMU file and model description, its parameters resolved.
-    fn resolve_instance(
+    fn resolve_instance<E: std::fmt::Display>(
         &self,
         name: &str,
         fmu: &FmuSpec,
-        descriptions: &mut impl FnMut(&Path) -> Result<ModelDescription, String>,
+        descriptions: &mut impl FnMut(&Path) -> Result<ModelDescription, E>,
     ) -> Result<InstanceSpec, SystemError> {
         let field = format!("fmus.{name}");
         let path = self.fmu_file(name)?;
         let source = if fmu.model.is_some() { "model" } else { "path" };
-        let description = descriptions(&path).map_err(|m| SystemError::new(format!("{field}.{source}"), m))?;
+        let description =
+            descriptions(&path).map_err(|e| SystemError::new(format!("{field}.{source}"), e.to_string()))?;
         let parameters = fmu
             .parameters
             .iter()

@@ -27,8 +27,7 @@ pub fn export(system: &Path, ssp: Option<PathBuf>, fmu: Option<PathBuf>, options
     super::outputs::refuse_overwrite(out, system)?;
     let description = SystemDescription::from_file(system)?;
     let mut fmus = FmuCache::default().with_extraction_cache(super::options::extraction_cache());
-    let resolved = description
-        .resolve(|path| fmus.open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))?;
+    let resolved = description.resolve(|path| fmus.open(path).map(|f| f.model_description().clone()))?;
     match ssp {
         Some(ssp) => export_ssp(system, &description, &resolved, &ssp),
         None => export_fmu(system, &resolved, options, out),

@@ -75,7 +75,7 @@ impl<'a> LinearRequest<'a> {
     /// of the inert states removed.
     fn model(&self, description: &SystemDescription) -> Result<(LinearModel, Vec<String>)> {
         let mut fmus = FmuCache::default().with_extraction_cache(super::options::extraction_cache());
-        let system = description.resolve(|path| fmus.description(path).map_err(|e| e.to_string()))?;
+        let system = description.resolve(|path| fmus.description(path))?;
         let logger = Arc::new(StderrLogger::new(self.verbose));
         let settled = match self.settle {
             Some(_) => {
@@ -187,7 +187,7 @@ fn floquet_exponents(
     anyhow::ensure!(samples >= 4, "--floquet {samples}: at least 4 samples per revolution");
     let period = std::f64::consts::TAU / omega;
     let mut fmus = FmuCache::default().with_extraction_cache(super::options::extraction_cache());
-    let system = description.resolve(|path| fmus.description(path).map_err(|e| e.to_string()))?;
+    let system = description.resolve(|path| fmus.description(path))?;
     let logger = Arc::new(StderrLogger::new(request.verbose));
     let mut trajectory = request.settled_trajectory(system.clone(), period, &mut fmus, logger.clone())?;
     let h = period / (2 * samples) as f64;

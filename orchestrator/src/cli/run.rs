@@ -58,7 +58,7 @@ pub fn run(
         }
     }
     let mut fmus = fmu_cache(limits.fmu_timeout);
-    let system = description.resolve(|path| fmus.description(path).map_err(|e| e.to_string()))?;
+    let system = description.resolve(|path| fmus.description(path))?;
     outputs.check_against(&description, &system, inputs.system_file())?;
     let mut columns = column_infos(&system);
     let experiment = system.experiment;

@@ -137,8 +137,7 @@ impl Trimmer<'_> {
     ) -> Result<Master, TrimError> {
         let d = self.trial_description(condition, x, warm, 1);
         let fmus = &mut *self.fmus;
-        let system =
-            d.resolve(|path| fmus.description(path).map_err(|e| e.to_string())).map_err(TrimError::TrialSystem)?;
+        let system = d.resolve(|path| fmus.description(path)).map_err(TrimError::TrialSystem)?;
         let mut master = Master::new_model_exchange(system, fmus, self.logger.clone())?;
         master.initialize()?;
         Ok(master)

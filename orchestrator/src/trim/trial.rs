@@ -67,8 +67,7 @@ impl Trimmer<'_> {
         let airframe = self.spec.airframe.clone();
         let d = self.trial_description(condition, x, warm, revolutions);
         let fmus = &mut *self.fmus;
-        let system =
-            d.resolve(|path| fmus.description(path).map_err(|e| e.to_string())).map_err(TrimError::TrialSystem)?;
+        let system = d.resolve(|path| fmus.description(path)).map_err(TrimError::TrialSystem)?;
         let mut master = Master::new(system, fmus, self.logger.clone())?;
         let results = master.run(|_| {}).map_err(|error| TrimError::Trial { unknowns: *x, error: Box::new(error) })?;
         self.trials += 1;

@@ -19,9 +19,7 @@ pub fn system(json: &str, base: &Path) -> System {
 
 /// Resolves a system description against its FMUs.
 pub fn resolve(description: &SystemDescription) -> System {
-    description
-        .resolve(|path| Fmu::open(path).map(|f| f.model_description().clone()).map_err(|e| e.to_string()))
-        .unwrap_or_else(|e| panic!("{e}"))
+    description.resolve(|path| Fmu::open(path).map(|f| f.model_description().clone())).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// `examples/<name>` with our packaged FMUs (looked up by file name in [`fmu_dir`]).

@@ -5,7 +5,6 @@
 
 use crate::import_support;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -130,13 +129,7 @@ const TYPES_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 fn types_fmu(dir: &Path) -> PathBuf {
     let binary = compile_shared(dir, "types", TYPES_C);
     let path = dir.join("Types.fmu");
-    let mut zip = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
-    let options = zip::write::SimpleFileOptions::default();
-    zip.start_file("modelDescription.xml", options).unwrap();
-    zip.write_all(TYPES_XML.as_bytes()).unwrap();
-    zip.start_file("binaries/linux64/Types.so", options).unwrap();
-    zip.write_all(&binary).unwrap();
-    zip.finish().unwrap();
+    import_support::write_c_fmu(&path, TYPES_XML, "Types", &binary);
     path
 }
 

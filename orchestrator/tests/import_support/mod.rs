@@ -107,6 +107,19 @@ pub fn compile_shared(dir: &Path, name: &str, source: &str) -> Vec<u8> {
     bytes
 }
 
+/// Writes an FMU archive `path` of a C FMU: `xml` as its `modelDescription.xml` and `binary` as its
+/// `binaries/linux64/<identifier>.so`.
+pub fn write_c_fmu(path: &Path, xml: &str, identifier: &str, binary: &[u8]) {
+    use std::io::Write;
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    let options = zip::write::SimpleFileOptions::default();
+    zip.start_file("modelDescription.xml", options).unwrap();
+    zip.write_all(xml.as_bytes()).unwrap();
+    zip.start_file(format!("binaries/linux64/{identifier}.so"), options).unwrap();
+    zip.write_all(binary).unwrap();
+    zip.finish().unwrap();
+}
+
 /// Builds `<name>.fmu` from the Python `source` with `pythonfmu build` of the test environment
 /// (next to [`python`]); returns the directory holding it and its path.
 pub fn build_with_pythonfmu(name: &str, source: &str) -> (tempfile::TempDir, PathBuf) {

@@ -18,7 +18,7 @@ impl CoSimulation for SystemSlave {
         let location = args
             .resource_location
             .ok_or("fmuResourceLocation is null: a system FMU needs its resources folder (system.json and FMUs)")?;
-        SystemSlave::open(&uri_to_path(location)?, args.guid, logger)
+        SystemSlave::open(&uri_to_path(location)?, args.guid, logger).map_err(|e| e.to_string())
     }
 
     fn fail(&mut self, e: &FmiError) {

@@ -13,7 +13,7 @@ use fmu_core::{CoSimulation, FmiError, FmiResult, Status};
 use super::{INTERFACE_FILE, Interface, OuterCausality, OuterType, SYSTEM_FILE};
 use crate::import::FmuLogger;
 use crate::master::{FmuCache, Master, MasterError, MasterState};
-use crate::system::{ExternalInput, Signal, System, SystemDescription};
+use crate::system::{ExternalInput, Signal, System, SystemDescription, SystemError};
 
 /// Where the outer FMU is in the FMI 2.0 Co-Simulation state machine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,22 +167,54 @@ fn uri_to_path(uri: &str) -> Result<PathBuf, String> {
     Ok(PathBuf::from(text))
 }
 
+/// Why [`SystemSlave::open`] cannot open a system FMU's resources.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// `container.json` cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// `container.json`.
+        path: PathBuf,
+        /// The reason.
+        source: std::io::Error,
+    },
+    /// `container.json` is not a valid interface.
+    #[error("{}: {source}", path.display())]
+    Interface {
+        /// `container.json`.
+        path: PathBuf,
+        /// The reason.
+        source: serde_json::Error,
+    },
+    /// The instantiation's GUID is not the one `container.json` was exported with.
+    #[error(
+        "GUID '{guid}' does not match '{found}' of {}: the modelDescription.xml belongs to another export",
+        path.display()
+    )]
+    Guid {
+        /// The GUID the importer passed.
+        guid: String,
+        /// The GUID in `container.json`.
+        found: String,
+        /// `container.json`.
+        path: PathBuf,
+    },
+    /// `system.json` is not a valid system description.
+    #[error(transparent)]
+    System(#[from] SystemError),
+}
+
 impl SystemSlave {
     /// Reads `container.json` and `system.json` from the unpacked `resources` folder.
-    pub fn open(resources: &Path, guid: &str, logger: Logger) -> Result<SystemSlave, String> {
-        let interface_path = resources.join(INTERFACE_FILE);
-        let text = std::fs::read_to_string(&interface_path)
-            .map_err(|e| format!("cannot read {}: {e}", interface_path.display()))?;
+    pub fn open(resources: &Path, guid: &str, logger: Logger) -> Result<SystemSlave, OpenError> {
+        let path = resources.join(INTERFACE_FILE);
+        let text = std::fs::read_to_string(&path).map_err(|source| OpenError::Read { path: path.clone(), source })?;
         let interface: Interface =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", interface_path.display()))?;
+            serde_json::from_str(&text).map_err(|source| OpenError::Interface { path: path.clone(), source })?;
         if interface.guid != guid {
-            return Err(format!(
-                "GUID '{guid}' does not match '{}' of {}: the modelDescription.xml belongs to another export",
-                interface.guid,
-                interface_path.display()
-            ));
+            return Err(OpenError::Guid { guid: guid.to_string(), found: interface.guid, path });
         }
-        let description = SystemDescription::from_file(resources.join(SYSTEM_FILE)).map_err(|e| e.to_string())?;
+        let description = SystemDescription::from_file(resources.join(SYSTEM_FILE))?;
         let values: Vec<f64> = interface.variables.iter().map(|v| v.start.unwrap_or(0.0)).collect();
         let input_derivatives = vec![[0.0; 2]; values.len()];
         Ok(SystemSlave {
@@ -334,9 +366,8 @@ impl SystemSlave {
         description.experiment.start = self.start_time;
         description.experiment.stop = self.stop_time.unwrap_or(self.start_time + 1e8 * description.experiment.step);
         let fmus = &mut self.fmus;
-        let mut system = description
-            .resolve(|path| fmus.description(path).map_err(|e| e.to_string()))
-            .map_err(|e| error(function, e.to_string()))?;
+        let mut system =
+            description.resolve(|path| fmus.description(path)).map_err(|e| error(function, e.to_string()))?;
         let slot = self.outer_slots(function, &mut system)?;
         let experiment = system.experiment;
         let logger: Arc<dyn FmuLogger> = self.inner_messages.clone();

@@ -15,7 +15,7 @@
 
 mod python;
 
-pub use python::ensure_python_runtime;
+pub use python::{PythonRuntimeError, ensure_python_runtime};
 
 use std::ffi::{CStr, c_char, c_int, c_void};
 use std::path::Path;
@@ -261,7 +261,7 @@ impl Binary {
     /// `python` selects the PythonFMU treatment (libpython preloaded, binary kept resident).
     pub(crate) fn load(path: &Path, capabilities: &CoSimulation, python: bool) -> Result<Binary, LoadError> {
         if python {
-            ensure_python_runtime().map_err(LoadError::Python)?;
+            ensure_python_runtime().map_err(|e| LoadError::Python(e.to_string()))?;
         }
         let flags = RTLD_NOW | RTLD_LOCAL | if python { RTLD_NODELETE } else { 0 };
         // SAFETY: loading runs the library's initialisers. This is what importing an FMU means:

@@ -13,7 +13,7 @@ use super::error_chain;
 
 /// The CPython shared library loaded for PythonFMU binaries (once per process), or why none
 /// could be loaded.
-static PYTHON_RUNTIME: OnceLock<Result<String, String>> = OnceLock::new();
+static PYTHON_RUNTIME: OnceLock<Result<String, PythonRuntimeError>> = OnceLock::new();
 
 /// Makes the CPython C API available to PythonFMU binaries: loads a `libpython3.X.so` with
 /// `RTLD_GLOBAL` once per process and keeps it loaded. Returns what was loaded.
@@ -29,16 +29,38 @@ static PYTHON_RUNTIME: OnceLock<Result<String, String>> = OnceLock::new();
 /// The FMU's own Python code runs with that interpreter's standard library; the FMU puts its
 /// `resources/` folder (its script and the `pythonfmu` package) first on `sys.path`. Packages
 /// beyond those (numpy, ...) must be importable by that interpreter, e.g. through `PYTHONPATH`.
-pub fn ensure_python_runtime() -> Result<String, String> {
+pub fn ensure_python_runtime() -> Result<String, PythonRuntimeError> {
     PYTHON_RUNTIME.get_or_init(find_and_load_python).clone()
 }
 
-fn find_and_load_python() -> Result<String, String> {
+/// Why [`ensure_python_runtime`] found no CPython shared library to load.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PythonRuntimeError {
+    /// The library `ROTORCRAFT_LIBPYTHON` names cannot be loaded (nothing else is tried).
+    #[error("cannot load ROTORCRAFT_LIBPYTHON={}: {reason}", library.display())]
+    Explicit {
+        /// The value of `ROTORCRAFT_LIBPYTHON`.
+        library: PathBuf,
+        /// The loader's reason.
+        reason: String,
+    },
+    /// No candidate could be loaded.
+    #[error(
+        "no CPython shared library could be loaded (set ROTORCRAFT_LIBPYTHON to a libpython3.X.so); tried: {}",
+        tried.join("; ")
+    )]
+    NotFound {
+        /// Each interpreter or library tried, with why it did not serve.
+        tried: Vec<String>,
+    },
+}
+
+fn find_and_load_python() -> Result<String, PythonRuntimeError> {
     if let Some(explicit) = std::env::var_os("ROTORCRAFT_LIBPYTHON") {
         let explicit = PathBuf::from(explicit);
         return load_global(&explicit)
             .map(|()| explicit.display().to_string())
-            .map_err(|e| format!("cannot load ROTORCRAFT_LIBPYTHON={}: {e}", explicit.display()));
+            .map_err(|reason| PythonRuntimeError::Explicit { library: explicit, reason });
     }
     // SAFETY: dlopen(NULL) returns the handle of the main program; no initialiser runs.
     let this = unsafe { Library::open(None::<&Path>, RTLD_NOW) };
@@ -74,10 +96,7 @@ fn find_and_load_python() -> Result<String, String> {
         }
     }
     tried.push("libpython3.so, libpython3.X.so.1.0: not on the loader's path".to_string());
-    Err(format!(
-        "no CPython shared library could be loaded (set ROTORCRAFT_LIBPYTHON to a libpython3.X.so); tried: {}",
-        tried.join("; ")
-    ))
+    Err(PythonRuntimeError::NotFound { tried })
 }
 
 /// Asks `interpreter` where its shared library is. Returns candidate paths.

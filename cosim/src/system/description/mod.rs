@@ -10,8 +10,8 @@ use serde::Deserialize;
 
 use spec::ordered_map;
 pub use spec::{
-    Algorithm, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec, ParameterSpec, SignalSpec,
-    TrimSpec,
+    Algorithm, ConnectionParseError, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec,
+    ParameterSpec, SignalSpec, TrimSpec,
 };
 
 use super::error::SystemError;
@@ -123,7 +123,7 @@ impl SystemDescription {
             (None, Some(model)) => {
                 let path = super::model_catalog()
                     .fmu_file(model)
-                    .map_err(|e| SystemError::new(format!("{field}.model"), e))?;
+                    .map_err(|e| SystemError::new(format!("{field}.model"), e.to_string()))?;
                 existing_file(&path, &format!("{field}.model"))
             }
             _ => Err(SystemError::new(&field, "name the FMU by exactly one of 'path' and 'model'")),
@@ -215,7 +215,7 @@ impl SystemDescription {
                 (None, Some(model)) => {
                     let known = super::model_catalog()
                         .models()
-                        .map_err(|e| SystemError::new(format!("fmus.{name}.model"), e))?;
+                        .map_err(|e| SystemError::new(format!("fmus.{name}.model"), e.to_string()))?;
                     if !known.contains(model) {
                         let hint = did_you_mean(closest(model, known.iter().map(|k| (k.as_str(), true))));
                         return Err(SystemError::new(

@@ -89,16 +89,23 @@ pub struct ConnectionSpec {
 
 impl ConnectionSpec {
     /// Parses the string form `"from -> to"`.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let Some((from, to)) = text.split_once("->") else {
-            return Err(format!("'{text}' is not a connection \"instance.output -> instance.input\""));
-        };
+    pub fn parse(text: &str) -> Result<Self, ConnectionParseError> {
+        let not_a_connection = || ConnectionParseError { text: text.to_string() };
+        let (from, to) = text.split_once("->").ok_or_else(not_a_connection)?;
         let (from, to) = (from.trim(), to.trim());
         if from.is_empty() || to.is_empty() || to.contains("->") {
-            return Err(format!("'{text}' is not a connection \"instance.output -> instance.input\""));
+            return Err(not_a_connection());
         }
         Ok(Self { from: from.to_string(), to: to.to_string() })
     }
+}
+
+/// A connection string that is not `"from -> to"` (from [`ConnectionSpec::parse`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{text}' is not a connection \"instance.output -> instance.input\"")]
+pub struct ConnectionParseError {
+    /// The string as written.
+    pub text: String,
 }
 
 /// `experiment`: the simulated interval and the communication step.

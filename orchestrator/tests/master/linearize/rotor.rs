@@ -346,7 +346,7 @@ fn settled_ground_resonance_growth_matches_the_nonlinear_co_simulation() {
 #[test]
 fn seed_table3_lag_modes_and_lateral_cyclic_response() {
     let text = std::fs::read_to_string(test_fmus::fixtures::example_path("seed-table3-hover.json")).unwrap();
-    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     let rotor = &json["fmus"]["rotor"]["parameters"];
     let p = |name: &str| rotor[name].as_f64().unwrap();
     let (omega, e, s, i, k, c) = (p("Omega"), p("e"), p("blade.S"), p("blade.I"), p("k_lag"), p("c_lag"));
@@ -388,7 +388,19 @@ fn seed_table3_lag_modes_and_lateral_cyclic_response() {
     }
 
     // The lateral velocity's response to lateral cyclic peaks at both lag modes.
-    let csv = std::fs::read_to_string(dir.path().join("lin.bode.csv")).unwrap();
+    let peaks = bode_peaks(&dir.path().join("lin.bode.csv"));
+    for lag in [regressing, advancing] {
+        let f = lag.2 / std::f64::consts::TAU;
+        assert!(peaks.iter().any(|p| (p / f - 1.0).abs() < 0.02), "no peak near {f} Hz in {peaks:?}");
+    }
+
+    // At the regressing lag peak, the linear response against a sine run of the co-simulation.
+    lateral_cyclic_response_against_cosimulation(json, regressing.2 / std::f64::consts::TAU);
+}
+
+/// The frequencies (Hz) of the local maxima of the gain in a Bode CSV (frequency, gain, ...).
+fn bode_peaks(path: &std::path::Path) -> Vec<f64> {
+    let csv = std::fs::read_to_string(path).unwrap();
     let rows: Vec<(f64, f64)> = csv
         .lines()
         .skip(1)
@@ -397,15 +409,13 @@ fn seed_table3_lag_modes_and_lateral_cyclic_response() {
             (v[0], v[1])
         })
         .collect();
-    let peaks: Vec<f64> = rows.windows(3).filter(|w| w[1].1 > w[0].1 && w[1].1 > w[2].1).map(|w| w[1].0).collect();
-    for lag in [regressing, advancing] {
-        let f = lag.2 / std::f64::consts::TAU;
-        assert!(peaks.iter().any(|p| (p / f - 1.0).abs() < 0.02), "no peak near {f} Hz in {peaks:?}");
-    }
+    rows.windows(3).filter(|w| w[1].1 > w[0].1 && w[1].1 > w[2].1).map(|w| w[1].0).collect()
+}
 
-    // At the regressing lag peak, the linear response against a sine run of the co-simulation
-    // (first Fourier coefficients over whole periods after the transient has decayed).
-    let f = regressing.2 / std::f64::consts::TAU;
+/// `fuselage.v / controls.lat_cyclic` at `f` Hz of the system `json`: the linear response about
+/// the initial state against a sine run of the co-simulation (first Fourier coefficients over whole
+/// periods after the transient has decayed).
+fn lateral_cyclic_response_against_cosimulation(mut json: serde_json::Value, f: f64) {
     let description = common::description_from_json(&json);
     let mut master =
         Master::new_model_exchange(common::resolve(&description), &mut FmuCache::default(), common::logger()).unwrap();
