@@ -23,7 +23,6 @@ pub mod aero;
 pub mod inflow;
 pub mod layout;
 pub mod quadrature;
-pub mod variables;
 
 pub use aero::{Aero, InflowModel, RotorLoads};
 pub use layout::vr;

@@ -140,7 +140,7 @@ impl Model for Controls {
     fn work<D: Scalar>(&self) {}
 
     fn variables() -> Vec<Variable> {
-        crate::variables::variables()
+        crate::layout::variables()
     }
 
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {

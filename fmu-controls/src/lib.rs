@@ -12,7 +12,6 @@
 
 pub mod controls;
 pub mod layout;
-pub mod variables;
 
 pub use controls::Controls;
 pub use layout::vr;

@@ -205,7 +205,7 @@ impl Model for Fuselage {
     fn work<D: Scalar>(&self) {}
 
     fn variables() -> Vec<Variable> {
-        crate::variables::variables()
+        crate::layout::variables()
     }
 
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {

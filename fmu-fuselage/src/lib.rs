@@ -20,7 +20,6 @@
 pub mod euler;
 pub mod fuselage;
 pub mod layout;
-pub mod variables;
 pub mod vec3;
 
 pub use euler::EulerSequence;

@@ -57,7 +57,6 @@ pub mod la;
 pub mod layout;
 pub mod rotor;
 pub mod tree;
-pub mod variables;
 
 pub use layout::{MAX_BLADES, vr};
 pub use rotor::{Coordinate, Rotor};

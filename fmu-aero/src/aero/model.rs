@@ -117,7 +117,7 @@ impl Model for Aero {
     fn work<D: Scalar>(&self) {}
 
     fn variables() -> Vec<Variable> {
-        crate::variables::variables()
+        crate::layout::variables()
     }
 
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {

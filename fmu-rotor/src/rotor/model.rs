@@ -20,7 +20,7 @@ impl Model for Rotor {
     };
 
     fn variables() -> Vec<Variable> {
-        crate::variables::variables()
+        crate::layout::variables()
     }
 
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {

@@ -60,7 +60,7 @@ fn energy_drift(tol: f64) -> (f64, f64, f64) {
 
 #[test]
 fn total_energy_is_conserved_and_drift_shrinks_with_tolerance() {
-    let default_tol = fmu_rotor::variables::DEFAULT_TOLERANCE;
+    let default_tol = fmu_rotor::layout::DEFAULT_TOLERANCE;
     let mut drifts = Vec::new();
     for tol in [1e-7, default_tol, 1e-11] {
         let (drift, e0, swing) = energy_drift(tol);
