@@ -416,7 +416,7 @@ macro_rules! declare {
         $(#[$doc])*
         pub const $name: $t = $crate::declare!(@at $pos $(; $at)?);
         $crate::declare!(@outer $t;
-            ($name + $crate::declare::width(&[$($crate::declare::Row::$ctor($first $($arg)*)),+]) as $t);
+            ($name + $crate::declare::width(&[$($crate::declare::Row::$ctor($first $($arg)*) $(.$meth($($marg)*))*),+]) as $t);
             [$($acc)* $crate::declare::Group::Rows {
                 at: $name as usize,
                 rows: &[$($crate::declare::Row::$ctor($first $($arg)*) $(.$meth($($marg)*))*),+],
@@ -446,7 +446,7 @@ macro_rules! declare {
         $(#[$doc])*
         pub const $name: $t = $pos;
         $crate::declare!(@inner [$t; $bname; $labels; $per; [$($acc)*]; {$($rest)*}];
-            ($name + $crate::declare::width(&[$($crate::declare::Row::$ctor($first $($arg)*)),+]) as $t);
+            ($name + $crate::declare::width(&[$($crate::declare::Row::$ctor($first $($arg)*) $(.$meth($($marg)*))*),+]) as $t);
             [$($iacc)* $crate::declare::Group::Rows {
                 at: $name as usize,
                 rows: &[$($crate::declare::Row::$ctor($first $($arg)*) $(.$meth($($marg)*))*),+],
