@@ -360,6 +360,13 @@ pub fn states(table: &[Group]) -> Vec<StateVariable> {
 /// instance, `PER` the positions per instance and `f(i)` the position of instance `i`. `N;`
 /// declares the position after the last group (the number of positions).
 ///
+/// Views: `declare! { view usize; ... }` also defines `View` (read) and `ViewMut` (write) over a
+/// slice laid out by the table, and a group written `NAME as name = ...` gets the method `name`:
+/// the value of a single real row, else the array of the group's width (`&mut` for `ViewMut`). A
+/// block written `NAME as name = block(...)` gets `name(i)`, the view of instance `i`, whose type
+/// is in the module `name`; its groups' `as` methods are on that view. So the physics reads
+/// `u.hub_acc()` and writes `*y.blade(b).pitch() = ...` instead of `u[u::HUB_ACC + k]`.
+///
 /// ```
 /// pub mod u {
 ///     use fmu_core::declare::{BODY, Labels};
@@ -379,9 +386,38 @@ pub fn states(table: &[Group]) -> Vec<StateVariable> {
 /// let vars = fmu_core::declare::variables(&[], (100, u::TABLE), (200, &[]));
 /// assert_eq!((vars[11].name.as_str(), vars[11].vr), ("blade[2].F.z", 111));
 /// assert_eq!(vars[11].description, "Force on blade 2, body z (down), N");
+///
+/// pub mod y {
+///     use fmu_core::declare::{BODY, Labels};
+///     fmu_core::declare! { view usize;
+///         THRUST as thrust = real("thrust", "N", "Rotor thrust, N");
+///         BLADES as blade = block(Labels::Numbered(2)) per PER_BLADE fn blade {
+///             FORCE as force = vector("blade[{n}].F.{c}", "N", &BODY, "Force on blade {n}, {w}, N");
+///         };
+///         N;
+///     }
+/// }
+/// let mut ys = [0.0; y::N];
+/// *y::ViewMut(&mut ys).thrust() = 1.5;
+/// y::ViewMut(&mut ys).blade(1).force()[2] = -2.0;
+/// assert_eq!(ys, [1.5, 0.0, 0.0, 0.0, 0.0, 0.0, -2.0]);
+/// assert_eq!(y::View(&ys).blade(1).force(), [0.0, 0.0, -2.0]);
 /// ```
 #[macro_export]
 macro_rules! declare {
+    (view $t:ty; $($body:tt)*) => {
+        /// Named, typed read access to a vector laid out by this table (`u`, `y`, `x`): a method
+        /// per group declared `NAME as name`, a scalar or an array of the group's width.
+        #[derive(Debug, Clone, Copy)]
+        pub struct View<'a, T>(pub &'a [T]);
+
+        /// Named write access to a vector laid out by this table: a method per group declared
+        /// `NAME as name`, a reference to the scalar or the array of the group's width.
+        #[derive(Debug)]
+        pub struct ViewMut<'a, T>(pub &'a mut [T]);
+
+        $crate::declare!(@outer $t; (0); []; $($body)*);
+    };
     ($t:ty; $($body:tt)*) => {
         $crate::declare!(@outer $t; (0); []; $($body)*);
     };
@@ -391,8 +427,8 @@ macro_rules! declare {
 
     // A repeated block.
     (@outer $t:ty; $pos:expr; [$($acc:tt)*];
-        $(#[$doc:meta])* $name:ident $(@ $at:tt)? = block ( $labels:expr ) per $per:ident $(fn $f:ident)?
-        { $($inner:tt)* } ; $($rest:tt)*
+        $(#[$doc:meta])* $name:ident $(as $field:ident)? $(@ $at:tt)? = block ( $labels:expr ) per $per:ident
+        $(fn $f:ident)? { $($inner:tt)* } ; $($rest:tt)*
     ) => {
         #[doc = concat!("Position of the first of the blocks of `", stringify!($per), "` positions.")]
         $(#[$doc])*
@@ -404,17 +440,20 @@ macro_rules! declare {
                 $name as usize + $per as usize * i
             }
         )?
-        $crate::declare!(@inner [$t; $name; $labels; $per; [$($acc)*]; {$($rest)*}]; (0); []; $($inner)*);
+        $($crate::declare!(@block_view $field; $name; $per);)?
+        $crate::declare!(@inner [$t; $name; [$($field)?]; $labels; $per; [$($acc)*]; {$($rest)*}]; (0); []; $($inner)*);
     };
 
     // A group of rows.
     (@outer $t:ty; $pos:expr; [$($acc:tt)*];
-        $(#[$doc:meta])* $name:ident $(@ $at:tt)? =
+        $(#[$doc:meta])* $name:ident $(as $field:ident)? $(@ $at:tt)? =
         $($ctor:ident ( $first:literal $($arg:tt)* ) $(. $meth:ident ( $($marg:tt)* ))*),+ ; $($rest:tt)*
     ) => {
         #[doc = concat!("Position of" $(, " `", $first, "`")+, ".")]
         $(#[$doc])*
         pub const $name: $t = $crate::declare!(@at $pos $(; $at)?);
+        $crate::declare!(@view [self] [$($field)?] $name; [$($ctor)+]; [$($first),+];
+            [$($crate::declare::Row::$ctor($first $($arg)*) $(.$meth($($marg)*))*),+]);
         $crate::declare!(@outer $t;
             ($name + $crate::declare::width(&[$($crate::declare::Row::$ctor($first $($arg)*) $(.$meth($($marg)*))*),+]) as $t);
             [$($acc)* $crate::declare::Group::Rows {
@@ -438,14 +477,17 @@ macro_rules! declare {
     };
 
     // The groups of a block, at offsets within one instance.
-    (@inner [$t:ty; $bname:ident; $labels:expr; $per:ident; [$($acc:tt)*]; {$($rest:tt)*}]; $pos:expr; [$($iacc:tt)*];
-        $(#[$doc:meta])* $name:ident =
+    (@inner [$t:ty; $bname:ident; $bview:tt; $labels:expr; $per:ident; [$($acc:tt)*]; {$($rest:tt)*}];
+        $pos:expr; [$($iacc:tt)*];
+        $(#[$doc:meta])* $name:ident $(as $field:ident)? =
         $($ctor:ident ( $first:literal $($arg:tt)* ) $(. $meth:ident ( $($marg:tt)* ))*),+ ; $($irest:tt)*
     ) => {
         #[doc = concat!("Offset within a block of" $(, " `", $first, "`")+, ".")]
         $(#[$doc])*
         pub const $name: $t = $pos;
-        $crate::declare!(@inner [$t; $bname; $labels; $per; [$($acc)*]; {$($rest)*}];
+        $crate::declare!(@view $bview [$($field)?] $name; [$($ctor)+]; [$($first),+];
+            [$($crate::declare::Row::$ctor($first $($arg)*) $(.$meth($($marg)*))*),+]);
+        $crate::declare!(@inner [$t; $bname; $bview; $labels; $per; [$($acc)*]; {$($rest)*}];
             ($name + $crate::declare::width(&[$($crate::declare::Row::$ctor($first $($arg)*) $(.$meth($($marg)*))*),+]) as $t);
             [$($iacc)* $crate::declare::Group::Rows {
                 at: $name as usize,
@@ -454,7 +496,7 @@ macro_rules! declare {
             $($irest)*);
     };
 
-    (@inner [$t:ty; $bname:ident; $labels:expr; $per:ident; [$($acc:tt)*]; {$($rest:tt)*}];
+    (@inner [$t:ty; $bname:ident; $bview:tt; $labels:expr; $per:ident; [$($acc:tt)*]; {$($rest:tt)*}];
         $pos:expr; [$($iacc:tt)*];
     ) => {
         /// Positions per block instance.
@@ -467,6 +509,92 @@ macro_rules! declare {
                 groups: &[$($iacc)*],
             },];
             $($rest)*);
+    };
+
+    // The view of one block instance: a module `$field` with its `View`/`ViewMut`, and the
+    // method `$field(i)` of the table's views.
+    (@block_view $field:ident; $name:ident; $per:ident) => {
+        #[doc = concat!("Views of one instance of the `", stringify!($name), "` block.")]
+        pub mod $field {
+            /// Named, typed read access to one block instance.
+            #[derive(Debug, Clone, Copy)]
+            pub struct View<'a, T>(pub &'a [T]);
+
+            /// Named write access to one block instance.
+            #[derive(Debug)]
+            pub struct ViewMut<'a, T>(pub &'a mut [T]);
+        }
+
+        impl<'a, T> View<'a, T> {
+            #[doc = concat!("The `", stringify!($name), "` block of instance `i` (0-based).")]
+            #[inline]
+            pub fn $field(&self, i: usize) -> $field::View<'a, T> {
+                let at = $name as usize + $per as usize * i;
+                $field::View(&self.0[at..at + $per as usize])
+            }
+        }
+
+        impl<T> ViewMut<'_, T> {
+            #[doc = concat!("The `", stringify!($name), "` block of instance `i` (0-based).")]
+            #[inline]
+            pub fn $field(&mut self, i: usize) -> $field::ViewMut<'_, T> {
+                let at = $name as usize + $per as usize * i;
+                $field::ViewMut(&mut self.0[at..at + $per as usize])
+            }
+        }
+    };
+
+    // A group's view methods: none without `as`; a scalar for one `real` or `state` row; else an
+    // array of the group's width.
+    (@view $m:tt [] $($x:tt)*) => {};
+    (@view [] [$field:ident] $($x:tt)*) => {
+        compile_error!(concat!("`as ", stringify!($field), "` inside a block needs `as` on the block"));
+    };
+    (@view [$m:ident] [$field:ident] $name:ident; [$ctor:ident]; [$($first:literal),+]; $rows:tt) => {
+        $crate::declare!(@view_scalar $ctor; $m; $field; $name; [$($first),+]; $rows);
+    };
+    (@view [$m:ident] [$field:ident] $name:ident; [$($ctor:ident)+]; [$($first:literal),+]; $rows:tt) => {
+        $crate::declare!(@view_array $m; $field; $name; [$($first),+]; $rows);
+    };
+    (@view_scalar real; $($x:tt)*) => { $crate::declare!(@view_one $($x)*); };
+    (@view_scalar state; $($x:tt)*) => { $crate::declare!(@view_one $($x)*); };
+    (@view_scalar $other:ident; $($x:tt)*) => { $crate::declare!(@view_array $($x)*); };
+    (@view_one $m:ident; $field:ident; $name:ident; [$($first:literal),+]; $rows:tt) => {
+        impl<T: Copy> $m::View<'_, T> {
+            #[doc = concat!("The value of" $(, " `", $first, "`")+, ".")]
+            #[inline]
+            pub fn $field(&self) -> T {
+                self.0[$name as usize]
+            }
+        }
+
+        impl<T> $m::ViewMut<'_, T> {
+            #[doc = concat!("The value of" $(, " `", $first, "`")+, ", to write.")]
+            #[inline]
+            pub fn $field(&mut self) -> &mut T {
+                &mut self.0[$name as usize]
+            }
+        }
+    };
+    (@view_array $m:ident; $field:ident; $name:ident; [$($first:literal),+]; $rows:tt) => {
+        impl<T: Copy> $m::View<'_, T> {
+            #[doc = concat!("The values of" $(, " `", $first, "`")+, ", in declaration order.")]
+            #[inline]
+            pub fn $field(&self) -> [T; $crate::declare::width(&$rows)] {
+                let at = $name as usize;
+                ::std::array::from_fn(|k| self.0[at + k])
+            }
+        }
+
+        impl<T> $m::ViewMut<'_, T> {
+            #[doc = concat!("The values of" $(, " `", $first, "`")+, ", in declaration order, to write.")]
+            #[inline]
+            pub fn $field(&mut self) -> &mut [T; $crate::declare::width(&$rows)] {
+                let at = $name as usize;
+                let slice = &mut self.0[at..at + $crate::declare::width(&$rows)];
+                slice.try_into().expect("a group's positions are its width")
+            }
+        }
     };
 }
 

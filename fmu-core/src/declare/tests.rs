@@ -69,3 +69,43 @@ fn states_in_declaration_order_with_blocks_and_components() {
     assert_eq!((last.unit, last.derivative_unit, last.nominal), ("m", "m/s", 1.0));
     assert_eq!(last.description, "Tip of blade 2, second");
 }
+
+mod views {
+    use crate::declare::{BODY, Labels};
+
+    crate::declare! { view usize;
+        SHAFT as shaft = real("shaft", "rad", "Shaft angle");
+        HUB as hub_vel = vector("hub.vel.{c}", "m/s", &BODY, "Hub velocity, {w}");
+        PAIR as pair = real("a", "m", "First"), real("b", "m", "Second");
+        UNNAMED = real("c", "m", "Without a view");
+        BLADES as blade = block(Labels::Numbered(2)) per PER_BLADE fn blade {
+            PITCH as pitch = real("blade[{n}].pitch", "rad", "Pitch of blade {n}");
+            FORCE as force = vector("blade[{n}].F.{c}", "N", &BODY, "Force on blade {n}, {w}");
+        };
+        N;
+    }
+}
+
+#[test]
+fn views_read_and_write_each_group_at_its_declared_positions() {
+    let mut y: Vec<f64> = (0..views::N).map(|k| k as f64).collect();
+    let view = views::View(&y);
+    assert_eq!(view.shaft(), 0.0);
+    assert_eq!(view.hub_vel(), [1.0, 2.0, 3.0]);
+    assert_eq!(view.pair(), [4.0, 5.0]);
+    // UNNAMED is position 6; blade 1 starts at 7, blade 2 at 11.
+    assert_eq!((view.blade(0).pitch(), view.blade(1).pitch()), (7.0, 11.0));
+    assert_eq!(view.blade(1).force(), [12.0, 13.0, 14.0]);
+    // The same positions carry the declared names.
+    let vars = variables(&[], (100, views::TABLE), (200, &[]));
+    assert_eq!((vars[11].name.as_str(), vars[12].name.as_str()), ("blade[2].pitch", "blade[2].F.x"));
+
+    let mut out = views::ViewMut(&mut y);
+    *out.shaft() = -1.0;
+    *out.hub_vel() = [-2.0, -3.0, -4.0];
+    out.pair()[1] = 9.0;
+    *out.blade(1).pitch() = -5.0;
+    out.blade(0).force()[2] = -6.0;
+    assert_eq!(&y[..6], &[-1.0, -2.0, -3.0, -4.0, 4.0, 9.0]);
+    assert_eq!((y[views::blade(1) + views::PITCH], y[views::blade(0) + views::FORCE + 2]), (-5.0, -6.0));
+}
