@@ -110,7 +110,8 @@ impl Controls {
 
     /// Swashplate coordinates and their first and second time derivatives.
     fn swashplate<D: Scalar>(&self, xs: &[D], us: &[D]) -> ([D; 4], [D; 4], [D; 4]) {
-        let cmd = self.command([us[u::COLLECTIVE], us[u::LON], us[u::LAT], us[u::PEDAL]]);
+        let u = u::View(us);
+        let cmd = self.command([u.collective(), u.lon_cyclic(), u.lat_cyclic(), u.pedal()]);
         let zero = D::from(0.0);
         if self.tau > 0.0 {
             let q = [xs[0], xs[1], xs[2], xs[3]];
@@ -172,21 +173,22 @@ impl Model for Controls {
         let zero = D::from(0.0);
         ys.iter_mut().for_each(|v| *v = zero);
         let (q, dq, ddq) = self.swashplate(xs, us);
-        let w = us[u::AZIMUTH_RATE];
+        let (u, mut y) = (u::View(us), y::ViewMut(ys));
+        let w = u.azimuth_rate();
         for b in 0..self.nb {
-            let psi = us[u::AZIMUTH] + 2.0 * std::f64::consts::PI * b as f64 / self.nb as f64;
+            let psi = u.azimuth() + 2.0 * std::f64::consts::PI * b as f64 / self.nb as f64;
             let (s, c) = psi.sin_cos();
-            let base = y::blade(b);
+            let mut blade = y.blade(b);
             // Cyclic part and its azimuthal derivative.
             let cyc = q[x::THETA1C] * c + q[x::THETA1S] * s;
             let cyc_psi = q[x::THETA1S] * c - q[x::THETA1C] * s;
             let dcyc_psi = dq[x::THETA1S] * c - dq[x::THETA1C] * s;
-            ys[base + y::PITCH] = q[x::THETA0] + cyc;
-            ys[base + y::PITCH_RATE] = dq[x::THETA0] + dq[x::THETA1C] * c + dq[x::THETA1S] * s + w * cyc_psi;
-            ys[base + y::PITCH_ACC] =
+            *blade.pitch() = q[x::THETA0] + cyc;
+            *blade.pitch_rate() = dq[x::THETA0] + dq[x::THETA1C] * c + dq[x::THETA1S] * s + w * cyc_psi;
+            *blade.pitch_acc() =
                 ddq[x::THETA0] + ddq[x::THETA1C] * c + ddq[x::THETA1S] * s + w * dcyc_psi * 2.0 - w * w * cyc;
         }
-        ys[y::SWASHPLATE..y::SWASHPLATE + 4].copy_from_slice(&q);
+        *y.swashplate() = q;
     }
 
     fn tolerances(&self) -> (f64, f64) {

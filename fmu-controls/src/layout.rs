@@ -62,16 +62,16 @@ pub mod vr {
 
 /// Indices into the real input vector `u` (6 inputs).
 pub mod u {
-    fmu_core::declare! { usize;
-        COLLECTIVE = real("collective", "rad", "Pilot collective, as blade pitch (rad); up = positive");
-        LON = real("lon_cyclic", "rad",
+    fmu_core::declare! { view usize;
+        COLLECTIVE as collective = real("collective", "rad", "Pilot collective, as blade pitch (rad); up = positive");
+        LON as lon_cyclic = real("lon_cyclic", "rad",
             "Pilot longitudinal cyclic, as blade pitch (rad); stick forward = positive");
-        LAT = real("lat_cyclic", "rad", "Pilot lateral cyclic, as blade pitch (rad); stick right = positive");
-        PEDAL = real("pedal", "rad",
+        LAT as lat_cyclic = real("lat_cyclic", "rad", "Pilot lateral cyclic, as blade pitch (rad); stick right = positive");
+        PEDAL as pedal = real("pedal", "rad",
             "Pilot pedal, as tail rotor pitch (rad); positive increases the tail rotor collective");
-        AZIMUTH = real("azimuth", "rad",
+        AZIMUTH as azimuth = real("azimuth", "rad",
             "Rotor shaft azimuth (of blade 1), rad: 0 over the tail, increasing in the sense of rotation");
-        AZIMUTH_RATE = real("azimuth_rate", "rad/s",
+        AZIMUTH_RATE as azimuth_rate = real("azimuth_rate", "rad/s",
             "Rotor speed d(azimuth)/dt, rad/s (its own rate is taken as zero for the pitch acceleration)");
         N;
     }
@@ -92,22 +92,22 @@ pub mod y {
         vec![u::COLLECTIVE, u::LON, u::LAT, u::AZIMUTH, u::AZIMUTH_RATE]
     }
 
-    fmu_core::declare! { usize;
-        BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
-            PITCH = real("blade[{n}].pitch", "rad",
+    fmu_core::declare! { view usize;
+        BLADES as blade = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            PITCH as pitch = real("blade[{n}].pitch", "rad",
                 "Pitch angle of blade {n} (leading edge up positive), theta0 + theta1c cos(psi_{n}) + theta1s \
                  sin(psi_{n}), psi_{n} = azimuth + 2 pi ({n} - 1) / nb; 0 for blades above nb, rad")
                 .deps(with_azimuth);
-            PITCH_RATE = real("blade[{n}].pitch_rate", "rad/s",
+            PITCH_RATE as pitch_rate = real("blade[{n}].pitch_rate", "rad/s",
                 "Time derivative of blade[{n}].pitch (actuator rates plus azimuth_rate times the azimuthal \
                  derivative; pilot input rates taken as zero), rad/s")
                 .deps(with_rate);
-            PITCH_ACC = real("blade[{n}].pitch_acc", "rad/s2",
+            PITCH_ACC as pitch_acc = real("blade[{n}].pitch_acc", "rad/s2",
                 "Second time derivative of blade[{n}].pitch (constant pilot inputs and rotor speed), rad/s^2")
                 .deps(with_rate);
         };
         /// The actuator positions, in the order of [`super::x`].
-        SWASHPLATE =
+        SWASHPLATE as swashplate =
             real("theta0", "rad", "Collective pitch (actuator position), rad").deps(|_| vec![u::COLLECTIVE]),
             real("theta1c", "rad", "Lateral cyclic pitch, coefficient of cos(psi) (actuator position), rad")
                 .deps(|_| vec![u::LON, u::LAT]),

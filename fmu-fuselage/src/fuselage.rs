@@ -130,9 +130,8 @@ impl Fuselage {
         let mut force = weight;
         let mut moment = cross(c, weight);
         for p in Point::ALL {
-            let b = u::point(p);
-            let f = [loads[b + u::FORCE], loads[b + u::FORCE + 1], loads[b + u::FORCE + 2]];
-            let mp = [loads[b + u::MOMENT], loads[b + u::MOMENT + 1], loads[b + u::MOMENT + 2]];
+            let point = u::View(loads).point(p.index());
+            let (f, mp) = (point.force(), point.moment());
             force = add(force, f);
             moment = add(moment, add(mp, cross(lift3(self.points[p.index()]), f)));
         }
@@ -180,16 +179,6 @@ fn solve6<D: Scalar>(m6_inv: &[[f64; 6]; 6], rhs: [D; 6]) -> Accelerations<D> {
     Accelerations { v_dot: [a[0], a[1], a[2]], alpha: [a[3], a[4], a[5]] }
 }
 
-/// Reads the 3-vector starting at `i`.
-fn v3<D: Scalar>(s: &[D], i: usize) -> V3<D> {
-    [s[i], s[i + 1], s[i + 2]]
-}
-
-/// Writes a 3-vector starting at `i`.
-fn put3<D: Scalar>(s: &mut [D], i: usize, v: V3<D>) {
-    s[i..i + 3].copy_from_slice(&v);
-}
-
 impl Model for Fuselage {
     const INFO: ModelInfo = ModelInfo {
         model_name: "Fuselage",
@@ -225,66 +214,65 @@ impl Model for Fuselage {
     }
 
     fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
-        let q = [xs[x::QUAT], xs[x::QUAT + 1], xs[x::QUAT + 2], xs[x::QUAT + 3]];
+        let xs = x::View(xs);
+        let q = xs.quat();
         let r = vec3::dcm(q);
-        let (pos, v, w) = (v3(xs, x::POS), v3(xs, x::VEL), v3(xs, x::RATE));
+        let (pos, v, w) = (xs.pos(), xs.vel(), xs.rate());
         let acc = self.accelerations(&Kinematics { pos, r, v, w, g_b: self.gravity_body(&r) }, us);
-        put3(dx, x::POS, mat_vec(&r, v));
+        let mut dx = x::ViewMut(dx);
+        *dx.pos() = mat_vec(&r, v);
         let q_dot = vec3::quat_mul(q, [D::from(0.0), w[0], w[1], w[2]]);
-        for k in 0..4 {
-            dx[x::QUAT + k] = q_dot[k] * 0.5;
-        }
-        put3(dx, x::VEL, acc.v_dot);
-        put3(dx, x::RATE, acc.alpha);
+        *dx.quat() = q_dot.map(|c| c * 0.5);
+        *dx.vel() = acc.v_dot;
+        *dx.rate() = acc.alpha;
     }
 
     fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], ys: &mut [D]) {
-        let q = vec3::quat_normalize([xs[x::QUAT], xs[x::QUAT + 1], xs[x::QUAT + 2], xs[x::QUAT + 3]]);
+        let xs = x::View(xs);
+        let q = vec3::quat_normalize(xs.quat());
         let r = vec3::dcm(q);
-        let (pos, v, w) = (v3(xs, x::POS), v3(xs, x::VEL), v3(xs, x::RATE));
+        let (pos, v, w) = (xs.pos(), xs.vel(), xs.rate());
         let g_b = self.gravity_body(&r);
         let kinematics = Kinematics { pos, r, v, w, g_b };
         let rhs = self.generalized_forces(&kinematics, us);
-        match &self.gear {
-            Some(gear) => {
-                for (i, f) in gear.forces(pos, &r, v, w).iter().enumerate() {
-                    ys[y::GEAR_LOAD + i] = -f[2];
-                }
-            }
-            None => ys[y::GEAR_LOAD..y::GEAR_LOAD + GEAR_LEGS].fill(D::from(0.0)),
+        let mut y = y::ViewMut(ys);
+        let gear_forces = self.gear.as_ref().map(|gear| gear.forces(pos, &r, v, w));
+        for i in 0..GEAR_LEGS {
+            *y.gear(i).load() = gear_forces.map_or(D::from(0.0), |f| -f[i][2]);
         }
         let acc = solve6(&self.m6_inv, rhs);
         let free = solve6(&self.m6_inv_free, rhs);
-        put3(ys, y::FREE, free.v_dot);
-        put3(ys, y::FREE + 3, free.alpha);
+        let [u_dot, v_dot, w_dot] = free.v_dot;
+        let [p_dot, q_dot, r_dot] = free.alpha;
+        *y.free() = [u_dot, v_dot, w_dot, p_dot, q_dot, r_dot];
 
-        put3(ys, y::POS, pos);
-        put3(ys, y::VEL, v);
-        put3(ys, y::RATE, w);
+        *y.pos() = pos;
+        *y.vel() = v;
+        *y.rate() = w;
         let [psi, theta, phi] = EulerSequence::S321.angles_from_dcm(&r);
-        put3(ys, y::EULER321, [phi, theta, psi]);
-        put3(ys, y::EULER, self.sequence.angles_from_dcm(&r));
-        ys[y::QUAT..y::QUAT + 4].copy_from_slice(&q);
+        *y.euler321() = [phi, theta, psi];
+        *y.euler() = self.sequence.angles_from_dcm(&r);
+        *y.quat() = q;
 
         // Energies: T = 0.5 m v.v + m v.(w x c) + 0.5 w.I_O w; V = -m g z_cm.
         let c = lift3(self.cg);
         let m = self.mass;
         let kinetic = dot(v, v) * (0.5 * m) + dot(v, cross(w, c)) * m + dot(w, const_mat_vec(&self.inertia_o, w)) * 0.5;
-        ys[y::KINETIC] = kinetic;
+        *y.kinetic() = kinetic;
         let z_cm = pos[2] + mat_vec(&r, c)[2];
-        ys[y::POTENTIAL] = z_cm * (-m * self.g);
+        *y.potential() = z_cm * (-m * self.g);
 
         // Attachment-point kinematics (rigid body), body axes except the NED position.
         let a_o = add(acc.v_dot, cross(w, v));
         for p in Point::ALL {
             let rp = lift3(self.points[p.index()]);
-            let b = y::point(p);
-            put3(ys, b + y::P_POS, add(pos, mat_vec(&r, rp)));
-            put3(ys, b + y::P_VEL, add(v, cross(w, rp)));
-            put3(ys, b + y::P_OMEGA, w);
+            let mut point = y.point(p.index());
+            *point.pos() = add(pos, mat_vec(&r, rp));
+            *point.vel() = add(v, cross(w, rp));
+            *point.omega() = w;
             let a_p = add(a_o, add(cross(acc.alpha, rp), cross(w, cross(w, rp))));
-            put3(ys, b + y::P_ACC, sub(a_p, g_b));
-            put3(ys, b + y::P_ALPHA, acc.alpha);
+            *point.acc() = sub(a_p, g_b);
+            *point.alpha() = acc.alpha;
         }
     }
 
@@ -293,7 +281,7 @@ impl Model for Fuselage {
     }
 
     fn project_state(&self, xs: &mut [f64]) {
-        let q = vec3::quat_normalize([xs[x::QUAT], xs[x::QUAT + 1], xs[x::QUAT + 2], xs[x::QUAT + 3]]);
-        xs[x::QUAT..x::QUAT + 4].copy_from_slice(&q);
+        let q = vec3::quat_normalize(x::View(xs).quat());
+        *x::ViewMut(xs).quat() = q;
     }
 }

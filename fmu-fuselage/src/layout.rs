@@ -56,19 +56,19 @@ const PQR: [(&str, &str); 3] = [("p", BODY[0].1), ("q", BODY[1].1), ("r", BODY[2
 
 /// Indices into the continuous state vector `x` (13 states).
 pub mod x {
-    fmu_core::declare! { usize;
+    fmu_core::declare! { view usize;
         /// NED position of the body reference point `[x, y, z]`, m.
-        POS = state_vector("position.{c}", "m", "m/s", 1.0, &[("x", "north"), ("y", "east"), ("z", "down")],
+        POS as pos = state_vector("position.{c}", "m", "m/s", 1.0, &[("x", "north"), ("y", "east"), ("z", "down")],
             "Position of the reference point, {w} (NED)");
         /// Body-to-inertial unit quaternion `[w, x, y, z]`, scalar first.
-        QUAT = state_vector("quaternion.{c}", "", "1/s", 1.0, &[("w", ""), ("x", ""), ("y", ""), ("z", "")],
+        QUAT as quat = state_vector("quaternion.{c}", "", "1/s", 1.0, &[("w", ""), ("x", ""), ("y", ""), ("z", "")],
             "Body-to-NED attitude quaternion, component {c} (scalar w first)");
         /// Velocity of the reference point in body axes `[u, v, w]` (FRD), m/s.
-        VEL = state_vector("velocity.{c}", "m/s", "m/s2", 1.0,
+        VEL as vel = state_vector("velocity.{c}", "m/s", "m/s2", 1.0,
             &[("x", "u, forward"), ("y", "v, right"), ("z", "w, down")],
             "Velocity of the reference point in body axes, {w}");
         /// Angular velocity in body axes `[p, q, r]`, rad/s.
-        RATE = state_vector("rate.{c}", "rad/s", "rad/s2", 0.1, &[("x", "p, roll"), ("y", "q, pitch"), ("z", "r, yaw")],
+        RATE as rate = state_vector("rate.{c}", "rad/s", "rad/s2", 0.1, &[("x", "p, roll"), ("y", "q, pitch"), ("z", "r, yaw")],
             "Angular velocity in body axes, {w}");
         N;
     }
@@ -175,18 +175,13 @@ pub mod u {
     use super::Point;
     use fmu_core::declare::{BODY, Labels};
 
-    fmu_core::declare! { usize;
-        POINTS = block(Labels::Named(&Point::NAMES)) per PER_POINT {
-            FORCE = vector("{n}.F.{c}", "N", &BODY, "Force on the airframe at the {n} point, {w}, N");
-            MOMENT = vector("{n}.M.{c}", "N.m", &BODY,
+    fmu_core::declare! { view usize;
+        POINTS as point = block(Labels::Named(&Point::NAMES)) per PER_POINT {
+            FORCE as force = vector("{n}.F.{c}", "N", &BODY, "Force on the airframe at the {n} point, {w}, N");
+            MOMENT as moment = vector("{n}.M.{c}", "N.m", &BODY,
                 "Moment (couple) on the airframe at the {n} point, {w}, N m (right-handed)");
         };
         N;
-    }
-
-    /// Index of the first load input of a point.
-    pub fn point(p: Point) -> usize {
-        POINTS + PER_POINT * p.index()
     }
 }
 
@@ -205,44 +200,44 @@ pub mod y {
         ({unit}): the airframe's unbalanced acceleration, zero in a trimmed steady flight (the trim residual); \
         equals the state derivative when dof_mask = 63";
 
-    fmu_core::declare! { usize;
-        POS = vector("{c}", "m", &NED, "Position of the body reference point, {w}, m");
-        VEL = vector("{c}", "m/s", &UVW, "Velocity of the reference point relative to NED, {w}, m/s");
-        RATE = vector("{c}", "rad/s", &PQR, "Angular velocity relative to NED, {w}, rad/s");
-        EULER321 =
+    fmu_core::declare! { view usize;
+        POS as pos = vector("{c}", "m", &NED, "Position of the body reference point, {w}, m");
+        VEL as vel = vector("{c}", "m/s", &UVW, "Velocity of the reference point relative to NED, {w}, m/s");
+        RATE as rate = vector("{c}", "rad/s", &PQR, "Angular velocity relative to NED, {w}, rad/s");
+        EULER321 as euler321 =
             real("phi", "rad", "Roll angle (3-2-1 sequence), rad, in (-pi, pi]"),
             real("theta", "rad", "Pitch angle (3-2-1 sequence), rad, in [-pi/2, pi/2], nose up positive"),
             real("psi", "rad", "Yaw (heading) angle (3-2-1 sequence), rad, in (-pi, pi], from north towards east");
         /// Euler angles in the `euler_sequence` parameter.
-        EULER = vector("euler.{c}", "rad", &[("1", ""), ("2", ""), ("3", "")],
+        EULER as euler = vector("euler.{c}", "rad", &[("1", ""), ("2", ""), ("3", "")],
             "Euler angle {c} of the euler_sequence parameter (intrinsic rotations NED to body; 321 gives psi, \
              theta, phi), rad");
-        QUAT = vector("q.{c}", "", &[("w", ""), ("x", ""), ("y", ""), ("z", "")],
+        QUAT as quat = vector("q.{c}", "", &[("w", ""), ("x", ""), ("y", ""), ("z", "")],
             "Body-to-NED attitude quaternion, scalar-first, component {c}");
-        KINETIC = real("energy.kinetic", "J", "Kinetic energy of the airframe relative to NED, J");
-        POTENTIAL = real("energy.potential", "J",
+        KINETIC as kinetic = real("energy.kinetic", "J", "Kinetic energy of the airframe relative to NED, J");
+        POTENTIAL as potential = real("energy.potential", "J",
             "Gravitational potential energy of the airframe, -m g z_cm (zero at NED z = 0), J");
         /// Point `P` at `POINTS + PER_POINT * P.index()` ([`point`]).
-        POINTS = block(Labels::Named(&Point::NAMES)) per PER_POINT {
-            P_POS = vector("{n}.pos.{c}", "m", &NED, "Position of the {n} point, {w}, m");
-            P_VEL = vector("{n}.vel.{c}", "m/s", &BODY, "Velocity of the {n} point relative to NED, {w}, m/s");
-            P_OMEGA = vector("{n}.omega.{c}", "rad/s", &BODY,
+        POINTS as point = block(Labels::Named(&Point::NAMES)) per PER_POINT {
+            P_POS as pos = vector("{n}.pos.{c}", "m", &NED, "Position of the {n} point, {w}, m");
+            P_VEL as vel = vector("{n}.vel.{c}", "m/s", &BODY, "Velocity of the {n} point relative to NED, {w}, m/s");
+            P_OMEGA as omega = vector("{n}.omega.{c}", "rad/s", &BODY,
                 "Angular velocity of the airframe at the {n} point, {w}, rad/s");
-            P_ACC = vector("{n}.acc.{c}", "m/s2", &BODY,
+            P_ACC as acc = vector("{n}.acc.{c}", "m/s2", &BODY,
                 "Specific force at the {n} point (inertial acceleration minus gravity), {w}, m/s^2; at rest \
                  on the ground z reads -g").deps(all_inputs);
-            P_ALPHA = vector("{n}.alpha.{c}", "rad/s2", &BODY,
+            P_ALPHA as alpha = vector("{n}.alpha.{c}", "rad/s2", &BODY,
                 "Angular acceleration of the airframe relative to NED, {w}, rad/s^2").deps(all_inputs);
         };
         /// Body-axis accelerations with every DOF free: the trim residual.
-        FREE =
+        FREE as free =
             vector("free.{c}", "m/s2", &[("u_dot", "du/dt"), ("v_dot", "dv/dt"), ("w_dot", "dw/dt")],
                 FREE_DESCRIPTION).deps(all_inputs),
             vector("free.{c}", "rad/s2", &[("p_dot", "dp/dt"), ("q_dot", "dq/dt"), ("r_dot", "dr/dt")],
                 FREE_DESCRIPTION).deps(all_inputs);
         /// Normal ground force on each landing-gear leg, N (>= 0).
-        GEAR_LOAD = block(Labels::Numbered(GEAR_LEGS)) per PER_GEAR {
-            LOAD = real("gear[{n}].load", "N",
+        GEAR_LOAD as gear = block(Labels::Numbered(GEAR_LEGS)) per PER_GEAR {
+            LOAD as load = real("gear[{n}].load", "N",
                 "Normal ground force on landing-gear leg {n} (upwards, >= 0; 0 in the air or without gear), N");
         };
         N;
