@@ -170,7 +170,7 @@ impl Aero {
 
     /// `mu^2` and `lambda_climb` from the hub velocity.
     fn hub_flow<D: Scalar>(&self, us: &[D]) -> HubFlow<D> {
-        let v = [us[u::HUB_VEL], us[u::HUB_VEL + 1], us[u::HUB_VEL + 2]];
+        let v = u::View(us).hub_vel();
         let n = self.shaft;
         let vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
         let v_in = [v[0] - vn * n[0], v[1] - vn * n[1], v[2] - vn * n[2]];
@@ -180,7 +180,7 @@ impl Aero {
 
     /// Advance ratio, climb inflow and wake azimuth, for the Pitt-Peters rates.
     fn flight_condition<D: Scalar>(&self, us: &[D]) -> FlightCondition<D> {
-        let v = [us[u::HUB_VEL], us[u::HUB_VEL + 1], us[u::HUB_VEL + 2]];
+        let v = u::View(us).hub_vel();
         flight_condition(self.shaft, self.hub_axes, self.tip_speed, v)
     }
 
@@ -190,11 +190,9 @@ impl Aero {
         let mut out = RotorLoads::zero();
         let (a, cd0, cd2) = (self.lift_slope, self.cd0, self.cd2);
         for b in 0..self.nb {
-            let base = u::blade(b);
-            let vel = [us[base + u::VEL], us[base + u::VEL + 1], us[base + u::VEL + 2]];
-            let om = [us[base + u::OMEGA], us[base + u::OMEGA + 1], us[base + u::OMEGA + 2]];
-            let s = unit_shaft([us[base + u::SHAFT], us[base + u::SHAFT + 1], us[base + u::SHAFT + 2]]);
-            let (sin_psi, cos_psi) = us[base + u::AZIMUTH].sin_cos();
+            let blade = u::View(us).blade(b);
+            let (vel, om, s) = (blade.vel(), blade.omega(), unit_shaft(blade.shaft()));
+            let (sin_psi, cos_psi) = blade.azimuth().sin_cos();
             // Induced ratio at station j: l0 + (r_j / R) * harmonic.
             let harmonic = inflow.lc * cos_psi + inflow.ls * sin_psi;
             let (mut fy, mut fz, mut my, mut mz, mut dt_r) = (zero, zero, zero, zero, zero);

@@ -25,16 +25,16 @@ const BLADE: [(&str, &str); 3] = [
 /// Indices into the continuous state vector `x`. Only with `inflow_model = 2` (Pitt-Peters)
 /// does the model have states; otherwise it has none.
 pub mod x {
-    fmu_core::declare! { usize;
+    fmu_core::declare! { view usize;
         /// `lambda_0`: uniform part of the induced inflow ratio `v_i / (Omega R)`.
-        LAMBDA0 = state("inflow.lambda0", "", "1/s", 0.05,
+        LAMBDA0 as lambda0 = state("inflow.lambda0", "", "1/s", 0.05,
             "Pitt-Peters inflow ratio lambda_0, the uniform part, v_i / (Omega R) (used with inflow_model = 2)");
         /// `lambda_s`: coefficient of `(r/R) sin(psi)` in the inflow ratio.
-        LAMBDA_S = state("inflow.lambda_s", "", "1/s", 0.05,
+        LAMBDA_S as lambda_s = state("inflow.lambda_s", "", "1/s", 0.05,
             "Pitt-Peters inflow ratio lambda_s, coefficient of (r/R) sin psi, v_i / (Omega R) (used with \
              inflow_model = 2)");
         /// `lambda_c`: coefficient of `(r/R) cos(psi)` in the inflow ratio.
-        LAMBDA_C = state("inflow.lambda_c", "", "1/s", 0.05,
+        LAMBDA_C as lambda_c = state("inflow.lambda_c", "", "1/s", 0.05,
             "Pitt-Peters inflow ratio lambda_c, coefficient of (r/R) cos psi, v_i / (Omega R) (used with \
              inflow_model = 2)");
         /// Number of states of the Pitt-Peters model.
@@ -110,22 +110,22 @@ pub mod u {
     use super::{BLADE, MAX_BLADES};
     use fmu_core::declare::{BODY, Labels};
 
-    fmu_core::declare! { usize;
-        BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
-            VEL = vector("blade[{n}].vel.{c}", "m/s", &BLADE,
+    fmu_core::declare! { view usize;
+        BLADES as blade = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            VEL as vel = vector("blade[{n}].vel.{c}", "m/s", &BLADE,
                 "Inertial velocity of blade {n}'s root reference point (pitch axis at the flap hinge), {w}, \
                  m/s; the air is at rest");
-            OMEGA = vector("blade[{n}].omega.{c}", "rad/s", &BLADE,
+            OMEGA as omega = vector("blade[{n}].omega.{c}", "rad/s", &BLADE,
                 "Inertial angular velocity of blade {n}, {w}, rad/s");
-            AZIMUTH = real("blade[{n}].azimuth", "rad",
+            AZIMUTH as azimuth = real("blade[{n}].azimuth", "rad",
                 "Azimuth of blade {n}, rad: 0 with the blade over the tail (along -x_h, x_h = body x projected \
                  on the rotor plane), increasing in the sense of rotation (right-handed about the shaft axis)");
             /// Unit shaft axis, thrust direction, in blade axes.
-            SHAFT = vector("blade[{n}].shaft.{c}", "", &BLADE,
+            SHAFT as shaft = vector("blade[{n}].shaft.{c}", "", &BLADE,
                 "Unit shaft axis z_H (rotor thrust direction) expressed in blade {n}'s axes, {w} component \
                  (normalised by the model; induced velocity acts along -shaft)").starts(&[0.0, 0.0, 1.0]);
         };
-        HUB_VEL = vector("hub.vel.{c}", "m/s", &BODY,
+        HUB_VEL as hub_vel = vector("hub.vel.{c}", "m/s", &BODY,
             "Inertial velocity of the hub, {w}, m/s (advance ratio, climb inflow, wake skew)");
         HUB_OMEGA = vector("hub.omega.{c}", "rad/s", &BODY,
             "Airframe angular velocity at the hub, {w}, rad/s: part of the aero interface, not used by the \
@@ -146,30 +146,30 @@ pub mod y {
         (0..u::HUB_OMEGA).collect()
     }
 
-    fmu_core::declare! { usize;
-        BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
-            FORCE = vector("blade[{n}].F.{c}", "N", &BLADE, "Resultant aerodynamic force on blade {n}, {w}, N")
+    fmu_core::declare! { view usize;
+        BLADES as blade = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            FORCE as force = vector("blade[{n}].F.{c}", "N", &BLADE, "Resultant aerodynamic force on blade {n}, {w}, N")
                 .deps(loads);
-            MOMENT = vector("blade[{n}].M.{c}", "N.m", &BLADE,
+            MOMENT as moment = vector("blade[{n}].M.{c}", "N.m", &BLADE,
                 "Resultant aerodynamic moment on blade {n} about its root reference point, {w}, N m \
                  (right-handed)").deps(loads);
         };
-        THRUST = real("thrust", "N",
+        THRUST as thrust = real("thrust", "N",
             "Rotor thrust: sum over the blades of the aerodynamic force along the shaft axis, N").deps(loads);
-        TORQUE = real("torque", "N.m",
+        TORQUE as torque = real("torque", "N.m",
             "Aerodynamic torque about the shaft axis, positive opposing the rotation (the torque the shaft must \
              supply), N m").deps(loads);
-        POWER = real("power", "W", "Rotor power, torque * Omega (nominal rotor speed), W").deps(loads);
-        CT = real("CT", "", "Thrust coefficient thrust / (rho pi R^2 (Omega R)^2)").deps(loads);
-        INFLOW = real("inflow", "",
+        POWER as power = real("power", "W", "Rotor power, torque * Omega (nominal rotor speed), W").deps(loads);
+        CT as ct = real("CT", "", "Thrust coefficient thrust / (rho pi R^2 (Omega R)^2)").deps(loads);
+        INFLOW as inflow = real("inflow", "",
             "Uniform induced inflow ratio v_i / (Omega R): lambda_i of the momentum model (inflow_model 1), \
              lambda_0 of Pitt-Peters (2), 0 without inflow (0)").deps(loads);
         // The Pitt-Peters harmonics are states (no feedthrough).
-        INFLOW_S = real("inflow_s", "",
+        INFLOW_S as inflow_s = real("inflow_s", "",
             "Pitt-Peters lambda_s, coefficient of (r/R) sin(psi) in the inflow ratio (0 for the other models)");
-        INFLOW_C = real("inflow_c", "",
+        INFLOW_C as inflow_c = real("inflow_c", "",
             "Pitt-Peters lambda_c, coefficient of (r/R) cos(psi) in the inflow ratio (0 for the other models)");
-        MU = real("mu", "", "Advance ratio: hub velocity component in the rotor plane / (Omega R)")
+        MU as mu = real("mu", "", "Advance ratio: hub velocity component in the rotor plane / (Omega R)")
             .deps(|_| (u::HUB_VEL..u::HUB_VEL + 3).collect());
         N;
     }

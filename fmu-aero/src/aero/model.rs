@@ -142,7 +142,8 @@ impl Model for Aero {
         if self.inflow != InflowModel::PittPeters {
             return;
         }
-        let lambda = [xs[x::LAMBDA0], xs[x::LAMBDA_S], xs[x::LAMBDA_C]];
+        let x = x::View(xs);
+        let lambda = [x.lambda0(), x.lambda_s(), x.lambda_c()];
         let inflow = Inflow { l0: lambda[0], ls: lambda[1], lc: lambda[2] };
         let loads = self.loads(us, &inflow);
         let moment_scale = self.thrust_scale * self.radius;
@@ -152,9 +153,8 @@ impl Model for Aero {
             loads.moment_c * (1.0 / moment_scale),
         ];
         let rates = pitt_peters_rates(lambda, c, &self.flight_condition(us), self.omega);
-        dx[x::LAMBDA0] = rates[0];
-        dx[x::LAMBDA_S] = rates[1];
-        dx[x::LAMBDA_C] = rates[2];
+        let mut dx = x::ViewMut(dx);
+        (*dx.lambda0(), *dx.lambda_s(), *dx.lambda_c()) = (rates[0], rates[1], rates[2]);
     }
 
     fn outputs<D: Scalar>(&self, work: &mut (), t: D, xs: &[D], us: &[D], ys: &mut [D]) {
@@ -170,28 +170,30 @@ impl Model for Aero {
         let (inflow, loads) = match self.inflow {
             InflowModel::None => (Inflow::zero(), self.loads(us, &Inflow::zero())),
             InflowModel::Uniform => {
-                let (lambda, loads) = self.uniform(us, &hub, y_prev[y::INFLOW]);
+                let (lambda, loads) = self.uniform(us, &hub, y::View(y_prev).inflow());
                 (Inflow::uniform(lambda), loads)
             }
             InflowModel::PittPeters => {
-                let inflow = Inflow { l0: xs[x::LAMBDA0], ls: xs[x::LAMBDA_S], lc: xs[x::LAMBDA_C] };
+                let x = x::View(xs);
+                let inflow = Inflow { l0: x.lambda0(), ls: x.lambda_s(), lc: x.lambda_c() };
                 (inflow, self.loads(us, &inflow))
             }
         };
+        let mut y = y::ViewMut(ys);
         for b in 0..self.nb {
-            let base = y::blade(b);
-            ys[base + y::FORCE..base + y::FORCE + 3].copy_from_slice(&loads.force[b]);
-            ys[base + y::MOMENT..base + y::MOMENT + 3].copy_from_slice(&loads.moment[b]);
+            let mut blade = y.blade(b);
+            *blade.force() = loads.force[b];
+            *blade.moment() = loads.moment[b];
         }
-        ys[y::THRUST] = loads.thrust;
-        ys[y::TORQUE] = loads.torque;
-        ys[y::POWER] = loads.torque * self.omega;
-        ys[y::CT] = loads.thrust * (1.0 / self.thrust_scale);
-        ys[y::INFLOW] = inflow.l0;
-        ys[y::INFLOW_S] = inflow.ls;
-        ys[y::INFLOW_C] = inflow.lc;
+        *y.thrust() = loads.thrust;
+        *y.torque() = loads.torque;
+        *y.power() = loads.torque * self.omega;
+        *y.ct() = loads.thrust * (1.0 / self.thrust_scale);
+        *y.inflow() = inflow.l0;
+        *y.inflow_s() = inflow.ls;
+        *y.inflow_c() = inflow.lc;
         // |v_in| has no derivative at v_in = 0; report zero there.
-        ys[y::MU] = if hub.mu2.re() > 0.0 { hub.mu2.sqrt() } else { zero };
+        *y.mu() = if hub.mu2.re() > 0.0 { hub.mu2.sqrt() } else { zero };
     }
 
     fn tolerances(&self) -> (f64, f64) {
