@@ -62,15 +62,15 @@ pub mod u {
     use super::{BLADE, MAX_BLADES};
     use fmu_core::declare::{BODY, Labels};
 
-    fmu_core::declare! { usize;
-        HUB_VEL = vector("hub.vel.{c}", "m/s", &BODY, "Inertial velocity of the attachment point P, {w}, m/s");
-        HUB_OMEGA = vector("hub.omega.{c}", "rad/s", &BODY,
+    fmu_core::declare! { view usize;
+        HUB_VEL as hub_vel = vector("hub.vel.{c}", "m/s", &BODY, "Inertial velocity of the attachment point P, {w}, m/s");
+        HUB_OMEGA as hub_omega = vector("hub.omega.{c}", "rad/s", &BODY,
             "Angular velocity of the airframe relative to inertial space, {w}, rad/s");
-        HUB_ACC = vector("hub.acc.{c}", "m/s2", &BODY,
+        HUB_ACC as hub_acc = vector("hub.acc.{c}", "m/s2", &BODY,
             "Specific force at P (inertial acceleration minus gravity), {w}, m/s^2; gravity enters only here (at \
              rest z reads -g)");
-        HUB_ALPHA = vector("hub.alpha.{c}", "rad/s2", &BODY, "Angular acceleration of the airframe, {w}, rad/s^2");
-        SHAFT_TORQUE = real("shaft_torque", "N.m",
+        HUB_ALPHA as hub_alpha = vector("hub.alpha.{c}", "rad/s2", &BODY, "Angular acceleration of the airframe, {w}, rad/s^2");
+        SHAFT_TORQUE as shaft_torque = real("shaft_torque", "N.m",
             "Torque applied to the rotor about +z_H by the airframe (engine), N m; used only with shaft_free");
         BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
             PITCH = real("blade[{n}].pitch", "rad",
@@ -103,42 +103,42 @@ pub mod y {
         (u::HUB_VEL..u::HUB_OMEGA + 3).chain(blades).collect()
     }
 
-    fmu_core::declare! { usize;
-        HUB_FORCE = vector("hub.F.{c}", "N", &BODY,
+    fmu_core::declare! { view usize;
+        HUB_FORCE as hub_force = vector("hub.F.{c}", "N", &BODY,
             "Force of the rotor on the airframe at P, {w}, N: blade loads minus the inertial (specific-force) \
              loads of all rotor bodies").deps(loads);
-        HUB_MOMENT = vector("hub.M.{c}", "N.m", &BODY, "Moment of the rotor on the airframe about P, {w}, N m")
+        HUB_MOMENT as hub_moment = vector("hub.M.{c}", "N.m", &BODY, "Moment of the rotor on the airframe about P, {w}, N m")
             .deps(loads);
-        AZIMUTH = real("azimuth", "rad",
+        AZIMUTH as azimuth = real("azimuth", "rad",
             "Shaft azimuth psi (rotation of the hub about +z_H from x_H), rad; continuous (not wrapped)");
-        SHAFT_RATE = real("shaft.rate", "rad/s",
+        SHAFT_RATE as shaft_rate = real("shaft.rate", "rad/s",
             "Shaft angular velocity relative to the airframe about +z_H, rad/s (Omega when driven)");
-        SHAFT_TORQUE = real("shaft.torque", "N.m",
+        SHAFT_TORQUE as shaft_torque = real("shaft.torque", "N.m",
             "Torque the airframe (drive) applies to the rotor about +z_H, N m: with the shaft driven, the torque \
              that holds the rotor at Omega (positive against aerodynamic drag); with shaft_free, the shaft_torque \
              input").deps(loads);
-        KINETIC = real("energy.kinetic", "J",
+        KINETIC as kinetic = real("energy.kinetic", "J",
             "Kinetic energy of the rotor bodies (hub and blades) relative to inertial space, J").deps(kinetic);
-        POTENTIAL = real("energy.potential", "J",
+        POTENTIAL as potential = real("energy.potential", "J",
             "Potential energy, J: hinge springs (k_lag, k_flap) plus gravity in the hub frame, sum m_b acc . c_b \
              (c_b the CoM relative to P); equals the gravitational potential relative to P when the hub does not \
              accelerate").deps(|_| (u::HUB_ACC..u::HUB_ACC + 3).collect());
-        BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
-            AZIMUTH_B = real("blade[{n}].azimuth", "rad",
+        BLADES as blade = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            AZIMUTH_B as azimuth = real("blade[{n}].azimuth", "rad",
                 "Azimuth of blade {n}: psi + 2 pi ({n} - 1)/nb, rad, continuous (0 when inactive)");
-            FLAP = real("blade[{n}].flap", "rad", "Flap angle of blade {n}, positive up, rad");
-            LAG = real("blade[{n}].lag", "rad", "Lag angle of blade {n}, positive lagging behind the rotation, rad");
-            FLAP_RATE = real("blade[{n}].flap_rate", "rad/s", "Flap rate of blade {n}, rad/s");
-            LAG_RATE = real("blade[{n}].lag_rate", "rad/s", "Lag rate of blade {n}, rad/s");
-            VEL = vector("blade[{n}].vel.{c}", "m/s", &BLADE,
+            FLAP as flap = real("blade[{n}].flap", "rad", "Flap angle of blade {n}, positive up, rad");
+            LAG as lag = real("blade[{n}].lag", "rad", "Lag angle of blade {n}, positive lagging behind the rotation, rad");
+            FLAP_RATE as flap_rate = real("blade[{n}].flap_rate", "rad/s", "Flap rate of blade {n}, rad/s");
+            LAG_RATE as lag_rate = real("blade[{n}].lag_rate", "rad/s", "Lag rate of blade {n}, rad/s");
+            VEL as vel = vector("blade[{n}].vel.{c}", "m/s", &BLADE,
                 "Inertial velocity of the root reference (flap hinge) of blade {n}, {w}, m/s (for the aerodynamics)")
                 .deps(|b| (u::HUB_VEL..u::HUB_OMEGA + 3).chain([u::blade(b) + u::PITCH]).collect());
-            OMEGA = vector("blade[{n}].omega.{c}", "rad/s", &BLADE,
+            OMEGA as omega = vector("blade[{n}].omega.{c}", "rad/s", &BLADE,
                 "Inertial angular velocity of blade {n}, {w}, rad/s")
                 .deps(|b| (u::HUB_OMEGA..u::HUB_OMEGA + 3).chain([u::blade(b) + u::PITCH, u::blade(b) + u::PITCH_RATE])
                     .collect());
             /// The unit shaft axis `z_H` in blade axes.
-            SHAFT = vector("blade[{n}].shaft.{c}", "", &BLADE,
+            SHAFT as shaft = vector("blade[{n}].shaft.{c}", "", &BLADE,
                 "Shaft axis z_H (unit vector) in the axes of blade {n}, {w} (the Aero FMU's blade[{n}].shaft \
                  input)").deps(|b| vec![u::blade(b) + u::PITCH]);
         };

@@ -380,9 +380,9 @@ impl Rotor {
         self.tree.mass_matrix(t, x, u)
     }
 
-    fn hub_motion<D: Scalar>(u: &[D]) -> HubMotion<D> {
-        let v = |i: usize| [u[i], u[i + 1], u[i + 2]];
-        HubMotion { vel: v(u::HUB_VEL), omega: v(u::HUB_OMEGA), acc: v(u::HUB_ACC), alpha: v(u::HUB_ALPHA) }
+    fn hub_motion<D: Scalar>(us: &[D]) -> HubMotion<D> {
+        let u = u::View(us);
+        HubMotion { vel: u.hub_vel(), omega: u.hub_omega(), acc: u.hub_acc(), alpha: u.hub_alpha() }
     }
 
     /// The outputs (see [`fmu_core::Model::outputs`]) evaluated with the work buffers `w`.
@@ -394,30 +394,31 @@ impl Rotor {
             return;
         }
         let (force, moment) = self.tree.hub_loads(w);
-        ys[y::HUB_FORCE..y::HUB_FORCE + 3].copy_from_slice(&force);
-        ys[y::HUB_MOMENT..y::HUB_MOMENT + 3].copy_from_slice(&moment);
-        ys[y::AZIMUTH] = w.angle[0];
-        ys[y::SHAFT_RATE] = w.rate[0];
-        ys[y::SHAFT_TORQUE] = match self.shaft_column {
+        let mut y = y::ViewMut(ys);
+        *y.hub_force() = force;
+        *y.hub_moment() = moment;
+        *y.azimuth() = w.angle[0];
+        *y.shaft_rate() = w.rate[0];
+        *y.shaft_torque() = match self.shaft_column {
             Some(k) if !self.shaft_free => self.tree.driven_torque(w, k),
-            _ => us[u::SHAFT_TORQUE],
+            _ => u::View(us).shaft_torque(),
         };
-        ys[y::KINETIC] = self.tree.kinetic_energy(w, &hub);
-        ys[y::POTENTIAL] = self.tree.potential_energy(w, &hub);
+        *y.kinetic() = self.tree.kinetic_energy(w, &hub);
+        *y.potential() = self.tree.potential_energy(w, &hub);
         for (i, b) in self.blades.iter().enumerate() {
-            let o = y::blade(i);
-            ys[o + y::AZIMUTH_B] = w.angle[0] + b.azimuth_offset;
-            ys[o + y::FLAP] = w.angle[b.flap];
-            ys[o + y::LAG] = w.angle[b.lag];
-            ys[o + y::FLAP_RATE] = w.rate[b.flap];
-            ys[o + y::LAG_RATE] = w.rate[b.lag];
+            let mut blade = y.blade(i);
+            *blade.azimuth() = w.angle[0] + b.azimuth_offset;
+            *blade.flap() = w.angle[b.flap];
+            *blade.lag() = w.angle[b.lag];
+            *blade.flap_rate() = w.rate[b.flap];
+            *blade.lag_rate() = w.rate[b.lag];
             let r = &w.rot[b.pitch];
             let v_root: V3<D> = add(add(hub.vel, cross(hub.omega, w.pos[b.pitch])), w.vel[b.pitch]);
-            ys[o + y::VEL..o + y::VEL + 3].copy_from_slice(&mat_t_vec(r, v_root));
+            *blade.vel() = mat_t_vec(r, v_root);
             let omega = add(hub.omega, w.w_rel[b.body]);
-            ys[o + y::OMEGA..o + y::OMEGA + 3].copy_from_slice(&mat_t_vec(r, omega));
+            *blade.omega() = mat_t_vec(r, omega);
             let z_h: V3<D> = lift3([self.hub_axes[0][2], self.hub_axes[1][2], self.hub_axes[2][2]]);
-            ys[o + y::SHAFT..o + y::SHAFT + 3].copy_from_slice(&mat_t_vec(r, z_h));
+            *blade.shaft() = mat_t_vec(r, z_h);
         }
     }
 

@@ -68,10 +68,9 @@ impl Model for Rotor {
     fn state_outputs(&self, t: f64, x: &[f64], ys: &mut [f64]) -> bool {
         let joint = |j: usize| self.tree.joint_value(j, t, x, None).expect("shaft, lag and flap joints use no inputs");
         let (psi, psi_rate, _) = joint(0);
-        ys[y::AZIMUTH] = psi;
-        ys[y::SHAFT_RATE] = psi_rate;
+        let mut y = y::ViewMut(ys);
+        (*y.azimuth(), *y.shaft_rate()) = (psi, psi_rate);
         for i in 0..MAX_BLADES {
-            let o = y::blade(i);
             let [azimuth, flap, lag, flap_rate, lag_rate] = match self.blades.get(i) {
                 Some(b) => {
                     let ((flap, flap_rate, _), (lag, lag_rate, _)) = (joint(b.flap), joint(b.lag));
@@ -79,11 +78,9 @@ impl Model for Rotor {
                 }
                 None => [0.0; 5],
             };
-            ys[o + y::AZIMUTH_B] = azimuth;
-            ys[o + y::FLAP] = flap;
-            ys[o + y::LAG] = lag;
-            ys[o + y::FLAP_RATE] = flap_rate;
-            ys[o + y::LAG_RATE] = lag_rate;
+            let mut blade = y.blade(i);
+            (*blade.azimuth(), *blade.flap(), *blade.lag()) = (azimuth, flap, lag);
+            (*blade.flap_rate(), *blade.lag_rate()) = (flap_rate, lag_rate);
         }
         true
     }
