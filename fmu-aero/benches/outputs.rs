@@ -149,7 +149,7 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    let aero = <Aero as fmu_core::model::Model>::configure(&MainRotor(fmu_aero::layout::variables())).unwrap();
+    let aero = <Aero as fmu_core::model::Model>::configure(&MainRotor(fmu_aero::layout::TABLES.variables())).unwrap();
     let mut us = [Dual64::from(0.0); u::N];
     let inputs: Vec<&str> =
         inst.catalog().variables.iter().filter(|v| v.causality == Causality::Input).map(|v| v.name.as_str()).collect();

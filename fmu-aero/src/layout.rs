@@ -8,7 +8,7 @@
 //! inputs and of outputs, declared for all [`MAX_BLADES`] blades; the parameter `nb` selects how
 //! many are active.
 
-use fmu_core::variable::Variable;
+use fmu_core::declare::Tables;
 
 pub use fmu_core::contract::MAX_BLADES;
 
@@ -175,7 +175,10 @@ pub mod y {
     }
 }
 
-/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
-pub fn variables() -> Vec<Variable> {
-    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
-}
+/// The model's tables: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..) and states.
+pub const TABLES: Tables = Tables {
+    parameters: vr::TABLE,
+    inputs: (vr::INPUT_BASE, u::TABLE),
+    outputs: (vr::OUTPUT_BASE, y::TABLE),
+    states: x::TABLE,
+};

@@ -35,9 +35,9 @@
 //!             - W^2 (theta1c cos + theta1s sin)
 //! ```
 
-use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::declare::Tables;
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::{ParameterError, finite};
-use fmu_core::variable::Variable;
 
 use crate::layout::{MAX_BLADES, u, vr, x, y};
 
@@ -136,20 +136,14 @@ impl Model for Controls {
         default_step_size: 0.001,
     };
 
+    const TABLES: Tables = crate::layout::TABLES;
+
     type Work<D: Scalar> = ();
 
     fn work<D: Scalar>(&self) {}
 
-    fn variables() -> Vec<Variable> {
-        crate::layout::variables()
-    }
-
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         Self::from_parameters(params)
-    }
-
-    fn state_variables() -> Vec<StateVariable> {
-        fmu_core::declare::states(x::TABLE)
     }
 
     fn n_states(&self) -> usize {

@@ -330,6 +330,39 @@ pub fn variables(parameters: &[Group], inputs: (u32, &[Group]), outputs: (u32, &
     out
 }
 
+/// A model's four tables: what [`Model::variables`] and [`Model::state_variables`] are made from
+/// by default (a model's `layout::TABLES`, its [`Model::TABLES`]).
+///
+/// [`Model::variables`]: crate::Model::variables
+/// [`Model::state_variables`]: crate::Model::state_variables
+/// [`Model::TABLES`]: crate::Model::TABLES
+#[derive(Debug, Clone, Copy)]
+pub struct Tables {
+    /// The parameters (value reference = position).
+    pub parameters: &'static [Group],
+    /// The real inputs: value-reference base and table.
+    pub inputs: (u32, &'static [Group]),
+    /// The real outputs: value-reference base and table.
+    pub outputs: (u32, &'static [Group]),
+    /// The continuous states ([`Row::state`] rows); empty for a model without states.
+    pub states: &'static [Group],
+}
+
+impl Tables {
+    /// No variables and no states.
+    pub const NONE: Tables = Tables { parameters: &[], inputs: (0, &[]), outputs: (0, &[]), states: &[] };
+
+    /// The variables, in declaration order: parameters, inputs, outputs ([`variables`]).
+    pub fn variables(&self) -> Vec<Variable> {
+        variables(self.parameters, self.inputs, self.outputs)
+    }
+
+    /// The continuous states, in declaration order ([`states`]).
+    pub fn states(&self) -> Vec<StateVariable> {
+        states(self.states)
+    }
+}
+
 /// A model's continuous states from its table of [`Row::state`] rows, in declaration order (the
 /// Model Exchange state order).
 pub fn states(table: &[Group]) -> Vec<StateVariable> {

@@ -9,6 +9,7 @@
 
 use num_dual::DualNum;
 
+use crate::declare::Tables;
 use crate::params::ParameterError;
 use crate::variable::Variable;
 
@@ -78,8 +79,16 @@ pub trait Model: Sized + 'static {
     /// Static description.
     const INFO: ModelInfo;
 
+    /// The model's declaration tables ([`crate::declare!`]), from which [`Model::variables`] and
+    /// [`Model::state_variables`] are made. A model that writes those two itself keeps the
+    /// default, [`Tables::NONE`].
+    const TABLES: Tables = Tables::NONE;
+
     /// Every variable of the model, each declared once. Value references must be unique.
-    fn variables() -> Vec<Variable>;
+    /// Default: those of [`Model::TABLES`].
+    fn variables() -> Vec<Variable> {
+        Self::TABLES.variables()
+    }
 
     /// Builds the model's working data from the parameter values. An `Err` names the bad
     /// parameter and is reported to the importer.
@@ -106,10 +115,10 @@ pub trait Model: Sized + 'static {
     fn derivatives<D: Scalar>(&self, work: &mut Self::Work<D>, t: D, x: &[D], u: &[D], dx: &mut [D]);
 
     /// The continuous states the FMU declares for Model Exchange, the most any parameter set
-    /// needs (a rotor's, for its largest number of blades). Empty (the default): the FMU is
-    /// Co-Simulation only.
+    /// needs (a rotor's, for its largest number of blades). Empty: the FMU is Co-Simulation
+    /// only. Default: those of [`Model::TABLES`].
     fn state_variables() -> Vec<StateVariable> {
-        Vec::new()
+        Self::TABLES.states()
     }
 
     /// For each of this configuration's states (in `x` order), its position in

@@ -18,9 +18,9 @@
 //! angular acceleration. A blocked axis of the DOF mask gets zero acceleration; the free axes
 //! solve the reduced system (free rows and columns of `M6`).
 
-use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::declare::Tables;
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::ParameterError;
-use fmu_core::variable::Variable;
 
 use crate::euler::EulerSequence;
 use crate::layout::{GEAR_LEGS, Point, u, x, y};
@@ -189,20 +189,14 @@ impl Model for Fuselage {
         default_step_size: 0.01,
     };
 
+    const TABLES: Tables = crate::layout::TABLES;
+
     type Work<D: Scalar> = ();
 
     fn work<D: Scalar>(&self) {}
 
-    fn variables() -> Vec<Variable> {
-        crate::layout::variables()
-    }
-
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         Self::from_parameters(params)
-    }
-
-    fn state_variables() -> Vec<StateVariable> {
-        fmu_core::declare::states(x::TABLE)
     }
 
     fn n_states(&self) -> usize {

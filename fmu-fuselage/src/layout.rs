@@ -8,7 +8,7 @@
 //! value-reference offsets.
 
 use fmu_core::declare::BODY;
-use fmu_core::variable::Variable;
+use fmu_core::declare::Tables;
 
 /// An airframe attachment point where loads come in and kinematics go out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -249,7 +249,10 @@ pub mod y {
     }
 }
 
-/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..).
-pub fn variables() -> Vec<Variable> {
-    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
-}
+/// The model's tables: parameters (vr 0..), inputs (vr 100..), outputs (vr 200..) and states.
+pub const TABLES: Tables = Tables {
+    parameters: vr::TABLE,
+    inputs: (vr::INPUT_BASE, u::TABLE),
+    outputs: (vr::OUTPUT_BASE, y::TABLE),
+    states: x::TABLE,
+};

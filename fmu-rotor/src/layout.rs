@@ -12,7 +12,7 @@
 //! `shaft_free`, then per blade lag unless `lock_lag` and flap unless `lock_flap`); see
 //! [`crate::Rotor::coordinates`]; the declared states are [`x`].
 
-use fmu_core::variable::Variable;
+use fmu_core::declare::Tables;
 
 pub use fmu_core::contract::MAX_BLADES;
 
@@ -229,7 +229,10 @@ pub mod vr {
     pub const BLADE_INITIAL_NAMES: [&str; 4] = ["dlag0", "dflap0", "lag_rate0", "flap_rate0"];
 }
 
-/// Every variable of the model: parameters (vr 0..), inputs (vr 100..), outputs (vr 300..).
-pub fn variables() -> Vec<Variable> {
-    fmu_core::declare::variables(vr::TABLE, (vr::INPUT_BASE, u::TABLE), (vr::OUTPUT_BASE, y::TABLE))
-}
+/// The model's tables: parameters (vr 0..), inputs (vr 100..), outputs (vr 300..) and states.
+pub const TABLES: Tables = Tables {
+    parameters: vr::TABLE,
+    inputs: (vr::INPUT_BASE, u::TABLE),
+    outputs: (vr::OUTPUT_BASE, y::TABLE),
+    states: x::TABLE,
+};

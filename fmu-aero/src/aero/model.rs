@@ -1,8 +1,8 @@
 //! The Aero FMU: the parameters checked into an [`Aero`], and its [`Model`] impl.
 
-use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::declare::Tables;
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::{ParameterError, finite, non_negative, positive};
-use fmu_core::variable::Variable;
 
 use super::{Aero, InflowModel, PI, hub_axes};
 use crate::inflow::{Inflow, pitt_peters_rates};
@@ -112,20 +112,14 @@ impl Model for Aero {
         default_step_size: 0.001,
     };
 
+    const TABLES: Tables = crate::layout::TABLES;
+
     type Work<D: Scalar> = ();
 
     fn work<D: Scalar>(&self) {}
 
-    fn variables() -> Vec<Variable> {
-        crate::layout::variables()
-    }
-
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         Self::from_parameters(params)
-    }
-
-    fn state_variables() -> Vec<StateVariable> {
-        fmu_core::declare::states(x::TABLE)
     }
 
     fn n_states(&self) -> usize {

@@ -1,8 +1,8 @@
 //! The Rotor FMU: the [`Model`] impl of [`Rotor`].
 
-use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::declare::Tables;
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::ParameterError;
-use fmu_core::variable::Variable;
 
 use super::Rotor;
 use crate::dynamics::Work;
@@ -19,10 +19,6 @@ impl Model for Rotor {
         default_step_size: 0.003,
     };
 
-    fn variables() -> Vec<Variable> {
-        crate::layout::variables()
-    }
-
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         Self::from_parameters(params)
     }
@@ -37,6 +33,8 @@ impl Model for Rotor {
 
     /// The tree's workspace, with the kinematics of the last evaluation (reused when only the
     /// hub acceleration changed, as between the coupling's Newton iterations).
+    const TABLES: Tables = crate::layout::TABLES;
+
     type Work<D: Scalar> = Box<Work<D>>;
 
     fn work<D: Scalar>(&self) -> Box<Work<D>> {
@@ -45,10 +43,6 @@ impl Model for Rotor {
 
     fn derivatives<D: Scalar>(&self, work: &mut Box<Work<D>>, t: D, x: &[D], us: &[D], dx: &mut [D]) {
         self.try_derivatives(work, t, x, us, dx);
-    }
-
-    fn state_variables() -> Vec<StateVariable> {
-        fmu_core::declare::states(x::TABLE)
     }
 
     fn state_indices(&self) -> Vec<usize> {
