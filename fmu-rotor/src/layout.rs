@@ -1,5 +1,5 @@
-//! The declarations of the Rotor FMU's variables, each written once: the index constants, the
-//! value references and the variable list ([`variables`]) are generated from them
+//! The declarations of the Rotor FMU's variables, each written once: the index constants, the views, the
+//! value references and the variable list ([`TABLES`]) are generated from them
 //! ([`fmu_core::declare!`]).
 //!
 //! Value references are the position in the corresponding table plus a base: parameters
