@@ -61,25 +61,11 @@ pub struct Singular {
     pub row: usize,
 }
 
-/// Solves `a x = b` in place for the diagonal block `[o, o + n)` of `a` by LU decomposition with
-/// partial pivoting (pivots chosen by the magnitude of the real part). On return `b[o..o + n]`
-/// holds `x`; `a` is overwritten by its factors. Generic so that derivative parts propagate
-/// exactly (the pivot order is fixed by the real parts).
-pub fn lu_solve_block<D: Scalar, const N: usize>(
-    a: &mut [[D; N]; N],
-    b: &mut [D; N],
-    o: usize,
-    n: usize,
-) -> Result<(), Singular> {
-    let mut pivots = [0; N];
-    lu_factor_block(a, &mut pivots, o, n)?;
-    lu_solve_factored_block(a, &pivots, b, o, n);
-    Ok(())
-}
-
 /// LU decomposition with partial pivoting of the diagonal block `[o, o + n)` of `a` in place (the
 /// multipliers below the diagonal, `U` on and above; rows `k` and `pivots[k]` swapped at step
-/// `k`), for any number of [`lu_solve_factored_block`] calls.
+/// `k`), for any number of [`lu_solve_factored_block`] calls. Pivots are chosen by the magnitude
+/// of the real part, so that derivative parts propagate exactly (the pivot order is fixed by the
+/// real parts).
 pub fn lu_factor_block<D: Scalar, const N: usize>(
     a: &mut [[D; N]; N],
     pivots: &mut [usize; N],
@@ -195,11 +181,13 @@ mod tests {
         for i in 1..4 {
             b[i] = (1..4).map(|j| a[i][j] * x[j]).sum();
         }
-        lu_solve_block(&mut a, &mut b, 1, 3).unwrap();
+        let mut pivots = [0; 4];
+        lu_factor_block(&mut a, &mut pivots, 1, 3).unwrap();
+        lu_solve_factored_block(&a, &pivots, &mut b, 1, 3);
         for i in 1..4 {
             assert!((b[i] - x[i]).abs() < 1e-14);
         }
         let mut z = [[0.0; 2]; 2];
-        assert!(lu_solve_block(&mut z, &mut [1.0, 1.0], 0, 2).is_err());
+        assert!(lu_factor_block(&mut z, &mut [0; 2], 0, 2).is_err());
     }
 }
