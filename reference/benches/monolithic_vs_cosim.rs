@@ -243,11 +243,10 @@ fn print_table(group: &str, held: &System, column: &str, accuracy: &Accuracy, t:
         let row = format!("monolithic, tol {tol:.0e}, every {stride} steps ({} match)", NAMES[k + 1]);
         eprintln!("  {row:<56} {err:>10.2e} {:>11.3} {:>9.0}", t.matched[k] * 1e3, simulated / t.matched[k]);
     }
-    for k in 1..3 {
+    for (k, name) in NAMES.iter().enumerate().skip(1) {
         eprintln!(
-            "  cost ratio co-simulation ({}) / monolithic: {:.2} against the tight run on the same grid, {:.2} at the same \
-             accuracy",
-            NAMES[k],
+            "  cost ratio co-simulation ({name}) / monolithic: {:.2} against the tight run on the same grid, {:.2} at the \
+             same accuracy",
             t.cosim[k] / t.tight,
             t.cosim[k] / t.matched[k - 1]
         );
