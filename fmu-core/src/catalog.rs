@@ -123,22 +123,154 @@ impl VrIndex {
     }
 }
 
+/// The storage of a catalog's variables: slots, start values, the `u` and `y` orderings.
+struct Storage {
+    slots: Vec<Slot>,
+    real_start: Vec<f64>,
+    integer_start: Vec<i32>,
+    boolean_start: Vec<bool>,
+    integer_range: Vec<(i32, i32)>,
+    input_slots: Vec<usize>,
+    output_slots: Vec<usize>,
+}
+
+impl Storage {
+    /// Assigns the slots of checked variables (see [`check_variable`]). Real slots: the inputs
+    /// first, then the outputs, then the rest, each in declaration order, so that `u` and `y`
+    /// are contiguous in the instance's storage.
+    fn assign(variables: &[Variable]) -> Self {
+        let count =
+            |c: Causality| variables.iter().filter(|v| v.causality == c && matches!(v.kind, Kind::Real { .. })).count();
+        let (n_u, n_y) = (count(Causality::Input), count(Causality::Output));
+        let mut storage = Storage {
+            slots: Vec::with_capacity(variables.len()),
+            real_start: vec![0.0; variables.iter().filter(|v| matches!(v.kind, Kind::Real { .. })).count()],
+            integer_start: Vec::new(),
+            boolean_start: Vec::new(),
+            integer_range: Vec::new(),
+            input_slots: Vec::new(),
+            output_slots: Vec::new(),
+        };
+        let mut next_slot = [n_u + n_y, 0, n_u];
+        for v in variables {
+            let slot = match v.kind {
+                Kind::Real { start, .. } => {
+                    let next = &mut next_slot[causality_code(v.causality) as usize];
+                    storage.real_start[*next] = start;
+                    *next += 1;
+                    Slot::Real(*next - 1)
+                }
+                Kind::Integer { start, min, max } => {
+                    storage.integer_start.push(start);
+                    storage.integer_range.push((min, max));
+                    Slot::Integer(storage.integer_start.len() - 1)
+                }
+                Kind::Boolean { start } => {
+                    storage.boolean_start.push(start);
+                    Slot::Boolean(storage.boolean_start.len() - 1)
+                }
+            };
+            match (v.causality, slot) {
+                (Causality::Input, Slot::Real(s)) => storage.input_slots.push(s),
+                (Causality::Output, Slot::Real(s)) => storage.output_slots.push(s),
+                _ => {}
+            }
+            storage.slots.push(slot);
+        }
+        storage
+    }
+}
+
+/// Checks one variable on its own: known unit, display unit of that unit, start within the
+/// range, enumeration start, min and max among its items; display units and ranges on reals
+/// only, enumerations on integers only, real inputs and outputs only.
+fn check_variable(v: &Variable) -> Result<(), String> {
+    match v.kind {
+        Kind::Real { unit, start } => {
+            if !unit.is_empty() && units::base_unit(unit).is_none() {
+                return Err(format!("variable '{}' has unknown unit '{unit}'", v.name));
+            }
+            if let Some(d) = v.display_unit
+                && !units::display_units(unit).iter().any(|(name, _)| *name == d)
+            {
+                return Err(format!("variable '{}': unit '{unit}' has no display unit '{d}'", v.name));
+            }
+            let (min, max) = v.range;
+            if min.is_some_and(|m| start < m) || max.is_some_and(|m| start > m) {
+                return Err(format!("variable '{}': start {start} outside [{min:?}, {max:?}]", v.name));
+            }
+        }
+        Kind::Integer { start, min, max } => {
+            if let Some(e) = v.enumeration
+                && [start, min, max].iter().any(|x| !e.items.iter().any(|(_, value, _)| value == x))
+            {
+                return Err(format!("variable '{}': start, min and max must be items of {}", v.name, e.name));
+            }
+        }
+        Kind::Boolean { .. } => {}
+    }
+    let real = matches!(v.kind, Kind::Real { .. });
+    if (v.display_unit.is_some() || v.range != (None, None)) && !real {
+        return Err(format!("variable '{}': display units and ranges are for reals", v.name));
+    }
+    if v.enumeration.is_some() && !matches!(v.kind, Kind::Integer { .. }) {
+        return Err(format!("variable '{}': only integers can be enumerations", v.name));
+    }
+    if matches!(v.causality, Causality::Input | Causality::Output) && !real {
+        return Err(format!("variable '{}': only real inputs and outputs are supported", v.name));
+    }
+    Ok(())
+}
+
+/// For each real slot: its position in `order` (the `u` or `y` slots), if any.
+fn positions(order: &[usize], n_real: usize) -> Vec<Option<usize>> {
+    let mut pos = vec![None; n_real];
+    for (k, &s) in order.iter().enumerate() {
+        pos[s] = Some(k);
+    }
+    pos
+}
+
+/// For each output (in `y` order), the sorted `u` positions of the inputs it declares it depends
+/// on; an error if one of them is not an input.
+fn feedthrough(
+    variables: &[Variable],
+    by_vr: &HashMap<u32, usize>,
+    slots: &[Slot],
+    input_pos: &[Option<usize>],
+) -> Result<Vec<Vec<usize>>, String> {
+    let mut feedthrough = Vec::new();
+    for v in variables.iter().filter(|v| v.causality == Causality::Output) {
+        let deps = match &v.feedthrough {
+            Feedthrough::None => Vec::new(),
+            Feedthrough::Inputs(vrs) => {
+                let mut pos = Vec::new();
+                for vr in vrs {
+                    let p = by_vr
+                        .get(vr)
+                        .and_then(|&i| match slots[i] {
+                            Slot::Real(s) => input_pos[s],
+                            _ => None,
+                        })
+                        .ok_or_else(|| format!("output '{}' depends on {vr}, which is not an input", v.name))?;
+                    pos.push(p);
+                }
+                pos.sort_unstable();
+                pos.dedup();
+                pos
+            }
+        };
+        feedthrough.push(deps);
+    }
+    Ok(feedthrough)
+}
+
 impl Catalog {
     /// Checks the declarations: unique value references and names, known units, real inputs
     /// and outputs only, feedthrough that names inputs. An error here is a model bug.
     pub fn new(variables: Vec<Variable>) -> Result<Self, String> {
         let mut by_vr = HashMap::new();
         let mut names = HashMap::new();
-        let (mut slots, mut integer_start, mut boolean_start, mut integer_range) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let (mut input_slots, mut output_slots) = (Vec::new(), Vec::new());
-        // Real slots: the inputs first, then the outputs, then the rest, each in declaration
-        // order, so that `u` and `y` are contiguous in the instance's storage.
-        let count =
-            |c: Causality| variables.iter().filter(|v| v.causality == c && matches!(v.kind, Kind::Real { .. })).count();
-        let (n_u, n_y) = (count(Causality::Input), count(Causality::Output));
-        let mut real_start = vec![0.0; variables.iter().filter(|v| matches!(v.kind, Kind::Real { .. })).count()];
-        let mut next_slot = [n_u + n_y, 0, n_u];
         for (i, v) in variables.iter().enumerate() {
             if by_vr.insert(v.vr, i).is_some() {
                 return Err(format!("value reference {} is declared twice (at '{}')", v.vr, v.name));
@@ -146,87 +278,13 @@ impl Catalog {
             if names.insert(v.name.clone(), i).is_some() {
                 return Err(format!("variable '{}' is declared twice", v.name));
             }
-            let slot = match v.kind {
-                Kind::Real { unit, start } => {
-                    if !unit.is_empty() && units::base_unit(unit).is_none() {
-                        return Err(format!("variable '{}' has unknown unit '{unit}'", v.name));
-                    }
-                    if let Some(d) = v.display_unit
-                        && !units::display_units(unit).iter().any(|(name, _)| *name == d)
-                    {
-                        return Err(format!("variable '{}': unit '{unit}' has no display unit '{d}'", v.name));
-                    }
-                    let (min, max) = v.range;
-                    if min.is_some_and(|m| start < m) || max.is_some_and(|m| start > m) {
-                        return Err(format!("variable '{}': start {start} outside [{min:?}, {max:?}]", v.name));
-                    }
-                    let next = &mut next_slot[causality_code(v.causality) as usize];
-                    real_start[*next] = start;
-                    *next += 1;
-                    Slot::Real(*next - 1)
-                }
-                Kind::Integer { start, min, max } => {
-                    if let Some(e) = v.enumeration
-                        && [start, min, max].iter().any(|x| !e.items.iter().any(|(_, value, _)| value == x))
-                    {
-                        return Err(format!("variable '{}': start, min and max must be items of {}", v.name, e.name));
-                    }
-                    integer_start.push(start);
-                    integer_range.push((min, max));
-                    Slot::Integer(integer_start.len() - 1)
-                }
-                Kind::Boolean { start } => {
-                    boolean_start.push(start);
-                    Slot::Boolean(boolean_start.len() - 1)
-                }
-            };
-            if (v.display_unit.is_some() || v.range != (None, None)) && !matches!(v.kind, Kind::Real { .. }) {
-                return Err(format!("variable '{}': display units and ranges are for reals", v.name));
-            }
-            if v.enumeration.is_some() && !matches!(v.kind, Kind::Integer { .. }) {
-                return Err(format!("variable '{}': only integers can be enumerations", v.name));
-            }
-            match (v.causality, slot) {
-                (Causality::Input, Slot::Real(s)) => input_slots.push(s),
-                (Causality::Output, Slot::Real(s)) => output_slots.push(s),
-                (Causality::Input | Causality::Output, _) => {
-                    return Err(format!("variable '{}': only real inputs and outputs are supported", v.name));
-                }
-                (Causality::Parameter, _) => {}
-            }
-            slots.push(slot);
+            check_variable(v)?;
         }
-        let mut input_pos = vec![None; real_start.len()];
-        for (k, &s) in input_slots.iter().enumerate() {
-            input_pos[s] = Some(k);
-        }
-        let mut output_pos = vec![None; real_start.len()];
-        for (k, &s) in output_slots.iter().enumerate() {
-            output_pos[s] = Some(k);
-        }
-        let mut feedthrough = Vec::new();
-        for v in variables.iter().filter(|v| v.causality == Causality::Output) {
-            let deps = match &v.feedthrough {
-                Feedthrough::None => Vec::new(),
-                Feedthrough::Inputs(vrs) => {
-                    let mut pos = Vec::new();
-                    for vr in vrs {
-                        let p = by_vr
-                            .get(vr)
-                            .and_then(|&i| match slots[i] {
-                                Slot::Real(s) => input_pos[s],
-                                _ => None,
-                            })
-                            .ok_or_else(|| format!("output '{}' depends on {vr}, which is not an input", v.name))?;
-                        pos.push(p);
-                    }
-                    pos.sort_unstable();
-                    pos.dedup();
-                    pos
-                }
-            };
-            feedthrough.push(deps);
-        }
+        let Storage { slots, real_start, integer_start, boolean_start, integer_range, input_slots, output_slots } =
+            Storage::assign(&variables);
+        let input_pos = positions(&input_slots, real_start.len());
+        let output_pos = positions(&output_slots, real_start.len());
+        let feedthrough = feedthrough(&variables, &by_vr, &slots, &input_pos)?;
         let causality: Vec<Causality> = variables.iter().map(|v| v.causality).collect();
         let state_only = feedthrough.iter().map(Vec::is_empty).collect();
         Ok(Catalog {

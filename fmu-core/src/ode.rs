@@ -104,11 +104,7 @@ impl Dopri5 {
         let span = t1 - t0;
         let mut t = t0;
         let mut h = if *h_try > 0.0 && h_try.is_finite() { h_try.min(span) } else { span.min(1e-3) };
-        let [k1, k2, k3, k4, k5, k6, k7] = &mut self.k;
-        f(t, x, k1);
-        if k1.iter().any(|v| !v.is_finite()) {
-            return Err(OdeError::NonFinite { t });
-        }
+        first_stage(&mut f, t, x, &mut self.k[0])?;
         for _ in 0..MAX_STEPS {
             let remaining = t1 - t;
             // Finish exactly at t1; avoid a sliver of a last step.
@@ -120,48 +116,17 @@ impl Dopri5 {
             if h <= 1e-14 * t.abs().max(span) {
                 return Err(OdeError::StepUnderflow { t, h });
             }
-            let xs = &mut self.x_stage;
-            for i in 0..n {
-                xs[i] = x[i] + h * A21 * k1[i];
-            }
-            f(t + C2 * h, xs, k2);
-            for i in 0..n {
-                xs[i] = x[i] + h * (A31 * k1[i] + A32 * k2[i]);
-            }
-            f(t + C3 * h, xs, k3);
-            for i in 0..n {
-                xs[i] = x[i] + h * (A41 * k1[i] + A42 * k2[i] + A43 * k3[i]);
-            }
-            f(t + C4 * h, xs, k4);
-            for i in 0..n {
-                xs[i] = x[i] + h * (A51 * k1[i] + A52 * k2[i] + A53 * k3[i] + A54 * k4[i]);
-            }
-            f(t + C5 * h, xs, k5);
-            for i in 0..n {
-                xs[i] = x[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] + A65 * k5[i]);
-            }
-            f(t + h, xs, k6);
-            let xn = &mut self.x_new;
-            for i in 0..n {
-                xn[i] = x[i] + h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
-            }
-            f(t + h, xn, k7);
-            let mut err2 = 0.0;
-            for i in 0..n {
-                let e = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] + E7 * k7[i]);
-                let scale = atol + rtol * x[i].abs().max(xn[i].abs());
-                err2 += (e / scale) * (e / scale);
-            }
-            let err = (err2 / n as f64).sqrt();
+            self.attempt_step(&mut f, t, h, x);
+            let err = self.error_norm(h, x, rtol, atol);
             if !err.is_finite() {
                 // Non-finite stages: retry smaller before giving up.
                 h *= 0.25;
                 continue;
             }
-            let factor = if err == 0.0 { 5.0 } else { (0.9 * err.powf(-0.2)).clamp(0.2, 5.0) };
+            let factor = step_factor(err);
             if err <= 1.0 {
                 t = if last { t1 } else { t + h };
-                x.copy_from_slice(xn);
+                x.copy_from_slice(&self.x_new);
                 project(x);
                 if last {
                     // Do not let a short final step shrink the next communication step's start.
@@ -169,10 +134,7 @@ impl Dopri5 {
                     return Ok(());
                 }
                 // Derivative at the accepted state (after projection, so no FSAL reuse).
-                f(t, x, k1);
-                if k1.iter().any(|v| !v.is_finite()) {
-                    return Err(OdeError::NonFinite { t });
-                }
+                first_stage(&mut f, t, x, &mut self.k[0])?;
                 h *= factor;
                 *h_try = h;
             } else {
@@ -181,6 +143,75 @@ impl Dopri5 {
         }
         Err(OdeError::TooManySteps(MAX_STEPS))
     }
+
+    /// One attempted step of size `h` from `(t, x)`, with `k1 = f(t, x)` already in place: the
+    /// stages `k2..k7` and the 5th-order solution `x_new` (whose derivative is `k7`).
+    #[inline]
+    fn attempt_step(&mut self, f: &mut impl FnMut(f64, &[f64], &mut [f64]), t: f64, h: f64, x: &[f64]) {
+        let n = x.len();
+        let [k1, k2, k3, k4, k5, k6, k7] = &mut self.k;
+        let xs = &mut self.x_stage;
+        for i in 0..n {
+            xs[i] = x[i] + h * A21 * k1[i];
+        }
+        f(t + C2 * h, xs, k2);
+        for i in 0..n {
+            xs[i] = x[i] + h * (A31 * k1[i] + A32 * k2[i]);
+        }
+        f(t + C3 * h, xs, k3);
+        for i in 0..n {
+            xs[i] = x[i] + h * (A41 * k1[i] + A42 * k2[i] + A43 * k3[i]);
+        }
+        f(t + C4 * h, xs, k4);
+        for i in 0..n {
+            xs[i] = x[i] + h * (A51 * k1[i] + A52 * k2[i] + A53 * k3[i] + A54 * k4[i]);
+        }
+        f(t + C5 * h, xs, k5);
+        for i in 0..n {
+            xs[i] = x[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] + A65 * k5[i]);
+        }
+        f(t + h, xs, k6);
+        let xn = &mut self.x_new;
+        for i in 0..n {
+            xn[i] = x[i] + h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
+        }
+        f(t + h, xn, k7);
+    }
+
+    /// The error of the step just attempted from `x`: the root mean square of the embedded
+    /// estimate `h * sum(E_i k_i)`, each component scaled by `atol + rtol * max(|x|, |x_new|)`
+    /// (at most 1 for an accepted step; NaN or infinite if a stage was).
+    #[inline]
+    fn error_norm(&self, h: f64, x: &[f64], rtol: f64, atol: f64) -> f64 {
+        let n = x.len();
+        let [k1, _, k3, k4, k5, k6, k7] = &self.k;
+        let xn = &self.x_new;
+        let mut err2 = 0.0;
+        for i in 0..n {
+            let e = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] + E7 * k7[i]);
+            let scale = atol + rtol * x[i].abs().max(xn[i].abs());
+            err2 += (e / scale) * (e / scale);
+        }
+        (err2 / n as f64).sqrt()
+    }
+}
+
+/// `k1 = f(t, x)`, the first stage of a step, with every component checked to be finite.
+#[inline]
+fn first_stage(f: &mut impl FnMut(f64, &[f64], &mut [f64]), t: f64, x: &[f64], k1: &mut [f64]) -> Result<(), OdeError> {
+    f(t, x, k1);
+    if k1.iter().any(|v| !v.is_finite()) {
+        return Err(OdeError::NonFinite { t });
+    }
+    Ok(())
+}
+
+/// The factor on the step size after a step with error norm `err`: `0.9 err^(-1/5)` within
+/// [0.2, 5] (5 for an exact step). An accepted step grows (or shrinks) by it; a rejected one
+/// shrinks by it.
+#[inline]
+fn step_factor(err: f64) -> f64 {
+    if err == 0.0 { 5.0 } else { (0.9 * err.powf(-0.2)).clamp(0.2, 5.0) }
 }
 
 #[cfg(test)]

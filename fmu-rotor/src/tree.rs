@@ -198,58 +198,10 @@ impl Tree {
     /// Checks the links and precomputes subtrees, body and coordinate numbering, Jacobian
     /// columns and mass-matrix blocks.
     pub fn new(links: Vec<Link>) -> Result<Tree, String> {
-        let n = links.len();
-        if n > MAX_LINKS {
-            return Err(format!("{n} links exceed the maximum of {MAX_LINKS}"));
-        }
-        for (j, l) in links.iter().enumerate() {
-            if let Some(p) = l.parent
-                && p >= j
-            {
-                return Err(format!("link '{}' comes before its parent (links must be in topological order)", l.name));
-            }
-            if l.axis.index > 2 || l.axis.sign.abs() != 1.0 {
-                return Err(format!("link '{}': joint axis must be a signed coordinate axis", l.name));
-            }
-            if l.report_torque && !matches!(l.joint, Joint::Driven(_)) {
-                return Err(format!("link '{}': only a driven joint can report its torque", l.name));
-            }
-        }
-        let is_descendant = |mut l: usize, j: usize| loop {
-            if l == j {
-                return true;
-            }
-            match links[l].parent {
-                Some(p) => l = p,
-                None => return false,
-            }
-        };
-        let mut subtree_end = vec![0; n];
-        for j in 0..n {
-            let mut end = j + 1;
-            while end < n && is_descendant(end, j) {
-                end += 1;
-            }
-            if (end..n).any(|l| is_descendant(l, j)) {
-                return Err(format!(
-                    "the subtree of link '{}' is not contiguous (use depth-first order)",
-                    links[j].name
-                ));
-            }
-            subtree_end[j] = end;
-        }
-        let (mut body_of_link, mut body_link) = (vec![None; n], Vec::new());
-        let (mut dof_of_link, mut dof_link) = (vec![None; n], Vec::new());
-        for (j, l) in links.iter().enumerate() {
-            if l.body.is_some() {
-                body_of_link[j] = Some(body_link.len());
-                body_link.push(j);
-            }
-            if matches!(l.joint, Joint::Free { .. }) {
-                dof_of_link[j] = Some(dof_link.len());
-                dof_link.push(j);
-            }
-        }
+        check_links(&links)?;
+        let subtree_end = subtree_ends(&links)?;
+        let (body_of_link, body_link) = number_links(&links, |l| l.body.is_some());
+        let (dof_of_link, dof_link) = number_links(&links, |l| matches!(l.joint, Joint::Free { .. }));
         if body_link.len() > MAX_BODIES || dof_link.len() > MAX_DOF {
             return Err(format!(
                 "{} bodies and {} coordinates exceed the maxima {MAX_BODIES} and {MAX_DOF}",
@@ -257,31 +209,8 @@ impl Tree {
                 dof_link.len()
             ));
         }
-        let bodies_of = |j: usize| {
-            let first = body_link.iter().position(|&l| l >= j).unwrap_or(body_link.len());
-            let end = body_link.iter().position(|&l| l >= subtree_end[j]).unwrap_or(body_link.len());
-            (first, end)
-        };
-        let mut columns: Vec<Column> =
-            dof_link.iter().enumerate().map(|(k, &j)| Column { link: j, dof: Some(k), bodies: bodies_of(j) }).collect();
-        for (j, l) in links.iter().enumerate() {
-            if l.report_torque {
-                columns.push(Column { link: j, dof: None, bodies: bodies_of(j) });
-            }
-        }
-        if columns.len() > MAX_COLUMNS {
-            return Err(format!("{} Jacobian columns exceed the maximum {MAX_COLUMNS}", columns.len()));
-        }
-        // Blocks: a coordinate with a free ancestor joins that ancestor's block; otherwise it
-        // starts one. Depth-first order makes every block a contiguous range.
-        let mut blocks: Vec<(usize, usize)> = Vec::new();
-        for (k, &j) in dof_link.iter().enumerate() {
-            let has_free_ancestor = dof_link[..k].iter().any(|&a| j < subtree_end[a] && a < j);
-            match blocks.last_mut() {
-                Some(b) if has_free_ancestor => b.1 += 1,
-                _ => blocks.push((k, 1)),
-            }
-        }
+        let columns = jacobian_columns(&links, &subtree_end, &body_link, &dof_link)?;
+        let blocks = mass_matrix_blocks(&subtree_end, &dof_link);
         let bodies = body_link.iter().map(|&j| links[j].body.expect("body_link points at links with a body")).collect();
         Ok(Tree {
             links,
@@ -311,4 +240,109 @@ impl Tree {
     pub fn body(&self, b: usize) -> &RigidBody {
         &self.bodies[b]
     }
+}
+
+/// Checks the number of links and each link on its own: its parent comes before it, its joint
+/// axis is a signed coordinate axis, and only a driven joint reports its torque.
+fn check_links(links: &[Link]) -> Result<(), String> {
+    let n = links.len();
+    if n > MAX_LINKS {
+        return Err(format!("{n} links exceed the maximum of {MAX_LINKS}"));
+    }
+    for (j, l) in links.iter().enumerate() {
+        if let Some(p) = l.parent
+            && p >= j
+        {
+            return Err(format!("link '{}' comes before its parent (links must be in topological order)", l.name));
+        }
+        if l.axis.index > 2 || l.axis.sign.abs() != 1.0 {
+            return Err(format!("link '{}': joint axis must be a signed coordinate axis", l.name));
+        }
+        if l.report_torque && !matches!(l.joint, Joint::Driven(_)) {
+            return Err(format!("link '{}': only a driven joint can report its torque", l.name));
+        }
+    }
+    Ok(())
+}
+
+/// One past the last link of each link's subtree; an error if a subtree is not contiguous (the
+/// links are not in depth-first order). The parents must come before their children.
+fn subtree_ends(links: &[Link]) -> Result<Vec<usize>, String> {
+    let n = links.len();
+    let is_descendant = |mut l: usize, j: usize| loop {
+        if l == j {
+            return true;
+        }
+        match links[l].parent {
+            Some(p) => l = p,
+            None => return false,
+        }
+    };
+    let mut subtree_end = vec![0; n];
+    for j in 0..n {
+        let mut end = j + 1;
+        while end < n && is_descendant(end, j) {
+            end += 1;
+        }
+        if (end..n).any(|l| is_descendant(l, j)) {
+            return Err(format!("the subtree of link '{}' is not contiguous (use depth-first order)", links[j].name));
+        }
+        subtree_end[j] = end;
+    }
+    Ok(subtree_end)
+}
+
+/// Numbers the links that have a property in link order: each link's number, if it has the
+/// property, and the link of each number.
+fn number_links(links: &[Link], has: impl Fn(&Link) -> bool) -> (Vec<Option<usize>>, Vec<usize>) {
+    let (mut number_of_link, mut link_of_number) = (vec![None; links.len()], Vec::new());
+    for (j, l) in links.iter().enumerate() {
+        if has(l) {
+            number_of_link[j] = Some(link_of_number.len());
+            link_of_number.push(j);
+        }
+    }
+    (number_of_link, link_of_number)
+}
+
+/// The Jacobian columns: first one per coordinate (column k = coordinate k), then one per driven
+/// joint with `report_torque`, each with the bodies of its subtree; an error if there are more
+/// than [`MAX_COLUMNS`].
+fn jacobian_columns(
+    links: &[Link],
+    subtree_end: &[usize],
+    body_link: &[usize],
+    dof_link: &[usize],
+) -> Result<Vec<Column>, String> {
+    let bodies_of = |j: usize| {
+        let first = body_link.iter().position(|&l| l >= j).unwrap_or(body_link.len());
+        let end = body_link.iter().position(|&l| l >= subtree_end[j]).unwrap_or(body_link.len());
+        (first, end)
+    };
+    let mut columns: Vec<Column> =
+        dof_link.iter().enumerate().map(|(k, &j)| Column { link: j, dof: Some(k), bodies: bodies_of(j) }).collect();
+    for (j, l) in links.iter().enumerate() {
+        if l.report_torque {
+            columns.push(Column { link: j, dof: None, bodies: bodies_of(j) });
+        }
+    }
+    if columns.len() > MAX_COLUMNS {
+        return Err(format!("{} Jacobian columns exceed the maximum {MAX_COLUMNS}", columns.len()));
+    }
+    Ok(columns)
+}
+
+/// The diagonal blocks `(first, len)` of the mass matrix: a coordinate with a free ancestor joins
+/// that ancestor's block; otherwise it starts one. Depth-first order makes every block a
+/// contiguous range.
+fn mass_matrix_blocks(subtree_end: &[usize], dof_link: &[usize]) -> Vec<(usize, usize)> {
+    let mut blocks: Vec<(usize, usize)> = Vec::new();
+    for (k, &j) in dof_link.iter().enumerate() {
+        let has_free_ancestor = dof_link[..k].iter().any(|&a| j < subtree_end[a] && a < j);
+        match blocks.last_mut() {
+            Some(b) if has_free_ancestor => b.1 += 1,
+            _ => blocks.push((k, 1)),
+        }
+    }
+    blocks
 }

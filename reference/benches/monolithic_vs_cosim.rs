@@ -137,48 +137,87 @@ fn matched_accuracy(system: &System, reference: &Results, column: &str, scale: f
     (best.0, best.1, best.2)
 }
 
-/// One benchmark group: the table, then the criterion measurements. `variants[order]` is the
-/// system with inputs held (0) or extrapolated at that order (1, 2).
-fn compare(c: &mut Criterion, group: &str, variants: [System; 3], column: &str) {
-    const NAMES: [&str; 3] = ["held", "linear", "quadratic"];
-    let mut fmus = FmuCache::default();
+/// The ways of passing inputs between macro steps, by extrapolation order.
+const NAMES: [&str; 3] = ["held", "linear", "quadratic"];
+
+/// A monolithic run at the accuracy of one extrapolated co-simulation: its tolerance, recording
+/// stride and error, and the system to run.
+struct Matched {
+    tol: f64,
+    stride: usize,
+    err: f64,
+    system: MonolithicSystem,
+}
+
+/// The accuracies of one comparison: errors relative to the tight monolithic run.
+struct Accuracy {
+    /// The tight monolithic run (tolerance 1e-10, recording on the co-simulation's grid).
+    tight: MonolithicSystem,
+    /// Error of the co-simulation with inputs held, extrapolated linearly and quadratically.
+    errors: Vec<f64>,
+    /// The monolithic runs matched to the two extrapolated co-simulations.
+    matched: Vec<Matched>,
+}
+
+/// Runs every variant once and finds the monolithic runs of the same accuracy.
+fn accuracy(variants: &[System; 3], column: &str, fmus: &mut FmuCache) -> Accuracy {
     let held = &variants[0];
     let step = held.experiment.step;
     let mut tight = monolithic(held, 1e-10);
     let reference = tight.run(step).unwrap();
     let scale = reference.column(column).unwrap().iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-    let errors: Vec<f64> =
-        variants.iter().map(|v| deviation(&cosim_run(v, &mut fmus), &reference, column, scale)).collect();
-    // The same accuracy as each extrapolated co-simulation: (tolerance, stride, error, run).
-    let mut matched: Vec<(f64, usize, f64, MonolithicSystem)> = errors[1..]
+    let errors: Vec<f64> = variants.iter().map(|v| deviation(&cosim_run(v, fmus), &reference, column, scale)).collect();
+    // The same accuracy as each extrapolated co-simulation.
+    let matched = errors[1..]
         .iter()
         .map(|&target| {
             let (tol, stride, err) = matched_accuracy(held, &reference, column, scale, target);
-            (tol, stride, err, monolithic(held, tol))
+            Matched { tol, stride, err, system: monolithic(held, tol) }
         })
         .collect();
+    Accuracy { tight, errors, matched }
+}
 
-    let runs = 21;
-    let t_cosim: Vec<f64> = variants
+/// Median wall times of `runs` whole runs, s.
+struct WallTimes {
+    /// The co-simulations, by extrapolation order.
+    cosim: Vec<f64>,
+    /// The tight monolithic run.
+    tight: f64,
+    /// The matched monolithic runs.
+    matched: Vec<f64>,
+}
+
+/// Times every co-simulation variant and monolithic run of `accuracy`.
+fn wall_times(variants: &[System; 3], accuracy: &mut Accuracy, fmus: &mut FmuCache, runs: usize) -> WallTimes {
+    let step = variants[0].experiment.step;
+    let cosim: Vec<f64> = variants
         .iter()
         .map(|v| {
             median_time(runs, || {
-                black_box(cosim_run(v, &mut fmus));
+                black_box(cosim_run(v, fmus));
             })
         })
         .collect();
-    let t_tight = median_time(runs, || {
-        black_box(tight.run(step).unwrap());
+    let tight = median_time(runs, || {
+        black_box(accuracy.tight.run(step).unwrap());
     });
-    let t_matched: Vec<f64> = matched
+    let matched: Vec<f64> = accuracy
+        .matched
         .iter_mut()
-        .map(|(_, stride, _, m)| {
-            let matched_step = step * *stride as f64;
+        .map(|m| {
+            let matched_step = step * m.stride as f64;
             median_time(runs, || {
-                black_box(m.run(matched_step).unwrap());
+                black_box(m.system.run(matched_step).unwrap());
             })
         })
         .collect();
+    WallTimes { cosim, tight, matched }
+}
+
+/// The table of errors, wall times, real-time factors and cost ratios, to stderr.
+fn print_table(group: &str, held: &System, column: &str, accuracy: &Accuracy, t: &WallTimes) {
+    let step = held.experiment.step;
     let simulated = held.experiment.stop - held.experiment.start;
     eprintln!(
         "\n{group}: {simulated:.3} s simulated, macro step {step:.6} s; max |{column}| error relative to max |{column}|"
@@ -186,47 +225,69 @@ fn compare(c: &mut Criterion, group: &str, variants: [System; 3], column: &str) 
     eprintln!("  {:<56} {:>10} {:>11} {:>9}", "run", "error", "wall [ms]", "RTF");
     for (k, name) in NAMES.iter().enumerate() {
         let row = format!("co-simulation, inputs {name}");
-        eprintln!("  {row:<56} {:>10.2e} {:>11.3} {:>9.0}", errors[k], t_cosim[k] * 1e3, simulated / t_cosim[k]);
+        eprintln!(
+            "  {row:<56} {:>10.2e} {:>11.3} {:>9.0}",
+            accuracy.errors[k],
+            t.cosim[k] * 1e3,
+            simulated / t.cosim[k]
+        );
     }
     eprintln!(
         "  {:<56} {:>10.2e} {:>11.3} {:>9.0}",
         "monolithic, tol 1e-10, same grid",
         0.0,
-        t_tight * 1e3,
-        simulated / t_tight
+        t.tight * 1e3,
+        simulated / t.tight
     );
-    for (k, (tol, stride, err, _)) in matched.iter().enumerate() {
+    for (k, Matched { tol, stride, err, .. }) in accuracy.matched.iter().enumerate() {
         let row = format!("monolithic, tol {tol:.0e}, every {stride} steps ({} match)", NAMES[k + 1]);
-        eprintln!("  {row:<56} {err:>10.2e} {:>11.3} {:>9.0}", t_matched[k] * 1e3, simulated / t_matched[k]);
+        eprintln!("  {row:<56} {err:>10.2e} {:>11.3} {:>9.0}", t.matched[k] * 1e3, simulated / t.matched[k]);
     }
-    for k in 1..3 {
+    for (k, name) in NAMES.iter().enumerate().skip(1) {
         eprintln!(
-            "  cost ratio co-simulation ({}) / monolithic: {:.2} against the tight run on the same grid, {:.2} at the same \
-             accuracy",
-            NAMES[k],
-            t_cosim[k] / t_tight,
-            t_cosim[k] / t_matched[k - 1]
+            "  cost ratio co-simulation ({name}) / monolithic: {:.2} against the tight run on the same grid, {:.2} at the \
+             same accuracy",
+            t.cosim[k] / t.tight,
+            t.cosim[k] / t.matched[k - 1]
         );
     }
-    eprintln!("  monolithic 1e-10: {}", tight.stats().to_text());
+    eprintln!("  monolithic 1e-10: {}", accuracy.tight.stats().to_text());
+}
 
+/// The criterion measurements of one group: every co-simulation variant, the tight and the
+/// matched monolithic runs.
+fn measure(c: &mut Criterion, group: &str, variants: &[System; 3], accuracy: &mut Accuracy, fmus: &mut FmuCache) {
+    let step = variants[0].experiment.step;
     let mut g = c.benchmark_group(group);
     g.sample_size(20);
-    for (name, system) in NAMES.iter().zip(&variants) {
+    for (name, system) in NAMES.iter().zip(variants) {
         g.bench_function(format!("cosim_{name}"), |b| {
             b.iter_batched(
-                || Master::new(system.clone(), &mut fmus, Arc::new(StderrLogger::default())).unwrap(),
+                || Master::new(system.clone(), fmus, Arc::new(StderrLogger::default())).unwrap(),
                 |mut master| black_box(master.run(|_| {}).unwrap()),
                 BatchSize::PerIteration,
             )
         });
     }
+    let tight = &mut accuracy.tight;
     g.bench_function("monolithic_tight", |b| b.iter(|| black_box(tight.run(step).unwrap())));
-    for (name, (_, stride, _, m)) in NAMES[1..].iter().zip(matched.iter_mut()) {
-        let matched_step = step * *stride as f64;
-        g.bench_function(format!("monolithic_matched_{name}"), |b| b.iter(|| black_box(m.run(matched_step).unwrap())));
+    for (name, m) in NAMES[1..].iter().zip(accuracy.matched.iter_mut()) {
+        let matched_step = step * m.stride as f64;
+        g.bench_function(format!("monolithic_matched_{name}"), |b| {
+            b.iter(|| black_box(m.system.run(matched_step).unwrap()))
+        });
     }
     g.finish();
+}
+
+/// One benchmark group: the table, then the criterion measurements. `variants[order]` is the
+/// system with inputs held (0) or extrapolated at that order (1, 2).
+fn compare(c: &mut Criterion, group: &str, variants: [System; 3], column: &str) {
+    let mut fmus = FmuCache::default();
+    let mut accuracy = accuracy(&variants, column, &mut fmus);
+    let times = wall_times(&variants, &mut accuracy, &mut fmus, 21);
+    print_table(group, &variants[0], column, &accuracy, &times);
+    measure(c, group, &variants, &mut accuracy, &mut fmus);
 }
 
 fn two_mass(c: &mut Criterion) {
