@@ -1,6 +1,14 @@
 //! Reading and checking parameter values in [`Model::configure`]: the checks every model makes,
 //! in one place, with a typed error.
 //!
+//! A model reads its parameters through a [`Reader`] over its declared parameter table
+//! ([`declare!`](crate::declare!)): each value is checked against its declaration (finite, the
+//! declared range with the bounds [`Row::above`](crate::declare::Row::above) excludes, an
+//! integer's `min..=max` and enumeration) and an error names the parameter and its unit as
+//! declared. Checks the model description does not state take [`Bounds`]; checks across several
+//! parameters stay in the model as [`ParameterError::Invalid`]. [`finite`] and its siblings check
+//! a value by a name given by hand, for a model without a table.
+//!
 //! [`Model::configure`]: crate::model::Model::configure
 
 use crate::declare::{Found, Group, Row, find};

@@ -164,7 +164,7 @@ pub mod vr {
         E_LAG = real("e_lag", "m",
             "Lag hinge offset from the shaft axis, m (0 <= e_lag <= e; the lag hinge is inboard of the flap \
              hinge); a negative value (default) means e_lag = e (coincident hinges)").start(-1.0);
-        BLADE_M = real("blade.m", "kg", "Blade mass, kg (> 0)").start(100.0).min(0.0);
+        BLADE_M = real("blade.m", "kg", "Blade mass, kg (> 0)").start(100.0).positive();
         BLADE_S = real("blade.S", "kg.m",
             "Blade first mass moment about the flap hinge, kg m (>= 0): the CoM lies on the pitch axis at x_cg = \
              S/m outboard of the flap hinge").start(390.0).min(0.0);
