@@ -61,13 +61,13 @@ pub mod vr {
 
     fmu_core::declare! { u32;
         NB = integer("nb", 4, 1, MAX_BLADES as i32, "Number of active blades (1..8); blades above nb get zero loads");
-        RADIUS = real("R", "m", "Rotor radius (blade tip radius from the shaft axis), m (> 0)").start(7.5).min(0.0);
+        RADIUS = real("R", "m", "Rotor radius (blade tip radius from the shaft axis), m (> 0)").start(7.5).positive();
         E = real("e", "m",
             "Radius of the blade root reference point (on the pitch axis at the flap hinge) from the shaft axis, m \
              (0 <= e < R); a section at radius r lies at r - e along blade x from the root reference").start(0.3);
         R_ROOT = real("r_root", "m",
             "Root cut-out radius from the shaft axis: the lifting span is r_root..R, m (e <= r_root < R)").start(1.5);
-        CHORD = real("chord", "m", "Blade chord (uniform along the span), m (> 0)").start(0.55).min(0.0);
+        CHORD = real("chord", "m", "Blade chord (uniform along the span), m (> 0)").start(0.55).positive();
         TWIST = real("twist", "rad",
             "Linear twist over the full radius, rad: section pitch relative to the blade frame theta_tw(r) = twist * \
              (r/R - 0.75), zero at 3/4 radius, so the blade pitch angle is the pitch at r = 0.75 R; negative = \
@@ -77,7 +77,7 @@ pub mod vr {
             .start(0.008).min(0.0);
         CD2 = real("cd2", "", "Section drag polar cd = cd0 + cd2 * alpha^2: quadratic term, 1/rad^2 (>= 0)")
             .start(0.4).min(0.0);
-        RHO = real("rho", "kg/m3", "Air density, kg/m^3 (> 0)").start(1.225).min(0.0);
+        RHO = real("rho", "kg/m3", "Air density, kg/m^3 (> 0)").start(1.225).positive();
         N_SECTIONS = integer("n_sections", 20, 1, NS_MAX as i32,
             "Number of spanwise stations per blade between r_root and R (1..64), placed by the quadrature rule");
         INFLOW_MODEL = integer("inflow_model", 1, 0, 2,
@@ -86,7 +86,7 @@ pub mod vr {
             .enumeration(&INFLOW_MODEL_TYPE);
         OMEGA = real("Omega", "rad/s",
             "Nominal rotor speed, rad/s (> 0): scales the inflow ratios (v = Omega R lambda), CT and the \
-             Pitt-Peters time; power = torque * Omega").start(29.0).display_unit("rpm").min(0.0);
+             Pitt-Peters time; power = torque * Omega").start(29.0).display_unit("rpm").positive();
         SHAFT = vector("shaft.n{c}", "", &BODY,
             "Rotor shaft axis (thrust direction, rotation is right-handed about it) in airframe body axes, {w} \
              component (normalised; default (0, 0, -1) = up); used with hub.vel for the advance ratio, the \

@@ -37,9 +37,9 @@
 
 use fmu_core::declare::Tables;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
-use fmu_core::params::{ParameterError, finite};
+use fmu_core::params::{Bounds, ParameterError, Reader};
 
-use crate::layout::{MAX_BLADES, u, vr, x, y};
+use crate::layout::{u, vr, x, y};
 
 /// Pilot controls, swashplate mixing and actuators (`modelIdentifier="Controls"`).
 #[derive(Debug, Clone)]
@@ -63,28 +63,14 @@ pub struct Controls {
 impl Controls {
     /// Builds the model from parameter values, validating them (errors name the parameter).
     pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
-        let nb = params.integer(vr::NB);
-        if !(1..=MAX_BLADES as i32).contains(&nb) {
-            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})").into());
-        }
-        let tau = finite(params, vr::TAU, "tau")?;
-        if tau < 0.0 {
-            return Err(format!("parameter 'tau' must be >= 0 s (got {tau})").into());
-        }
-        let mut gains = [0.0; 4];
-        for (k, name) in ["gain.collective", "gain.lon", "gain.lat", "gain.pedal"].iter().enumerate() {
-            gains[k] = finite(params, vr::GAINS + k as u32, name)?;
-        }
-        let phase = finite(params, vr::PHASE, "phase")?;
-        let tail_offset = finite(params, vr::TAIL_OFFSET, "tail.offset")?;
-        let mut initial = [0.0; 4];
-        for (k, name) in ["collective0", "lon_cyclic0", "lat_cyclic0", "pedal0"].iter().enumerate() {
-            initial[k] = finite(params, vr::INITIAL + k as u32, name)?;
-        }
-        let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
-        if !(tolerance > 0.0 && tolerance < 1.0) {
-            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})").into());
-        }
+        let p = Reader::new(params, vr::TABLE);
+        let nb = p.integer(vr::NB)?;
+        let tau = p.real(vr::TAU)?;
+        let gains = p.vector(vr::GAINS)?;
+        let phase = p.real(vr::PHASE)?;
+        let tail_offset = p.real(vr::TAIL_OFFSET)?;
+        let initial = p.vector(vr::INITIAL)?;
+        let tolerance = p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0))?;
         let mut me = Controls {
             nb: nb as usize,
             tau,

@@ -41,8 +41,11 @@ pub struct Row {
     pub start_by: Option<fn(usize, usize) -> f64>,
     /// Display unit of a real.
     pub display_unit: Option<&'static str>,
-    /// Physical bounds of a real, inclusive.
+    /// Physical bounds of a real, inclusive (the `min` and `max` of `modelDescription.xml`).
     pub range: (Option<f64>, Option<f64>),
+    /// Whether the lower and the upper bound of `range` are themselves excluded: checked when
+    /// the parameters are read ([`crate::params::Reader`]), not written to the XML.
+    pub exclusive: (bool, bool),
     /// The enumeration that names an integer's values.
     pub enumeration: Option<&'static Enumeration>,
     /// Outputs: the inputs with direct feedthrough.
@@ -62,6 +65,7 @@ impl Row {
             start_by: None,
             display_unit: None,
             range: (None, None),
+            exclusive: (false, false),
             enumeration: None,
             dependencies: None,
             state: None,
@@ -160,6 +164,19 @@ impl Row {
         self
     }
 
+    /// Physical lower bound of a real, exclusive: the XML says `min`, reading the parameter
+    /// checks `> min`.
+    pub const fn above(mut self, min: f64) -> Self {
+        self.range.0 = Some(min);
+        self.exclusive.0 = true;
+        self
+    }
+
+    /// A real that must be `> 0` (`min="0"` in the XML).
+    pub const fn positive(self) -> Self {
+        self.above(0.0)
+    }
+
     /// Names an integer's values by the items of `enumeration`.
     pub const fn enumeration(mut self, enumeration: &'static Enumeration) -> Self {
         self.enumeration = Some(enumeration);
@@ -183,7 +200,7 @@ impl Row {
     }
 
     /// The unit of a real, `""` otherwise.
-    const fn unit(&self) -> &'static str {
+    pub const fn unit(&self) -> &'static str {
         match self.kind {
             Kind::Real { unit, .. } => unit,
             _ => "",
@@ -311,6 +328,59 @@ fn walk(groups: &[Group], offset: usize, instance: usize, label: &str, f: &mut d
             }
         }
     }
+}
+
+/// Where a position of a table lies: its row, the component within the row and the block
+/// instance (the innermost block), found by [`find`].
+#[derive(Debug, Clone, Copy)]
+pub struct Found {
+    /// The row.
+    pub row: &'static Row,
+    /// The component within the row (0 for a scalar).
+    pub component: usize,
+    /// The labels of the innermost block around the row and the instance, if any.
+    pub block: Option<(Labels, usize)>,
+}
+
+impl Found {
+    /// The variable's name: the row's name pattern filled in for the block instance and the
+    /// component (`gear[2].x`).
+    pub fn name(&self) -> String {
+        let label = self.block.map_or(String::new(), |(labels, i)| labels.label(i));
+        self.row.fill(self.row.name, &label, self.row.parts()[self.component])
+    }
+}
+
+/// The row holding `position` of `table`, in one pass over the table without allocating;
+/// `None` when no row holds it.
+pub fn find(table: &'static [Group], position: usize) -> Option<Found> {
+    find_in(table, 0, None, position)
+}
+
+fn find_in(groups: &'static [Group], offset: usize, block: Option<(Labels, usize)>, position: usize) -> Option<Found> {
+    for group in groups {
+        match *group {
+            Group::Rows { at, rows } => {
+                let mut at = offset + at;
+                for row in rows {
+                    if (at..at + row.width()).contains(&position) {
+                        return Some(Found { row, component: position - at, block });
+                    }
+                    at += row.width();
+                }
+            }
+            Group::Block { at, labels, per, groups } => {
+                let start = offset + at;
+                if per > 0 && (start..start + labels.count() * per).contains(&position) {
+                    let i = (position - start) / per;
+                    if let Some(found) = find_in(groups, start + i * per, Some((labels, i)), position) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+    }
+    None
 }
 
 fn expand(groups: &[Group], to: &Target, out: &mut Vec<Variable>) {

@@ -1,9 +1,18 @@
 //! Reading and checking parameter values in [`Model::configure`]: the checks every model makes,
 //! in one place, with a typed error.
 //!
+//! A model reads its parameters through a [`Reader`] over its declared parameter table
+//! ([`declare!`](crate::declare!)): each value is checked against its declaration (finite, the
+//! declared range with the bounds [`Row::above`](crate::declare::Row::above) excludes, an
+//! integer's `min..=max` and enumeration) and an error names the parameter and its unit as
+//! declared. Checks the model description does not state take [`Bounds`]; checks across several
+//! parameters stay in the model as [`ParameterError::Invalid`].
+//!
 //! [`Model::configure`]: crate::model::Model::configure
 
+use crate::declare::{Found, Group, Row, find};
 use crate::model::Parameters;
+use crate::variable::Kind;
 
 /// Why a model refuses its parameter values; reported to the importer as
 /// `invalid parameters: <message>`.
@@ -49,34 +58,156 @@ fn with_unit(range: &str, unit: &str) -> String {
     if unit.is_empty() { range.to_string() } else { format!("{range} {unit}") }
 }
 
-/// The Real parameter `vr` (named `name`), which must be finite.
-pub fn finite(params: &dyn Parameters, vr: u32, name: &str) -> Result<f64, ParameterError> {
-    let value = params.real(vr);
-    if value.is_finite() { Ok(value) } else { Err(ParameterError::NotFinite { name: name.into(), value }) }
+/// The bounds a Real parameter is checked against, each end `(value, exclusive)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    /// Lower bound and whether it is excluded.
+    pub min: Option<(f64, bool)>,
+    /// Upper bound and whether it is excluded.
+    pub max: Option<(f64, bool)>,
 }
 
-/// Three consecutive Real parameters from `vr0` (a vector's components), each finite.
-pub fn finite3(params: &dyn Parameters, vr0: u32, names: [&str; 3]) -> Result<[f64; 3], ParameterError> {
-    Ok([finite(params, vr0, names[0])?, finite(params, vr0 + 1, names[1])?, finite(params, vr0 + 2, names[2])?])
-}
+impl Bounds {
+    /// No bound: any finite value.
+    pub const NONE: Bounds = Bounds { min: None, max: None };
 
-/// A finite Real parameter `> 0`, in `unit` (for the message; may be empty).
-pub fn positive(params: &dyn Parameters, vr: u32, name: &str, unit: &str) -> Result<f64, ParameterError> {
-    let value = finite(params, vr, name)?;
-    if value > 0.0 {
-        Ok(value)
-    } else {
-        Err(ParameterError::OutOfRange { name: name.into(), range: with_unit("> 0", unit), value })
+    /// `>= min`.
+    pub const fn at_least(min: f64) -> Self {
+        Bounds { min: Some((min, false)), max: None }
+    }
+
+    /// `> min`.
+    pub const fn above(min: f64) -> Self {
+        Bounds { min: Some((min, true)), max: None }
+    }
+
+    /// The open interval `(min, max)`.
+    pub const fn open(min: f64, max: f64) -> Self {
+        Bounds { min: Some((min, true)), max: Some((max, true)) }
+    }
+
+    /// The bounds a row declares: its `range`, ends excluded as its `exclusive` says.
+    pub fn declared(row: &Row) -> Self {
+        Bounds {
+            min: row.range.0.map(|min| (min, row.exclusive.0)),
+            max: row.range.1.map(|max| (max, row.exclusive.1)),
+        }
+    }
+
+    /// Whether `value` lies within the bounds.
+    pub fn contains(&self, value: f64) -> bool {
+        let above_min = self.min.is_none_or(|(min, exclusive)| if exclusive { value > min } else { value >= min });
+        let below_max = self.max.is_none_or(|(max, exclusive)| if exclusive { value < max } else { value <= max });
+        above_min && below_max
+    }
+
+    /// The bounds in words for a message, with the unit: `> 0 kg`, `>= 0`, `in (0, 1)`.
+    fn describe(&self, unit: &str) -> String {
+        let range = match (self.min, self.max) {
+            (Some((min, exclusive)), None) => format!("{} {min}", if exclusive { ">" } else { ">=" }),
+            (None, Some((max, exclusive))) => format!("{} {max}", if exclusive { "<" } else { "<=" }),
+            (Some((min, min_excl)), Some((max, max_excl))) => {
+                format!("in {}{min}, {max}{}", if min_excl { '(' } else { '[' }, if max_excl { ')' } else { ']' })
+            }
+            (None, None) => "finite".into(),
+        };
+        with_unit(&range, unit)
     }
 }
 
-/// A finite Real parameter `>= 0`, in `unit` (for the message; may be empty).
-pub fn non_negative(params: &dyn Parameters, vr: u32, name: &str, unit: &str) -> Result<f64, ParameterError> {
-    let value = finite(params, vr, name)?;
-    if value >= 0.0 {
-        Ok(value)
+/// `value` of the parameter `name` if it is finite and within `bounds` (in `unit`).
+fn check(value: f64, bounds: Bounds, name: impl FnOnce() -> String, unit: &str) -> Result<f64, ParameterError> {
+    if !value.is_finite() {
+        Err(ParameterError::NotFinite { name: name(), value })
+    } else if !bounds.contains(value) {
+        Err(ParameterError::OutOfRange { name: name(), range: bounds.describe(unit), value })
     } else {
-        Err(ParameterError::OutOfRange { name: name.into(), range: with_unit(">= 0", unit), value })
+        Ok(value)
+    }
+}
+
+/// Reads a model's parameters as its parameter table declares them: each value checked
+/// (finite, within the declared range) and an error naming the parameter by its declared name
+/// and unit.
+///
+/// ```
+/// mod vr {
+///     fmu_core::declare! { u32;
+///         MASS = real("mass", "kg", "Mass, kg (> 0)").start(2.0).positive();
+///         NB = integer("nb", 2, 1, 8, "Number of blades");
+///     }
+/// }
+/// struct Values;
+/// impl fmu_core::Parameters for Values {
+///     fn real(&self, _: u32) -> f64 { 0.0 }
+///     fn integer(&self, _: u32) -> i32 { 9 }
+///     fn boolean(&self, _: u32) -> bool { false }
+/// }
+/// let p = fmu_core::params::Reader::new(&Values, vr::TABLE);
+/// assert_eq!(p.real(vr::MASS).unwrap_err().to_string(), "parameter 'mass' must be > 0 kg (got 0)");
+/// assert_eq!(p.integer(vr::NB).unwrap_err().to_string(), "parameter 'nb' must be in 1..=8 (got 9)");
+/// ```
+#[derive(Clone, Copy)]
+pub struct Reader<'a> {
+    params: &'a dyn Parameters,
+    table: &'static [Group],
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of `params`, whose value references are positions of `table` (a model's
+    /// `vr::TABLE`).
+    pub fn new(params: &'a dyn Parameters, table: &'static [Group]) -> Self {
+        Reader { params, table }
+    }
+
+    /// The declaration of parameter `vr`. Panics when the table has none: a model bug, caught at
+    /// the C boundary.
+    fn declared(&self, vr: u32) -> Found {
+        find(self.table, vr as usize).unwrap_or_else(|| panic!("value reference {vr} is not a declared parameter"))
+    }
+
+    /// The Real parameter `vr`: finite and within its declared range.
+    pub fn real(&self, vr: u32) -> Result<f64, ParameterError> {
+        self.real_within(vr, Bounds::NONE)
+    }
+
+    /// The Real parameter `vr`: finite, within its declared range and within `bounds` (a check
+    /// that the model description does not state).
+    pub fn real_within(&self, vr: u32, bounds: Bounds) -> Result<f64, ParameterError> {
+        let found = self.declared(vr);
+        let unit = found.row.unit();
+        let value = check(self.params.real(vr), Bounds::declared(found.row), || found.name(), unit)?;
+        check(value, bounds, || found.name(), unit)
+    }
+
+    /// `N` consecutive Real parameters from `vr` (a vector's components), each as [`Reader::real`].
+    pub fn vector<const N: usize>(&self, vr: u32) -> Result<[f64; N], ParameterError> {
+        let mut out = [0.0; N];
+        for (k, value) in out.iter_mut().enumerate() {
+            *value = self.real(vr + k as u32)?;
+        }
+        Ok(out)
+    }
+
+    /// The Integer parameter `vr`: within its declared `min..=max` and, when the declaration
+    /// names its values by an enumeration, one of its items.
+    pub fn integer(&self, vr: u32) -> Result<i32, ParameterError> {
+        let found = self.declared(vr);
+        let value = self.params.integer(vr);
+        let range = match (found.row.kind, found.row.enumeration) {
+            (_, Some(e)) if !e.items.iter().any(|item| item.1 == value) => {
+                let values: Vec<String> = e.items.iter().map(|item| item.1.to_string()).collect();
+                format!("one of {}", values.join(", "))
+            }
+            (Kind::Integer { min, max, .. }, _) if !(min..=max).contains(&value) => format!("in {min}..={max}"),
+            _ => return Ok(value),
+        };
+        Err(ParameterError::OutOfRange { name: found.name(), range, value: value.into() })
+    }
+
+    /// The Boolean parameter `vr`.
+    pub fn boolean(&self, vr: u32) -> bool {
+        self.params.boolean(vr)
     }
 }
 
@@ -84,27 +215,114 @@ pub fn non_negative(params: &dyn Parameters, vr: u32, name: &str, unit: &str) ->
 mod tests {
     use super::*;
 
-    struct Reals(Vec<f64>);
+    struct Values {
+        reals: Vec<f64>,
+        integers: Vec<i32>,
+    }
 
-    impl Parameters for Reals {
+    impl Parameters for Values {
         fn real(&self, vr: u32) -> f64 {
-            self.0[vr as usize]
+            self.reals[vr as usize]
         }
-        fn integer(&self, _vr: u32) -> i32 {
-            0
+        fn integer(&self, vr: u32) -> i32 {
+            self.integers[vr as usize]
         }
         fn boolean(&self, _vr: u32) -> bool {
             false
         }
     }
 
+    fn reals(reals: Vec<f64>) -> Values {
+        Values { reals, integers: Vec::new() }
+    }
+
+    mod vr {
+        use crate::declare::{BODY, Labels};
+        use crate::variable::Enumeration;
+
+        static CHOICE: Enumeration =
+            Enumeration { name: "T.Choice", description: "", items: &[("one", 1, ""), ("three", 3, "")] };
+
+        crate::declare! { u32;
+            MASS = real("mass", "kg", "Mass").positive();
+            CD0 = real("cd0", "", "Drag").min(0.0);
+            CG = vector("cg.{c}", "m", &BODY, "Centre of mass");
+            GEAR = block(Labels::Numbered(3)) per PER_GEAR {
+                GEAR_POS = vector("gear[{n}].{c}", "m", &BODY, "Leg {n}");
+                GEAR_K = real("gear[{n}].k", "N/m", "Stiffness of leg {n}").min(0.0);
+            };
+            POINTS = block(Labels::Named(&["nose", "hub"])) per PER_POINT {
+                POINT = vector("{n}.{c}", "m", &BODY, "Point {n}");
+            };
+            TOLERANCE = tolerance("tolerance", 1e-9);
+            NB = integer("nb", 4, 1, 8, "Blades");
+            CHOICE_VR = integer("choice", 1, 1, 3, "Choice").enumeration(&CHOICE);
+        }
+    }
+
     #[test]
-    fn checks_name_the_parameter_its_range_and_value() {
-        let p = Reals(vec![f64::NAN, -1.0, 0.0, 2.5]);
-        assert_eq!(finite(&p, 0, "a").unwrap_err().to_string(), "parameter 'a' must be finite (got NaN)");
-        assert_eq!(positive(&p, 2, "R", "m").unwrap_err().to_string(), "parameter 'R' must be > 0 m (got 0)");
-        assert_eq!(non_negative(&p, 1, "cd0", "").unwrap_err().to_string(), "parameter 'cd0' must be >= 0 (got -1)");
-        assert_eq!(non_negative(&p, 2, "e", "m"), Ok(0.0));
-        assert_eq!(finite3(&p, 1, ["x", "y", "z"]), Ok([-1.0, 0.0, 2.5]));
+    fn the_reader_finds_each_parameter_in_the_table() {
+        assert_eq!((vr::GEAR, vr::PER_GEAR, vr::POINTS, vr::TOLERANCE, vr::NB), (5, 4, 17, 23, 24));
+        let names: Vec<String> = [0, 4, 5, 12, 16, 20, 22, 25]
+            .iter()
+            .map(|&position| find(vr::TABLE, position).expect("declared").name())
+            .collect();
+        assert_eq!(names, ["mass", "cg.z", "gear[1].x", "gear[2].k", "gear[3].k", "hub.x", "hub.z", "choice"]);
+        assert!(find(vr::TABLE, 26).is_none());
+    }
+
+    #[test]
+    fn the_reader_checks_the_declared_ranges() {
+        let mut values = reals((0..vr::NB).map(f64::from).collect());
+        values.integers = vec![0; 26];
+        values.reals[vr::TOLERANCE as usize] = 1e-9;
+        let read = |values: &Values, f: &dyn Fn(&Reader) -> Result<f64, ParameterError>| {
+            f(&Reader::new(values, vr::TABLE)).map_err(|e| e.to_string())
+        };
+        // The exclusive bound: `min="0"` in the XML, `> 0` when read.
+        values.reals[vr::MASS as usize] = 0.0;
+        assert_eq!(read(&values, &|p| p.real(vr::MASS)), Err("parameter 'mass' must be > 0 kg (got 0)".into()));
+        values.reals[vr::MASS as usize] = 1e-300;
+        assert_eq!(read(&values, &|p| p.real(vr::MASS)), Ok(1e-300));
+        // An inclusive bound, no unit.
+        values.reals[vr::CD0 as usize] = 0.0;
+        assert_eq!(read(&values, &|p| p.real(vr::CD0)), Ok(0.0));
+        values.reals[vr::CD0 as usize] = -0.5;
+        assert_eq!(read(&values, &|p| p.real(vr::CD0)), Err("parameter 'cd0' must be >= 0 (got -0.5)".into()));
+        // A block instance's parameter, named by its label.
+        let k2 = vr::GEAR + vr::PER_GEAR + vr::GEAR_K;
+        values.reals[k2 as usize] = -3.0;
+        assert_eq!(read(&values, &|p| p.real(k2)), Err("parameter 'gear[2].k' must be >= 0 N/m (got -3)".into()));
+        // Non-finite, in a vector of a named block.
+        let hub = vr::POINTS + vr::PER_POINT;
+        let p = Reader::new(&values, vr::TABLE);
+        assert_eq!(p.vector::<3>(hub), Ok([20.0, 21.0, 22.0]));
+        values.reals[hub as usize + 1] = f64::INFINITY;
+        let p = Reader::new(&values, vr::TABLE);
+        assert_eq!(p.vector::<3>(hub).unwrap_err().to_string(), "parameter 'hub.y' must be finite (got inf)");
+        assert_eq!(p.vector::<3>(vr::CG), Ok([2.0, 3.0, 4.0]));
+        // A bound the model description does not state.
+        assert_eq!(p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0)), Ok(1e-9));
+        values.reals[vr::TOLERANCE as usize] = 1.0;
+        assert_eq!(
+            read(&values, &|p| p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0))),
+            Err("parameter 'tolerance' must be in (0, 1) (got 1)".into())
+        );
+    }
+
+    #[test]
+    fn the_reader_checks_integer_ranges_and_enumerations() {
+        let mut values = reals(Vec::new());
+        values.integers = vec![0; 26];
+        for (nb, expected) in [(1, Ok(1)), (8, Ok(8)), (9, Err("parameter 'nb' must be in 1..=8 (got 9)"))] {
+            values.integers[vr::NB as usize] = nb;
+            let got = Reader::new(&values, vr::TABLE).integer(vr::NB).map_err(|e| e.to_string());
+            assert_eq!(got, expected.map_err(String::from));
+        }
+        for (choice, expected) in [(3, Ok(3)), (2, Err("parameter 'choice' must be one of 1, 3 (got 2)"))] {
+            values.integers[vr::CHOICE_VR as usize] = choice;
+            let got = Reader::new(&values, vr::TABLE).integer(vr::CHOICE_VR).map_err(|e| e.to_string());
+            assert_eq!(got, expected.map_err(String::from));
+        }
     }
 }

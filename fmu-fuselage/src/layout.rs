@@ -99,7 +99,7 @@ pub mod vr {
 
     fmu_core::declare! { u32;
         /// Defaults of a Bo105-class airframe: mass 2100 kg, principal inertias about the CoM.
-        MASS = real("mass", "kg", "Airframe mass, kg (> 0)").start(2100.0).min(0.0);
+        MASS = real("mass", "kg", "Airframe mass, kg (> 0)").start(2100.0).positive();
         CG = vector("cg.{c}", "m", &BODY, "Centre of mass relative to the body reference point, {w}, m");
         INERTIA = vector("I.{c}", "kg.m2", &[
             ("xx", "moment of inertia"),

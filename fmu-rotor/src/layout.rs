@@ -164,7 +164,7 @@ pub mod vr {
         E_LAG = real("e_lag", "m",
             "Lag hinge offset from the shaft axis, m (0 <= e_lag <= e; the lag hinge is inboard of the flap \
              hinge); a negative value (default) means e_lag = e (coincident hinges)").start(-1.0);
-        BLADE_M = real("blade.m", "kg", "Blade mass, kg (> 0)").start(100.0).min(0.0);
+        BLADE_M = real("blade.m", "kg", "Blade mass, kg (> 0)").start(100.0).positive();
         BLADE_S = real("blade.S", "kg.m",
             "Blade first mass moment about the flap hinge, kg m (>= 0): the CoM lies on the pitch axis at x_cg = \
              S/m outboard of the flap hinge").start(390.0).min(0.0);
@@ -195,8 +195,7 @@ pub mod vr {
         ZETA0 = real("blade.zeta0", "rad",
             "Initial lag angle of every blade (positive lagging behind the rotation), rad; the locked angle with \
              lock_lag");
-        /// Per-blade initial state: blade `i` (0-based) at `BLADE_INITIAL + PER_BLADE_INITIAL * i`, in
-        /// [`BLADE_INITIAL_NAMES`] order.
+        /// Per-blade initial state: blade `i` (0-based) at `BLADE_INITIAL + PER_BLADE_INITIAL * i`.
         BLADE_INITIAL @ 27 = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE_INITIAL {
             DLAG0 = real("blade[{n}].dlag0", "rad",
                 "Initial lag angle of blade {n} relative to blade.zeta0, rad (ignored with lock_lag); with the other \
@@ -224,9 +223,6 @@ pub mod vr {
         TOLERANCE = tolerance("tolerance", DEFAULT_TOLERANCE);
     }
     fmu_core::value_references!(100, 300);
-
-    /// Suffixes of the per-blade initial-state parameters `blade[i].<suffix>`, in block order.
-    pub const BLADE_INITIAL_NAMES: [&str; 4] = ["dlag0", "dflap0", "lag_rate0", "flap_rate0"];
 }
 
 /// The model's tables: parameters (vr 0..), inputs (vr 100..), outputs (vr 300..) and states.

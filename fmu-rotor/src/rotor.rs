@@ -1,7 +1,7 @@
 //! The articulated rotor: parameters, validation and the tree it builds; the FMI model in `model.rs`.
 
 use fmu_core::model::{Parameters, Scalar};
-use fmu_core::params::{ParameterError, finite, finite3, non_negative};
+use fmu_core::params::{Bounds, ParameterError, Reader};
 
 use crate::dynamics::{HubMotion, Mode, Work};
 use crate::la::{M3f, V3, add, cross, lift3, mat_t_vec, zero};
@@ -77,10 +77,6 @@ pub struct Rotor {
     hub_axes: M3f,
 }
 
-fn vec3_param(params: &dyn Parameters, vr0: u32, prefix: &str) -> Result<[f64; 3], ParameterError> {
-    finite3(params, vr0, [&format!("{prefix}x"), &format!("{prefix}y"), &format!("{prefix}z")])
-}
-
 /// Hub axes `[x_H y_H z_H]` (columns, airframe body axes) from the shaft axis and the
 /// azimuth-zero direction, orthonormalised.
 fn hub_axes(n: [f64; 3], a: [f64; 3]) -> Result<M3f, ParameterError> {
@@ -108,20 +104,16 @@ fn hub_axes(n: [f64; 3], a: [f64; 3]) -> Result<M3f, ParameterError> {
 
 impl Params {
     fn read(params: &dyn Parameters) -> Result<Params, ParameterError> {
-        let nb = params.integer(vr::NB);
-        if !(1..=MAX_BLADES as i32).contains(&nb) {
-            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})").into());
-        }
-        let omega = finite(params, vr::OMEGA, "Omega")?;
-        let radius = finite(params, vr::RADIUS, "R")?;
-        if radius <= 0.0 {
-            return Err(format!("parameter 'R' must be > 0 m (got {radius})").into());
-        }
-        let e = non_negative(params, vr::E, "e", "m")?;
+        let p = Reader::new(params, vr::TABLE);
+        let nb = p.integer(vr::NB)?;
+        let omega = p.real(vr::OMEGA)?;
+        // The bounds of R and e are not declared in the model description.
+        let radius = p.real_within(vr::RADIUS, Bounds::above(0.0))?;
+        let e = p.real_within(vr::E, Bounds::at_least(0.0))?;
         if e >= radius {
             return Err(format!("parameter 'e' ({e} m) must be smaller than the radius R ({radius} m)").into());
         }
-        let e_lag_raw = finite(params, vr::E_LAG, "e_lag")?;
+        let e_lag_raw = p.real(vr::E_LAG)?;
         let e_lag = if e_lag_raw < 0.0 { e } else { e_lag_raw };
         if e_lag > e {
             return Err(format!(
@@ -129,46 +121,11 @@ impl Params {
             )
             .into());
         }
-        let mass = finite(params, vr::BLADE_M, "blade.m")?;
-        if mass <= 0.0 {
-            return Err(format!("parameter 'blade.m' must be > 0 kg (got {mass})").into());
-        }
-        let s = non_negative(params, vr::BLADE_S, "blade.S", "kg m")?;
-        let i_flap = finite(params, vr::BLADE_I, "blade.I")?;
-        let x_cg = s / mass;
-        if e + x_cg >= radius {
-            return Err(format!(
-                "parameters 'blade.S' / 'blade.m' put the blade CoM at {:.4} m from the shaft, outside the radius R \
-                 ({radius} m)",
-                e + x_cg
-            )
-            .into());
-        }
-        if i_flap < s * x_cg * (1.0 - 1e-12) {
-            return Err(format!(
-                "parameter 'blade.I' ({i_flap} kg m^2) must be >= blade.S^2/blade.m ({:.6} kg m^2): the inertia about \
-                 the CoM would be negative",
-                s * x_cg
-            )
-            .into());
-        }
-        let span = radius - e;
-        if i_flap > mass * span * span * (1.0 + 1e-12) {
-            return Err(format!(
-                "parameter 'blade.I' ({i_flap} kg m^2) exceeds blade.m (R - e)^2 ({:.6} kg m^2): mass beyond the tip",
-                mass * span * span
-            )
-            .into());
-        }
-        let i_pitch = non_negative(params, vr::BLADE_I_PITCH, "blade.I_pitch", "kg m^2")?;
-        let hub_axes = hub_axes(
-            vec3_param(params, vr::SHAFT_AXIS, "shaft.n")?,
-            vec3_param(params, vr::SHAFT_AZIMUTH_ZERO, "shaft.a")?,
-        )?;
-        let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
-        if !(tolerance > 0.0 && tolerance < 1.0) {
-            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})").into());
-        }
+        let (mass, s, i_flap) = (p.real(vr::BLADE_M)?, p.real(vr::BLADE_S)?, p.real(vr::BLADE_I)?);
+        let x_cg = blade_centre_of_mass(mass, s, i_flap, e, radius)?;
+        let i_pitch = p.real(vr::BLADE_I_PITCH)?;
+        let hub_axes = hub_axes(p.vector(vr::SHAFT_AXIS)?, p.vector(vr::SHAFT_AZIMUTH_ZERO)?)?;
+        let tolerance = p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0))?;
         Ok(Params {
             nb: nb as usize,
             omega,
@@ -178,33 +135,62 @@ impl Params {
             x_cg,
             i_flap,
             i_pitch,
-            k_lag: non_negative(params, vr::K_LAG, "k_lag", "N m/rad")?,
-            c_lag: non_negative(params, vr::C_LAG, "c_lag", "N m s/rad")?,
-            k_flap: non_negative(params, vr::K_FLAP, "k_flap", "N m/rad")?,
-            lock_lag: params.boolean(vr::LOCK_LAG),
-            lock_flap: params.boolean(vr::LOCK_FLAP),
-            shaft_free: params.boolean(vr::SHAFT_FREE),
-            psi0: finite(params, vr::PSI0, "psi0")?,
-            beta0: finite(params, vr::BETA0, "blade.beta0")?,
-            zeta0: finite(params, vr::ZETA0, "blade.zeta0")?,
-            blade_initial: blade_initial(params)?,
-            hub_m: non_negative(params, vr::HUB_M, "hub.m", "kg")?,
-            hub_i: non_negative(params, vr::HUB_I, "hub.I", "kg m^2")?,
+            k_lag: p.real(vr::K_LAG)?,
+            c_lag: p.real(vr::C_LAG)?,
+            k_flap: p.real(vr::K_FLAP)?,
+            lock_lag: p.boolean(vr::LOCK_LAG),
+            lock_flap: p.boolean(vr::LOCK_FLAP),
+            shaft_free: p.boolean(vr::SHAFT_FREE),
+            psi0: p.real(vr::PSI0)?,
+            beta0: p.real(vr::BETA0)?,
+            zeta0: p.real(vr::ZETA0)?,
+            blade_initial: blade_initial(&p)?,
+            hub_m: p.real(vr::HUB_M)?,
+            hub_i: p.real(vr::HUB_I)?,
             hub_axes,
             tolerance,
         })
     }
 }
 
-/// The per-blade initial-state parameters of all [`MAX_BLADES`] blades, in
-/// [`vr::BLADE_INITIAL_NAMES`] order.
-fn blade_initial(params: &dyn Parameters) -> Result<[[f64; 4]; MAX_BLADES], ParameterError> {
+/// The blade's CoM `x_cg = S / m` outboard of the flap hinge, after checking that the blade mass
+/// `mass`, first moment `s` and flap inertia `i_flap` fit a blade between the hinge offset `e` and
+/// the radius.
+fn blade_centre_of_mass(mass: f64, s: f64, i_flap: f64, e: f64, radius: f64) -> Result<f64, ParameterError> {
+    let x_cg = s / mass;
+    if e + x_cg >= radius {
+        return Err(format!(
+            "parameters 'blade.S' / 'blade.m' put the blade CoM at {:.4} m from the shaft, outside the radius R \
+             ({radius} m)",
+            e + x_cg
+        )
+        .into());
+    }
+    if i_flap < s * x_cg * (1.0 - 1e-12) {
+        return Err(format!(
+            "parameter 'blade.I' ({i_flap} kg m^2) must be >= blade.S^2/blade.m ({:.6} kg m^2): the inertia about \
+             the CoM would be negative",
+            s * x_cg
+        )
+        .into());
+    }
+    let span = radius - e;
+    if i_flap > mass * span * span * (1.0 + 1e-12) {
+        return Err(format!(
+            "parameter 'blade.I' ({i_flap} kg m^2) exceeds blade.m (R - e)^2 ({:.6} kg m^2): mass beyond the tip",
+            mass * span * span
+        )
+        .into());
+    }
+    Ok(x_cg)
+}
+
+/// The per-blade initial-state parameters of all [`MAX_BLADES`] blades, in their declaration
+/// order (`blade[i].dlag0`, `dflap0`, `lag_rate0`, `flap_rate0`).
+fn blade_initial(p: &Reader) -> Result<[[f64; 4]; MAX_BLADES], ParameterError> {
     let mut all = [[0.0; 4]; MAX_BLADES];
     for (i, values) in all.iter_mut().enumerate() {
-        for (k, (value, suffix)) in values.iter_mut().zip(vr::BLADE_INITIAL_NAMES).enumerate() {
-            let name = format!("blade[{}].{suffix}", i + 1);
-            *value = finite(params, vr::BLADE_INITIAL + (4 * i + k) as u32, &name)?;
-        }
+        *values = p.vector(vr::BLADE_INITIAL + vr::PER_BLADE_INITIAL * i as u32)?;
     }
     Ok(all)
 }

@@ -2,83 +2,114 @@
 
 use fmu_core::declare::Tables;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
-use fmu_core::params::{ParameterError, finite, non_negative, positive};
+use fmu_core::params::{Bounds, ParameterError, Reader};
 
 use super::{Aero, InflowModel, PI, hub_axes};
 use crate::inflow::{Inflow, pitt_peters_rates};
-use crate::layout::{MAX_BLADES, NS_MAX, vr, x, y};
+use crate::layout::{NS_MAX, vr, x, y};
 use crate::quadrature::{self, Rule};
 
-impl Aero {
-    /// Builds the model from parameter values, validating them (errors name the parameter).
-    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
-        let nb = params.integer(vr::NB);
-        if !(1..=MAX_BLADES as i32).contains(&nb) {
-            return Err(format!("parameter 'nb' must be in 1..={MAX_BLADES} (got {nb})").into());
-        }
-        let radius = positive(params, vr::RADIUS, "R", "m")?;
-        let e = non_negative(params, vr::E, "e", "")?;
+/// The parameter values after their checks (SI).
+struct Params {
+    nb: usize,
+    radius: f64,
+    e: f64,
+    r_root: f64,
+    chord: f64,
+    twist: f64,
+    lift_slope: f64,
+    cd0: f64,
+    cd2: f64,
+    rho: f64,
+    n: usize,
+    inflow: InflowModel,
+    omega: f64,
+    /// Unit shaft axis.
+    shaft: [f64; 3],
+    rule: Rule,
+    lambda_start: [f64; 3],
+    tolerance: f64,
+}
+
+impl Params {
+    /// Reads and checks the parameters (errors name the parameter).
+    fn read(params: &dyn Parameters) -> Result<Self, ParameterError> {
+        let p = Reader::new(params, vr::TABLE);
+        let nb = p.integer(vr::NB)?;
+        let radius = p.real(vr::RADIUS)?;
+        // Not declared with a minimum in the model description.
+        let e = p.real_within(vr::E, Bounds::at_least(0.0))?;
         if e >= radius {
             return Err(format!("parameter 'e' ({e} m) must be smaller than R ({radius} m)").into());
         }
-        let r_root = finite(params, vr::R_ROOT, "r_root")?;
+        let r_root = p.real(vr::R_ROOT)?;
         if !(r_root >= e && r_root < radius) {
             return Err(
                 format!("parameter 'r_root' ({r_root} m) must satisfy e ({e} m) <= r_root < R ({radius} m)").into()
             );
         }
-        let chord = positive(params, vr::CHORD, "chord", "m")?;
-        let twist = finite(params, vr::TWIST, "twist")?;
-        let lift_slope = non_negative(params, vr::LIFT_SLOPE, "a", "")?;
-        let cd0 = non_negative(params, vr::CD0, "cd0", "")?;
-        let cd2 = non_negative(params, vr::CD2, "cd2", "")?;
-        let rho = positive(params, vr::RHO, "rho", "kg/m^3")?;
-        let n = params.integer(vr::N_SECTIONS);
-        if !(1..=NS_MAX as i32).contains(&n) {
-            return Err(format!("parameter 'n_sections' must be in 1..={NS_MAX} (got {n})").into());
-        }
-        let n = n as usize;
-        let inflow = match params.integer(vr::INFLOW_MODEL) {
+        let (chord, twist) = (p.real(vr::CHORD)?, p.real(vr::TWIST)?);
+        let (lift_slope, cd0, cd2) = (p.real(vr::LIFT_SLOPE)?, p.real(vr::CD0)?, p.real(vr::CD2)?);
+        let rho = p.real(vr::RHO)?;
+        let n = p.integer(vr::N_SECTIONS)? as usize;
+        let inflow = match p.integer(vr::INFLOW_MODEL)? {
             0 => InflowModel::None,
             1 => InflowModel::Uniform,
             2 => InflowModel::PittPeters,
             m => return Err(format!("parameter 'inflow_model' must be 0, 1 or 2 (got {m})").into()),
         };
-        let omega = positive(params, vr::OMEGA, "Omega", "rad/s")?;
-        let mut shaft = [0.0; 3];
-        for (k, c) in ["nx", "ny", "nz"].iter().enumerate() {
-            shaft[k] = finite(params, vr::SHAFT + k as u32, &format!("shaft.{c}"))?;
-        }
+        let omega = p.real(vr::OMEGA)?;
+        let shaft = p.vector::<3>(vr::SHAFT)?;
         let norm = (shaft[0] * shaft[0] + shaft[1] * shaft[1] + shaft[2] * shaft[2]).sqrt();
         if norm < 1e-9 {
             return Err("parameters 'shaft.nx/ny/nz' must not be the zero vector".into());
         }
-        shaft = shaft.map(|c| c / norm);
-        let code = params.integer(vr::QUADRATURE);
+        let code = p.integer(vr::QUADRATURE)?;
         let rule = Rule::from_code(code)
             .ok_or_else(|| format!("parameter 'quadrature' must be 0 (midpoint) or 1 (Gauss-Legendre) (got {code})"))?;
-        let mut lambda_start = [0.0; 3];
-        for (k, name) in ["lambda0_start", "lambda_s_start", "lambda_c_start"].iter().enumerate() {
-            lambda_start[k] = finite(params, vr::LAMBDA_START + k as u32, name)?;
-        }
-        let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
-        if !(tolerance > 0.0 && tolerance < 1.0) {
-            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})").into());
-        }
+        let lambda_start = p.vector(vr::LAMBDA_START)?;
+        let tolerance = p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0))?;
+        let (nb, shaft) = (nb as usize, shaft.map(|c| c / norm));
+        Ok(Params {
+            nb,
+            radius,
+            e,
+            r_root,
+            chord,
+            twist,
+            lift_slope,
+            cd0,
+            cd2,
+            rho,
+            n,
+            inflow,
+            omega,
+            shaft,
+            rule,
+            lambda_start,
+            tolerance,
+        })
+    }
+}
 
-        let (r, w) = quadrature::stations(rule, n, r_root, radius);
+impl Aero {
+    /// Builds the model from parameter values, validating them (errors name the parameter).
+    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
+        let p = Params::read(params)?;
+        let (radius, n) = (p.radius, p.n);
+        let (r, w) = quadrature::stations(p.rule, n, p.r_root, radius);
         let (mut xs, mut qw, mut tw, mut r_over_radius) = ([0.0; NS_MAX], [0.0; NS_MAX], [0.0; NS_MAX], [0.0; NS_MAX]);
         for j in 0..n {
             r_over_radius[j] = r[j] / radius;
-            xs[j] = r[j] - e;
-            qw[j] = 0.5 * rho * chord * w[j];
-            tw[j] = twist * (r[j] / radius - 0.75);
+            xs[j] = r[j] - p.e;
+            qw[j] = 0.5 * p.rho * p.chord * w[j];
+            tw[j] = p.twist * (r[j] / radius - 0.75);
         }
-        let tip_speed = omega * radius;
+        let tip_speed = p.omega * radius;
         Ok(Aero {
-            nb: nb as usize,
+            nb: p.nb,
             radius,
-            e,
+            e: p.e,
             n,
             r,
             r_over_radius,
@@ -86,17 +117,17 @@ impl Aero {
             w,
             qw,
             twist: tw,
-            lift_slope,
-            cd0,
-            cd2,
-            inflow,
-            omega,
+            lift_slope: p.lift_slope,
+            cd0: p.cd0,
+            cd2: p.cd2,
+            inflow: p.inflow,
+            omega: p.omega,
             tip_speed,
-            thrust_scale: rho * PI * radius * radius * tip_speed * tip_speed,
-            shaft,
-            hub_axes: hub_axes(shaft),
-            lambda_start,
-            tolerance,
+            thrust_scale: p.rho * PI * radius * radius * tip_speed * tip_speed,
+            shaft: p.shaft,
+            hub_axes: hub_axes(p.shaft),
+            lambda_start: p.lambda_start,
+            tolerance: p.tolerance,
         })
     }
 }

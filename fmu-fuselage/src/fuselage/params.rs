@@ -1,7 +1,7 @@
 //! The Fuselage's parameters: read, checked and turned into a [`Fuselage`].
 
 use fmu_core::model::Parameters;
-use fmu_core::params::{ParameterError, finite, finite3};
+use fmu_core::params::{Bounds, ParameterError, Reader};
 use nalgebra::{Matrix3, Matrix6};
 
 use super::{Fuselage, Gear};
@@ -42,50 +42,69 @@ fn check_inertia(i_cm: &Matrix3<f64>, strict: bool) -> Result<(), String> {
 impl Fuselage {
     /// Builds the airframe from parameter values, validating them (errors name the parameter).
     pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
-        let mass = finite(params, vr::MASS, "mass")?;
-        if mass <= 0.0 {
-            return Err(format!("parameter 'mass' must be > 0 kg (got {mass})").into());
-        }
-        let cg = finite3(params, vr::CG, ["cg.x", "cg.y", "cg.z"])?;
-        let mut ii = [0.0; 6];
-        for (k, name) in ["I.xx", "I.yy", "I.zz", "I.xy", "I.xz", "I.yz"].iter().enumerate() {
-            ii[k] = finite(params, vr::INERTIA + k as u32, name)?;
-        }
-        let [ixx, iyy, izz, ixy, ixz, iyz] = ii;
+        let p = Reader::new(params, vr::TABLE);
+        let mass = p.real(vr::MASS)?;
+        let cg = p.vector::<3>(vr::CG)?;
+        let [ixx, iyy, izz, ixy, ixz, iyz] = p.vector::<6>(vr::INERTIA)?;
         let i_cm = Matrix3::new(ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz);
-        check_inertia(&i_cm, params.boolean(vr::STRICT_INERTIA))?;
-        let g = finite(params, vr::G, "g")?;
+        check_inertia(&i_cm, p.boolean(vr::STRICT_INERTIA))?;
+        let g = p.real(vr::G)?;
         let mut points = [[0.0; 3]; 3];
-        for p in Point::ALL {
-            let n = p.name();
-            points[p.index()] = finite3(
-                params,
-                vr::POINTS + 3 * p.index() as u32,
-                [&format!("{n}.x"), &format!("{n}.y"), &format!("{n}.z")],
-            )?;
+        for point in Point::ALL {
+            points[point.index()] = p.vector(vr::POINTS + vr::PER_POINT * point.index() as u32)?;
         }
-        let code = params.integer(vr::EULER_SEQUENCE);
+        let code = p.integer(vr::EULER_SEQUENCE)?;
         let sequence = EulerSequence::from_code(code).ok_or_else(|| {
             format!("parameter 'euler_sequence' must be one of 123, 132, 213, 231, 312, 321 (got {code})")
         })?;
-        let mask = params.integer(vr::DOF_MASK);
-        if !(0..=63).contains(&mask) {
-            return Err(format!("parameter 'dof_mask' must be in 0..=63 (got {mask})").into());
-        }
-        let drag_area = finite(params, vr::DRAG_AREA, "drag_area")?;
-        if drag_area < 0.0 {
-            return Err(format!("parameter 'drag_area' must be >= 0 m^2 (got {drag_area})").into());
-        }
-        let rho = finite(params, vr::RHO, "rho")?;
-        if rho < 0.0 {
-            return Err(format!("parameter 'rho' must be >= 0 kg/m^3 (got {rho})").into());
-        }
-        let gear = gear_from_parameters(params)?;
-        let tolerance = finite(params, vr::TOLERANCE, "tolerance")?;
-        if !(tolerance > 0.0 && tolerance < 1.0) {
-            return Err(format!("parameter 'tolerance' must be in (0, 1) (got {tolerance})").into());
-        }
+        let mask = p.integer(vr::DOF_MASK)?;
+        let drag_area = p.real(vr::DRAG_AREA)?;
+        // Not declared with a minimum in the model description.
+        let rho = p.real_within(vr::RHO, Bounds::at_least(0.0))?;
+        let gear = gear_from_parameters(&p)?;
+        let tolerance = p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0))?;
+        let MassMatrices { inertia_o, m6_inv, m6_inv_free } = MassMatrices::new(mass, cg, &i_cm, mask)?;
+        let (x0, q0) = initial_state(&p)?;
+        let gear = gear.map(|mut gear| {
+            let r0 = vec3::dcm(q0);
+            for (anchor, leg) in gear.anchors.iter_mut().zip(&gear.legs) {
+                let p = add(x::View(&x0).pos(), mat_vec(&r0, *leg));
+                *anchor = [p[0], p[1]];
+            }
+            gear
+        });
 
+        Ok(Fuselage {
+            mass,
+            cg,
+            inertia_o,
+            m6_inv,
+            m6_inv_free,
+            g,
+            points,
+            sequence,
+            drag_coefficient: 0.5 * rho * drag_area,
+            gear,
+            x0,
+            tolerance,
+        })
+    }
+}
+
+/// The mass properties about the reference point O that the equations of motion use.
+struct MassMatrices {
+    /// Inertia tensor about O, body axes, kg m^2.
+    inertia_o: [[f64; 3]; 3],
+    /// Inverse of the 6x6 mass matrix reduced to the free DOFs of `dof_mask` (blocked rows and
+    /// columns zero).
+    m6_inv: [[f64; 6]; 6],
+    /// Inverse of the full 6x6 mass matrix (every DOF free).
+    m6_inv_free: [[f64; 6]; 6],
+}
+
+impl MassMatrices {
+    /// From the mass, the CoM `cg` and the inertia `i_cm` about it, and the `dof_mask`.
+    fn new(mass: f64, cg: [f64; 3], i_cm: &Matrix3<f64>, mask: i32) -> Result<Self, ParameterError> {
         // Inertia about O (parallel-axis theorem) and the coupled 6x6 mass matrix.
         let c = nalgebra::Vector3::from(cg);
         let i_o = i_cm + (Matrix3::identity() * c.norm_squared() - c * c.transpose()) * mass;
@@ -110,78 +129,43 @@ impl Fuselage {
             m6_inv_na.row_mut(k).fill(0.0);
             m6_inv_na.column_mut(k).fill(0.0);
         }
-        let m6_inv = to_array6(&m6_inv_na);
         let mut inertia_o = [[0.0; 3]; 3];
         for (r, row) in inertia_o.iter_mut().enumerate() {
             for (col, e) in row.iter_mut().enumerate() {
                 *e = i_o[(r, col)];
             }
         }
-
-        let mut x0 = [0.0; x::N];
-        x0[x::POS..x::POS + 3].copy_from_slice(&finite3(params, vr::POS0, ["x0", "y0", "z0"])?);
-        let euler0 = finite3(params, vr::EULER0, ["phi0", "theta0", "psi0"])?;
-        let q0 = EulerSequence::S321.quaternion([euler0[2], euler0[1], euler0[0]]);
-        x0[x::QUAT..x::QUAT + 4].copy_from_slice(&q0);
-        x0[x::VEL..x::VEL + 3].copy_from_slice(&finite3(params, vr::VEL0, ["u0", "v0", "w0"])?);
-        x0[x::RATE..x::RATE + 3].copy_from_slice(&finite3(params, vr::RATE0, ["p0", "q0", "r0"])?);
-        let gear = gear.map(|mut gear| {
-            let r0 = vec3::dcm(q0);
-            for (anchor, leg) in gear.anchors.iter_mut().zip(&gear.legs) {
-                let p = add([x0[x::POS], x0[x::POS + 1], x0[x::POS + 2]], mat_vec(&r0, *leg));
-                *anchor = [p[0], p[1]];
-            }
-            gear
-        });
-
-        Ok(Fuselage {
-            mass,
-            cg,
-            inertia_o,
-            m6_inv,
-            m6_inv_free,
-            g,
-            points,
-            sequence,
-            drag_coefficient: 0.5 * rho * drag_area,
-            gear,
-            x0,
-            tolerance,
-        })
+        Ok(MassMatrices { inertia_o, m6_inv: to_array6(&m6_inv_na), m6_inv_free })
     }
 }
 
+/// The initial state from the `x0 .. r0` parameters, and its attitude quaternion.
+fn initial_state(p: &Reader) -> Result<([f64; x::N], [f64; 4]), ParameterError> {
+    let mut x0 = [0.0; x::N];
+    let mut x = x::ViewMut(&mut x0);
+    *x.pos() = p.vector::<3>(vr::POS0)?;
+    let euler0 = p.vector::<3>(vr::EULER0)?;
+    let q0 = EulerSequence::S321.quaternion([euler0[2], euler0[1], euler0[0]]);
+    *x.quat() = q0;
+    *x.vel() = p.vector::<3>(vr::VEL0)?;
+    *x.rate() = p.vector::<3>(vr::RATE0)?;
+    Ok((x0, q0))
+}
+
 /// The landing gear of the parameters, `None` when `gear.k` is 0.
-fn gear_from_parameters(params: &dyn Parameters) -> Result<Option<Gear>, ParameterError> {
-    let mut coefficients = [0.0; 4];
-    for (c, (ref_, name)) in coefficients.iter_mut().zip([
-        (vr::GEAR_K, "gear.k"),
-        (vr::GEAR_C, "gear.c"),
-        (vr::GEAR_K_H, "gear.k_h"),
-        (vr::GEAR_C_H, "gear.c_h"),
-    ]) {
-        *c = finite(params, ref_, name)?;
-        if *c < 0.0 {
-            return Err(format!("parameter '{name}' must be >= 0 (got {c})").into());
-        }
-    }
-    let [k, c, k_h, c_h] = coefficients;
-    let ground_z = finite(params, vr::GROUND_Z, "ground_z")?;
-    let ratio = finite(params, vr::GEAR_K_H_RATIO, "gear.k_h_ratio")?;
-    if ratio < 0.0 {
-        return Err(format!("parameter 'gear.k_h_ratio' must be >= 0 (got {ratio})").into());
-    }
+fn gear_from_parameters(p: &Reader) -> Result<Option<Gear>, ParameterError> {
+    let k = p.real(vr::GEAR_K)?;
+    let c = p.real(vr::GEAR_C)?;
+    let k_h = p.real(vr::GEAR_K_H)?;
+    let c_h = p.real(vr::GEAR_C_H)?;
+    let ground_z = p.real(vr::GROUND_Z)?;
+    let ratio = p.real(vr::GEAR_K_H_RATIO)?;
     if k == 0.0 {
         return Ok(None);
     }
     let mut legs = [[0.0; 3]; GEAR_LEGS];
     for (i, leg) in legs.iter_mut().enumerate() {
-        let n = i + 1;
-        *leg = finite3(
-            params,
-            vr::GEAR + 3 * i as u32,
-            [&format!("gear[{n}].x"), &format!("gear[{n}].y"), &format!("gear[{n}].z")],
-        )?;
+        *leg = p.vector(vr::GEAR + vr::PER_GEAR * i as u32)?;
     }
     Ok(Some(Gear { legs, k, c, k_h, k_hy: k_h * ratio, c_h, ground_z, anchors: [[0.0; 2]; GEAR_LEGS] }))
 }
