@@ -1,9 +1,10 @@
 //! Checks that model crates run in their tests: the exact directional derivatives against
-//! finite differences of the outputs, and the declared `ModelStructure` against what the outputs
-//! really depend on; [`math`], the small algebra of the models' independent test references.
+//! finite differences of the outputs, the declared `ModelStructure` against what the outputs
+//! really depend on, and the declaration layout ([`check_layout`]); [`math`], the small algebra of the models' independent test references.
 
 pub mod math;
 
+use std::collections::HashSet;
 use std::fmt;
 
 use crate::instance::Instance;
@@ -107,6 +108,38 @@ pub fn check_directional_derivatives<M: Model>(
         }
     }
     Ok(report)
+}
+
+/// Checks the declaration layout every model crate follows and returns the inputs and outputs of
+/// `variables` in declaration order: names and value references are unique, every name of
+/// `contract` is declared, every variable has a description, and there are `inputs.0` inputs and
+/// `outputs.0` outputs whose value references are `inputs.1 + index` and `outputs.1 + index`
+/// (the `u` and `y` orders are declaration orders).
+pub fn check_layout<'a>(
+    variables: &'a [Variable],
+    contract: &[String],
+    inputs: (usize, u32),
+    outputs: (usize, u32),
+) -> (Vec<&'a Variable>, Vec<&'a Variable>) {
+    let names: HashSet<&str> = variables.iter().map(|v| v.name.as_str()).collect();
+    let refs: HashSet<u32> = variables.iter().map(|v| v.vr).collect();
+    assert_eq!(names.len(), variables.len(), "duplicate names");
+    assert_eq!(refs.len(), variables.len(), "duplicate value references");
+    for n in contract {
+        assert!(names.contains(n.as_str()), "contract variable '{n}' missing");
+    }
+    for v in variables {
+        assert!(!v.description.is_empty(), "'{}' has no description", v.name);
+    }
+    let of = |causality: Causality, (n, base): (usize, u32)| {
+        let vars: Vec<&Variable> = variables.iter().filter(|v| v.causality == causality).collect();
+        assert_eq!(vars.len(), n, "number of {causality:?} variables");
+        for (k, v) in vars.iter().enumerate() {
+            assert_eq!(v.vr, base + k as u32, "{}", v.name);
+        }
+        vars
+    };
+    (of(Causality::Input, inputs), of(Causality::Output, outputs))
 }
 
 /// Value reference of a variable of model `M`, by name. Panics with the name when there is none.
