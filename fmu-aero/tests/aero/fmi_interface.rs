@@ -8,7 +8,7 @@ use std::f64::consts::PI;
 use crate::common::{BladeState, Rotor, Sim, Val, blade_inputs, i, r, set_blade};
 use fmu_aero::Aero;
 use fmu_aero::layout::{MAX_BLADES, u, vr as vrs, y};
-use fmu_core::verify::{check_directional_derivatives, check_layout};
+use fmu_core::verify::{check_directional_derivatives, check_fmu_state_round_trip, check_layout};
 use fmu_core::{Causality, Instance, Model};
 
 #[test]
@@ -126,31 +126,9 @@ fn directional_derivatives_equal_central_differences_and_declared_structure() {
 #[test]
 fn fmu_state_restore_and_serialization_are_bit_identical() {
     let mut sim = flying(2);
-    let outputs: Vec<u32> =
-        Aero::variables().iter().filter(|v| v.causality == Causality::Output).map(|v| v.vr).collect();
-    let inst = &mut sim.inst;
-    let t = inst.time();
-    let saved = inst.get_fmu_state().unwrap();
-    let run = |inst: &mut Instance<Aero>| {
-        for n in 0..5 {
-            inst.do_step(t + n as f64 * 0.02, 0.02).unwrap();
-        }
-        let mut v = vec![0.0; outputs.len()];
-        inst.get_real(&outputs, &mut v).unwrap();
-        v
-    };
-    let first = run(inst);
-    inst.set_fmu_state(&saved).unwrap();
-    let again = run(inst);
-    assert!(first.iter().zip(&again).all(|(a, b)| a.to_bits() == b.to_bits()), "restored run differs");
-    let bytes = inst.serialize_fmu_state(&saved).unwrap();
-    let mut fresh = Instance::<Aero>::new("fresh");
-    let restored = fresh.deserialize_fmu_state(&bytes).unwrap();
-    fresh.set_fmu_state(&restored).unwrap();
-    let third = run(&mut fresh);
-    assert!(first.iter().zip(&third).all(|(a, b)| a.to_bits() == b.to_bits()), "deserialized run differs");
-    assert_eq!(inst.continuous_state().len(), 3);
-    eprintln!("FMU state: 5 steps after restore and after deserialisation bit-identical ({} outputs)", outputs.len());
+    let outputs = check_fmu_state_round_trip(&mut sim.inst, 5, 0.02);
+    assert_eq!(sim.inst.continuous_state().len(), 3);
+    eprintln!("FMU state: 5 steps after restore and after deserialisation bit-identical ({outputs} outputs)");
 }
 
 /// The uniform inflow iteration starts from the inflow of the last evaluation, which the FMU

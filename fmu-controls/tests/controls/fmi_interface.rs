@@ -5,8 +5,8 @@
 
 use fmu_controls::Controls;
 use fmu_controls::layout::{MAX_BLADES, u, vr as vrs, y};
-use fmu_core::verify::{check_directional_derivatives, check_layout};
-use fmu_core::{Causality, Instance, Model};
+use fmu_core::verify::{check_directional_derivatives, check_fmu_state_round_trip, check_layout};
+use fmu_core::{Instance, Model};
 
 fn vr(name: &str) -> u32 {
     Controls::variables().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no variable '{name}'")).vr
@@ -106,27 +106,6 @@ fn directional_derivatives_equal_central_differences_and_declared_structure() {
 #[test]
 fn fmu_state_restore_is_bit_identical() {
     let mut inst = running(0.05);
-    let outputs: Vec<u32> =
-        Controls::variables().iter().filter(|v| v.causality == Causality::Output).map(|v| v.vr).collect();
-    let t = inst.time();
-    let saved = inst.get_fmu_state().unwrap();
-    let run = |inst: &mut Instance<Controls>| {
-        for n in 0..5 {
-            inst.do_step(t + n as f64 * 0.01, 0.01).unwrap();
-        }
-        let mut v = vec![0.0; outputs.len()];
-        inst.get_real(&outputs, &mut v).unwrap();
-        v
-    };
-    let first = run(&mut inst);
-    inst.set_fmu_state(&saved).unwrap();
-    let again = run(&mut inst);
-    assert!(first.iter().zip(&again).all(|(a, b)| a.to_bits() == b.to_bits()));
-    let bytes = inst.serialize_fmu_state(&saved).unwrap();
-    let mut fresh = Instance::<Controls>::new("fresh");
-    let restored = fresh.deserialize_fmu_state(&bytes).unwrap();
-    fresh.set_fmu_state(&restored).unwrap();
-    let third = run(&mut fresh);
-    assert!(first.iter().zip(&third).all(|(a, b)| a.to_bits() == b.to_bits()));
+    check_fmu_state_round_trip(&mut inst, 5, 0.01);
     assert_eq!(inst.continuous_state().len(), 4);
 }
