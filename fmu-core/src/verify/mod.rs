@@ -47,6 +47,16 @@ impl fmt::Display for DerivativeReport {
     }
 }
 
+impl DerivativeReport {
+    /// Prints the report as `what` and asserts that it found no violation and that there were
+    /// both declared and undeclared pairs to check.
+    pub fn assert_clean(&self, what: &str) {
+        eprintln!("{what}: {self}");
+        assert!(self.violations.is_empty(), "{what}: {:#?}", self.violations);
+        assert!(self.declared_pairs > 0 && self.undeclared_pairs > 0, "{what}: {self}");
+    }
+}
+
 /// Compares `fmi2GetDirectionalDerivative` of every output with respect to every input against
 /// Richardson-extrapolated central differences (fourth order) of the outputs, taken with
 /// get-after-set at the instance's current point, and checks the declared feedthrough: declared

@@ -77,12 +77,8 @@ fn check_derivatives(shaft_free: bool) {
         1e-3 * u.abs().max(unit_scale)
     };
     let report = check_directional_derivatives(&mut inst, step, 1e-6).unwrap();
-    eprintln!(
-        "directional derivatives (shaft_free = {shaft_free}): {report} (zero declared pairs: inactive blades, or the \
-         shaft torque input with the shaft driven)"
-    );
-    assert!(report.violations.is_empty(), "{:#?}", report.violations);
-    assert!(report.declared_pairs > 0 && report.undeclared_pairs > 0);
+    // Zero declared pairs: inactive blades, or the shaft torque input with the shaft driven.
+    report.assert_clean(&format!("directional derivatives (shaft_free = {shaft_free})"));
 }
 
 #[test]
