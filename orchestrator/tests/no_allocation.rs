@@ -9,8 +9,6 @@ mod common;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use test_fmus::{Body, Load};
-
 struct Counting;
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
@@ -38,9 +36,7 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn newton_steps_do_not_allocate() {
-    let dir = tempfile::tempdir().unwrap();
-    common::package_test_fmu::<Body>(dir.path());
-    common::package_test_fmu::<Load>(dir.path());
+    let dir = test_fmus::two_mass::packaged();
     let json = r#"{
       "fmus": { "body": { "path": "TwoMassBody.fmu" }, "load": { "path": "TwoMassLoad.fmu" } },
       "connections": ["body.x -> load.x1", "body.v -> load.v1", "body.a -> load.a1", "load.F -> body.F"],

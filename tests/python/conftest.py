@@ -4,6 +4,7 @@ import os
 import pathlib
 
 import pytest
+from fmpy import read_model_description
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FMU_DIR = pathlib.Path(os.environ.get("ROTORCRAFT_FMU_DIR", ROOT / "target" / "fmus"))
@@ -15,6 +16,18 @@ def packaged_fmu(name):
     if not path.is_file():
         pytest.fail(f"{path} is missing: run `bash scripts/test.sh` (it builds and packages the FMUs)")
     return str(path)
+
+
+def read_our_description(path, identifier):
+    """FMPy's reading of the model description of our FMU at `path`, checked for what each of ours
+    declares: FMI 2.0, Co-Simulation as `identifier`, FMU state get/set and serialisation, and
+    directional derivatives; with its variables by name."""
+    md = read_model_description(path)
+    cs = md.coSimulation
+    assert md.fmiVersion == "2.0"
+    assert cs.modelIdentifier == identifier
+    assert cs.canGetAndSetFMUstate and cs.canSerializeFMUstate and cs.providesDirectionalDerivative
+    return md, {v.name: v for v in md.modelVariables}
 
 
 def _packaged_fixture(name):

@@ -15,6 +15,8 @@ from fmpy import extract, read_model_description, simulate_fmu
 from fmpy.fmi2 import FMU2Slave, fmi2CallbackFunctions, fmi2CallbackLoggerTYPE
 from fmpy.validation import validate_fmu
 
+from conftest import read_our_description
+
 G = 9.80665
 FMI2_ERROR = 3
 
@@ -24,13 +26,8 @@ def test_fmpy_validates_without_problems(fuselage_fmu):
 
 
 def test_model_description_declares_capabilities(fuselage_fmu):
-    md = read_model_description(fuselage_fmu)
-    cs = md.coSimulation
-    assert md.fmiVersion == "2.0"
-    assert cs.modelIdentifier == "Fuselage"
-    assert cs.canGetAndSetFMUstate and cs.canSerializeFMUstate and cs.providesDirectionalDerivative
-    assert cs.canHandleVariableCommunicationStepSize
-    names = {v.name: v for v in md.modelVariables}
+    md, names = read_our_description(fuselage_fmu, "Fuselage")
+    assert md.coSimulation.canHandleVariableCommunicationStepSize
     for name in ["mass", "I.xy", "hub.F.x", "ext.M.z", "x", "phi", "euler.1", "q.w", "hub.acc.z", "tail.alpha.y"]:
         assert name in names, name
     assert names["hub.acc.z"].causality == "output"

@@ -13,6 +13,8 @@ from fmpy import extract, read_model_description, simulate_fmu
 from fmpy.fmi2 import FMU2Slave
 from fmpy.validation import validate_fmu
 
+from conftest import read_our_description
+
 OMEGA = 29.0
 E, S, I_FLAP = 0.3, 390.0, 1953.0
 
@@ -22,12 +24,7 @@ def test_fmpy_validates_without_problems(rotor_fmu):
 
 
 def test_model_description_declares_the_contract(rotor_fmu):
-    md = read_model_description(rotor_fmu)
-    cs = md.coSimulation
-    assert md.fmiVersion == "2.0"
-    assert cs.modelIdentifier == "Rotor"
-    assert cs.canGetAndSetFMUstate and cs.canSerializeFMUstate and cs.providesDirectionalDerivative
-    names = {v.name: v for v in md.modelVariables}
+    md, names = read_our_description(rotor_fmu, "Rotor")
     for name in ["nb", "Omega", "R", "e", "blade.m", "blade.S", "blade.I", "k_lag", "c_lag", "k_flap",
                  "shaft_free", "shaft.nx", "hub.acc.z", "hub.omega.x", "blade[8].pitch_acc", "blade[1].F.z",
                  "shaft_torque", "hub.F.z", "hub.M.x", "azimuth", "blade[3].flap", "blade[2].vel.y",

@@ -7,6 +7,7 @@
 use std::f64::consts::PI;
 
 use crate::common::{BladeState, Rotor, Sim, Val, blade_inputs, i, r, rel, set_blade};
+use fmu_core::verify::math::simpson;
 
 const NB: usize = 4;
 const R: f64 = 7.5;
@@ -50,23 +51,7 @@ fn exact_angle_bemt(theta75: f64) -> (f64, f64) {
             let alpha = theta75 + TWIST * (x - 0.75) - up.atan2(ut);
             0.5 * rho * CHORD * A * alpha * u * ut
         };
-        let n = 4000;
-        let h = 1.0 / n as f64;
-        let simpson: f64 = (0..=n)
-            .map(|k| {
-                let w = if k == 0 || k == n {
-                    1.0
-                } else if k % 2 == 1 {
-                    4.0
-                } else {
-                    2.0
-                };
-                w * f(k as f64 * h)
-            })
-            .sum::<f64>()
-            * h
-            / 3.0;
-        NB as f64 * simpson * R / (rho * PI * R * R * (OMEGA * R).powi(2))
+        NB as f64 * simpson(f, 0.0, 1.0, 4000) * R / (rho * PI * R * R * (OMEGA * R).powi(2))
     };
     let (mut lo, mut hi) = (0.0, 0.5);
     for _ in 0..200 {

@@ -3,12 +3,10 @@
 //! first-order actuators), undeclared pairs do not move, FMU state restore is bit-identical and
 //! bad parameters are refused by name.
 
-use std::collections::HashSet;
-
 use fmu_controls::Controls;
 use fmu_controls::layout::{MAX_BLADES, u, vr as vrs, y};
-use fmu_core::verify::check_directional_derivatives;
-use fmu_core::{Causality, Instance, Model};
+use fmu_core::verify::{check_directional_derivatives, check_fmu_state_round_trip, check_layout};
+use fmu_core::{Instance, Model};
 
 fn vr(name: &str) -> u32 {
     Controls::variables().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no variable '{name}'")).vr
@@ -17,8 +15,6 @@ fn vr(name: &str) -> u32 {
 #[test]
 fn declarations_follow_the_contract_and_layout() {
     let vars = Controls::variables();
-    let names: HashSet<&str> = vars.iter().map(|v| v.name.as_str()).collect();
-    assert_eq!(names.len(), vars.len());
     let mut contract: Vec<String> = [
         "nb",
         "tau",
@@ -46,18 +42,7 @@ fn declarations_follow_the_contract_and_layout() {
             contract.push(format!("blade[{b}].{s}"));
         }
     }
-    for n in &contract {
-        assert!(names.contains(n.as_str()), "contract variable '{n}' missing");
-    }
-    let inputs: Vec<_> = vars.iter().filter(|v| v.causality == Causality::Input).collect();
-    let outputs: Vec<_> = vars.iter().filter(|v| v.causality == Causality::Output).collect();
-    assert_eq!((inputs.len(), outputs.len()), (u::N, y::N));
-    for (k, v) in inputs.iter().enumerate() {
-        assert_eq!(v.vr, vrs::INPUT_BASE + k as u32, "{}", v.name);
-    }
-    for (k, v) in outputs.iter().enumerate() {
-        assert_eq!(v.vr, vrs::OUTPUT_BASE + k as u32, "{}", v.name);
-    }
+    let (_, outputs) = check_layout(&vars, &contract, (u::N, vrs::INPUT_BASE), (y::N, vrs::OUTPUT_BASE));
     assert_eq!(outputs[y::blade(2) + y::PITCH_ACC].name, "blade[3].pitch_acc");
     assert_eq!(outputs[y::SWASHPLATE + 3].name, "tail_collective");
 }
@@ -112,36 +97,13 @@ fn directional_derivatives_equal_central_differences_and_declared_structure() {
     for tau in [0.0, 0.05] {
         let mut inst = running(tau);
         let report = check_directional_derivatives(&mut inst, |_, u| 1e-5 * u.abs().max(1.0), 1e-6).unwrap();
-        eprintln!("tau {tau} s: {report}");
-        assert!(report.violations.is_empty(), "tau {tau}: {:#?}", report.violations);
-        assert!(report.declared_pairs > 0 && report.undeclared_pairs > 0);
+        report.assert_clean(&format!("tau {tau} s"));
     }
 }
 
 #[test]
 fn fmu_state_restore_is_bit_identical() {
     let mut inst = running(0.05);
-    let outputs: Vec<u32> =
-        Controls::variables().iter().filter(|v| v.causality == Causality::Output).map(|v| v.vr).collect();
-    let t = inst.time();
-    let saved = inst.get_fmu_state().unwrap();
-    let run = |inst: &mut Instance<Controls>| {
-        for n in 0..5 {
-            inst.do_step(t + n as f64 * 0.01, 0.01).unwrap();
-        }
-        let mut v = vec![0.0; outputs.len()];
-        inst.get_real(&outputs, &mut v).unwrap();
-        v
-    };
-    let first = run(&mut inst);
-    inst.set_fmu_state(&saved).unwrap();
-    let again = run(&mut inst);
-    assert!(first.iter().zip(&again).all(|(a, b)| a.to_bits() == b.to_bits()));
-    let bytes = inst.serialize_fmu_state(&saved).unwrap();
-    let mut fresh = Instance::<Controls>::new("fresh");
-    let restored = fresh.deserialize_fmu_state(&bytes).unwrap();
-    fresh.set_fmu_state(&restored).unwrap();
-    let third = run(&mut fresh);
-    assert!(first.iter().zip(&third).all(|(a, b)| a.to_bits() == b.to_bits()));
+    check_fmu_state_round_trip(&mut inst, 5, 0.01);
     assert_eq!(inst.continuous_state().len(), 4);
 }

@@ -1,6 +1,25 @@
-//! Small 3-vector and 3x3 algebra, a seeded generator and a number format for the model crates'
-//! independent test references: deliberately none of the vector code a model computes with
-//! ([`crate::vec3`] or a model's own), so that a reference does not share the model's bugs.
+//! Small 3-vector and 3x3 algebra, the Simpson rule, a seeded generator and a number format for
+//! the model crates' independent test references: deliberately none of the vector code a model
+//! computes with ([`crate::vec3`] or a model's own), so that a reference does not share the
+//! model's bugs.
+
+/// The composite Simpson rule: the integral of `f` over `[a, b]` with `n` (even) intervals.
+pub fn simpson(f: impl Fn(f64) -> f64, a: f64, b: f64, n: usize) -> f64 {
+    let h = (b - a) / n as f64;
+    let sum: f64 = (0..=n)
+        .map(|k| {
+            let w = if k == 0 || k == n {
+                1.0
+            } else if k % 2 == 1 {
+                4.0
+            } else {
+                2.0
+            };
+            w * f(a + k as f64 * h)
+        })
+        .sum();
+    sum * h / 3.0
+}
 
 /// 3x3 matrix, row-major.
 pub type Mat = [[f64; 3]; 3];

@@ -1,9 +1,11 @@
 //! Checks that model crates run in their tests: the exact directional derivatives against
-//! finite differences of the outputs, and the declared `ModelStructure` against what the outputs
-//! really depend on; [`math`], the small algebra of the models' independent test references.
+//! finite differences of the outputs, the declared `ModelStructure` against what the outputs
+//! really depend on, the declaration layout ([`check_layout`]) and FMU state round trips
+//! ([`check_fmu_state_round_trip`]); [`math`], the small algebra of the models' independent test references.
 
 pub mod math;
 
+use std::collections::HashSet;
 use std::fmt;
 
 use crate::instance::Instance;
@@ -42,6 +44,16 @@ impl fmt::Display for DerivativeReport {
             self.undeclared_pairs,
             self.violations.len()
         )
+    }
+}
+
+impl DerivativeReport {
+    /// Prints the report as `what` and asserts that it found no violation and that there were
+    /// both declared and undeclared pairs to check.
+    pub fn assert_clean(&self, what: &str) {
+        eprintln!("{what}: {self}");
+        assert!(self.violations.is_empty(), "{what}: {:#?}", self.violations);
+        assert!(self.declared_pairs > 0 && self.undeclared_pairs > 0, "{what}: {self}");
     }
 }
 
@@ -107,6 +119,66 @@ pub fn check_directional_derivatives<M: Model>(
         }
     }
     Ok(report)
+}
+
+/// Checks the declaration layout every model crate follows and returns the inputs and outputs of
+/// `variables` in declaration order: names and value references are unique, every name of
+/// `contract` is declared, every variable has a description, and there are `inputs.0` inputs and
+/// `outputs.0` outputs whose value references are `inputs.1 + index` and `outputs.1 + index`
+/// (the `u` and `y` orders are declaration orders).
+pub fn check_layout<'a>(
+    variables: &'a [Variable],
+    contract: &[String],
+    inputs: (usize, u32),
+    outputs: (usize, u32),
+) -> (Vec<&'a Variable>, Vec<&'a Variable>) {
+    let names: HashSet<&str> = variables.iter().map(|v| v.name.as_str()).collect();
+    let refs: HashSet<u32> = variables.iter().map(|v| v.vr).collect();
+    assert_eq!(names.len(), variables.len(), "duplicate names");
+    assert_eq!(refs.len(), variables.len(), "duplicate value references");
+    for n in contract {
+        assert!(names.contains(n.as_str()), "contract variable '{n}' missing");
+    }
+    for v in variables {
+        assert!(!v.description.is_empty(), "'{}' has no description", v.name);
+    }
+    let of = |causality: Causality, (n, base): (usize, u32)| {
+        let vars: Vec<&Variable> = variables.iter().filter(|v| v.causality == causality).collect();
+        assert_eq!(vars.len(), n, "number of {causality:?} variables");
+        for (k, v) in vars.iter().enumerate() {
+            assert_eq!(v.vr, base + k as u32, "{}", v.name);
+        }
+        vars
+    };
+    (of(Causality::Input, inputs), of(Causality::Output, outputs))
+}
+
+/// Checks that an FMU state restores bit for bit: `steps` steps of `h` s from the instance's
+/// current point give every output the same bits after `fmi2SetFMUstate` of the state saved at
+/// that point, and in a fresh instance after `fmi2SerializeFMUstate` and
+/// `fmi2DeSerializeFMUstate`. Leaves `inst` after the restored run; returns the number of
+/// outputs compared.
+pub fn check_fmu_state_round_trip<M: Model>(inst: &mut Instance<M>, steps: usize, h: f64) -> usize {
+    let outputs: Vec<u32> = M::variables().iter().filter(|v| v.causality == Causality::Output).map(|v| v.vr).collect();
+    let t = inst.time();
+    let saved = inst.get_fmu_state().unwrap();
+    let run = |inst: &mut Instance<M>| {
+        for n in 0..steps {
+            inst.do_step(t + n as f64 * h, h).unwrap();
+        }
+        let mut values = vec![0.0; outputs.len()];
+        inst.get_real(&outputs, &mut values).unwrap();
+        values.into_iter().map(f64::to_bits).collect::<Vec<u64>>()
+    };
+    let first = run(inst);
+    inst.set_fmu_state(&saved).unwrap();
+    assert_eq!(run(inst), first, "restored run differs");
+    let bytes = inst.serialize_fmu_state(&saved).unwrap();
+    let mut fresh = Instance::<M>::new("fresh");
+    let restored = fresh.deserialize_fmu_state(&bytes).unwrap();
+    fresh.set_fmu_state(&restored).unwrap();
+    assert_eq!(run(&mut fresh), first, "deserialized run differs");
+    outputs.len()
 }
 
 /// Value reference of a variable of model `M`, by name. Panics with the name when there is none.

@@ -2,11 +2,10 @@
 //! feedthrough structure) and parameter validation through the FMI layer. Directional
 //! derivatives and FMU state are covered in `fmi_interface.rs`.
 
-use std::collections::HashSet;
-
 use crate::common::{Sim, Val, b, i, r, vr};
 use fmu_core::model::Model;
 use fmu_core::variable::{Causality, Feedthrough};
+use fmu_core::verify::check_layout;
 use fmu_fuselage::Fuselage;
 use fmu_fuselage::layout::{u, vr as vrs, y};
 
@@ -40,31 +39,11 @@ fn contract_names() -> Vec<String> {
 #[test]
 fn declarations_follow_the_contract_and_layout() {
     let vars = Fuselage::variables();
-    let names: HashSet<&str> = vars.iter().map(|v| v.name.as_str()).collect();
-    let refs: HashSet<u32> = vars.iter().map(|v| v.vr).collect();
-    assert_eq!(names.len(), vars.len(), "duplicate names");
-    assert_eq!(refs.len(), vars.len(), "duplicate value references");
-    for n in contract_names() {
-        assert!(names.contains(n.as_str()), "contract variable '{n}' missing");
-    }
-    let inputs: Vec<_> = vars.iter().filter(|v| v.causality == Causality::Input).collect();
-    let outputs: Vec<_> = vars.iter().filter(|v| v.causality == Causality::Output).collect();
-    assert_eq!(inputs.len(), u::N);
-    assert_eq!(outputs.len(), y::N);
-    // u and y orders are declaration orders, and value references are base + index.
-    for (k, v) in inputs.iter().enumerate() {
-        assert_eq!(v.vr, vrs::INPUT_BASE + k as u32, "{}", v.name);
-    }
-    for (k, v) in outputs.iter().enumerate() {
-        assert_eq!(v.vr, vrs::OUTPUT_BASE + k as u32, "{}", v.name);
-    }
+    let (inputs, outputs) = check_layout(&vars, &contract_names(), (u::N, vrs::INPUT_BASE), (y::N, vrs::OUTPUT_BASE));
     assert_eq!(vr("hub.F.x"), 100);
     assert_eq!(vr("tail.M.z"), 100 + 6 + 5);
     assert_eq!(vr("x"), 200);
     assert_eq!(vr("ext.alpha.z"), vrs::output(y::point(fmu_fuselage::Point::Ext) + y::P_ALPHA + 2));
-    for v in &vars {
-        assert!(!v.description.is_empty(), "'{}' has no description", v.name);
-    }
     // Feedthrough: exactly the acc, alpha and free.* outputs, each on all 18 load inputs.
     let all_inputs: Vec<u32> = inputs.iter().map(|v| v.vr).collect();
     for v in &outputs {

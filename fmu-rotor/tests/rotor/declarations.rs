@@ -1,11 +1,10 @@
 //! Declarations (the design's variable contract, the index and value-reference layout, the
 //! feedthrough structure), parameter validation through the FMI layer, and inactive blades.
 
-use std::collections::HashSet;
-
 use crate::common::{Sim, Val, b, i, r, vr};
 use fmu_core::model::Model;
-use fmu_core::variable::{Causality, Feedthrough};
+use fmu_core::variable::Feedthrough;
+use fmu_core::verify::check_layout;
 use fmu_rotor::Rotor;
 use fmu_rotor::layout::{u, vr as vrs, y};
 
@@ -66,30 +65,11 @@ fn contract_names() -> Vec<String> {
 #[test]
 fn declarations_follow_the_contract_and_layout() {
     let vars = Rotor::variables();
-    let names: HashSet<&str> = vars.iter().map(|v| v.name.as_str()).collect();
-    let refs: HashSet<u32> = vars.iter().map(|v| v.vr).collect();
-    assert_eq!(names.len(), vars.len(), "duplicate names");
-    assert_eq!(refs.len(), vars.len(), "duplicate value references");
-    for n in contract_names() {
-        assert!(names.contains(n.as_str()), "contract variable '{n}' missing");
-    }
-    let inputs: Vec<_> = vars.iter().filter(|v| v.causality == Causality::Input).collect();
-    let outputs: Vec<_> = vars.iter().filter(|v| v.causality == Causality::Output).collect();
-    assert_eq!(inputs.len(), u::N);
-    assert_eq!(outputs.len(), y::N);
-    for (k, v) in inputs.iter().enumerate() {
-        assert_eq!(v.vr, vrs::INPUT_BASE + k as u32, "{}", v.name);
-    }
-    for (k, v) in outputs.iter().enumerate() {
-        assert_eq!(v.vr, vrs::OUTPUT_BASE + k as u32, "{}", v.name);
-    }
+    check_layout(&vars, &contract_names(), (u::N, vrs::INPUT_BASE), (y::N, vrs::OUTPUT_BASE));
     assert_eq!(vr("hub.vel.x"), 100);
     assert_eq!(vr("blade[3].M.z"), vrs::input(u::blade(2) + u::MOMENT + 2));
     assert_eq!(vr("hub.F.x"), 300);
     assert_eq!(vr("blade[8].shaft.z"), vrs::output(y::N - 1));
-    for v in &vars {
-        assert!(!v.description.is_empty(), "'{}' has no description", v.name);
-    }
     // Feedthrough: hub loads and shaft torque on everything but the hub velocity; blade
     // kinematics on the hub motion and that blade's pitch; states-only outputs on nothing.
     let by_name = |n: &str| vars.iter().find(|v| v.name == n).unwrap();

@@ -19,7 +19,13 @@ use common::{example, param};
 use cosim::import::StderrLogger;
 use cosim::master::{FmuCache, Master};
 use cosim::system::SystemDescription;
+use fmu_core::verify::math::simpson;
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trim, TrimStart, Trimmer};
+
+/// A trimmer of `examples/helicopter.json`, its FMUs opened into `fmus`.
+fn helicopter_trimmer(fmus: &mut FmuCache) -> Trimmer<'_> {
+    Trimmer::new(&example("helicopter.json"), fmus, Arc::new(StderrLogger::new(false))).unwrap()
+}
 
 fn trim(trimmer: &mut Trimmer, condition: FlightCondition, start: TrimStart) -> Trim {
     let trim = trimmer.trim(condition, start, JacobianMethod::Broyden, |_| {}).unwrap_or_else(|e| panic!("{e}"));
@@ -56,21 +62,7 @@ fn bemt_thrust(d: &SystemDescription, theta75: f64) -> f64 {
         }
         4.0 * PI * rho * r * lo * lo
     };
-    let n = 2000;
-    let h = (r_tip - r_root) / n as f64;
-    let simpson: f64 = (0..=n)
-        .map(|k| {
-            let w = if k == 0 || k == n {
-                1.0
-            } else if k % 2 == 1 {
-                4.0
-            } else {
-                2.0
-            };
-            w * annulus(r_root + k as f64 * h)
-        })
-        .sum();
-    simpson * h / 3.0
+    simpson(annulus, r_root, r_tip, 2000)
 }
 
 #[test]
@@ -143,9 +135,8 @@ fn hover_trim_matches_blade_element_momentum_theory_and_stays_trimmed() {
 
 #[test]
 fn forward_flight_trims_follow_the_classical_trim_curves() {
-    let description = example("helicopter.json");
     let mut fmus = FmuCache::default();
-    let mut trimmer = Trimmer::new(&description, &mut fmus, Arc::new(StderrLogger::new(false))).unwrap();
+    let mut trimmer = helicopter_trimmer(&mut fmus);
     let start = trimmer.start_from_system();
     let mut trims = vec![trim(&mut trimmer, FlightCondition::hover(), start)];
     for speed in [20.0, 40.0, 60.0] {
@@ -174,16 +165,16 @@ fn forward_flight_trims_follow_the_classical_trim_curves() {
 
 #[test]
 fn level_turn_banks_by_the_coordinated_turn_angle() {
-    let description = example("helicopter.json");
     let mut fmus = FmuCache::default();
-    let mut trimmer = Trimmer::new(&description, &mut fmus, Arc::new(StderrLogger::new(false))).unwrap();
+    let mut trimmer = helicopter_trimmer(&mut fmus);
     let start = trimmer.start_from_system();
     let hover = trim(&mut trimmer, FlightCondition::hover(), start);
     // Seed 000: 1 m/s forward at 18 deg/s (a full turn in 20 s).
     let condition = FlightCondition { speed: 1.0, turn_rate: 18f64.to_radians() };
     let turn = trim(&mut trimmer, condition, hover.continuation());
     let bank = turn.attitude[0] - hover.attitude[0];
-    let coordinated = (condition.speed * condition.turn_rate / param(&description, "fuselage", "g")).atan();
+    let g = param(&example("helicopter.json"), "fuselage", "g");
+    let coordinated = (condition.speed * condition.turn_rate / g).atan();
     eprintln!(
         "turn: bank change from hover {:.4} deg, coordinated-turn bank {:.4} deg; body rates {:?} rad/s",
         bank.to_degrees(),
@@ -201,10 +192,8 @@ fn level_turn_banks_by_the_coordinated_turn_angle() {
 /// fewer trials.
 #[test]
 fn the_linearized_jacobian_trims_without_differencing() {
-    let description = example("helicopter.json");
     let mut fmus = FmuCache::default();
-    let logger = Arc::new(StderrLogger::new(false));
-    let mut trimmer = Trimmer::new(&description, &mut fmus, logger).unwrap();
+    let mut trimmer = helicopter_trimmer(&mut fmus);
     let rough = TrimStart { unknowns: [0.12, 0.0, 0.0, 0.12, 0.0, 0.0], rotor_states: None, jacobian: None };
     for condition in [FlightCondition::hover(), FlightCondition { speed: 40.0, turn_rate: 0.0 }] {
         let run = |trimmer: &mut Trimmer, method| trimmer.trim(condition, rough.clone(), method, |_| {}).unwrap();

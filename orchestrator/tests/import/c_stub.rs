@@ -154,11 +154,17 @@ fn stub_fmu(dir: &Path, only_once: bool) -> PathBuf {
     path
 }
 
+/// `Stub.fmu` (see [`stub_fmu`]) built in a temporary directory, returned to keep it, and opened;
+/// a logger that keeps what the FMU says.
+fn open_stub(only_once: bool) -> (tempfile::TempDir, Fmu, Arc<Collector>) {
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = Fmu::open(&stub_fmu(dir.path(), only_once)).unwrap();
+    (dir, fmu, Arc::new(Collector::default()))
+}
+
 #[test]
 fn formatted_messages_statuses_and_fatal() {
-    let dir = tempfile::tempdir().unwrap();
-    let fmu = Fmu::open(&stub_fmu(dir.path(), false)).unwrap();
-    let logger = Arc::new(Collector::default());
+    let (_dir, fmu, logger) = open_stub(false);
 
     // Instantiation failure carries the FMU's formatted message.
     let err = fmu.instantiate("fail", logger.clone()).unwrap_err();
@@ -214,9 +220,7 @@ fn formatted_messages_statuses_and_fatal() {
 
 #[test]
 fn instances_are_freed_on_drop() {
-    let dir = tempfile::tempdir().unwrap();
-    let fmu = Fmu::open(&stub_fmu(dir.path(), false)).unwrap();
-    let logger = Arc::new(Collector::default());
+    let (_dir, fmu, logger) = open_stub(false);
     let a = fmu.instantiate("a", logger.clone()).unwrap();
     let b = fmu.instantiate("b", logger.clone()).unwrap();
     drop(a);
@@ -228,9 +232,7 @@ fn instances_are_freed_on_drop() {
 
 #[test]
 fn once_per_process_is_enforced() {
-    let dir = tempfile::tempdir().unwrap();
-    let fmu = Fmu::open(&stub_fmu(dir.path(), true)).unwrap();
-    let logger = Arc::new(Collector::default());
+    let (_dir, fmu, logger) = open_stub(true);
     let first = fmu.instantiate("first", logger.clone()).unwrap();
     let err = fmu.instantiate("second", logger.clone()).unwrap_err();
     assert!(matches!(&err, ImportError::OnlyOnce { existing, .. } if existing == "first"), "{err:?}");

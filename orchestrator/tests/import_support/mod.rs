@@ -88,6 +88,11 @@ impl FmuLogger for Collector {
 /// working in `dir`, and returns the library's bytes. `#include "fmi2_minimal.h"` finds the FMI
 /// 2.0 declarations of `test-fmus/c`.
 pub fn compile_shared(dir: &Path, name: &str, source: &str) -> Vec<u8> {
+    compile_shared_with(dir, name, source, &[])
+}
+
+/// [`compile_shared`] with `extra` compiler arguments after the others (libraries to link, say).
+pub fn compile_shared_with(dir: &Path, name: &str, source: &str, extra: &[&str]) -> Vec<u8> {
     let c = dir.join(format!("{name}.c"));
     let so = dir.join(format!("{name}.so"));
     std::fs::write(&c, source).unwrap();
@@ -98,6 +103,7 @@ pub fn compile_shared(dir: &Path, name: &str, source: &str) -> Vec<u8> {
         .arg(&c)
         .arg("-I")
         .arg(test_fmus::fixtures::c_dir())
+        .args(extra)
         .output()
         .unwrap_or_else(|e| panic!("cannot run the C compiler {compiler}: {e}"));
     assert!(output.status.success(), "{compiler} failed: {}", String::from_utf8_lossy(&output.stderr));

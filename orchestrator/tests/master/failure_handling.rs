@@ -8,7 +8,7 @@ use crate::import_support;
 use std::path::Path;
 
 use cosim::master::MasterError;
-use test_fmus::{Body, Load};
+use test_fmus::Body;
 
 /// A stiff spring (omega = 1e5 rad/s) integrated to a 1e-6 tolerance needs more than 100 000
 /// internal steps per second, the integrator's budget for one
@@ -39,9 +39,7 @@ fn discarded_step_is_rolled_back_and_retried_smaller() {
 
 #[test]
 fn loop_failure_names_the_loop_and_its_residual() {
-    let dir = tempfile::tempdir().unwrap();
-    common::package_test_fmu::<Body>(dir.path());
-    common::package_test_fmu::<Load>(dir.path());
+    let dir = test_fmus::two_mass::packaged();
     let json = r#"{
       "fmus": { "body": { "path": "TwoMassBody.fmu" }, "load": { "path": "TwoMassLoad.fmu" } },
       "connections": ["body.a -> load.a1", "load.F -> body.F", "body.x -> load.x1", "body.v -> load.v1"],

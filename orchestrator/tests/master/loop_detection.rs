@@ -3,13 +3,9 @@
 
 use crate::common;
 
-use test_fmus::{Body, Load};
-
 #[test]
 fn one_loop_with_acyclic_head_and_tail_in_order() {
-    let dir = tempfile::tempdir().unwrap();
-    common::package_test_fmu::<Body>(dir.path());
-    common::package_test_fmu::<Load>(dir.path());
+    let dir = test_fmus::two_mass::packaged();
     // body <-> load form the loop body.a -> load.a1 -> load.F -> body.F -> body.a.
     // Head: body.x and body.v (no feedthrough) feed load. Tail: load.F also drives body2.F,
     // and body2.a (feedthrough from F) drives body3.F.

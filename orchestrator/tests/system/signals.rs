@@ -1,7 +1,6 @@
 //! External input signals against closed forms worked out by hand, and CSV table errors.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use cosim::system::{Signal, Table};
 
@@ -63,30 +62,18 @@ fn table_interpolates_between_and_holds_outside() {
 }
 
 /// A CSV file in a fresh temporary directory (removed on drop).
-struct Csv(PathBuf);
+struct Csv(PathBuf, #[allow(dead_code, reason = "removes the directory on drop")] tempfile::TempDir);
 
 impl Csv {
     fn new(text: &str) -> Self {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "system-signals-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("table.csv");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("table.csv");
         std::fs::write(&path, text).unwrap();
-        Self(path)
+        Self(path, dir)
     }
 
     fn error(&self, column: &str) -> String {
         Table::from_csv(&self.0, column).expect_err("the table should be refused").to_string()
-    }
-}
-
-impl Drop for Csv {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(self.0.parent().unwrap());
     }
 }
 

@@ -114,36 +114,24 @@ fn cosim_error(dir: &std::path::Path, h: f64, order: u8) -> f64 {
     crate::common::max_difference(&cosim, &reference, "body.x")
 }
 
+/// The co-simulation errors at macro steps 0.04, 0.02, 0.01 and 0.005 s with inputs extrapolated
+/// to `order` (0: held), checked to converge at an order in `expected`.
+fn cosim_errors(dir: &std::path::Path, order: u8, what: &str, expected: std::ops::Range<f64>) -> Vec<f64> {
+    let steps = [0.04, 0.02, 0.01, 0.005];
+    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir, h, order)).collect();
+    let what = format!("co-simulation vs monolithic, {what}: max |x1 error| at steps {steps:?}");
+    test_fmus::convergence::assert_order(&what, &errors, expected);
+    errors
+}
+
 #[test]
 fn cosimulation_error_is_first_order_with_inputs_held() {
-    let dir = packaged();
-    let steps = [0.04, 0.02, 0.01, 0.005];
-    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir.path(), h, 0)).collect();
-    let orders: Vec<f64> = errors.windows(2).map(|w| (w[0] / w[1]).log2()).collect();
-    eprintln!(
-        "co-simulation vs monolithic, inputs held: max |x1 error| {} at {steps:?}, orders {}",
-        crate::common::list(&errors),
-        crate::common::list(&orders)
-    );
-    for &order in &orders {
-        assert!((0.9..1.1).contains(&order), "observed order {order} (errors {})", crate::common::list(&errors));
-    }
+    cosim_errors(packaged().path(), 0, "inputs held", 0.9..1.1);
 }
 
 #[test]
 fn cosimulation_error_is_second_order_with_extrapolated_inputs() {
-    let dir = packaged();
-    let steps = [0.04, 0.02, 0.01, 0.005];
-    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir.path(), h, 1)).collect();
-    let orders: Vec<f64> = errors.windows(2).map(|w| (w[0] / w[1]).log2()).collect();
-    eprintln!(
-        "co-simulation vs monolithic, inputs extrapolated: max |x1 error| {} at {steps:?}, orders {}",
-        crate::common::list(&errors),
-        crate::common::list(&orders)
-    );
-    for &order in &orders {
-        assert!((1.8..2.2).contains(&order), "observed order {order} (errors {})", crate::common::list(&errors));
-    }
+    let errors = cosim_errors(packaged().path(), 1, "inputs extrapolated", 1.8..2.2);
     // The reference's own error (about 1e-9) is far below the smallest co-simulation error.
     assert!(errors[errors.len() - 1] > 1e-6);
 }
@@ -151,19 +139,9 @@ fn cosimulation_error_is_second_order_with_extrapolated_inputs() {
 #[test]
 fn cosimulation_error_is_third_order_with_quadratic_extrapolation() {
     let dir = packaged();
-    let steps = [0.04, 0.02, 0.01, 0.005];
-    let errors: Vec<f64> = steps.iter().map(|&h| cosim_error(dir.path(), h, 2)).collect();
+    let errors = cosim_errors(dir.path(), 2, "inputs extrapolated quadratically", 2.7..3.3);
     let linear = cosim_error(dir.path(), 0.01, 1);
-    let orders: Vec<f64> = errors.windows(2).map(|w| (w[0] / w[1]).log2()).collect();
-    eprintln!(
-        "co-simulation vs monolithic, inputs extrapolated quadratically: max |x1 error| {} at {steps:?}, orders {}; \
-         linear at 0.01 s: {linear:.3e}",
-        crate::common::list(&errors),
-        crate::common::list(&orders)
-    );
-    for &order in &orders {
-        assert!((2.7..3.3).contains(&order), "observed order {order} (errors {})", crate::common::list(&errors));
-    }
+    eprintln!("linear extrapolation at 0.01 s: {linear:.3e}");
     assert!(errors[2] < linear / 10.0, "quadratic {:e} vs linear {linear:e} at 0.01 s", errors[2]);
     // The reference's own error (about 1e-9) is far below the smallest co-simulation error.
     assert!(errors[errors.len() - 1] > 1e-7);

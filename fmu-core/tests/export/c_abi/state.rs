@@ -50,11 +50,25 @@ fn fmu_state_round_trip_through_raw_pointers() {
 #[test]
 fn serialization_through_the_abi() {
     type M = MassSpringDamper;
-    let fmu = Fmu::<M>::initialized();
-    assert_eq!(fmu.set_real(&[vr::F], &[0.8]), OK);
-    for i in 0..4 {
-        assert_eq!(fmu.do_step(i as f64 * 0.25, 0.25), OK);
-    }
+    // An instance after four steps of 0.25 s under F = 0.8 N.
+    let stepped = || {
+        let fmu = Fmu::<M>::initialized();
+        assert_eq!(fmu.set_real(&[vr::F], &[0.8]), OK);
+        for i in 0..4 {
+            assert_eq!(fmu.do_step(i as f64 * 0.25, 0.25), OK);
+        }
+        fmu
+    };
+    // Six more steps from t = 1 s: x and v after each.
+    let continue_from = |fmu: &Fmu<M>| -> Vec<f64> {
+        (4..10)
+            .flat_map(|i| {
+                assert_eq!(fmu.do_step(i as f64 * 0.25, 0.25), OK);
+                fmu.get_real(&[vr::X, vr::V])
+            })
+            .collect()
+    };
+    let fmu = stepped();
     let mut state: FmuStatePtr = null_mut();
     let mut size = 0usize;
     // SAFETY: live component and valid out-pointers; the state is ours.
@@ -71,11 +85,7 @@ fn serialization_through_the_abi() {
     fmu.assert_logged(&["fmi2SerializeFMUstate", "smaller than the state"]);
 
     // ... and the right size works (on a fresh instance: the refusal moved the first to Error).
-    let fmu = Fmu::<M>::initialized();
-    assert_eq!(fmu.set_real(&[vr::F], &[0.8]), OK);
-    for i in 0..4 {
-        assert_eq!(fmu.do_step(i as f64 * 0.25, 0.25), OK);
-    }
+    let fmu = stepped();
     let mut bytes = bytes;
     // SAFETY: as above; `bytes` has `size` writable bytes.
     unsafe {
@@ -83,12 +93,7 @@ fn serialization_through_the_abi() {
         assert_eq!(abi::serialize_fmu_state::<Instance<M>>(fmu.c, state, bytes.as_mut_ptr().cast(), size), OK);
         assert_eq!(abi::free_fmu_state::<Instance<M>>(fmu.c, &mut state), OK);
     }
-    let expected: Vec<f64> = (4..10)
-        .flat_map(|i| {
-            assert_eq!(fmu.do_step(i as f64 * 0.25, 0.25), OK);
-            fmu.get_real(&[vr::X, vr::V])
-        })
-        .collect();
+    let expected = continue_from(&fmu);
 
     // Deserialize into a fresh instance and continue there.
     let fresh = Fmu::<M>::new();
@@ -100,12 +105,7 @@ fn serialization_through_the_abi() {
         assert_eq!(abi::set_fmu_state::<Instance<M>>(fresh.c, restored), OK);
         assert_eq!(abi::free_fmu_state::<Instance<M>>(fresh.c, &mut restored), OK);
     }
-    let continued: Vec<f64> = (4..10)
-        .flat_map(|i| {
-            assert_eq!(fresh.do_step(i as f64 * 0.25, 0.25), OK);
-            fresh.get_real(&[vr::X, vr::V])
-        })
-        .collect();
+    let continued = continue_from(&fresh);
     assert_eq!(
         continued.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
         expected.iter().map(|v| v.to_bits()).collect::<Vec<_>>()

@@ -14,6 +14,13 @@ fn orchestrator() -> Command {
     command
 }
 
+/// Runs `command` and asserts that it succeeded (showing its stderr if not); its output.
+fn succeeds(command: &mut Command) -> std::process::Output {
+    let out = command.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
 /// `dir/file`: a system of the Fuselage alone for 1 s in steps of 0.1 s, with the other members
 /// `rest` of the system object (none when empty).
 fn fuselage_system(dir: &std::path::Path, file: &str, rest: &str) -> std::path::PathBuf {
@@ -51,16 +58,8 @@ fn run_writes_results_and_summary() {
     let dir = tempfile::tempdir().unwrap();
     let system = free_fall_system(dir.path());
     let (csv, summary) = (dir.path().join("r.csv"), dir.path().join("s.json"));
-    let out = orchestrator()
-        .arg("run")
-        .arg(&system)
-        .arg("--out")
-        .arg(&csv)
-        .arg("--summary-json")
-        .arg(&summary)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out =
+        succeeds(orchestrator().arg("run").arg(&system).arg("--out").arg(&csv).arg("--summary-json").arg(&summary));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("real-time factor") && stdout.contains("steps: 10"), "{stdout}");
     let text = std::fs::read_to_string(&csv).unwrap();
@@ -156,8 +155,7 @@ fn hostile_fmu_is_refused_by_inspect_and_run() {
 
 #[test]
 fn inspect_lists_variables() {
-    let out = orchestrator().arg("inspect").arg(common::our_fmu("Fuselage")).output().unwrap();
-    assert!(out.status.success());
+    let out = succeeds(orchestrator().arg("inspect").arg(common::our_fmu("Fuselage")));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("hub.acc.z") && text.contains("providesDirectionalDerivative"), "{text}");
 }
@@ -167,16 +165,7 @@ fn run_draws_a_plot_of_the_recorded_variables() {
     let dir = tempfile::tempdir().unwrap();
     let system = free_fall_system(dir.path());
     let svg = dir.path().join("plot.svg");
-    let out = orchestrator()
-        .arg("run")
-        .arg(&system)
-        .arg("--out")
-        .arg(dir.path().join("r.csv"))
-        .arg("--plot")
-        .arg(&svg)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    succeeds(orchestrator().arg("run").arg(&system).arg("--out").arg(dir.path().join("r.csv")).arg("--plot").arg(&svg));
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg") && text.contains("fuselage.z") && text.contains("fuselage.w"));
     assert!(text.contains("<polyline"), "a line series is drawn");
@@ -192,16 +181,14 @@ fn ssp_export_runs_bit_for_bit_and_foreign_ssd_is_read() {
     for (example, stop) in [("helicopter.json", "0.5"), ("flap-response.json", "0.3")] {
         let ssp = dir.path().join(example.replace(".json", ".ssp"));
         let system = root.join("examples").join(example);
-        let out =
-            orchestrator().args(["export", system.to_str().unwrap(), "--ssp", ssp.to_str().unwrap()]).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        succeeds(orchestrator().args(["export", system.to_str().unwrap(), "--ssp", ssp.to_str().unwrap()]));
         let (a, b) = (dir.path().join("a.csv"), dir.path().join("b.csv"));
         for (input, csv) in [(&system, &a), (&ssp, &b)] {
-            let run = orchestrator()
-                .args(["run", input.to_str().unwrap(), "--stop", stop, "--out", csv.to_str().unwrap()])
-                .output()
-                .unwrap();
-            assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+            succeeds(
+                orchestrator()
+                    .args(["run", input.to_str().unwrap(), "--stop", stop])
+                    .args(["--out", csv.to_str().unwrap()]),
+            );
         }
         assert_eq!(std::fs::read_to_string(&a).unwrap(), std::fs::read_to_string(&b).unwrap(), "{example}");
     }
@@ -263,9 +250,7 @@ fn commands_that_rewrite_json_refuse_ssp_input_clearly() {
     let dir = tempfile::tempdir().unwrap();
     let system = free_fall_system(dir.path());
     let ssp = dir.path().join("system.ssp");
-    let out =
-        orchestrator().args(["export", system.to_str().unwrap(), "--ssp", ssp.to_str().unwrap()]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    succeeds(orchestrator().args(["export", system.to_str().unwrap(), "--ssp", ssp.to_str().unwrap()]));
     for args in [
         vec!["trim", ssp.to_str().unwrap(), "--out", "trimmed.json"],
         vec!["export", ssp.to_str().unwrap(), "--fmu", "system.fmu"],
@@ -288,8 +273,7 @@ fn record_every_keeps_every_nth_point_and_the_last() {
     };
     let (full, sparse) = (dir.path().join("full.csv"), dir.path().join("sparse.csv"));
     for (out, extra) in [(&full, vec![]), (&sparse, vec!["--record-every", "3"])] {
-        let output = orchestrator().arg("run").arg(&system).arg("--out").arg(out).args(extra).output().unwrap();
-        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        succeeds(orchestrator().arg("run").arg(&system).arg("--out").arg(out).args(extra));
     }
     let full = read(&full);
     let expected: Vec<String> = [0, 3, 6, 9, 10].iter().map(|&k| full[k].clone()).collect();

@@ -43,8 +43,7 @@ fn trim_writes_a_system_that_runs_from_the_trim() {
 
     // The trimmed system (written elsewhere: its FMU paths are absolute) flies level at 20 m/s.
     let csv = dir.path().join("r.csv");
-    let out = orchestrator().args(["run", trimmed.to_str().unwrap(), "--out", csv.to_str().unwrap()]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    succeeds(orchestrator().args(["run", trimmed.to_str().unwrap(), "--out", csv.to_str().unwrap()]));
     let (u, theta) = (csv_column(&csv, "fuselage.u"), csv_column(&csv, "fuselage.theta"));
     assert!((u[0] - u_trim).abs() < 1e-12 && (theta[0] - theta_trim).abs() < 1e-12);
     let drift = u.iter().map(|v| (v - u[0]).abs()).fold(0.0, f64::max);
@@ -137,14 +136,13 @@ fn command_line_changes_the_scenario() {
     );
     std::fs::write(&system, json).unwrap();
     let csv = dir.path().join("r.csv");
-    let out = orchestrator()
-        .args(["run", system.to_str().unwrap(), "--out", csv.to_str().unwrap()])
-        .args(["--set", "fuselage.g=5", "--set", "fuselage.w0=-2", "--set", "fuselage.ext.F.z=-1000"])
-        .args(["--set", "fuselage.mass=500", "--stop", "0.5", "--step", "0.05", "--output", "fuselage.z"])
-        .args(["--output", "fuselage.ext.F.z"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    succeeds(
+        orchestrator()
+            .args(["run", system.to_str().unwrap(), "--out", csv.to_str().unwrap()])
+            .args(["--set", "fuselage.g=5", "--set", "fuselage.w0=-2", "--set", "fuselage.ext.F.z=-1000"])
+            .args(["--set", "fuselage.mass=500", "--stop", "0.5", "--step", "0.05", "--output", "fuselage.z"])
+            .args(["--output", "fuselage.ext.F.z"]),
+    );
     let text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(text.lines().next().unwrap(), r#""time","fuselage.z","fuselage.ext.F.z""#);
     let (t, z) = (csv_column(&csv, "time"), csv_column(&csv, "fuselage.z"));
@@ -213,11 +211,11 @@ fn trim_out_keeps_the_file_as_written_and_refuses_an_unconverged_trim() {
     std::fs::write(&system, &text).unwrap();
     let trimmed = systems.join("out/trimmed.json");
     std::fs::create_dir_all(trimmed.parent().unwrap()).unwrap();
-    let out = orchestrator()
-        .args(["trim", system.to_str().unwrap(), "--out", trimmed.to_str().unwrap(), "--set", "fuselage.mass=2200"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    succeeds(
+        orchestrator()
+            .args(["trim", system.to_str().unwrap(), "--out", trimmed.to_str().unwrap()])
+            .args(["--set", "fuselage.mass=2200"]),
+    );
     let input: serde_json::Value = serde_json::from_str(&text).unwrap();
     let output: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trimmed).unwrap()).unwrap();
     let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
@@ -231,11 +229,9 @@ fn trim_out_keeps_the_file_as_written_and_refuses_an_unconverged_trim() {
     );
     // It runs from where it was written.
     let csv = dir.path().join("r.csv");
-    let run = orchestrator()
-        .args(["run", trimmed.to_str().unwrap(), "--out", csv.to_str().unwrap(), "--stop", "0.5"])
-        .output()
-        .unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    succeeds(
+        orchestrator().args(["run", trimmed.to_str().unwrap(), "--out", csv.to_str().unwrap()]).args(["--stop", "0.5"]),
+    );
 
     // One iteration from a collective far off the trim cannot converge: nothing is written.
     let mut one_iteration = input.clone();
@@ -393,8 +389,7 @@ fn trim_sweep_reproduces_single_trims() {
     std::fs::write(&sweep, format!(r#"{{ "system": {system:?}, "work": "trim", "grid": {{ "speed": [0, 20] }} }}"#))
         .unwrap();
     let out = dir.path().join("envelope");
-    let run = orchestrator().args(["sweep", sweep.to_str().unwrap(), "--out", out.to_str().unwrap()]).output().unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    succeeds(orchestrator().args(["sweep", sweep.to_str().unwrap(), "--out", out.to_str().unwrap()]));
     let single = dir.path().join("trim20.json");
     let trim = orchestrator()
         .args(["trim", system.to_str().unwrap(), "--speed", "20", "--summary-json", single.to_str().unwrap()])

@@ -1,6 +1,7 @@
 //! The loader's own message for binaries it refuses.
 
 use super::*;
+use import_support::compile_shared_with;
 
 /// A 64-byte ELF header: `class` 1 (32-bit) or 2 (64-bit), `machine` (3 = i386, 62 = x86-64,
 /// 183 = AArch64), type ET_DYN, no program headers.
@@ -42,29 +43,15 @@ fn wrong_architecture_binary_gives_the_loaders_reason() {
 fn missing_dependency_is_named() {
     let dir = tempfile::tempdir().unwrap();
     // A binary linked against libballdep.so, which the FMU does not ship.
-    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let dep_c = dir.path().join("dep.c");
-    std::fs::write(&dep_c, "int ball_dep(void) { return 1; }\n").unwrap();
-    let dep_so = dir.path().join("libballdep.so");
-    let status = Command::new(&compiler).args(["-shared", "-fPIC", "-o"]).arg(&dep_so).arg(&dep_c).status().unwrap();
-    assert!(status.success());
-    let ball_c = dir.path().join("ball.c");
-    std::fs::write(&ball_c, format!("int ball_dep(void);\nint ball_uses_dep(void) {{ return ball_dep(); }}\n{BALL_C}"))
-        .unwrap();
-    let ball_so = dir.path().join("ball.so");
-    let output = Command::new(&compiler)
-        .args(["-shared", "-fPIC", "-Wl,--no-as-needed", "-o"])
-        .arg(&ball_so)
-        .arg(&ball_c)
-        .arg("-I")
-        .arg(test_fmus::fixtures::c_dir())
-        .arg("-L")
-        .arg(dir.path())
-        .arg("-lballdep")
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let (path, err) = load_error(dir.path(), "NeedsDep.fmu", &std::fs::read(&ball_so).unwrap());
+    let dep = compile_shared(dir.path(), "libballdep", "int ball_dep(void) { return 1; }\n");
+    std::fs::write(dir.path().join("libballdep.so"), dep).unwrap();
+    let ball = compile_shared_with(
+        dir.path(),
+        "ball",
+        &format!("int ball_dep(void);\nint ball_uses_dep(void) {{ return ball_dep(); }}\n{BALL_C}"),
+        &["-Wl,--no-as-needed", &format!("-L{}", dir.path().display()), "-lballdep"],
+    );
+    let (path, err) = load_error(dir.path(), "NeedsDep.fmu", &ball);
     let text = err.to_string();
     assert!(text.starts_with(&format!("{}: cannot load binaries/linux64/Ball.so: ", path.display())), "{text}");
     assert!(text.contains("libballdep.so: cannot open shared object file: No such file or directory"), "{text}");

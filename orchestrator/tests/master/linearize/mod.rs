@@ -59,9 +59,7 @@ fn sorted(mut values: Vec<Complex<f64>>) -> Vec<Complex<f64>> {
 
 #[test]
 fn two_mass_loop_is_eliminated_exactly() {
-    let dir = tempfile::tempdir().unwrap();
-    common::package_test_fmu::<Body>(dir.path());
-    common::package_test_fmu::<Load>(dir.path());
+    let dir = test_fmus::two_mass::packaged();
     let system = common::system(&two_mass_json("TwoMassBody.fmu"), dir.path());
     let mut master = Master::new_model_exchange(system, &mut FmuCache::default(), common::logger()).unwrap();
     master.initialize().unwrap();

@@ -53,6 +53,20 @@ fn first_harmonic(results: &Results, name: &str, f: f64, window: std::ops::Range
     sum * (2.0 / n)
 }
 
+/// The frequency response `what` of the co-simulation, `nonlinear`, against the linear model's
+/// `linear`: its magnitude within the fraction `magnitude` and its phase within `degrees`.
+fn assert_response_matches(what: &str, linear: Complex<f64>, nonlinear: Complex<f64>, magnitude: f64, degrees: f64) {
+    eprintln!(
+        "{what}: linear {:.4} at {:.2} deg, co-simulation {:.4} at {:.2} deg",
+        linear.norm(),
+        linear.arg().to_degrees(),
+        nonlinear.norm(),
+        nonlinear.arg().to_degrees()
+    );
+    assert!((nonlinear.norm() / linear.norm() - 1.0).abs() < magnitude, "{what}: {nonlinear} vs {linear}");
+    assert!((nonlinear.arg() - linear.arg()).abs().to_degrees() < degrees, "{what}: {nonlinear} vs {linear}");
+}
+
 /// A JSON file.
 fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -256,15 +270,7 @@ fn roll_response_to_lateral_cyclic_matches_a_sine_run_of_the_nonlinear_co_simula
     let (results, _) = common::run_description(&description(&json));
     let nonlinear = first_harmonic(&results, "fuselage.p", 1.0, 2.0..6.0)
         / first_harmonic(&results, "controls.lat_cyclic", 1.0, 2.0..6.0);
-    eprintln!(
-        "p / lat_cyclic at 1 Hz: linear {:.4} at {:.2} deg, co-simulation {:.4} at {:.2} deg",
-        linear.norm(),
-        linear.arg().to_degrees(),
-        nonlinear.norm(),
-        nonlinear.arg().to_degrees()
-    );
-    assert!((nonlinear.norm() / linear.norm() - 1.0).abs() < 0.02, "{nonlinear} vs {linear}");
-    assert!((nonlinear.arg() - linear.arg()).abs().to_degrees() < 1.0, "{nonlinear} vs {linear}");
+    assert_response_matches("p / lat_cyclic at 1 Hz", linear, nonlinear, 0.02, 1.0);
 
     // The command line's Bode table says the same near 1 Hz.
     let dir = tempfile::tempdir().unwrap();
@@ -436,13 +442,5 @@ fn lateral_cyclic_response_against_cosimulation(mut json: serde_json::Value, f: 
     let (results, _) = common::run_description(&common::description_from_json(&json));
     let nonlinear = first_harmonic(&results, "fuselage.v", f, from..to)
         / first_harmonic(&results, "controls.lat_cyclic", f, from..to);
-    eprintln!(
-        "v / lat_cyclic at {f:.4} Hz: linear {:.4} at {:.2} deg, co-simulation {:.4} at {:.2} deg",
-        linear.norm(),
-        linear.arg().to_degrees(),
-        nonlinear.norm(),
-        nonlinear.arg().to_degrees()
-    );
-    assert!((nonlinear.norm() / linear.norm() - 1.0).abs() < 0.03, "{nonlinear} vs {linear}");
-    assert!((nonlinear.arg() - linear.arg()).abs().to_degrees() < 2.0, "{nonlinear} vs {linear}");
+    assert_response_matches(&format!("v / lat_cyclic at {f:.4} Hz"), linear, nonlinear, 0.03, 2.0);
 }

@@ -5,7 +5,6 @@
 mod errors;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use cosim::import::model_description::{
     Causality, CoSimulation, DefaultExperiment, ModelDescription, ScalarVariable, VarType, Variability,
@@ -104,36 +103,24 @@ fn rotor() -> ModelDescription {
     )
 }
 
-/// A fresh directory holding `Fuselage.fmu`, `Rotor.fmu` (empty placeholders) and `gust.csv`,
-/// removed on drop.
-struct Dir(PathBuf);
+/// A fresh directory (its canonical path; removed on drop) holding `Fuselage.fmu`, `Rotor.fmu`
+/// (empty placeholders) and `gust.csv`.
+struct Dir(PathBuf, #[allow(dead_code, reason = "removes the directory on drop")] tempfile::TempDir);
 
 impl Dir {
     fn new() -> Self {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "system-resolve-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&path).unwrap();
-        let path = path.canonicalize().unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let path = temp.path().canonicalize().unwrap();
         std::fs::write(path.join("Fuselage.fmu"), b"").unwrap();
         std::fs::write(path.join("Rotor.fmu"), b"").unwrap();
         std::fs::write(path.join("gust.csv"), "time,Fx,Fz\n0,0,0\n1,5,-10\n3,5,30\n").unwrap();
-        Self(path)
+        Self(path, temp)
     }
 
     fn write(&self, name: &str, text: &str) -> PathBuf {
         let path = self.0.join(name);
         std::fs::write(&path, text).unwrap();
         path
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

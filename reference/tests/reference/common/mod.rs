@@ -91,7 +91,5 @@ pub fn max_difference(a: &Results, b: &Results, column: &str) -> f64 {
     ca.iter().zip(&cb).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
 }
 
-/// Numbers as `[a, b, c]` in short scientific notation.
-pub fn list(v: &[f64]) -> String {
-    format!("[{}]", v.iter().map(|x| format!("{x:.3e}")).collect::<Vec<_>>().join(", "))
-}
+#[allow(unused_imports)]
+pub use test_fmus::convergence::list;
