@@ -37,7 +37,7 @@
 
 use fmu_core::declare::Tables;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
-use fmu_core::params::{Bounds, ParameterError, Reader};
+use fmu_core::params::{ParameterError, Reader};
 
 use crate::layout::{u, vr, x, y};
 
@@ -70,7 +70,7 @@ impl Controls {
         let phase = p.real(vr::PHASE)?;
         let tail_offset = p.real(vr::TAIL_OFFSET)?;
         let initial = p.vector(vr::INITIAL)?;
-        let tolerance = p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0))?;
+        let tolerance = p.real(vr::TOLERANCE)?;
         let mut me = Controls {
             nb: nb as usize,
             tau,

@@ -14,6 +14,7 @@
 //! indices into `x`); [`states`] turns it into the [`StateVariable`] list.
 
 use crate::model::StateVariable;
+use crate::params::Bounds;
 use crate::variable::{Causality, Enumeration, Kind, Variable};
 
 /// Airframe body axes (FRD): component suffixes and their words, for [`Row::vector`].
@@ -46,6 +47,9 @@ pub struct Row {
     /// Whether the lower and the upper bound of `range` are themselves excluded: checked when
     /// the parameters are read ([`crate::params::Reader`]), not written to the XML.
     pub exclusive: (bool, bool),
+    /// Further bounds checked when the parameter is read ([`crate::params::Reader`]) but not
+    /// written to the XML, whose published model descriptions predate them.
+    pub checked: Bounds,
     /// The enumeration that names an integer's values.
     pub enumeration: Option<&'static Enumeration>,
     /// Outputs: the inputs with direct feedthrough.
@@ -66,6 +70,7 @@ impl Row {
             display_unit: None,
             range: (None, None),
             exclusive: (false, false),
+            checked: Bounds::NONE,
             enumeration: None,
             dependencies: None,
             state: None,
@@ -130,6 +135,7 @@ impl Row {
             "Relative and absolute tolerance of the error-controlled integrator inside fmi2DoStep (0 < tol < 1)",
         )
         .start(start)
+        .checked(Bounds::open(0.0, 1.0))
     }
 
     /// Sets the start value of a real scalar (or of every component).
@@ -175,6 +181,13 @@ impl Row {
     /// A real that must be `> 0` (`min="0"` in the XML).
     pub const fn positive(self) -> Self {
         self.above(0.0)
+    }
+
+    /// Checks `bounds` when the parameter is read, without writing them to the XML (see
+    /// [`Row::checked`](struct.Row.html#structfield.checked)).
+    pub const fn checked(mut self, bounds: Bounds) -> Self {
+        self.checked = bounds;
+        self
     }
 
     /// Names an integer's values by the items of `enumeration`.

@@ -5,7 +5,8 @@
 //! ([`declare!`](crate::declare!)): each value is checked against its declaration (finite, the
 //! declared range with the bounds [`Row::above`](crate::declare::Row::above) excludes, an
 //! integer's `min..=max` and enumeration) and an error names the parameter and its unit as
-//! declared. Checks the model description does not state take [`Bounds`]; checks across several
+//! declared. Bounds the model description does not state are declared beside it
+//! ([`Row::checked`](crate::declare::Row::checked) with [`Bounds`]); checks across several
 //! parameters stay in the model as [`ParameterError::Invalid`].
 //!
 //! [`Model::configure`]: crate::model::Model::configure
@@ -166,18 +167,13 @@ impl<'a> Reader<'a> {
         find(self.table, vr as usize).unwrap_or_else(|| panic!("value reference {vr} is not a declared parameter"))
     }
 
-    /// The Real parameter `vr`: finite and within its declared range.
+    /// The Real parameter `vr`: finite, within its declared range and within the bounds its
+    /// declaration checks beyond that ([`Row::checked`](crate::declare::Row::checked)).
     pub fn real(&self, vr: u32) -> Result<f64, ParameterError> {
-        self.real_within(vr, Bounds::NONE)
-    }
-
-    /// The Real parameter `vr`: finite, within its declared range and within `bounds` (a check
-    /// that the model description does not state).
-    pub fn real_within(&self, vr: u32, bounds: Bounds) -> Result<f64, ParameterError> {
         let found = self.declared(vr);
         let unit = found.row.unit();
         let value = check(self.params.real(vr), Bounds::declared(found.row), || found.name(), unit)?;
-        check(value, bounds, || found.name(), unit)
+        check(value, found.row.checked, || found.name(), unit)
     }
 
     /// `N` consecutive Real parameters from `vr` (a vector's components), each as [`Reader::real`].
@@ -301,11 +297,11 @@ mod tests {
         let p = Reader::new(&values, vr::TABLE);
         assert_eq!(p.vector::<3>(hub).unwrap_err().to_string(), "parameter 'hub.y' must be finite (got inf)");
         assert_eq!(p.vector::<3>(vr::CG), Ok([2.0, 3.0, 4.0]));
-        // A bound the model description does not state.
-        assert_eq!(p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0)), Ok(1e-9));
+        // A bound the model description does not state (every tolerance row checks (0, 1)).
+        assert_eq!(p.real(vr::TOLERANCE), Ok(1e-9));
         values.reals[vr::TOLERANCE as usize] = 1.0;
         assert_eq!(
-            read(&values, &|p| p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0))),
+            read(&values, &|p| p.real(vr::TOLERANCE)),
             Err("parameter 'tolerance' must be in (0, 1) (got 1)".into())
         );
     }

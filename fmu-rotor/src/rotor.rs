@@ -1,7 +1,7 @@
 //! The articulated rotor: parameters, validation and the tree it builds; the FMI model in `model.rs`.
 
 use fmu_core::model::{Parameters, Scalar};
-use fmu_core::params::{Bounds, ParameterError, Reader};
+use fmu_core::params::{ParameterError, Reader};
 
 use crate::dynamics::{HubMotion, Mode, Work};
 use crate::la::{M3f, V3, add, cross, lift3, mat_t_vec, zero};
@@ -107,9 +107,8 @@ impl Params {
         let p = Reader::new(params, vr::TABLE);
         let nb = p.integer(vr::NB)?;
         let omega = p.real(vr::OMEGA)?;
-        // The bounds of R and e are not declared in the model description.
-        let radius = p.real_within(vr::RADIUS, Bounds::above(0.0))?;
-        let e = p.real_within(vr::E, Bounds::at_least(0.0))?;
+        let radius = p.real(vr::RADIUS)?;
+        let e = p.real(vr::E)?;
         if e >= radius {
             return Err(format!("parameter 'e' ({e} m) must be smaller than the radius R ({radius} m)").into());
         }
@@ -125,7 +124,7 @@ impl Params {
         let x_cg = blade_centre_of_mass(mass, s, i_flap, e, radius)?;
         let i_pitch = p.real(vr::BLADE_I_PITCH)?;
         let hub_axes = hub_axes(p.vector(vr::SHAFT_AXIS)?, p.vector(vr::SHAFT_AZIMUTH_ZERO)?)?;
-        let tolerance = p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0))?;
+        let tolerance = p.real(vr::TOLERANCE)?;
         Ok(Params {
             nb: nb as usize,
             omega,

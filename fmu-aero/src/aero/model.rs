@@ -2,7 +2,7 @@
 
 use fmu_core::declare::Tables;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
-use fmu_core::params::{Bounds, ParameterError, Reader};
+use fmu_core::params::{ParameterError, Reader};
 
 use super::{Aero, InflowModel, PI, hub_axes};
 use crate::inflow::{Inflow, pitt_peters_rates};
@@ -37,8 +37,7 @@ impl Params {
         let p = Reader::new(params, vr::TABLE);
         let nb = p.integer(vr::NB)?;
         let radius = p.real(vr::RADIUS)?;
-        // Not declared with a minimum in the model description.
-        let e = p.real_within(vr::E, Bounds::at_least(0.0))?;
+        let e = p.real(vr::E)?;
         if e >= radius {
             return Err(format!("parameter 'e' ({e} m) must be smaller than R ({radius} m)").into());
         }
@@ -68,7 +67,7 @@ impl Params {
         let rule = Rule::from_code(code)
             .ok_or_else(|| format!("parameter 'quadrature' must be 0 (midpoint) or 1 (Gauss-Legendre) (got {code})"))?;
         let lambda_start = p.vector(vr::LAMBDA_START)?;
-        let tolerance = p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0))?;
+        let tolerance = p.real(vr::TOLERANCE)?;
         let (nb, shaft) = (nb as usize, shaft.map(|c| c / norm));
         Ok(Params {
             nb,

@@ -1,7 +1,7 @@
 //! The Fuselage's parameters: read, checked and turned into a [`Fuselage`].
 
 use fmu_core::model::Parameters;
-use fmu_core::params::{Bounds, ParameterError, Reader};
+use fmu_core::params::{ParameterError, Reader};
 use nalgebra::{Matrix3, Matrix6};
 
 use super::{Fuselage, Gear};
@@ -59,10 +59,9 @@ impl Fuselage {
         })?;
         let mask = p.integer(vr::DOF_MASK)?;
         let drag_area = p.real(vr::DRAG_AREA)?;
-        // Not declared with a minimum in the model description.
-        let rho = p.real_within(vr::RHO, Bounds::at_least(0.0))?;
+        let rho = p.real(vr::RHO)?;
         let gear = gear_from_parameters(&p)?;
-        let tolerance = p.real_within(vr::TOLERANCE, Bounds::open(0.0, 1.0))?;
+        let tolerance = p.real(vr::TOLERANCE)?;
         let MassMatrices { inertia_o, m6_inv, m6_inv_free } = MassMatrices::new(mass, cg, &i_cm, mask)?;
         let (x0, q0) = initial_state(&p)?;
         let gear = gear.map(|mut gear| {
