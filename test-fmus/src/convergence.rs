@@ -14,7 +14,7 @@ fn orders(errors: &[f64]) -> Vec<f64> {
 }
 
 /// Prints `errors` (of runs at steps that halve each time) as `what` with their observed
-/// [`orders`], and checks that every observed order lies in `expected`.
+/// orders `log2(e[k] / e[k + 1])`, and checks that every observed order lies in `expected`.
 pub fn assert_order(what: &str, errors: &[f64], expected: Range<f64>) {
     let orders = orders(errors);
     eprintln!("{what}: errors {}, orders {}", list(errors), list(&orders));
