@@ -20,38 +20,26 @@ pub struct OurFmu {
     pub variables_markdown: fn() -> String,
 }
 
+impl OurFmu {
+    /// The entry of model `M`, named by its `modelIdentifier`.
+    fn of<M: fmu_core::Model>() -> Self {
+        use fmu_core::description::{documentation_html, model_description, variables_markdown};
+        OurFmu {
+            identifier: M::INFO.model_identifier,
+            model_description: model_description::<M>,
+            documentation: documentation_html::<M>,
+            variables_markdown: variables_markdown::<M>,
+        }
+    }
+}
+
 /// Every FMU this workspace builds.
 pub fn our_fmus() -> Vec<OurFmu> {
-    use fmu_aero::Aero;
-    use fmu_controls::Controls;
-    use fmu_core::description::{documentation_html, model_description, variables_markdown};
-    use fmu_fuselage::Fuselage;
-    use fmu_rotor::Rotor;
     vec![
-        OurFmu {
-            identifier: "Fuselage",
-            model_description: model_description::<Fuselage>,
-            documentation: documentation_html::<Fuselage>,
-            variables_markdown: variables_markdown::<Fuselage>,
-        },
-        OurFmu {
-            identifier: "Rotor",
-            model_description: model_description::<Rotor>,
-            documentation: documentation_html::<Rotor>,
-            variables_markdown: variables_markdown::<Rotor>,
-        },
-        OurFmu {
-            identifier: "Aero",
-            model_description: model_description::<Aero>,
-            documentation: documentation_html::<Aero>,
-            variables_markdown: variables_markdown::<Aero>,
-        },
-        OurFmu {
-            identifier: "Controls",
-            model_description: model_description::<Controls>,
-            documentation: documentation_html::<Controls>,
-            variables_markdown: variables_markdown::<Controls>,
-        },
+        OurFmu::of::<fmu_fuselage::Fuselage>(),
+        OurFmu::of::<fmu_rotor::Rotor>(),
+        OurFmu::of::<fmu_aero::Aero>(),
+        OurFmu::of::<fmu_controls::Controls>(),
     ]
 }
 
