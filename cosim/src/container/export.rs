@@ -413,25 +413,18 @@ fn embed_fmus(
     raw: &mut Value,
     files: &mut Vec<(String, Vec<u8>)>,
 ) -> Result<Vec<(PathBuf, String)>> {
-    let mut embedded: Vec<(PathBuf, String)> = Vec::new();
+    let embedded: Vec<(PathBuf, String)> =
+        system.fmu_file_names().into_iter().map(|(path, name)| (path, format!("fmus/{name}"))).collect();
+    let mut read = vec![false; embedded.len()];
     for instance in &system.instances {
-        let archive_name = match embedded.iter().find(|(p, _)| *p == instance.path) {
-            Some((_, name)) => name.clone(),
-            None => {
-                let stem = instance.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                let mut name = format!("fmus/{stem}.fmu");
-                let mut k = 1;
-                while embedded.iter().any(|(_, n)| *n == name) {
-                    k += 1;
-                    name = format!("fmus/{stem}_{k}.fmu");
-                }
-                let bytes = std::fs::read(&instance.path)
-                    .with_context(|| format!("cannot read {}", instance.path.display()))?;
-                files.push((format!("resources/{name}"), bytes));
-                embedded.push((instance.path.clone(), name.clone()));
-                name
-            }
-        };
+        let k = embedded.iter().position(|(p, _)| *p == instance.path).expect("every FMU file is named");
+        let archive_name = embedded[k].1.clone();
+        if !read[k] {
+            let bytes =
+                std::fs::read(&instance.path).with_context(|| format!("cannot read {}", instance.path.display()))?;
+            files.push((format!("resources/{archive_name}"), bytes));
+            read[k] = true;
+        }
         let fmu = raw
             .get_mut("fmus")
             .and_then(|f| f.get_mut(&instance.name))

@@ -36,7 +36,7 @@ pub fn export(
     let raw: Value = serde_json::from_str(&std::fs::read_to_string(json_path).map_err(SspError::read(json_path))?)
         .map_err(SspError::invalid(json_path))?;
     let mut report = ExportReport::default();
-    let resources = resource_names(system);
+    let resources = system.fmu_file_names();
     // Units used by the connectors, defined from the FMUs' own unit definitions.
     let mut units: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     for (path, _) in &resources {
@@ -79,24 +79,6 @@ pub fn export(
     xml += "</ssd:SystemStructureDescription>\n";
     write_archive(out, &xml, &resources)?;
     Ok(report)
-}
-
-/// One archive name per distinct FMU file: its file name, numbered when two files share it.
-fn resource_names(system: &System) -> Vec<(PathBuf, String)> {
-    let mut resources: Vec<(PathBuf, String)> = Vec::new();
-    for instance in &system.instances {
-        if !resources.iter().any(|(p, _)| *p == instance.path) {
-            let stem = instance.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let mut name = format!("{stem}.fmu");
-            let mut k = 1;
-            while resources.iter().any(|(_, n)| *n == name) {
-                k += 1;
-                name = format!("{stem}_{k}.fmu");
-            }
-            resources.push((instance.path.clone(), name));
-        }
-    }
-    resources
 }
 
 /// `<ssd:Connectors>` of instance `k`: the variables the system touches (connections, inputs,

@@ -136,6 +136,26 @@ impl System {
         let variable = self.instances[instance].description.index_of(variable)?;
         Some(VarRef { instance, variable })
     }
+
+    /// One file name per distinct FMU file, in the order of first use: `<stem>.fmu`, numbered
+    /// `<stem>_<k>.fmu` when two files share a stem (the names an SSP or a container archive
+    /// gives the FMUs it carries).
+    pub(crate) fn fmu_file_names(&self) -> Vec<(PathBuf, String)> {
+        let mut names: Vec<(PathBuf, String)> = Vec::new();
+        for instance in &self.instances {
+            if !names.iter().any(|(p, _)| *p == instance.path) {
+                let stem = instance.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                let mut name = format!("{stem}.fmu");
+                let mut k = 1;
+                while names.iter().any(|(_, n)| *n == name) {
+                    k += 1;
+                    name = format!("{stem}_{k}.fmu");
+                }
+                names.push((instance.path.clone(), name));
+            }
+        }
+        names
+    }
 }
 
 /// Absolute form of `path` with `.` and `..` removed lexically (for messages about missing
