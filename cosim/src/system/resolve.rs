@@ -137,25 +137,30 @@ impl System {
         Some(VarRef { instance, variable })
     }
 
-    /// One file name per distinct FMU file, in the order of first use: `<stem>.fmu`, numbered
-    /// `<stem>_<k>.fmu` when two files share a stem (the names an SSP or a container archive
-    /// gives the FMUs it carries).
+    /// One file name per distinct FMU file, in the order of first use (see [`archive_names`]):
+    /// the names an SSP or a container archive gives the FMUs it carries.
     pub(crate) fn fmu_file_names(&self) -> Vec<(PathBuf, String)> {
-        let mut names: Vec<(PathBuf, String)> = Vec::new();
-        for instance in &self.instances {
-            if !names.iter().any(|(p, _)| *p == instance.path) {
-                let stem = instance.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                let mut name = format!("{stem}.fmu");
-                let mut k = 1;
-                while names.iter().any(|(_, n)| *n == name) {
-                    k += 1;
-                    name = format!("{stem}_{k}.fmu");
-                }
-                names.push((instance.path.clone(), name));
-            }
-        }
-        names
+        archive_names(self.instances.iter().map(|instance| instance.path.as_path()))
     }
+}
+
+/// One file name per distinct path of `paths`, in the order of first use: `<stem>.fmu`,
+/// numbered `<stem>_<k>.fmu` when two files share a stem.
+fn archive_names<'a>(paths: impl Iterator<Item = &'a Path>) -> Vec<(PathBuf, String)> {
+    let mut names: Vec<(PathBuf, String)> = Vec::new();
+    for path in paths {
+        if !names.iter().any(|(p, _)| p == path) {
+            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let mut name = format!("{stem}.fmu");
+            let mut k = 1;
+            while names.iter().any(|(_, n)| *n == name) {
+                k += 1;
+                name = format!("{stem}_{k}.fmu");
+            }
+            names.push((path.to_path_buf(), name));
+        }
+    }
+    names
 }
 
 /// Absolute form of `path` with `.` and `..` removed lexically (for messages about missing
@@ -386,5 +391,23 @@ impl SystemDescription {
                 )
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::archive_names;
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn each_distinct_fmu_file_gets_one_name_numbered_where_stems_clash() {
+        let paths = ["a/Rotor.fmu", "b/Rotor.fmu", "a/Rotor.fmu", "c/Aero.fmu", "d/Rotor.fmu"];
+        let names = archive_names(paths.iter().map(Path::new));
+        let expected = [("a/Rotor.fmu", "Rotor.fmu"), ("b/Rotor.fmu", "Rotor_2.fmu"), ("c/Aero.fmu", "Aero.fmu")]
+            .into_iter()
+            .chain([("d/Rotor.fmu", "Rotor_3.fmu")])
+            .map(|(p, n)| (PathBuf::from(p), n.to_string()))
+            .collect::<Vec<_>>();
+        assert_eq!(names, expected);
     }
 }
