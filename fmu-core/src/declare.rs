@@ -16,6 +16,7 @@
 use crate::model::StateVariable;
 use crate::params::Bounds;
 use crate::variable::{Causality, Enumeration, Kind, Variable};
+use std::ops::ControlFlow;
 
 /// Airframe body axes (FRD): component suffixes and their words, for [`Row::vector`].
 pub const BODY: [(&str, &str); 3] = [("x", "body x (forward)"), ("y", "body y (right)"), ("z", "body z (down)")];
@@ -42,11 +43,10 @@ pub struct Row {
     pub start_by: Option<fn(usize, usize) -> f64>,
     /// Display unit of a real.
     pub display_unit: Option<&'static str>,
-    /// Physical bounds of a real, inclusive (the `min` and `max` of `modelDescription.xml`).
-    pub range: (Option<f64>, Option<f64>),
-    /// Whether the lower and the upper bound of `range` are themselves excluded: checked when
-    /// the parameters are read ([`crate::params::Reader`]), not written to the XML.
-    pub exclusive: (bool, bool),
+    /// Physical bounds of a real: the `min` and `max` of `modelDescription.xml` (an excluded
+    /// bound is written as the same value there, and excluded when the parameter is read by
+    /// [`crate::params::Reader`]).
+    pub range: Bounds,
     /// Further bounds checked when the parameter is read ([`crate::params::Reader`]) but not
     /// written to the XML, whose published model descriptions predate them.
     pub checked: Bounds,
@@ -68,8 +68,7 @@ impl Row {
             starts: &[],
             start_by: None,
             display_unit: None,
-            range: (None, None),
-            exclusive: (false, false),
+            range: Bounds::NONE,
             checked: Bounds::NONE,
             enumeration: None,
             dependencies: None,
@@ -166,15 +165,14 @@ impl Row {
 
     /// Physical lower bound of a real, inclusive.
     pub const fn min(mut self, min: f64) -> Self {
-        self.range.0 = Some(min);
+        self.range.min = Some((min, false));
         self
     }
 
     /// Physical lower bound of a real, exclusive: the XML says `min`, reading the parameter
     /// checks `> min`.
     pub const fn above(mut self, min: f64) -> Self {
-        self.range.0 = Some(min);
-        self.exclusive.0 = true;
+        self.range.min = Some((min, true));
         self
     }
 
@@ -246,7 +244,7 @@ impl Row {
                 part,
             ));
             v.display_unit = self.display_unit;
-            v.range = self.range;
+            v.range = self.range.values();
             v.enumeration = self.enumeration;
             if let (Causality::Output, Some(deps)) = (to.causality, self.dependencies) {
                 v = v.depends_on(deps(instance).into_iter().map(|i| to.input_base + i as u32));
@@ -323,24 +321,59 @@ struct Target {
     input_base: u32,
 }
 
-/// Calls `f(row, position, instance, label)` for each row of `groups`, in declaration order.
-fn walk(groups: &[Group], offset: usize, instance: usize, label: &str, f: &mut dyn FnMut(&Row, usize, usize, &str)) {
+/// A row where a walk over a table meets it: the row, its first position and the block
+/// instance around it (the innermost block's labels and the instance), if any.
+#[derive(Clone, Copy)]
+struct Place {
+    row: &'static Row,
+    at: usize,
+    block: Option<(Labels, usize)>,
+}
+
+impl Place {
+    /// The block instance, 0 outside a block.
+    fn instance(&self) -> usize {
+        self.block.map_or(0, |(_, i)| i)
+    }
+
+    /// The block instance's label (`2`, `hub`), empty outside a block.
+    fn label(&self) -> String {
+        self.block.map_or(String::new(), |(labels, i)| labels.label(i))
+    }
+}
+
+/// Calls `f` for each row of `groups`, in declaration order, until it breaks.
+fn walk(
+    groups: &'static [Group],
+    offset: usize,
+    block: Option<(Labels, usize)>,
+    f: &mut dyn FnMut(Place) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     for group in groups {
         match *group {
             Group::Rows { at, rows } => {
                 let mut at = offset + at;
                 for row in rows {
-                    f(row, at, instance, label);
+                    f(Place { row, at, block })?;
                     at += row.width();
                 }
             }
             Group::Block { at, labels, per, groups } => {
                 for i in 0..labels.count() {
-                    walk(groups, offset + at + i * per, i, &labels.label(i), f);
+                    walk(groups, offset + at + i * per, Some((labels, i)), f)?;
                 }
             }
         }
     }
+    ControlFlow::Continue(())
+}
+
+/// Calls `f` for each row of `table`, in declaration order.
+fn each(table: &'static [Group], f: &mut dyn FnMut(Place)) {
+    let _ = walk(table, 0, None, &mut |place| {
+        f(place);
+        ControlFlow::Continue(())
+    });
 }
 
 /// Where a position of a table lies: its row, the component within the row and the block
@@ -364,45 +397,31 @@ impl Found {
     }
 }
 
-/// The row holding `position` of `table`, in one pass over the table without allocating;
-/// `None` when no row holds it.
+/// The row holding `position` of `table`, without allocating; `None` when no row holds it.
 pub fn find(table: &'static [Group], position: usize) -> Option<Found> {
-    find_in(table, 0, None, position)
-}
-
-fn find_in(groups: &'static [Group], offset: usize, block: Option<(Labels, usize)>, position: usize) -> Option<Found> {
-    for group in groups {
-        match *group {
-            Group::Rows { at, rows } => {
-                let mut at = offset + at;
-                for row in rows {
-                    if (at..at + row.width()).contains(&position) {
-                        return Some(Found { row, component: position - at, block });
-                    }
-                    at += row.width();
-                }
-            }
-            Group::Block { at, labels, per, groups } => {
-                let start = offset + at;
-                if per > 0 && (start..start + labels.count() * per).contains(&position) {
-                    let i = (position - start) / per;
-                    if let Some(found) = find_in(groups, start + i * per, Some((labels, i)), position) {
-                        return Some(found);
-                    }
-                }
-            }
+    let mut found = None;
+    let _ = walk(table, 0, None, &mut |Place { row, at, block }| {
+        if (at..at + row.width()).contains(&position) {
+            found = Some(Found { row, component: position - at, block });
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
-    }
-    None
+    });
+    found
 }
 
-fn expand(groups: &[Group], to: &Target, out: &mut Vec<Variable>) {
-    walk(groups, 0, 0, "", &mut |row, at, instance, label| row.expand(to, at, instance, label, out));
+fn expand(table: &'static [Group], to: &Target, out: &mut Vec<Variable>) {
+    each(table, &mut |place| place.row.expand(to, place.at, place.instance(), &place.label(), out));
 }
 
 /// A model's variables from its three tables: the parameters (value reference = position), then
 /// the inputs and the outputs, each `(value-reference base, table)`.
-pub fn variables(parameters: &[Group], inputs: (u32, &[Group]), outputs: (u32, &[Group])) -> Vec<Variable> {
+pub fn variables(
+    parameters: &'static [Group],
+    inputs: (u32, &'static [Group]),
+    outputs: (u32, &'static [Group]),
+) -> Vec<Variable> {
     let mut out = Vec::new();
     let parameter = Target { causality: Causality::Parameter, base: 0, input_base: inputs.0 };
     expand(parameters, &parameter, &mut out);
@@ -448,14 +467,15 @@ impl Tables {
 
 /// A model's continuous states from its table of [`Row::state`] rows, in declaration order (the
 /// Model Exchange state order).
-pub fn states(table: &[Group]) -> Vec<StateVariable> {
+pub fn states(table: &'static [Group]) -> Vec<StateVariable> {
     let mut out = Vec::new();
-    walk(table, 0, 0, "", &mut |row, _, _, label| {
+    each(table, &mut |place| {
+        let (row, label) = (place.row, place.label());
         let (derivative_unit, nominal) = row.state.expect("a state table holds only `Row::state` rows");
         for &part in row.parts() {
-            let description = row.fill(row.description, label, part);
+            let description = row.fill(row.description, &label, part);
             out.push(StateVariable::new(
-                &row.fill(row.name, label, part),
+                &row.fill(row.name, &label, part),
                 row.unit(),
                 derivative_unit,
                 description,

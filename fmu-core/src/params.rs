@@ -11,7 +11,7 @@
 //!
 //! [`Model::configure`]: crate::model::Model::configure
 
-use crate::declare::{Found, Group, Row, find};
+use crate::declare::{Found, Group, find};
 use crate::model::Parameters;
 use crate::variable::Kind;
 
@@ -87,12 +87,9 @@ impl Bounds {
         Bounds { min: Some((min, true)), max: Some((max, true)) }
     }
 
-    /// The bounds a row declares: its `range`, ends excluded as its `exclusive` says.
-    pub fn declared(row: &Row) -> Self {
-        Bounds {
-            min: row.range.0.map(|min| (min, row.exclusive.0)),
-            max: row.range.1.map(|max| (max, row.exclusive.1)),
-        }
+    /// The bound values, whether excluded or not: the `min` and `max` of a model description.
+    pub fn values(&self) -> (Option<f64>, Option<f64>) {
+        (self.min.map(|(min, _)| min), self.max.map(|(max, _)| max))
     }
 
     /// Whether `value` lies within the bounds.
@@ -172,7 +169,7 @@ impl<'a> Reader<'a> {
     pub fn real(&self, vr: u32) -> Result<f64, ParameterError> {
         let found = self.declared(vr);
         let unit = found.row.unit();
-        let value = check(self.params.real(vr), Bounds::declared(found.row), || found.name(), unit)?;
+        let value = check(self.params.real(vr), found.row.range, || found.name(), unit)?;
         check(value, found.row.checked, || found.name(), unit)
     }
 
