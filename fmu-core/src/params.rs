@@ -54,11 +54,6 @@ impl From<&str> for ParameterError {
     }
 }
 
-/// `range` followed by `unit` (none when empty).
-fn with_unit(range: &str, unit: &str) -> String {
-    if unit.is_empty() { range.to_string() } else { format!("{range} {unit}") }
-}
-
 /// The bounds a Real parameter is checked against, each end `(value, exclusive)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounds {
@@ -109,16 +104,16 @@ impl Bounds {
             }
             (None, None) => "finite".into(),
         };
-        with_unit(&range, unit)
+        if unit.is_empty() { range } else { format!("{range} {unit}") }
     }
 }
 
-/// `value` of the parameter `name` if it is finite and within `bounds` (in `unit`).
-fn check(value: f64, bounds: Bounds, name: impl FnOnce() -> String, unit: &str) -> Result<f64, ParameterError> {
+/// `value` of the parameter declared as `found` if it is finite and within `bounds`.
+fn check(value: f64, bounds: Bounds, found: &Found) -> Result<f64, ParameterError> {
     if !value.is_finite() {
-        Err(ParameterError::NotFinite { name: name(), value })
+        Err(ParameterError::NotFinite { name: found.name(), value })
     } else if !bounds.contains(value) {
-        Err(ParameterError::OutOfRange { name: name(), range: bounds.describe(unit), value })
+        Err(ParameterError::OutOfRange { name: found.name(), range: bounds.describe(found.row.unit()), value })
     } else {
         Ok(value)
     }
@@ -168,9 +163,8 @@ impl<'a> Reader<'a> {
     /// declaration checks beyond that ([`Row::checked`](crate::declare::Row::checked)).
     pub fn real(&self, vr: u32) -> Result<f64, ParameterError> {
         let found = self.declared(vr);
-        let unit = found.row.unit();
-        let value = check(self.params.real(vr), found.row.range, || found.name(), unit)?;
-        check(value, found.row.checked, || found.name(), unit)
+        let value = check(self.params.real(vr), found.row.range, &found)?;
+        check(value, found.row.checked, &found)
     }
 
     /// `N` consecutive Real parameters from `vr` (a vector's components), each as [`Reader::real`].
