@@ -3,10 +3,7 @@
 
 use std::ops::Range;
 
-/// Numbers as `[a, b, c]` in short scientific notation.
-pub fn list(v: &[f64]) -> String {
-    format!("[{}]", v.iter().map(|x| format!("{x:.3e}")).collect::<Vec<_>>().join(", "))
-}
+use fmu_core::verify::math::sci;
 
 /// The observed orders `log2(e[k] / e[k + 1])` of `errors` of runs at steps that halve each time.
 fn orders(errors: &[f64]) -> Vec<f64> {
@@ -17,8 +14,8 @@ fn orders(errors: &[f64]) -> Vec<f64> {
 /// orders `log2(e[k] / e[k + 1])`, and checks that every observed order lies in `expected`.
 pub fn assert_order(what: &str, errors: &[f64], expected: Range<f64>) {
     let orders = orders(errors);
-    eprintln!("{what}: errors {}, orders {}", list(errors), list(&orders));
+    eprintln!("{what}: errors {}, orders {}", sci(errors), sci(&orders));
     for &order in &orders {
-        assert!(expected.contains(&order), "{what}: observed order {order} (errors {})", list(errors));
+        assert!(expected.contains(&order), "{what}: observed order {order} (errors {})", sci(errors));
     }
 }

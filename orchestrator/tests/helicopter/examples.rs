@@ -25,6 +25,7 @@ use std::f64::consts::PI;
 use common::{example, param, run_description};
 use cosim::master::Results;
 use cosim::system::{JacobianUpdate, SignalSpec, SystemDescription};
+use fmu_core::verify::math::cross;
 
 /// The constant signal driving `to`.
 fn constant_input(description: &SystemDescription, to: &str) -> f64 {
@@ -45,10 +46,6 @@ fn column(results: &Results, name: &str) -> Vec<f64> {
 
 fn sci(v: [f64; 3]) -> String {
     format!("({:.4e}, {:.4e}, {:.4e})", v[0], v[1], v[2])
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
 /// `A^-1 b` for a 3x3 matrix by Cramer's rule.

@@ -8,6 +8,7 @@
 //!    reference: the error falls at first order in the macro step with inputs held, at second
 //!    order with `extrapolate_inputs` (linear) and at third order with `extrapolation_order` 2.
 
+use fmu_core::verify::math::sci;
 use monolithic_reference::{JacobianUpdate, MonolithicSystem, Options, Registry};
 use test_fmus::two_mass::{self, K, M, exact, packaged};
 
@@ -78,10 +79,10 @@ fn monolithic_error_follows_the_integrator_tolerance() {
         let results = reference.run(0.5).unwrap();
         errors.push(error_against_closed_form(&results));
     }
-    eprintln!("monolithic error at tolerances 1e-5, 1e-7, 1e-9: {}", crate::common::list(&errors));
+    eprintln!("monolithic error at tolerances 1e-5, 1e-7, 1e-9: {}", sci(&errors));
     for w in errors.windows(2) {
         // Two decades of tolerance buy at least one decade of error (fifth order: about 1.6).
-        assert!(w[1] < w[0] / 10.0, "{}", crate::common::list(&errors));
+        assert!(w[1] < w[0] / 10.0, "{}", sci(&errors));
     }
 }
 

@@ -34,15 +34,7 @@ pub fn set_blade(sim: &mut Sim, i: usize, k: &BladeInputs) {
 // ---------------------------------------------------------------------------------------------
 // Independent small vector algebra and rigid-rotor kinematics.
 
-/// `a . b`.
-pub fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// `a x b`.
-pub fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
+pub use fmu_core::verify::math::{cross, dot, norm};
 
 /// `sum_k c_k v_k`.
 pub fn lin(terms: &[(f64, [f64; 3])]) -> [f64; 3] {
@@ -53,11 +45,6 @@ pub fn lin(terms: &[(f64, [f64; 3])]) -> [f64; 3] {
         }
     }
     o
-}
-
-/// `|a|`.
-pub fn norm(a: [f64; 3]) -> f64 {
-    dot(a, a).sqrt()
 }
 
 /// The rotor's geometry in airframe body axes: shaft axis `s` (up, default `(0, 0, -1)`) and the

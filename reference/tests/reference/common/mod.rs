@@ -90,6 +90,3 @@ pub fn max_difference(a: &Results, b: &Results, column: &str) -> f64 {
     let (ca, cb) = (a.column(column).unwrap(), b.column(column).unwrap());
     ca.iter().zip(&cb).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
 }
-
-#[allow(unused_imports)]
-pub use test_fmus::convergence::list;
