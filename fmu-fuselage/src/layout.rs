@@ -218,7 +218,7 @@ pub mod y {
         KINETIC as kinetic = real("energy.kinetic", "J", "Kinetic energy of the airframe relative to NED, J");
         POTENTIAL as potential = real("energy.potential", "J",
             "Gravitational potential energy of the airframe, -m g z_cm (zero at NED z = 0), J");
-        /// Point `P` at `POINTS + PER_POINT * P.index()` ([`point`]).
+        /// Point `P` at `POINTS + PER_POINT * P.index()`.
         POINTS as point = block(Labels::Named(&Point::NAMES)) per PER_POINT {
             P_POS as pos = vector("{n}.pos.{c}", "m", &NED, "Position of the {n} point, {w}, m");
             P_VEL as vel = vector("{n}.vel.{c}", "m/s", &BODY, "Velocity of the {n} point relative to NED, {w}, m/s");
@@ -242,11 +242,6 @@ pub mod y {
                 "Normal ground force on landing-gear leg {n} (upwards, >= 0; 0 in the air or without gear), N");
         };
         N;
-    }
-
-    /// Index of the first output of a point's block.
-    pub fn point(p: Point) -> usize {
-        POINTS + PER_POINT * p.index()
     }
 }
 

@@ -43,7 +43,10 @@ fn declarations_follow_the_contract_and_layout() {
     assert_eq!(vr("hub.F.x"), 100);
     assert_eq!(vr("tail.M.z"), 100 + 6 + 5);
     assert_eq!(vr("x"), 200);
-    assert_eq!(vr("ext.alpha.z"), vrs::output(y::point(fmu_fuselage::Point::Ext) + y::P_ALPHA + 2));
+    assert_eq!(
+        vr("ext.alpha.z"),
+        vrs::output(y::POINTS + y::PER_POINT * fmu_fuselage::Point::Ext.index() + y::P_ALPHA + 2)
+    );
     // Feedthrough: exactly the acc, alpha and free.* outputs, each on all 18 load inputs.
     let all_inputs: Vec<u32> = inputs.iter().map(|v| v.vr).collect();
     for v in &outputs {
