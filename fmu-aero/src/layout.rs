@@ -46,7 +46,6 @@ pub mod x {
 pub mod vr {
     use super::{MAX_BLADES, NS_MAX};
     use fmu_core::declare::BODY;
-    use fmu_core::params::Bounds;
     use fmu_core::variable::Enumeration;
 
     /// The choices of `inflow_model`.
@@ -66,7 +65,7 @@ pub mod vr {
         E = real("e", "m",
             "Radius of the blade root reference point (on the pitch axis at the flap hinge) from the shaft axis, m \
              (0 <= e < R); a section at radius r lies at r - e along blade x from the root reference").start(0.3)
-            .checked(Bounds::at_least(0.0));
+            .min(0.0);
         R_ROOT = real("r_root", "m",
             "Root cut-out radius from the shaft axis: the lifting span is r_root..R, m (e <= r_root < R)").start(1.5);
         CHORD = real("chord", "m", "Blade chord (uniform along the span), m (> 0)").start(0.55).positive();

@@ -47,9 +47,6 @@ pub struct Row {
     /// bound is written as the same value there, and excluded when the parameter is read by
     /// [`crate::params::Reader`]).
     pub range: Bounds,
-    /// Further bounds checked when the parameter is read ([`crate::params::Reader`]) but not
-    /// written to the XML, whose published model descriptions predate them.
-    pub checked: Bounds,
     /// The enumeration that names an integer's values.
     pub enumeration: Option<&'static Enumeration>,
     /// Outputs: the inputs with direct feedthrough.
@@ -69,7 +66,6 @@ impl Row {
             start_by: None,
             display_unit: None,
             range: Bounds::NONE,
-            checked: Bounds::NONE,
             enumeration: None,
             dependencies: None,
             state: None,
@@ -134,7 +130,8 @@ impl Row {
             "Relative and absolute tolerance of the error-controlled integrator inside fmi2DoStep (0 < tol < 1)",
         )
         .start(start)
-        .checked(Bounds::open(0.0, 1.0))
+        .above(0.0)
+        .below(1.0)
     }
 
     /// Sets the start value of a real scalar (or of every component).
@@ -181,10 +178,10 @@ impl Row {
         self.above(0.0)
     }
 
-    /// Checks `bounds` when the parameter is read, without writing them to the XML (see
-    /// [`Row::checked`](struct.Row.html#structfield.checked)).
-    pub const fn checked(mut self, bounds: Bounds) -> Self {
-        self.checked = bounds;
+    /// Physical upper bound of a real, exclusive: the XML says `max`, reading the parameter
+    /// checks `< max`.
+    pub const fn below(mut self, max: f64) -> Self {
+        self.range.max = Some((max, true));
         self
     }
 

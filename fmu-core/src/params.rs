@@ -3,11 +3,11 @@
 //!
 //! A model reads its parameters through a [`Reader`] over its declared parameter table
 //! ([`declare!`](crate::declare!)): each value is checked against its declaration (finite, the
-//! declared range with the bounds [`Row::above`](crate::declare::Row::above) excludes, an
-//! integer's `min..=max` and enumeration) and an error names the parameter and its unit as
-//! declared. Bounds the model description does not state are declared beside it
-//! ([`Row::checked`](crate::declare::Row::checked) with [`Bounds`]); checks across several
-//! parameters stay in the model as [`ParameterError::Invalid`].
+//! declared range, the `min` and `max` of the model description, with the bounds
+//! [`Row::above`](crate::declare::Row::above) and [`Row::below`](crate::declare::Row::below)
+//! exclude; an integer's `min..=max` and enumeration) and an error names the parameter and its
+//! unit as declared. Checks across several parameters stay in the model as
+//! [`ParameterError::Invalid`].
 //!
 //! [`Model::configure`]: crate::model::Model::configure
 
@@ -54,7 +54,8 @@ impl From<&str> for ParameterError {
     }
 }
 
-/// The bounds a Real parameter is checked against, each end `(value, exclusive)`.
+/// The declared bounds of a Real parameter ([`Row::range`](crate::declare::Row::range)), each end
+/// `(value, exclusive)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounds {
     /// Lower bound and whether it is excluded.
@@ -66,21 +67,6 @@ pub struct Bounds {
 impl Bounds {
     /// No bound: any finite value.
     pub const NONE: Bounds = Bounds { min: None, max: None };
-
-    /// `>= min`.
-    pub const fn at_least(min: f64) -> Self {
-        Bounds { min: Some((min, false)), max: None }
-    }
-
-    /// `> min`.
-    pub const fn above(min: f64) -> Self {
-        Bounds { min: Some((min, true)), max: None }
-    }
-
-    /// The open interval `(min, max)`.
-    pub const fn open(min: f64, max: f64) -> Self {
-        Bounds { min: Some((min, true)), max: Some((max, true)) }
-    }
 
     /// The bound values, whether excluded or not: the `min` and `max` of a model description.
     pub fn values(&self) -> (Option<f64>, Option<f64>) {
@@ -159,12 +145,10 @@ impl<'a> Reader<'a> {
         find(self.table, vr as usize).unwrap_or_else(|| panic!("value reference {vr} is not a declared parameter"))
     }
 
-    /// The Real parameter `vr`: finite, within its declared range and within the bounds its
-    /// declaration checks beyond that ([`Row::checked`](crate::declare::Row::checked)).
+    /// The Real parameter `vr`: finite and within its declared range.
     pub fn real(&self, vr: u32) -> Result<f64, ParameterError> {
         let found = self.declared(vr);
-        let value = check(self.params.real(vr), found.row.range, &found)?;
-        check(value, found.row.checked, &found)
+        check(self.params.real(vr), found.row.range, &found)
     }
 
     /// `N` consecutive Real parameters from `vr` (a vector's components), each as [`Reader::real`].

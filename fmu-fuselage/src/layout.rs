@@ -81,7 +81,6 @@ pub const GEAR_LEGS: usize = 4;
 pub mod vr {
     use super::{GEAR_LEGS, PQR, Point, UVW};
     use fmu_core::declare::{BODY, Labels, NED};
-    use fmu_core::params::Bounds;
     use fmu_core::variable::Enumeration;
 
     /// The choices of `euler_sequence`: intrinsic rotations NED to body, axes in order.
@@ -137,7 +136,7 @@ pub mod vr {
         DRAG_AREA = real("drag_area", "m2",
             "Equivalent flat-plate drag area f, m^2 (>= 0): drag force -0.5 rho f |V| V at the reference point, \
              V its body velocity (still air)").min(0.0);
-        RHO = real("rho", "kg/m3", "Air density for the drag, kg/m^3").start(1.225).checked(Bounds::at_least(0.0));
+        RHO = real("rho", "kg/m3", "Air density for the drag, kg/m^3").start(1.225).min(0.0);
         TOLERANCE = tolerance("tolerance", 1e-9);
         /// Leg `i` (1-based) at `GEAR + PER_GEAR (i - 1)`.
         GEAR @ 38 = block(Labels::Numbered(GEAR_LEGS)) per PER_GEAR {

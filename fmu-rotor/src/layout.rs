@@ -150,7 +150,6 @@ pub mod y {
 pub mod vr {
     use super::{DEFAULT_TOLERANCE, MAX_BLADES};
     use fmu_core::declare::{BODY, Labels};
-    use fmu_core::params::Bounds;
 
     fmu_core::declare! { u32;
         NB = integer("nb", 4, 1, MAX_BLADES as i32,
@@ -160,9 +159,9 @@ pub mod vr {
              Omega t), or with shaft_free the initial shaft rate").start(29.0).display_unit("rpm");
         RADIUS = real("R", "m",
             "Rotor radius, m: documentation and consistency checks (e + S/m < R, I <= m (R - e)^2); the \
-             aerodynamics live in the Aero FMU").start(7.5).checked(Bounds::above(0.0));
+             aerodynamics live in the Aero FMU").start(7.5).positive();
         E = real("e", "m", "Flap hinge offset from the shaft axis, m (0 <= e < R)").start(0.3)
-            .checked(Bounds::at_least(0.0));
+            .min(0.0);
         E_LAG = real("e_lag", "m",
             "Lag hinge offset from the shaft axis, m (0 <= e_lag <= e; the lag hinge is inboard of the flap \
              hinge); a negative value (default) means e_lag = e (coincident hinges)").start(-1.0);
