@@ -170,7 +170,12 @@ impl CoSimulation for SystemSlave {
                 let signal = Signal::Polynomial { time: t, value: me.values[k], slope, curvature };
                 run.master.set_external_signal(run.slot[k].expect("inputs have an external slot"), signal);
             }
-            let result = run.advance(t, h, me.stop_time);
+            // Between grid points the master is already at the next one: the polynomial starts there.
+            let mut result = Ok(());
+            if moving && !run.on_grid() {
+                result = run.master.resolve_coupling().map_err(Err);
+            }
+            let result = result.and_then(|()| run.advance(t, h, me.stop_time));
             for k in 0..me.values.len() {
                 if !moving || me.input_derivatives[k] == [0.0; 2] {
                     continue;
@@ -181,7 +186,7 @@ impl CoSimulation for SystemSlave {
                 me.inputs_changed = true;
             }
             me.input_derivatives_set = false;
-            me.last_successful_time = run.master.time();
+            me.last_successful_time = run.time;
             me.run = Some(run);
             match result {
                 Ok(()) => Ok(()),
@@ -201,6 +206,8 @@ impl CoSimulation for SystemSlave {
             let outer = OuterState {
                 values: me.values.clone(),
                 row: run.row.clone(),
+                time: run.time,
+                segment: run.segment.clone(),
                 grid_index: run.grid_index,
                 ended: me.phase == Phase::Ended,
                 last_successful_time: me.last_successful_time,
@@ -221,13 +228,20 @@ impl CoSimulation for SystemSlave {
         const F: &str = "fmi2SetFMUstate";
         self.guarded(F, &[Phase::Stepping, Phase::Ended], |me| {
             let run = me.run.as_mut().expect("stepping has a run");
-            if state.outer.values.len() != me.values.len() || state.outer.row.len() != run.row.len() {
+            let rows_fit =
+                |segment: &Segment| segment.left.len() == run.row.len() && segment.right.len() == run.row.len();
+            if state.outer.values.len() != me.values.len()
+                || state.outer.row.len() != run.row.len()
+                || !state.outer.segment.as_ref().is_none_or(rows_fit)
+            {
                 return Err(error(F, "the state belongs to a different system FMU"));
             }
             let result = run.master.set_state(&state.master);
             result.map_err(|e| me.master_error(F, e))?;
             let run = me.run.as_mut().expect("present");
             run.row.copy_from_slice(&state.outer.row);
+            run.time = state.outer.time;
+            run.segment = state.outer.segment.clone();
             run.grid_index = state.outer.grid_index;
             me.values.copy_from_slice(&state.outer.values);
             me.phase = if state.outer.ended { Phase::Ended } else { Phase::Stepping };

@@ -76,18 +76,41 @@ pub struct SystemSlave {
     /// Some input derivative was set since the last step (no scan of the list otherwise).
     input_derivatives_set: bool,
     last_successful_time: f64,
+    /// The warning that inputs set between grid points wait for the next one was given.
+    warned_input_between_grid_points: bool,
 }
 
 /// The running system.
+///
+/// The master stays on the system's own grid `start + n * step` whatever the importer's
+/// communication step: a communication point between two grid points is reached by stepping the
+/// master on to the next grid point (look-ahead) and interpolating the outputs linearly between
+/// the two grid points. So every importer samples the one trajectory of `orchestrator run`.
 struct Run {
     master: Master,
     /// For each outer variable: its external input (inputs), its recorded column (outputs).
     slot: Vec<Option<usize>>,
-    /// The recorded values at the current communication point (stale while inputs changed).
+    /// The outer outputs at [`Run::time`] (recorded values; stale while inputs changed).
     row: Vec<f64>,
+    /// The outer communication point, s: the master's time, or before it inside [`Run::segment`].
+    time: f64,
+    /// While [`Run::time`] lies between grid points: the recorded values at both of them.
+    segment: Option<Segment>,
     /// Communication points of the system grid `start + n * step` passed so far.
     grid_index: usize,
     experiment: crate::system::Experiment,
+}
+
+/// The master's last step when the outer communication point fell inside it: the recorded
+/// values at its start and at its end (the master's time), as that step computed them.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+struct Segment {
+    /// Start of the step, s.
+    start: f64,
+    /// Recorded values at `start`.
+    left: Vec<f64>,
+    /// Recorded values at the end of the step.
+    right: Vec<f64>,
 }
 
 /// `fmi2GetFMUstate` of a system FMU: the master's state (every inner FMU's state and the
@@ -102,6 +125,8 @@ pub struct SystemState {
 struct OuterState {
     values: Vec<f64>,
     row: Vec<f64>,
+    time: f64,
+    segment: Option<Segment>,
     grid_index: usize,
     ended: bool,
     last_successful_time: f64,
@@ -109,29 +134,66 @@ struct OuterState {
 }
 
 impl Run {
-    /// Steps the master from `t` to `t + h` on the system's grid (see the module docs) and
-    /// records. `Err(Ok(message))`: bad arguments; `Err(Err(e))`: the master failed.
+    /// Largest distance, s, at which a time counts as the same communication point (importers
+    /// round: libcosim counts whole nanoseconds, ecos adds steps).
+    fn tolerance(&self) -> f64 {
+        1e-9 * self.experiment.step
+    }
+
+    /// Whether the outer communication point is the master's (not inside a look-ahead step).
+    fn on_grid(&self) -> bool {
+        self.segment.is_none()
+    }
+
+    /// Steps to `t + h` (see [`Run`]): the master steps on its grid, up to the first grid point
+    /// at or after `t + h` (the stop time ends the grid, as in `orchestrator run`), and the
+    /// outputs are recorded there or interpolated. `Err(Ok(message))`: bad arguments;
+    /// `Err(Err(e))`: the master failed.
     fn advance(&mut self, t: f64, h: f64, stop_time: Option<f64>) -> Result<(), Result<String, MasterError>> {
-        let exp = self.experiment;
-        let now = self.master.time();
-        let tolerance = 1e-9 * exp.step;
+        let (exp, tolerance, now) = (self.experiment, self.tolerance(), self.time);
         if h.is_nan() || h <= 0.0 || h.is_infinite() || (t - now).abs() > tolerance.max(1e-12 * now.abs()) {
             return Err(Ok(format!("step from t = {t} s with h = {h} s, but the system is at t = {now} s")));
         }
         let end = t + h;
+        if let Some(stop) = stop_time.filter(|&s| end > s + tolerance) {
+            return Err(Ok(format!("step from t = {t} s with h = {h} s ends after the stop time {stop} s")));
+        }
         while self.master.time() < end - tolerance {
             let time = self.master.time();
             let next_grid = exp.start + (self.grid_index + 1) as f64 * exp.step;
-            if next_grid <= end + tolerance {
-                // The stop time ends the grid exactly, as in `orchestrator run`.
-                let target = stop_time.filter(|s| (s - next_grid).abs() <= tolerance).unwrap_or(next_grid);
-                self.master.step(target - time).map_err(Err)?;
-                self.grid_index += 1;
-            } else {
-                self.master.step(end - time).map_err(Err)?;
+            let target = stop_time.filter(|&s| next_grid >= s - tolerance).unwrap_or(next_grid);
+            let mut left = Vec::new();
+            let look_ahead = target > end + tolerance;
+            if look_ahead {
+                left = self.row_now().map_err(Err)?;
+            }
+            self.master.step(target - time).map_err(Err)?;
+            self.grid_index += 1;
+            self.segment = None;
+            if look_ahead {
+                let right = self.row_now().map_err(Err)?;
+                self.segment = Some(Segment { start: time, left, right });
             }
         }
-        self.master.record(&mut self.row).map_err(Err)
+        if self.master.time() <= end + tolerance {
+            self.segment = None;
+            self.time = self.master.time();
+            return self.master.record(&mut self.row).map_err(Err);
+        }
+        let segment = self.segment.as_ref().expect("the master is ahead only after a look-ahead step");
+        let weight = (end - segment.start) / (self.master.time() - segment.start);
+        for ((y, left), right) in self.row.iter_mut().zip(&segment.left).zip(&segment.right) {
+            *y = left + weight * (right - left);
+        }
+        self.time = end;
+        Ok(())
+    }
+
+    /// The recorded values at the master's current time.
+    fn row_now(&mut self) -> Result<Vec<f64>, MasterError> {
+        let mut row = vec![0.0; self.row.len()];
+        self.master.record(&mut row)?;
+        Ok(row)
     }
 }
 
@@ -234,6 +296,7 @@ impl SystemSlave {
             input_derivatives,
             input_derivatives_set: false,
             last_successful_time: 0.0,
+            warned_input_between_grid_points: false,
         })
     }
 
@@ -318,18 +381,44 @@ impl SystemSlave {
                 if !value.is_finite() {
                     return Err(error(function, format!("'{}' = {value}: not finite", me.interface.variables[k].name)));
                 }
+                if me.phase == Phase::Stepping && me.values[k] == value {
+                    // Importers set every input at every step: an unchanged value changes nothing.
+                    continue;
+                }
                 me.values[k] = value;
                 if me.phase == Phase::Stepping {
                     let run = me.run.as_mut().expect("stepping has a run");
                     let input = run.slot[k].expect("inputs have an external slot");
                     run.master.set_external_signal(input, Signal::Constant(value));
                     me.inputs_changed = true;
+                    if !run.on_grid() {
+                        me.warn_input_between_grid_points(k);
+                    }
                 } else {
                     me.rebuild = true;
                 }
             }
             Ok(())
         })
+    }
+
+    /// Warns, once per instance, that input `k` set between two grid points takes effect at the
+    /// next one: the system samples its inputs on its own grid, as `orchestrator run` does.
+    fn warn_input_between_grid_points(&mut self, k: usize) {
+        if std::mem::replace(&mut self.warned_input_between_grid_points, true) {
+            return;
+        }
+        let run = self.run.as_ref().expect("stepping has a run");
+        let message = format!(
+            "input '{}' set at t = {} s, between the system's grid points (step {} s): it takes effect at \
+             the next grid point, t = {} s (inputs are sampled on the system's grid; step at the system's \
+             step or a multiple of it for inputs at exact times). Not repeated for this instance.",
+            self.interface.variables[k].name,
+            run.time,
+            run.experiment.step,
+            run.master.time()
+        );
+        self.log(Status::Warning, &message);
     }
 
     /// Integer and Boolean reads: parameters and inputs only (outputs are Real), `put(position,
@@ -375,7 +464,8 @@ impl SystemSlave {
         master.initialize().map_err(|e| self.master_error(function, e))?;
         let mut row = vec![0.0; master.recorded_names().len()];
         master.record(&mut row).map_err(|e| self.master_error(function, e))?;
-        self.run = Some(Run { master, slot, row, grid_index: 0, experiment });
+        let time = master.time();
+        self.run = Some(Run { master, slot, row, time, segment: None, grid_index: 0, experiment });
         self.rebuild = false;
         self.inputs_changed = false;
         self.last_successful_time = self.start_time;
@@ -417,14 +507,19 @@ impl SystemSlave {
         Ok(slot)
     }
 
-    /// Brings the recorded row up to date after inputs changed at this communication point.
+    /// Solves the coupling again after inputs changed. On a grid point the recorded row follows;
+    /// between grid points the master is at the next one, where the inputs take effect, and the
+    /// outputs at the communication point keep their values (the inputs are sampled on the grid).
     fn refresh(&mut self, function: &'static str) -> FmiResult<()> {
         if self.phase == Phase::Initialization && (self.rebuild || self.run.is_none()) {
             return self.build(function);
         }
         if self.inputs_changed {
             let run = self.run.as_mut().expect("stepping has a run");
-            let result = run.master.resolve_coupling().and_then(|()| run.master.record(&mut run.row));
+            let mut result = run.master.resolve_coupling();
+            if run.on_grid() {
+                result = result.and_then(|()| run.master.record(&mut run.row));
+            }
             result.map_err(|e| self.master_error(function, e))?;
             self.inputs_changed = false;
         }
