@@ -12,13 +12,17 @@
 //! - `modelDescription.xml`: the outer variables `instance.variable`, with the inner types, units,
 //!   descriptions and start values.
 //!
-//! Semantics: one outer `fmi2DoStep(t, h)` runs the master over `[t, t + h]` on the system's own
-//! communication grid `start + n * step`, with a shorter step to `t + h` when it falls between
-//! grid points, so outer steps that are multiples of the inner step give the same values as
-//! `orchestrator run`. Outer inputs replace the signal of the inner input they name with their
-//! value, held constant; an input changed at a communication point is applied there by solving
-//! the coupling again before the next step (Newton). Parameters are applied to the system
-//! description before the inner FMUs are instantiated, at the end of initialization mode.
+//! Semantics: the master keeps the system's own communication grid `start + n * step` whatever
+//! the importer's step. One outer `fmi2DoStep(t, h)` steps it over the grid points up to `t + h`;
+//! where `t + h` falls between two grid points the master steps on to the next one and the
+//! outputs at `t + h` are interpolated linearly between the two. Outer steps that are multiples
+//! of the inner step give the same values as `orchestrator run`; other steps (an importer's
+//! nanosecond rounding, any step) sample the same trajectory. Outer inputs replace the signal of
+//! the inner input they name with their value, held constant and sampled on the grid: an input
+//! changed at a communication point is applied at that grid point, or at the next one when the
+//! point lies between grid points, by solving the coupling again there (Newton). Parameters are
+//! applied to the system description before the inner FMUs are instantiated, at the end of
+//! initialization mode.
 
 mod export;
 mod slave;

@@ -68,5 +68,33 @@ fn export_fmu(system: &Path, resolved: &System, options: FmuExport, out: &Path) 
     if !report.skipped_outputs.is_empty() {
         say!("not exposed (not Real): {}", report.skipped_outputs.join(", "));
     }
+    let step = resolved.experiment.step;
+    if let Some(step_ns) = whole_nanoseconds_off(step) {
+        say!(
+            "note: the system's step {step} s is not a whole number of nanoseconds; importers that count \
+             nanoseconds (libcosim) step at {step_ns} ns: the FMU keeps its own grid of {step} s, exact there, \
+             and interpolates its outputs linearly between grid points (docs/system-fmu.md, Steps)"
+        );
+    }
     Ok(())
+}
+
+/// The step rounded to whole nanoseconds, when `step` (s) is more than a picosecond away from it.
+fn whole_nanoseconds_off(step: f64) -> Option<i64> {
+    let ns = step * 1e9;
+    ((ns - ns.round()).abs() > 1e-3).then_some(ns.round() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_nanoseconds_off;
+
+    #[test]
+    fn steps_off_whole_nanoseconds_are_named() {
+        assert_eq!(whole_nanoseconds_off(0.0019654088), Some(1965409));
+        assert_eq!(whole_nanoseconds_off(0.0019654084), Some(1965408));
+        for whole in [0.002, 0.001, 0.1, 1e-9, 0.0019654] {
+            assert_eq!(whole_nanoseconds_off(whole), None, "{whole}");
+        }
+    }
 }
