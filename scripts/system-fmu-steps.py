@@ -62,17 +62,19 @@ def orchestrator_run(system, stop, csv_path):
     return np.genfromtxt(csv_path, delimiter=",", names=True, deletechars=""), seconds
 
 
-def between_grid_points(system, times, values, span, v, tmp):
+def between_grid_points(system, names, times, values, span, tmp):
     """What the linear interpolation between grid points costs in accuracy: the FMU's outputs at
     `times` against `orchestrator run --stop t`, whose last step is shortened to end at `t`."""
-    worst, worst_v = 0.0, 0.0
+    worst = np.zeros(len(names))
     for t, row in zip(times, values):
         rows, _ = orchestrator_run(system, t, tmp / "exact.csv")
-        exact = np.array(rows[-1].tolist())[1:]
-        worst = max(worst, np.max(np.abs(row - exact) / np.where(span > 0, span, 1.0)))
-        worst_v = max(worst_v, abs(row[v] - exact[v]))
-    print(f"  interpolated vs a step ending at the point, {len(times)} points: max |diff| / column range "
-          f"{worst:.2e}, fuselage.v {worst_v:.2e} m/s")
+        worst = np.maximum(worst, np.abs(row - np.array(rows[-1].tolist())[1:]))
+    relative = worst / np.where(span > 0, span, 1.0)
+    flight = [names.index(f"fuselage.{n}") for n in ["u", "v", "w", "p", "q", "r", "phi", "theta", "psi"]]
+    j = int(np.argmax(relative))
+    print(f"  interpolated vs a step ending at the point, {len(times)} points: largest {relative[j]:.2e} of the "
+          f"range of {names[j]}; flight state (u v w p q r phi theta psi) within {np.max(worst[flight]):.2e} "
+          f"(SI), {np.max(relative[flight]):.2e} of its range")
 
 
 def main():
@@ -112,7 +114,7 @@ def main():
             dv = np.max(difference[:, v])
             print(f"{importer} | {h!r} s | {seconds:.3f} | {relative:.2e} | {dv:.2e} ({dv / excursion:.1%})")
             if h == 0.005:
-                between_grid_points(path, times[::20], values[::20], span, v, tmp)
+                between_grid_points(path, names, times[::20], values[::20], span, tmp)
 
 
 main()
