@@ -177,9 +177,14 @@ enum Command {
         /// Output folder.
         #[arg(long)]
         out: PathBuf,
-        /// Points run at the same time (default: the number of cores).
+        /// Points run at the same time (default: the number of cores; with --slurm, per array
+        /// task, which reserves as many cores: default 1).
         #[arg(long)]
         jobs: Option<usize>,
+        /// End a point (its process group) that has not finished after this many seconds, and
+        /// record it as failed (default: no limit).
+        #[arg(long, value_name = "SECONDS")]
+        point_timeout: Option<f64>,
         /// Only collect the finished points into sweep.csv and the plot (after a Slurm run).
         #[arg(long)]
         gather: bool,
@@ -417,12 +422,22 @@ fn dispatch(cli: Cli) -> Result<()> {
             let request = cli::linear::LinearRequest::new(&system, &trim, multiblade, &changes, verbose);
             cli::linear::modes(&request, &sweeps, &out)
         }
-        Command::Sweep { sweep, out, jobs, gather, slurm, sbatch_options, chunk, chunks } => {
+        Command::Sweep { sweep, out, jobs, point_timeout, gather, slurm, sbatch_options, chunk, chunks } => {
             let plan = cli::sweep::Sweep::from_file(&sweep)?;
+            let point_timeout = point_timeout
+                .map(|s| {
+                    anyhow::ensure!(
+                        s.is_finite() && s > 0.0,
+                        "--point-timeout {s}: expected a positive number of seconds"
+                    );
+                    Ok(std::time::Duration::from_secs_f64(s))
+                })
+                .transpose()?;
             if gather {
                 plan.gather(&out)
             } else if let Some(tasks) = slurm {
-                plan.submit_slurm(&sweep, &out, tasks, &sbatch_options)
+                anyhow::ensure!(jobs != Some(0), "--jobs must be at least 1");
+                plan.submit_slurm(&sweep, &out, (tasks, jobs.unwrap_or(1)), point_timeout, &sbatch_options)
             } else {
                 let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
                 anyhow::ensure!(jobs >= 1, "--jobs must be at least 1");
@@ -430,7 +445,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 if let Some((k, n)) = chunk {
                     anyhow::ensure!(n >= 1 && k < n, "--chunk must be below --chunks");
                 }
-                plan.run(&out, jobs, chunk)
+                plan.run(&out, jobs, chunk, point_timeout)
             }
         }
         Command::Export { system, ssp, fmu, inputs, outputs, parameters, model_identifier, lib_dir } => {
