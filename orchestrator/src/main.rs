@@ -183,8 +183,8 @@ enum Command {
         jobs: Option<usize>,
         /// End a point (its process group) that has not finished after this many seconds, and
         /// record it as failed (default: no limit).
-        #[arg(long, value_name = "SECONDS")]
-        point_timeout: Option<f64>,
+        #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+        point_timeout: Option<std::time::Duration>,
         /// Only collect the finished points into sweep.csv and the plot (after a Slurm run).
         #[arg(long)]
         gather: bool,
@@ -387,6 +387,15 @@ fn error_text(error: &anyhow::Error) -> String {
     text
 }
 
+/// A positive number of seconds as a duration (`--point-timeout`).
+fn positive_seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0)
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| "expected a positive number of seconds".to_string())
+}
+
 /// Runs the command: its body is in the `cli` module of its name.
 fn dispatch(cli: Cli) -> Result<()> {
     if cli.no_fmu_cache {
@@ -424,15 +433,6 @@ fn dispatch(cli: Cli) -> Result<()> {
         }
         Command::Sweep { sweep, out, jobs, point_timeout, gather, slurm, sbatch_options, chunk, chunks } => {
             let plan = cli::sweep::Sweep::from_file(&sweep)?;
-            let point_timeout = point_timeout
-                .map(|s| {
-                    anyhow::ensure!(
-                        s.is_finite() && s > 0.0,
-                        "--point-timeout {s}: expected a positive number of seconds"
-                    );
-                    Ok(std::time::Duration::from_secs_f64(s))
-                })
-                .transpose()?;
             if gather {
                 plan.gather(&out)
             } else if let Some(tasks) = slurm {
