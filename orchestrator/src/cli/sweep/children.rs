@@ -3,7 +3,9 @@
 //! the point outlives `--point-timeout`, and when the sweep gets SIGINT or SIGTERM (the flag of
 //! [`process::install_interrupt_flag`]; Ctrl-C in a terminal reaches the sweep only, not the
 //! points' groups). Ending a group sends SIGTERM (a run stops after the FMU call in progress and
-//! writes its results), then SIGKILL after [`GRACE`] if anything is left.
+//! writes its results), then SIGKILL after [`GRACE`] if anything is left. A point's process also
+//! ends when the sweep dies without ending it (SIGKILL, a second Ctrl-C:
+//! [`process::end_with_parent`]).
 
 use std::fs::File;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -37,13 +39,15 @@ enum Ended {
 pub fn run_point_process(exe: &Path, args: &[String], log: &Path, timeout: Option<Duration>) -> Result<Value> {
     let file = File::create(log).with_context(|| format!("cannot write {}", log.display()))?;
     let started = Instant::now();
-    let spawned = Command::new(exe)
+    let mut command = Command::new(exe);
+    command
         .args(args)
         .stdin(Stdio::null())
         .stdout(file.try_clone().with_context(|| format!("cannot write {}", log.display()))?)
         .stderr(file)
-        .process_group(0)
-        .spawn();
+        .process_group(0);
+    process::end_with_parent(&mut command);
+    let spawned = command.spawn();
     let mut child = match spawned {
         Ok(child) => child,
         Err(e) => return Ok(json!({ "status": "failed", "error": format!("cannot start {}: {e}", exe.display()) })),

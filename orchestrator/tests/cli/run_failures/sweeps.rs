@@ -169,6 +169,21 @@ fn sigint_ends_the_sweep_and_its_points() {
     assert_eq!(point_status(&out, 0)["status"], "interrupted");
 }
 
+/// Item 4 of issue 27: a sweep that dies without ending its points (SIGKILL) leaves no point
+/// running: each point's process ends with it.
+#[test]
+fn a_killed_sweep_leaves_no_point_running() {
+    let case = Case::new(r#""fail_at": 0.1, "mode": 3"#, r#"{ "stop": 0.3, "step": 0.1 }"#);
+    case.write_sweep(r#""grid": { "slow.sleep_ms": [1, 2] }"#);
+    let sweep = case.sweep(&case.path("out"), &["--jobs", "2"]).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    send(&sweep, "KILL");
+    let (status, _, _, _) = wait(sweep, Duration::from_secs(10));
+    assert!(!status.success());
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!kill_leftovers(&case), "a point's process outlived the killed sweep");
+}
+
 /// Item 5 of issue 27: a second sweep into a folder that a running sweep writes is refused,
 /// naming the running sweep's process; the first goes on.
 #[test]
