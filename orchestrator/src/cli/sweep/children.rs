@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 pub const GRACE: Duration = Duration::from_secs(2);
 
 /// How often a running point is checked for its end, the timeout and an interrupt.
-const POLL: Duration = Duration::from_millis(20);
+const POLL: Duration = Duration::from_millis(5);
 
 /// Why the sweep ended a point before it ended by itself.
 enum Ended {
