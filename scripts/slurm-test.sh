@@ -99,26 +99,33 @@ cat > "$work/sweep.json" <<SWEEP
 { "system": "$root/examples/gunns-6dof.json", "work": "run",
   "grid": { "body.mass": [1e6, 2e6, 3e6], "stop": [0.5] }, "statistics": ["body.x"] }
 SWEEP
-# An output folder with a space: the job script's #SBATCH --output must be quoted.
+# An output folder with a space and a %: the job script's #SBATCH --output must be quoted, and
+# the % written %% (Slurm's filename patterns replace %A, %a, ...).
 started=$(date +%s)
-job=$(submit_and_wait "$work/sweep.json" "$work/slurm out")
+job=$(submit_and_wait "$work/sweep.json" "$work/slurm out 100%")
 slurm_seconds=$(( $(date +%s) - started ))
 states=$(task_states "$job")
 if [ "$states" != "COMPLETED COMPLETED" ]; then
     echo "FAIL: the tasks of job $job ended $states, not COMPLETED COMPLETED" >&2
-    cat "$work/slurm out"/slurm-*.out >&2 || true
+    cat "$work/slurm out 100%"/slurm-*.out >&2 || true
     exit 1
 fi
-# Each task counts its own points only (none of them done before).
-if grep -L "0 already done" "$work/slurm out"/slurm-*.out | grep -q .; then
+# Each task wrote its output into the folder (named by #SBATCH --output) and counts its own
+# points only (none of them done before).
+outputs=("$work/slurm out 100%"/slurm-*.out)
+if [ "${#outputs[@]}" != 2 ] || [ ! -f "${outputs[0]}" ]; then
+    echo "FAIL: expected the 2 tasks' slurm-*.out in the output folder, found: ${outputs[*]}" >&2
+    exit 1
+fi
+if grep -L "0 already done" "$work/slurm out 100%"/slurm-*.out | grep -q .; then
     echo "FAIL: a task counted points as already done:" >&2
-    cat "$work/slurm out"/slurm-*.out >&2
+    cat "$work/slurm out 100%"/slurm-*.out >&2
     exit 1
 fi
-"$orchestrator" sweep "$work/sweep.json" --out "$work/slurm out" --gather >/dev/null
+"$orchestrator" sweep "$work/sweep.json" --out "$work/slurm out 100%" --gather >/dev/null
 "$orchestrator" sweep "$work/sweep.json" --out "$work/local" --jobs 2 >/dev/null 2>&1
 
-python3 - "$work/slurm out/sweep.csv" "$work/local/sweep.csv" <<'PY'
+python3 - "$work/slurm out 100%/sweep.csv" "$work/local/sweep.csv" <<'PY'
 import csv, sys
 def table(path):
     with open(path, newline="") as f:
@@ -138,4 +145,4 @@ if [ "$states" != "COMPLETED FAILED" ]; then
     echo "FAIL: with a failing point the tasks of job $job ended $states, not COMPLETED FAILED" >&2
     exit 1
 fi
-echo "PASS: Slurm $(sinfo --version | cut -d' ' -f2): a 3-point sweep as a 2-task job array in ${slurm_seconds} s into a folder with a space, sweep.csv equal to the local run; a failing point's task FAILED"
+echo "PASS: Slurm $(sinfo --version | cut -d' ' -f2): a 3-point sweep as a 2-task job array in ${slurm_seconds} s into a folder with a space and a %, sweep.csv equal to the local run; a failing point's task FAILED"
