@@ -111,3 +111,30 @@ fn refusal(dir: &Path, held: Held, chunks: &[String]) -> anyhow::Error {
 fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname").map_or_else(|_| "this host".into(), |h| h.trim().to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `flock` locks of separate opens conflict within one process too, so one process can play
+    /// every sweep: the chunks of one job array side by side, but no whole sweep beside them, no
+    /// chunk twice, and no chunk beside a whole sweep; each refusal names the holder.
+    #[test]
+    fn chunks_share_the_folder_and_whole_sweeps_do_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let me = format!("PID {} on ", std::process::id());
+        let first = FolderLock::acquire(dir.path(), Some((0, 2))).unwrap();
+        let second = FolderLock::acquire(dir.path(), Some((1, 2))).unwrap();
+        let whole = FolderLock::acquire(dir.path(), None).err().expect("refused beside the chunks");
+        assert!(whole.to_string().contains("is in use by another sweep (PID"), "{whole}");
+        assert_eq!(whole.to_string().matches(&me).count(), 2, "both chunk holders named: {whole}");
+        let again = FolderLock::acquire(dir.path(), Some((1, 2))).err().expect("chunk 1 twice");
+        assert!(again.to_string().contains(&me), "{again}");
+        drop((first, second));
+        let whole = FolderLock::acquire(dir.path(), None).unwrap();
+        let chunk = FolderLock::acquire(dir.path(), Some((0, 2))).err().expect("refused beside a whole sweep");
+        assert!(chunk.to_string().contains(&me), "{chunk}");
+        drop(whole);
+        FolderLock::acquire(dir.path(), None).unwrap();
+    }
+}
