@@ -17,6 +17,9 @@ use sha2::{Digest, Sha256};
 /// its results.
 const POINT_FOLDER: &str = "<point>";
 
+/// Command-line arguments of a point that do not change its results, left out of its inputs.
+const NOT_INPUTS: [&str; 1] = ["--no-fmu-cache"];
+
 /// The files every point of a sweep reads, each with the SHA-256 of its content (hex).
 pub struct SweepInputs {
     files: BTreeMap<String, String>,
@@ -42,7 +45,11 @@ impl SweepInputs {
     /// The fingerprint of a point run with `command`, whose outputs go to `point_folder`.
     pub fn fingerprint(&self, command: &[String], point_folder: &Path) -> Value {
         let folder = point_folder.display().to_string();
-        let command: Vec<String> = command.iter().map(|a| a.replace(&folder, POINT_FOLDER)).collect();
+        let command: Vec<String> = command
+            .iter()
+            .filter(|a| !NOT_INPUTS.contains(&a.as_str()))
+            .map(|a| a.replace(&folder, POINT_FOLDER))
+            .collect();
         json!({ "command": command, "files": self.files })
     }
 }
@@ -185,6 +192,9 @@ mod tests {
         let moved = dir.path().join("moved/points/0003");
         let moved_command = vec!["run".to_string(), format!("--out={}/results.csv", moved.display())];
         assert_eq!(changed_input(&old, &before.fingerprint(&moved_command, &moved)), None);
+        // Without the extraction cache: the same results.
+        let uncached = [command.clone(), vec!["--no-fmu-cache".to_string()]].concat();
+        assert_eq!(changed_input(&old, &before.fingerprint(&uncached, &point)), None);
 
         std::fs::write(&table, "time,Fz\n0,1\n1,3\n").unwrap();
         let after = SweepInputs::of_system(&system).unwrap().fingerprint(&command, &point);
