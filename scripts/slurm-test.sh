@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-orchestrator=$root/target/release/orchestrator
+orchestrator=${ORCHESTRATOR:-$root/target/release/orchestrator}
 
 if ! command -v slurmctld >/dev/null || ! command -v sbatch >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -73,26 +73,59 @@ if ! sinfo -h -o %T 2>/dev/null | grep -q idle; then
     exit 1
 fi
 
+# Submits sweep file $1 into folder $2 as a 2-task job array and waits for it; prints the job id.
+submit_and_wait() {
+    local submitted job
+    submitted=$("$orchestrator" sweep "$1" --out "$2" --slurm 2 --sbatch-option=--partition=test)
+    job=$(grep -o 'Submitted batch job [0-9]*' <<<"$submitted" | grep -o '[0-9]*$')
+    for _ in $(seq 120); do
+        if [ -z "$(squeue -h 2>/dev/null)" ]; then break; fi
+        sleep 1
+    done
+    if [ -n "$(squeue -h 2>/dev/null)" ]; then
+        echo "FAIL: the job array did not finish within 120 s" >&2
+        squeue >&2 || true
+        exit 1
+    fi
+    echo "$job"
+}
+
+# The state of each task of job array $1, sorted (`COMPLETED COMPLETED`).
+task_states() {
+    scontrol show job -o "$1" | grep -o 'JobState=[A-Z]*' | cut -d= -f2 | sort | tr '\n' ' ' | sed 's/ $//'
+}
+
 cat > "$work/sweep.json" <<SWEEP
 { "system": "$root/examples/gunns-6dof.json", "work": "run",
   "grid": { "body.mass": [1e6, 2e6, 3e6], "stop": [0.5] }, "statistics": ["body.x"] }
 SWEEP
+# An output folder with a space and a %: the job script's #SBATCH --output must be quoted, and
+# the % written %% (Slurm's filename patterns replace %A, %a, ...).
 started=$(date +%s)
-"$orchestrator" sweep "$work/sweep.json" --out "$work/slurm" --slurm 2 --sbatch-option=--partition=test
-for _ in $(seq 120); do
-    if [ -z "$(squeue -h 2>/dev/null)" ]; then break; fi
-    sleep 1
-done
-if [ -n "$(squeue -h 2>/dev/null)" ]; then
-    echo "FAIL: the job array did not finish within 120 s" >&2
-    squeue >&2 || true
+job=$(submit_and_wait "$work/sweep.json" "$work/slurm out 100%")
+slurm_seconds=$(( $(date +%s) - started ))
+states=$(task_states "$job")
+if [ "$states" != "COMPLETED COMPLETED" ]; then
+    echo "FAIL: the tasks of job $job ended $states, not COMPLETED COMPLETED" >&2
+    cat "$work/slurm out 100%"/slurm-*.out >&2 || true
     exit 1
 fi
-slurm_seconds=$(( $(date +%s) - started ))
-"$orchestrator" sweep "$work/sweep.json" --out "$work/slurm" --gather >/dev/null
+# Each task wrote its output into the folder (named by #SBATCH --output) and counts its own
+# points only (none of them done before).
+outputs=("$work/slurm out 100%"/slurm-*.out)
+if [ "${#outputs[@]}" != 2 ] || [ ! -f "${outputs[0]}" ]; then
+    echo "FAIL: expected the 2 tasks' slurm-*.out in the output folder, found: ${outputs[*]}" >&2
+    exit 1
+fi
+if grep -L "0 already done" "$work/slurm out 100%"/slurm-*.out | grep -q .; then
+    echo "FAIL: a task counted points as already done:" >&2
+    cat "$work/slurm out 100%"/slurm-*.out >&2
+    exit 1
+fi
+"$orchestrator" sweep "$work/sweep.json" --out "$work/slurm out 100%" --gather >/dev/null
 "$orchestrator" sweep "$work/sweep.json" --out "$work/local" --jobs 2 >/dev/null 2>&1
 
-python3 - "$work/slurm/sweep.csv" "$work/local/sweep.csv" <<'PY'
+python3 - "$work/slurm out 100%/sweep.csv" "$work/local/sweep.csv" <<'PY'
 import csv, sys
 def table(path):
     with open(path, newline="") as f:
@@ -103,4 +136,13 @@ slurm, local = table(sys.argv[1]), table(sys.argv[2])
 assert len(slurm) == 3 and all(r["status"] == "ok" for r in slurm), slurm
 assert slurm == local, (slurm, local)
 PY
-echo "PASS: Slurm $(sinfo --version | cut -d' ' -f2): a 3-point sweep as a 2-task job array in ${slurm_seconds} s, sweep.csv equal to the local run"
+
+# A point that fails (a negative mass) fails its task: Slurm shows it FAILED, the other COMPLETED.
+sed 's/1e6, 2e6, 3e6/1e6, -1, 3e6/' "$work/sweep.json" > "$work/failing.json"
+job=$(submit_and_wait "$work/failing.json" "$work/failing")
+states=$(task_states "$job")
+if [ "$states" != "COMPLETED FAILED" ]; then
+    echo "FAIL: with a failing point the tasks of job $job ended $states, not COMPLETED FAILED" >&2
+    exit 1
+fi
+echo "PASS: Slurm $(sinfo --version | cut -d' ' -f2): a 3-point sweep as a 2-task job array in ${slurm_seconds} s into a folder with a space and a %, sweep.csv equal to the local run; a failing point's task FAILED"

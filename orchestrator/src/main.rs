@@ -177,9 +177,14 @@ enum Command {
         /// Output folder.
         #[arg(long)]
         out: PathBuf,
-        /// Points run at the same time (default: the number of cores).
+        /// Points run at the same time (default: the number of cores; with --slurm, per array
+        /// task, which reserves as many cores: default 1).
         #[arg(long)]
         jobs: Option<usize>,
+        /// End a point (its process group) that has not finished after this many seconds, and
+        /// record it as failed (default: no limit).
+        #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+        point_timeout: Option<std::time::Duration>,
         /// Only collect the finished points into sweep.csv and the plot (after a Slurm run).
         #[arg(long)]
         gather: bool,
@@ -382,6 +387,15 @@ fn error_text(error: &anyhow::Error) -> String {
     text
 }
 
+/// A positive number of seconds as a duration (`--point-timeout`).
+fn positive_seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0)
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| "expected a positive number of seconds".to_string())
+}
+
 /// Runs the command: its body is in the `cli` module of its name.
 fn dispatch(cli: Cli) -> Result<()> {
     if cli.no_fmu_cache {
@@ -417,12 +431,13 @@ fn dispatch(cli: Cli) -> Result<()> {
             let request = cli::linear::LinearRequest::new(&system, &trim, multiblade, &changes, verbose);
             cli::linear::modes(&request, &sweeps, &out)
         }
-        Command::Sweep { sweep, out, jobs, gather, slurm, sbatch_options, chunk, chunks } => {
+        Command::Sweep { sweep, out, jobs, point_timeout, gather, slurm, sbatch_options, chunk, chunks } => {
             let plan = cli::sweep::Sweep::from_file(&sweep)?;
             if gather {
                 plan.gather(&out)
             } else if let Some(tasks) = slurm {
-                plan.submit_slurm(&sweep, &out, tasks, &sbatch_options)
+                anyhow::ensure!(jobs != Some(0), "--jobs must be at least 1");
+                plan.submit_slurm(&sweep, &out, (tasks, jobs.unwrap_or(1)), point_timeout, &sbatch_options)
             } else {
                 let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
                 anyhow::ensure!(jobs >= 1, "--jobs must be at least 1");
@@ -430,7 +445,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 if let Some((k, n)) = chunk {
                     anyhow::ensure!(n >= 1 && k < n, "--chunk must be below --chunks");
                 }
-                plan.run(&out, jobs, chunk)
+                plan.run(&out, jobs, chunk, point_timeout)
             }
         }
         Command::Export { system, ssp, fmu, inputs, outputs, parameters, model_identifier, lib_dir } => {

@@ -1,6 +1,7 @@
 //! What the process knows about the FMI call in progress, and the three things that read it:
-//! the fatal-signal reporter, the Ctrl-C/SIGTERM flag and the `--fmu-timeout` watchdog. All the
-//! signal handling of the toolkit is here (the only `unsafe` outside the FMI calls themselves).
+//! the fatal-signal reporter, the Ctrl-C/SIGTERM flag and the `--fmu-timeout` watchdog, and
+//! [`signal_process_group`] and [`end_with_parent`], with which a sweep ends its points. All the signal handling of the
+//! toolkit is here (the only `unsafe` outside the FMI calls themselves).
 //!
 //! **The current call.** [`Slave`](super::Slave) marks each FMI call on entry (`enter`: the
 //! instance, the function, the simulation time, a sequence number) and on return (the
@@ -368,6 +369,56 @@ pub fn interrupt_requested() -> Option<i32> {
         0 => None,
         signal => Some(signal),
     }
+}
+
+/// Sends SIGTERM (`force` false: a run stops after the FMU call in progress and writes its
+/// results) or SIGKILL (`force` true) to every process of process group `group`, as `kill(2)`
+/// with `-group`. For a parent that started a child in a group of its own
+/// (`CommandExt::process_group(0)`, the group id is the child's id) and ends it with everything
+/// it started (e.g. its `fmu-host` processes). A group already gone is not an error.
+pub fn signal_process_group(group: u32, force: bool) -> std::io::Result<()> {
+    let group = libc::pid_t::try_from(group)
+        .ok()
+        .filter(|&g| g > 1)
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("no process group {group}")))?;
+    let signal = if force { libc::SIGKILL } else { libc::SIGTERM };
+    // SAFETY: kill(2) with a negative pid only sends a signal to that process group; `group > 1`
+    // so it never means "every process" (-1) or the caller's own group (0).
+    if unsafe { libc::kill(-group, signal) } == 0 {
+        return Ok(());
+    }
+    let error = std::io::Error::last_os_error();
+    if error.raw_os_error() == Some(libc::ESRCH) { Ok(()) } else { Err(error) }
+}
+
+/// Makes the process that `command` starts end (SIGKILL) when its parent ends, however the parent
+/// ends (SIGKILL included): `prctl(PR_SET_PDEATHSIG)` in the child before `exec` (Linux; elsewhere
+/// this does nothing). Linux sends the signal when the *thread* that started the child ends, so
+/// start it from a thread that outlives it (one that waits for it). For a sweep's points, which
+/// must not outlive the sweep.
+pub fn end_with_parent(command: &mut std::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        let parent = libc::pid_t::try_from(std::process::id()).unwrap_or(0);
+        // SAFETY: the closure runs in the child between fork and exec, where only async-signal-safe
+        // calls are allowed: prctl, getppid and an io::Error from an errno value (no allocation).
+        // A parent that died before the prctl took effect is seen by getppid, and the child does
+        // not start.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if libc::getppid() != parent {
+                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
 }
 
 // ---------------------------------------------------------------------------------------------

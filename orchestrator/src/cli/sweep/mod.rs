@@ -1,15 +1,23 @@
 //! `orchestrator sweep`: many runs or trims of one system over a set of points (a grid, a list
 //! or random samples), each point in its own `orchestrator` process so that a crash or failure of
-//! one point is recorded and the others go on. Points already done are skipped (resumable);
-//! `DIR/sweep.csv` has one row per point and `DIR/sweep.svg` each figure against the first swept
-//! variable. With `--slurm` the same points run as a Slurm job array writing into the same `DIR`.
+//! one point is recorded and the others go on. Points already done with the same inputs are
+//! skipped (resumable; [`fingerprint`]); `DIR/sweep.csv` has one row per point and `DIR/sweep.svg`
+//! each figure against the first swept variable. With `--slurm` the same points run as a Slurm
+//! job array writing into the same `DIR` ([`slurm`]). One sweep at a time writes into a folder
+//! ([`lock`]); each point runs in a process group of its own, ended on timeout and on Ctrl-C
+//! ([`children`]).
+
+mod children;
+mod fingerprint;
+mod lock;
+mod slurm;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
@@ -107,16 +115,22 @@ impl Sweep {
         Ok(Self { system, work: file.work, points, statistics: file.statistics, arguments: file.arguments })
     }
 
-    /// Runs the points not done yet in `dir`, `jobs` at a time (only those of `chunk` = (k, n):
-    /// every n-th point from k, for a Slurm array task), then gathers `sweep.csv` and the plot.
-    pub fn run(&self, dir: &Path, jobs: usize, chunk: Option<(usize, usize)>) -> Result<()> {
+    /// Runs the points not done yet (with these inputs) in `dir`, `jobs` at a time (only those of
+    /// `chunk` = (k, n): every n-th point from k, for a Slurm array task), each ended after
+    /// `point_timeout`, then gathers `sweep.csv` and the plot. Fails when a point failed.
+    pub fn run(
+        &self,
+        dir: &Path,
+        jobs: usize,
+        chunk: Option<(usize, usize)>,
+        point_timeout: Option<Duration>,
+    ) -> Result<()> {
         std::fs::create_dir_all(dir.join("points")).with_context(|| format!("cannot create {}", dir.display()))?;
+        let _lock = lock::FolderLock::acquire(dir, chunk)?;
+        cosim::import::process::install_interrupt_flag();
         let exe = std::env::current_exe().context("cannot locate the orchestrator executable")?;
-        let todo: Vec<usize> = (0..self.points.len())
-            .filter(|k| chunk.is_none_or(|(c, n)| k % n == c))
-            .filter(|&k| !point_done(&point_dir(dir, k)))
-            .collect();
-        let skipped = self.points.len() - todo.len();
+        let inputs = fingerprint::SweepInputs::of_system(&self.system)?;
+        let (todo, skipped) = self.pending(dir, chunk, &inputs);
         eprintln!("sweep: {} points, {} to run, {jobs} at a time", self.points.len(), todo.len());
         let next = AtomicUsize::new(0);
         let failures = Mutex::new(Vec::new());
@@ -127,7 +141,10 @@ impl Sweep {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&k) = todo.get(i) else { break };
-                        let status = self.run_point(&exe, dir, k);
+                        if cosim::import::process::interrupt_requested().is_some() {
+                            break;
+                        }
+                        let status = self.run_point(&exe, dir, k, &inputs, point_timeout);
                         let ok = status.as_ref().is_ok_and(|s| s["status"] == "ok");
                         if !ok {
                             failures.lock().unwrap_or_else(|p| p.into_inner()).push(k);
@@ -154,7 +171,7 @@ impl Sweep {
             if wall > 0.0 { ran as f64 * 60.0 / wall } else { 0.0 },
             failed.len()
         );
-        Ok(())
+        finished(dir, todo.len(), &failed)
     }
 
     /// The command line of point `k`, writing into `out`.
@@ -183,32 +200,23 @@ impl Sweep {
         args
     }
 
-    /// Runs point `k` in its own process; writes and returns its `status.json`.
-    fn run_point(&self, exe: &Path, dir: &Path, k: usize) -> Result<Value> {
+    /// Runs point `k` in its own process (ended after `timeout`); writes and returns its
+    /// `status.json`, with the command and the fingerprint of its `inputs`.
+    fn run_point(
+        &self,
+        exe: &Path,
+        dir: &Path,
+        k: usize,
+        inputs: &fingerprint::SweepInputs,
+        timeout: Option<Duration>,
+    ) -> Result<Value> {
         let out = point_dir(dir, k);
         std::fs::create_dir_all(&out)?;
         let _ = std::fs::remove_file(out.join("status.json"));
         let args = self.arguments(k, &out);
-        let started = Instant::now();
-        let output = Command::new(exe).args(&args).output();
-        let wall = started.elapsed().as_secs_f64();
-        let status = match output {
-            Ok(o) => {
-                let mut log = o.stdout.clone();
-                log.extend_from_slice(&o.stderr);
-                std::fs::write(out.join("log.txt"), &log)?;
-                let stderr = String::from_utf8_lossy(&o.stderr);
-                let error = stderr.lines().rev().find(|l| l.starts_with("error:")).unwrap_or("").to_string();
-                json!({
-                    "status": if o.status.success() { "ok" } else { "failed" },
-                    "exit_code": o.status.code(),
-                    "error": error,
-                    "wall_seconds": wall,
-                    "command": args,
-                })
-            }
-            Err(e) => json!({ "status": "failed", "error": format!("cannot start {}: {e}", exe.display()) }),
-        };
+        let mut status = children::run_point_process(exe, &args, &out.join("log.txt"), timeout)?;
+        status["inputs"] = inputs.fingerprint(&args, &out);
+        status["command"] = json!(args);
         std::fs::write(out.join("status.json"), serde_json::to_string_pretty(&status)? + "\n")?;
         Ok(status)
     }
@@ -218,6 +226,7 @@ impl Sweep {
     pub fn gather(&self, dir: &Path) -> Result<()> {
         let variables: Vec<String> =
             self.points.first().map(|p| p.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
+        let inputs = fingerprint::SweepInputs::of_system(&self.system)?;
         let mut rows: Vec<BTreeMap<String, String>> = Vec::new();
         let mut figures: Vec<String> = Vec::new();
         for (k, point) in self.points.iter().enumerate() {
@@ -227,7 +236,9 @@ impl Sweep {
             for (name, value) in point {
                 row.insert(name.clone(), format!("{value:?}"));
             }
-            let status: Value = read_json(&out.join("status.json")).unwrap_or(json!({ "status": "not run" }));
+            // Results of other inputs are not shown under this point's values.
+            let status = self.recorded_status(dir, k, &inputs);
+            let current = status["status"] != "stale";
             row.insert("status".into(), status["status"].as_str().unwrap_or("unknown").to_string());
             row.insert("error".into(), status["error"].as_str().unwrap_or("").replace('"', "'"));
             let mut add = |name: String, value: String| {
@@ -236,12 +247,12 @@ impl Sweep {
                 }
                 row.insert(name, value);
             };
-            if let Some(summary) = read_json(&out.join("summary.json")) {
+            if let Some(summary) = read_json(&out.join("summary.json")).filter(|_| current) {
                 for (name, value) in flatten(&summary) {
                     add(name, value);
                 }
             }
-            if self.work == Work::Run && !self.statistics.is_empty() {
+            if current && self.work == Work::Run && !self.statistics.is_empty() {
                 for (name, value) in statistics(&out.join("results.csv"), &self.statistics) {
                     add(name, value);
                 }
@@ -283,23 +294,27 @@ impl Sweep {
     }
 
     /// Writes `DIR/sweep.sbatch` (a job array of `tasks` tasks, each running every `tasks`-th
-    /// point with this executable) and submits it with `sbatch`, passing `options` through.
-    pub fn submit_slurm(&self, sweep_file: &Path, dir: &Path, tasks: usize, options: &[String]) -> Result<()> {
+    /// point with this executable, `jobs` at a time on as many cores, each ended after
+    /// `point_timeout`) and submits it with `sbatch`, passing `options` through.
+    pub fn submit_slurm(
+        &self,
+        sweep_file: &Path,
+        dir: &Path,
+        (tasks, jobs): (usize, usize),
+        point_timeout: Option<Duration>,
+        options: &[String],
+    ) -> Result<()> {
         std::fs::create_dir_all(dir)?;
-        let exe = std::env::current_exe()?;
-        let tasks = tasks.clamp(1, self.points.len().max(1));
         let script = dir.join("sweep.sbatch");
-        let quote = |p: &Path| format!("'{}'", p.display().to_string().replace('\'', "'\\''"));
-        let text = format!(
-            "#!/bin/bash\n#SBATCH --job-name=orchestrator-sweep\n#SBATCH --array=0-{}\n#SBATCH --output={}/slurm-%A_%a.out\n\
-             # One array task runs every {tasks}-th point of the sweep; results go to the shared DIR.\n\
-             exec {} sweep {} --out {} --chunk \"$SLURM_ARRAY_TASK_ID\" --chunks {tasks}\n",
-            tasks - 1,
-            dir.display(),
-            quote(&exe),
-            quote(&std::path::absolute(sweep_file)?),
-            quote(&std::path::absolute(dir)?),
-        );
+        let text = slurm::JobScript {
+            exe: &std::env::current_exe()?,
+            sweep_file: &std::path::absolute(sweep_file)?,
+            dir: &std::path::absolute(dir)?,
+            tasks: tasks.clamp(1, self.points.len().max(1)),
+            jobs,
+            point_timeout,
+        }
+        .text();
         std::fs::write(&script, text)?;
         let output = Command::new("sbatch").args(options).arg(&script).output().with_context(|| {
             format!("cannot run sbatch (is Slurm installed?); the job script is {}", script.display())
@@ -321,8 +336,21 @@ fn point_dir(dir: &Path, k: usize) -> PathBuf {
     dir.join("points").join(format!("{k:04}"))
 }
 
-fn point_done(out: &Path) -> bool {
-    read_json(&out.join("status.json")).is_some_and(|s| s["status"] == "ok")
+/// The end of a sweep run in `dir` of `ran` points: an error when it was interrupted or when
+/// points failed (`failed`).
+fn finished(dir: &Path, ran: usize, failed: &[usize]) -> Result<()> {
+    use cosim::import::process::{interrupt_requested, signal_name};
+    if let Some(signal) = interrupt_requested() {
+        bail!("interrupted by {}: the points in progress were ended; the same command resumes", signal_name(signal));
+    }
+    if !failed.is_empty() {
+        bail!(
+            "{} of {ran} points failed (the reasons: {}/points/<id>/status.json and log.txt)",
+            failed.len(),
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 fn read_json(path: &Path) -> Option<Value> {

@@ -334,7 +334,10 @@ fn sweep_runs_points_in_parallel_resumes_and_survives_a_failure() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(run.status.success(), "{stdout}{}", String::from_utf8_lossy(&run.stderr));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    // A failed point fails the sweep (exit code 1), after the others ran and sweep.csv is written.
+    assert_eq!(run.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stderr.contains("1 of 3 points failed"), "{stderr}");
     assert!(stdout.contains("3 points run") && stdout.contains("1 failed"), "{stdout}");
     let table = out.join("sweep.csv");
     assert_eq!(csv_cells(&table, "status"), ["ok", "failed", "ok"]);

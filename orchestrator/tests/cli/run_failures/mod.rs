@@ -220,4 +220,5 @@ fn processes_of(case: &Case) -> Vec<String> {
 mod crashes;
 mod isolated;
 mod signals;
+mod sweeps;
 mod written_results;
