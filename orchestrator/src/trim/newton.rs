@@ -24,16 +24,6 @@ const CONFIRM_REVOLUTIONS: u32 = 4;
 /// Extra settling revolutions of the first (cold) trial.
 const COLD_START_REVOLUTIONS: u32 = 3;
 
-/// An iteration that leaves more than this fraction of the largest residual has stalled.
-const STALL_RATIO: f64 = 0.5;
-
-/// Stalled iterations in a row after which the Jacobian is differenced again (Broyden and
-/// linearised): Broyden skips the update on steps below [`FD_STEP`], so a Jacobian gone stale
-/// where the residual's slope changes (a tail rotor near zero thrust, whose thrust grows with the
-/// square of its pitch once its inflow is modelled) is never corrected, and each step then
-/// removes only a few per cent of the residual.
-const STALLS_BEFORE_DIFFERENCING: u32 = 2;
-
 /// A trim Jacobian `dh/dc`.
 type Jacobian = [[f64; 6]; 6];
 
@@ -65,7 +55,6 @@ impl Trimmer<'_> {
         progress(report(self, 0, history[0]));
         let mut jacobian = start.jacobian;
         let mut converged = false;
-        let mut stalls = 0;
         loop {
             if max_abs(&current.residual) < tolerance {
                 // Confirm on a settled rotor: the same controls, CONFIRM_REVOLUTIONS more.
@@ -80,14 +69,7 @@ impl Trimmer<'_> {
             iteration += 1;
             let j = self.jacobian_at(condition, &x, &current, jacobian, method)?;
             let (next_x, next, updated) = self.step(condition, &x, &current, j, method)?;
-            let left = max_abs(&next.residual);
-            stalls = if left >= tolerance && left > STALL_RATIO * max_abs(&current.residual) { stalls + 1 } else { 0 };
-            jacobian = if stalls >= STALLS_BEFORE_DIFFERENCING {
-                stalls = 0;
-                None
-            } else {
-                Some(updated)
-            };
+            jacobian = Some(updated);
             x = next_x;
             current = next;
             history.push(max_abs(&current.residual));

@@ -1,0 +1,102 @@
+//! `examples/third-party-aero-helicopter.json`: `helicopter.json` with SimpleAero (PythonFMU,
+//! loads computed in `fmi2DoStep`, so one communication step late, no inflow, no drag) as the
+//! main-rotor aerodynamics. From a rough cold start the hover trim converges (the issue: it did
+//! not, each confirmation trial jumped above the tolerance), its collective agrees with
+//! blade-element theory without inflow for SimpleAero's 10 stations carrying the helicopter's
+//! weight, and a free flight from the trim holds.
+
+use crate::common;
+use crate::import_support;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use common::param;
+use cosim::import::StderrLogger;
+use cosim::master::{FmuCache, Master};
+use import_support::{build_with_pythonfmu, workspace_root};
+use orchestrator::trim::{FlightCondition, JacobianMethod, TrimStart, Trimmer};
+
+#[test]
+fn third_party_aero_helicopter_trims_to_blade_element_theory_and_holds() {
+    let script = workspace_root().join("examples/third-party-aero/SimpleAero.py");
+    let source = std::fs::read_to_string(&script).unwrap_or_else(|e| panic!("{}: {e}", script.display()));
+    let (_dir, simple_aero) = build_with_pythonfmu("SimpleAero", &source);
+    let mut description = common::example("third-party-aero-helicopter.json");
+    for (_, fmu) in &mut description.fmus {
+        if fmu.path.as_deref().and_then(Path::file_stem).is_some_and(|s| s == "SimpleAero") {
+            fmu.path = Some(simple_aero.clone());
+        }
+    }
+    let mut fmus = FmuCache::default();
+    let logger = Arc::new(StderrLogger::new(false));
+    let mut trimmer = Trimmer::new(&description, &mut fmus, logger.clone()).unwrap();
+    // From a rough guess (the example starts trimmed): collective and pedal 0.1 rad, cyclics and
+    // attitude zero, the rotor cold.
+    let rough = TrimStart { unknowns: [0.1, 0.0, 0.0, 0.1, 0.0, 0.0], rotor_states: None, jacobian: None };
+    let hover = trimmer
+        .trim(FlightCondition::hover(), rough, JacobianMethod::Broyden, |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{}", hover.to_text());
+    assert!(hover.converged, "did not converge: {:?}", hover.history);
+    assert!(hover.residual.iter().all(|r| r.abs() < hover.tolerance));
+    assert!(hover.periodicity < 1e-4, "rotor not periodic: {}", hover.periodicity);
+
+    // Free flight (every DOF free) from the trim for the example's 3 s.
+    let mut free = description.clone();
+    hover.apply(&mut free);
+    let names = ["u", "v", "w", "p", "q", "r", "phi", "theta"].map(|n| format!("fuselage.{n}"));
+    free.outputs = Some(names.iter().cloned().chain(["rotor.blade[1].flap".to_string()]).collect());
+    let system =
+        free.resolve(|p: &Path| fmus.open(p).map(|f| f.model_description().clone()).map_err(|e| e.to_string()));
+    let mut master = Master::new(system.unwrap(), &mut fmus, logger).unwrap();
+    let results = master.run(|_| {}).unwrap();
+    let drift = |name: &String| {
+        let c = results.column(name).unwrap();
+        c.iter().map(|v| (v - c[0]).abs()).fold(0.0, f64::max)
+    };
+    let drifts = names.each_ref().map(drift);
+    eprintln!(
+        "free flight from the trim, {} s: drift of u v w (m/s), p q r (rad/s), phi theta (rad): {}",
+        free.experiment.stop,
+        drifts.map(|d| format!("{d:.2e}")).join(" ")
+    );
+    // A residual acceleration below the tolerance eps = 1e-3 moves the velocity and rates by at
+    // most eps t = 3e-3 and the attitude by eps t^2 / 2 = 4.5e-3 in 3 s; the hover modes may
+    // amplify that a few times. Bound: 1e-2, as for our Aero (`helicopter/trim.rs`).
+    assert!(drifts.iter().all(|d| *d < 1e-2), "{drifts:?}");
+
+    // Blade-element theory without inflow for SimpleAero's stations (midpoints x_j of 10
+    // intervals from the hinge, radius r_j = e + x_j): in hover the air reaches each section in
+    // the rotor plane at Omega r_j, the lift `1/2 rho a c (Omega r_j)^2 theta dx` is normal to
+    // it, along the coned blade's normal, so the thrust is
+    // `T = nb 1/2 rho a c Omega^2 theta cos(beta) sum r_j^2 dx`; it carries the airframe and the
+    // blades of both rotors.
+    let ap = |n: &str| param(&description, "aero", n);
+    let (rho, a, chord, r_tip, e) = (ap("rho"), ap("a"), ap("chord"), ap("R"), ap("e"));
+    let (nb, omega) = (param(&description, "rotor", "nb"), param(&description, "rotor", "Omega"));
+    let weight = (param(&description, "fuselage", "mass")
+        + nb * param(&description, "rotor", "blade.m")
+        + param(&description, "tail_rotor", "nb") * param(&description, "tail_rotor", "blade.m"))
+        * param(&description, "fuselage", "g");
+    let dx = (r_tip - e) / 10.0;
+    let r2_sum: f64 = (0..10).map(|j| (e + (j as f64 + 0.5) * dx).powi(2) * dx).sum();
+    let flap = results.column("rotor.blade[1].flap").unwrap();
+    let coning = flap.iter().sum::<f64>() / flap.len() as f64;
+    let reference = weight / (nb * 0.5 * rho * a * chord * omega * omega * coning.cos() * r2_sum);
+    let collective = hover.controls[0].1;
+    let deviation = collective / reference - 1.0;
+    eprintln!(
+        "collective {:.5} deg, blade-element theory without inflow {:.5} deg for {weight:.0} N at coning {:.3} \
+         deg: {:+.2e}",
+        collective.to_degrees(),
+        reference.to_degrees(),
+        coning.to_degrees(),
+        deviation
+    );
+    // Left out of the reference: the flapping and lag of the trimmed rotor (beta^2 ~ 3e-3 of the
+    // lift), the hub offset from the centre of mass (the cyclic that trims it tilts the thrust by
+    // ~1e-4 rad) and the one-step delay of the loads (none in hover: the blade-axis loads are
+    // constant). Bound: 1e-2.
+    assert!(deviation.abs() < 1e-2, "{collective} vs {reference}");
+}
