@@ -13,7 +13,7 @@ if [ ! -x target/venv/bin/python ]; then
     python3 -m venv target/venv
 fi
 target/venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
-# The third-party aerodynamics FMU of examples/third-party-aero.json, from its Python source, beside it.
+# The third-party aerodynamics FMU of examples/third-party-aero*.json, from its Python source, beside it.
 target/venv/bin/pythonfmu build -f examples/third-party-aero/SimpleAero.py --dest examples/third-party-aero
 
 export ROTORCRAFT_FMU_DIR="$PWD/target/fmus"

@@ -12,7 +12,10 @@ shaft). Parameters: `rho`, `a`, `chord`, `R`, `e`.
 
 The loads are computed in `do_step` from the inputs at the start of the step (PythonFMU FMUs
 have no get-after-set and no directional derivatives), so a master sees them one communication
-step late.
+step late. In initialization mode they are computed whenever they are read, from the inputs set
+so far: FMI 2.0 requires a calculated output to be consistent with the inputs there, and a master
+starts the coupled system from these values (left at zero, the first step would run without
+aerodynamic loads: an impulse on the blades at the start of every run and trim trial).
 
 Build: `pythonfmu build -f examples/third-party-aero/SimpleAero.py --dest examples/third-party-aero`
 (`bash scripts/test.sh` does this with the `pythonfmu` of `tests/python/requirements.txt`).
@@ -32,8 +35,9 @@ class SimpleAero(Fmi2Slave):
         self.rho, self.a, self.chord, self.R, self.e = 1.225, 5.73, 0.5, 7.5, 0.3
         for name in ["rho", "a", "chord", "R", "e"]:
             self.register_variable(Real(name, causality=Fmi2Causality.parameter, variability=Fmi2Variability.fixed))
+        self._initializing = False
         self.thrust = 0.0
-        self.register_variable(Real("thrust", causality=Fmi2Causality.output))
+        self.register_variable(Real("thrust", causality=Fmi2Causality.output, getter=self._output_getter("thrust")))
         for i in range(1, 9):
             for part in ["vel", "omega", "shaft"]:
                 for c in "xyz":
@@ -45,15 +49,33 @@ class SimpleAero(Fmi2Slave):
                 for c in "xyz":
                     setattr(self, f"b{i}_{part}_{c}", 0.0)
                     self.register_variable(Real(f"blade[{i}].{part}.{c}", causality=Fmi2Causality.output,
-                                                getter=self._getter(f"b{i}_{part}_{c}")))
+                                                getter=self._output_getter(f"b{i}_{part}_{c}")))
 
     def _getter(self, attr):
         return lambda: getattr(self, attr)
+
+    def _output_getter(self, attr):
+        def get():
+            if self._initializing:
+                self._compute_loads()
+            return getattr(self, attr)
+        return get
+
+    def enter_initialization_mode(self):
+        self._initializing = True
+
+    def exit_initialization_mode(self):
+        self._initializing = False
 
     def _setter(self, attr):
         return lambda v: setattr(self, attr, v)
 
     def do_step(self, current_time, step_size):
+        self._compute_loads()
+        return True
+
+    def _compute_loads(self):
+        """The blade loads and the thrust from the inputs as they are now."""
         n = 10
         dx = (self.R - self.e) / n
         thrust = 0.0
@@ -84,4 +106,3 @@ class SimpleAero(Fmi2Slave):
                 setattr(self, f"b{i}_M_{c}", val)
             thrust += fy * shaft[1] + fz * shaft[2]
         self.thrust = thrust
-        return True

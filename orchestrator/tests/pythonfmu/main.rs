@@ -13,3 +13,4 @@ mod import_support;
 mod coupled;
 mod import;
 mod third_party_aero;
+mod third_party_aero_helicopter;

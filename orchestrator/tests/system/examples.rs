@@ -1,7 +1,7 @@
 //! Every `examples/*.json` parses, and resolves against the committed model descriptions of our
 //! FMUs (`modelDescription/<model>.xml`, picked by the FMU file's stem), so the examples follow
 //! the variable contract. A third-party FMU of an example (`SimpleAero` of
-//! `third-party-aero.json`, built from `examples/third-party-aero/` by `bash scripts/test.sh`)
+//! `third-party-aero*.json`, built from `examples/third-party-aero/` by `bash scripts/test.sh`)
 //! has no committed description: its model description is read from the built FMU beside it.
 //! Our own FMUs (`"model"` entries) are located as `orchestrator run` locates them.
 

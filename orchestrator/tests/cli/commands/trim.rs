@@ -273,8 +273,8 @@ fn run_says_when_the_start_is_not_trimmed() {
 
 /// Every example runs as `orchestrator run examples/X.json` from the workspace root right after
 /// the build: our FMUs named by `model` are packaged on demand beside the executable
-/// (`ROTORCRAFT_FMU_DIR` unset). The third-party aerodynamics FMU of `third-party-aero.json` is
-/// built by the test command beside the example.
+/// (`ROTORCRAFT_FMU_DIR` unset). The third-party aerodynamics FMU of `third-party-aero.json` and
+/// `third-party-aero-helicopter.json` is built by the test command beside the examples.
 #[test]
 fn every_example_runs_from_the_workspace_root() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
