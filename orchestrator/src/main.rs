@@ -59,7 +59,7 @@ enum Command {
         /// message names the instance, the function and the time; the CSV rows computed so far
         /// are kept (a .mat file is not written). For isolated instances the call's process is
         /// killed instead and the run ends with an ordinary error (results and summary written).
-        #[arg(long, value_name = "SECONDS")]
+        #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
         fmu_timeout: Option<f64>,
         /// Run every FMU instance in a child process of its own (as `"isolate": true` on each
         /// entry of `fmus` does): a crash, `exit()` or hang of an FMU ends the run with an error

@@ -251,6 +251,9 @@ pub enum CallErrorKind {
     /// A call of an isolated instance did not return within the time limit; its process was
     /// killed (the message names the call, the time and the limit).
     TimedOut,
+    /// SIGINT or SIGTERM asked the run to stop while a call of an isolated instance did not
+    /// return; its process was killed (the message names the call, the time and the signal).
+    Interrupted,
 }
 
 /// A failed call into an FMU instance: which instance, which FMI function, how it failed and the
@@ -346,7 +349,7 @@ impl fmt::Display for CallError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             // The message names the function and the time itself.
-            CallErrorKind::ProcessDied | CallErrorKind::TimedOut => {
+            CallErrorKind::ProcessDied | CallErrorKind::TimedOut | CallErrorKind::Interrupted => {
                 let message = self.message.as_deref().unwrap_or("the isolated FMU process is gone");
                 return write!(f, "instance '{}': {message}", self.instance);
             }
@@ -358,7 +361,7 @@ impl fmt::Display for CallError {
             CallErrorKind::NotSupported => write!(f, "is not provided by this FMU")?,
             CallErrorKind::InvalidResult => write!(f, "returned an unusable result")?,
             CallErrorKind::InvalidArgument => write!(f, "not called")?,
-            CallErrorKind::ProcessDied | CallErrorKind::TimedOut => {}
+            CallErrorKind::ProcessDied | CallErrorKind::TimedOut | CallErrorKind::Interrupted => {}
         }
         match (&self.message, &self.kind) {
             // FMUs often start their message with the function's name: say it once.

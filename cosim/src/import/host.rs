@@ -243,7 +243,10 @@ fn send_error(out: &Mutex<Out>, error: &CallError) -> Result<(), ServeError> {
         CallErrorKind::UnknownStatus(code) => (1, code),
         CallErrorKind::NotSupported => (2, 0),
         CallErrorKind::InvalidResult => (3, 0),
-        CallErrorKind::InvalidArgument | CallErrorKind::ProcessDied | CallErrorKind::TimedOut => (4, 0),
+        CallErrorKind::InvalidArgument
+        | CallErrorKind::ProcessDied
+        | CallErrorKind::TimedOut
+        | CallErrorKind::Interrupted => (4, 0),
     };
     let mut guard = out.lock().unwrap_or_else(|p| p.into_inner());
     let Out { stream, buffer } = &mut *guard;

@@ -15,9 +15,14 @@
 //! **Fatal signals** ([`install_crash_reporter`]). SIGSEGV, SIGABRT, SIGBUS, SIGFPE or SIGILL print
 //! one line on stderr with `write(2)` from a stack buffer (async-signal-safe): the instance, the
 //! FMI function and the time of the call in progress, or that no FMU call was in progress. Then the
-//! previous action is restored (Rust's stack-overflow reporter for SIGSEGV/SIGBUS, else the
-//! default) and the signal raised again, so the process still dies of it (core dump and exit
-//! status as without the reporter).
+//! hook of [`set_crash_hook`] runs (the CLI writes out the CSV rows computed so far, without
+//! allocating), the previous action is restored (Rust's stack-overflow reporter for SIGSEGV/SIGBUS,
+//! else the default) and the signal raised again, so the process still dies of it (core dump and
+//! exit status as without the reporter).
+//!
+//! **`exit()` inside an FMU call.** An `atexit` handler, registered with the reporter, prints one
+//! line naming the call in progress, runs the hook (the CLI writes the CSV rows and a summary) and
+//! removes the extracted FMU folders; an exit outside any FMU call (the normal end) does nothing.
 //!
 //! **Interrupts** ([`install_interrupt_flag`]). The first SIGINT or SIGTERM sets a flag that
 //! [`crate::master::Master`] checks before every step (one relaxed load), so the run ends through
@@ -170,7 +175,7 @@ pub fn current_call() -> Option<(&'static str, &'static str, f64)> {
 
 /// `time` as the messages print it: up to 9 decimals, trailing zeros dropped (`0.3` for
 /// 0.30000000000000004).
-pub(crate) fn time_text(time: f64) -> String {
+pub fn time_text(time: f64) -> String {
     let mut line = Line::new();
     line.push_time(time);
     String::from_utf8_lossy(&line.bytes[..line.len]).into_owned()
@@ -275,15 +280,59 @@ fn fatal_report(line: &mut Line, signal: c_int, call: Option<(&str, &str, f64)>)
         }
     }
     line.push(
-        "; the process ends (result rows computed in the last second before may be missing from the CSV, a .mat \
-         file is not written)\n",
+        "; the process ends (the CSV keeps the rows computed before; a .mat file and the summary are not written)\n",
     );
+}
+
+/// Writes the one-line report of an `exit()` during `call` into `line`.
+fn exit_report(line: &mut Line, (instance, function, time): (&str, &str, f64)) {
+    line.push("error: instance '").push(instance).push("' called exit() during ").push(function).push(" at t = ");
+    line.push_time(time)
+        .push(" s; the process ends (the CSV keeps the rows computed before; a .mat file is not written)\n");
+}
+
+/// How the process is ending inside an FMU call, for the hook of [`set_crash_hook`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CrashKind {
+    /// A fatal signal: the hook runs in the signal handler, so it must not allocate or take a
+    /// lock it could wait for forever (the crashed thread may hold the allocator's).
+    Signal,
+    /// `exit()` called by the FMU: the hook runs in an `atexit` handler of the calling thread.
+    Exit,
+}
+
+/// The hook run when the process ends inside an FMU call.
+static CRASH_HOOK: OnceLock<Box<dyn Fn(CrashKind) + Send + Sync>> = OnceLock::new();
+
+/// Sets the hook run after the report of a fatal signal or of an `exit()` inside an FMU call
+/// (once per process; false if one was set already). Panics in it are caught.
+pub fn set_crash_hook(hook: Box<dyn Fn(CrashKind) + Send + Sync>) -> bool {
+    CRASH_HOOK.set(hook).is_ok()
+}
+
+/// Runs the crash hook, if set (a panic in it ends nothing more than the hook).
+fn run_crash_hook(kind: CrashKind) {
+    if let Some(hook) = CRASH_HOOK.get() {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook(kind)));
+    }
+}
+
+extern "C" fn on_process_exit() {
+    let Some(call) = current_call() else { return };
+    let mut line = Line::new();
+    exit_report(&mut line, call);
+    line.write_to_stderr();
+    run_crash_hook(CrashKind::Exit);
+    // Destructors do not run from here: remove the extracted FMU folders as the watchdog does.
+    super::archive::remove_live_extractions();
 }
 
 extern "C" fn on_fatal(signal: c_int, _info: *mut libc::siginfo_t, _context: *mut libc::c_void) {
     let mut line = Line::new();
-    fatal_report(&mut line, signal, current_call());
+    let call = current_call();
+    fatal_report(&mut line, signal, call);
     line.write_to_stderr();
+    run_crash_hook(CrashKind::Signal);
     let previous = PREVIOUS.get().and_then(|all| all.iter().find(|(s, _)| *s == signal)).map(|(_, a)| a);
     // SAFETY: sigaction and raise are async-signal-safe; `previous` is an action returned by
     // sigaction itself (or the default action). A fault raised again is delivered when this
@@ -298,9 +347,13 @@ extern "C" fn on_fatal(signal: c_int, _info: *mut libc::siginfo_t, _context: *mu
     }
 }
 
-/// Installs the fatal-signal reporter (once per process; later calls do nothing).
+/// Installs the fatal-signal reporter and the `exit()` reporter (once per process; later calls
+/// do nothing).
 pub fn install_crash_reporter() {
     PREVIOUS.get_or_init(|| {
+        // SAFETY: `on_process_exit` takes no arguments and returns nothing, as atexit(3) requires; it
+        // reads atomics and writes to stderr, and runs the hook only inside an FMU call.
+        unsafe { libc::atexit(on_process_exit) };
         let mut previous = Vec::new();
         for signal in FATAL {
             // SAFETY: a zeroed sigaction is a valid value to fill; `on_fatal` has the SA_SIGINFO
@@ -503,5 +556,8 @@ mod tests {
         let mut line = Line::new();
         fatal_report(&mut line, libc::SIGABRT, None);
         assert!(text(&line).starts_with("fatal signal SIGABRT outside any FMU call;"));
+        let mut line = Line::new();
+        exit_report(&mut line, (instance, "fmi2DoStep", 0.5));
+        assert!(text(&line).starts_with("error: instance 'crashy' called exit() during fmi2DoStep at t = 0.5 s;"));
     }
 }

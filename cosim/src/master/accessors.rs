@@ -64,7 +64,7 @@ impl Master {
         let exp = self.system.experiment;
         let points = self.stats.communication_points;
         RunSummary {
-            steps: exp.steps(),
+            steps: self.stats.steps,
             communication_points: points,
             simulated_seconds: self.time - exp.start,
             wall_seconds,

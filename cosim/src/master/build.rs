@@ -37,6 +37,7 @@ impl Master {
             time: system.experiment.start,
             step_starts: [None; 2],
             forward_slopes_over: None,
+            landing: None,
             system,
             gauss_seidel_order: plan.gauss_seidel_order,
             can_roll_back: plan.can_roll_back,

@@ -158,13 +158,8 @@ impl Discrete {
         self.values[slot]
     }
 
-    /// Reads every discrete output, passes the values along the connections, and sets the
-    /// discrete inputs (Real inputs driven by an Integer through [`Unit::set_input`], so they
-    /// reach the FMU with the Real inputs).
-    pub(super) fn exchange(&mut self, units: &mut [Box<Unit>]) -> Result<(), CallError> {
-        if self.values.is_empty() {
-            return Ok(());
-        }
+    /// Reads every discrete output (only reads: also allowed after an FMU ended the simulation).
+    pub(super) fn read(&mut self, units: &mut [Box<Unit>]) -> Result<(), CallError> {
         let Discrete { plan, values, ints, bools } = self;
         for (unit, owner) in plan.units.iter().zip(units.iter_mut()) {
             let slave = &mut owner.slave;
@@ -185,6 +180,18 @@ impl Discrete {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Reads every discrete output, passes the values along the connections, and sets the
+    /// discrete inputs (Real inputs driven by an Integer through [`Unit::set_input`], so they
+    /// reach the FMU with the Real inputs).
+    pub(super) fn exchange(&mut self, units: &mut [Box<Unit>]) -> Result<(), CallError> {
+        if self.values.is_empty() {
+            return Ok(());
+        }
+        self.read(units)?;
+        let Discrete { plan, values, ints, bools } = self;
         for &(source, target) in &plan.links {
             let value = values[source];
             match target {

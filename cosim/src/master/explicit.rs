@@ -9,7 +9,7 @@ impl Master {
     pub(super) fn step_jacobi(&mut self, h: f64) -> Result<(), MasterError> {
         let t = self.time;
         self.do_steps(t, h)?;
-        self.time = t + h;
+        self.time = self.land(t + h);
         self.step_starts = [Some(t), self.step_starts[0]];
         for unit in &mut self.units {
             unit.read_outputs()?;
@@ -40,7 +40,7 @@ impl Master {
                 }
             }
         }
-        self.time = t + h;
+        self.time = self.land(t + h);
         self.step_starts = [Some(t), self.step_starts[0]];
         self.check_finite()?;
         self.discrete.exchange(&mut self.units)?;

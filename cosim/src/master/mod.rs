@@ -65,7 +65,10 @@ pub use snapshot::MasterState;
 /// Per-run figures.
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
-    /// Communication points solved (including retried sub-steps).
+    /// Macro steps taken: communication intervals of the experiment's grid completed (one cut
+    /// short by an FMU that terminated the simulation counts when it advanced the time).
+    pub steps: usize,
+    /// Communication points solved (including retried sub-steps and signal breakpoints).
     pub communication_points: usize,
     /// Newton iterations summed over loops, per communication point: sum and maximum.
     pub newton_iterations_total: usize,
@@ -103,6 +106,9 @@ pub struct Master {
     /// While the first step is redone: its size, over which the inputs' forward slopes to
     /// `Unit::in_next` are taken.
     forward_slopes_over: Option<f64>,
+    /// While a step ends on a breakpoint of an external signal: that time, s. A step ending
+    /// within rounding of it ends exactly there, so that the signal has switched.
+    landing: Option<f64>,
     stats: Stats,
     warnings: Vec<String>,
     /// Why [`Master::run`] ended before the stop time (an FMU terminated the simulation).

@@ -94,7 +94,8 @@ pub fn write_csv_row(out: &mut impl Write, t: f64, row: &[f64]) -> io::Result<()
 /// The figures of a run, printed at the end and written by `--summary-json`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunSummary {
-    /// Macro steps taken.
+    /// Macro steps taken (the experiment's grid intervals completed; fewer than planned when
+    /// the run ended early).
     pub steps: usize,
     /// Communication points solved (more than `steps` when steps were retried smaller).
     pub communication_points: usize,

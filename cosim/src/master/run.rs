@@ -3,6 +3,7 @@
 
 use super::unit::Phase;
 use super::{Master, MasterError, Recorded, Results, check_communication_points};
+use crate::import::CallErrorKind;
 use crate::system::{Algorithm, Signal};
 
 /// Initial room reserved for recorded rows; beyond it the results grow as the run goes.
@@ -119,19 +120,35 @@ impl Master {
 
     /// [`Master::run`] into `results` (emptied first), calling `on_row` with each recorded row
     /// right after it is appended, the initial one included. When the run fails, `results` keeps
-    /// the rows recorded before the failure. The run also stops, with
+    /// the rows recorded before the failure. See [`Master::run_with`].
+    pub fn run_into(&mut self, results: &mut Results, mut on_row: impl FnMut(f64, &[f64])) -> Result<(), MasterError> {
+        let n_steps = self.system.experiment.steps();
+        *results = Results::new(self.recorded_names.clone(), n_steps.min(RESULT_ROWS_RESERVED) + 1);
+        self.run_with(|t, row| {
+            results.push(t, row);
+            on_row(t, row);
+        })
+    }
+
+    /// Runs the experiment as [`Master::run`] does, handing each recorded row to `on_row` (the
+    /// initial one included) without keeping it: the memory of a run whose rows are streamed
+    /// to a file stays flat however long it is.
+    ///
+    /// Each macro step ends on the experiment's grid; a step that a `step` signal switches
+    /// inside is cut there when every FMU can vary its step size
+    /// (`canHandleVariableCommunicationStepSize`), so the signal switches at its exact time, as
+    /// in FMPy. Only grid points are recorded. The run stops, with
     /// [`MasterError::Interrupted`], when SIGINT or SIGTERM set the flag of
     /// [`crate::import::process::interrupt_requested`] (checked before every step).
-    pub fn run_into(&mut self, results: &mut Results, mut on_row: impl FnMut(f64, &[f64])) -> Result<(), MasterError> {
+    pub fn run_with(&mut self, mut on_row: impl FnMut(f64, &[f64])) -> Result<(), MasterError> {
         let exp = self.system.experiment;
         check_communication_points(&exp)?;
         self.stop_reason = None;
+        self.stats.steps = 0;
         let n_steps = exp.steps();
-        *results = Results::new(self.recorded_names.clone(), n_steps.min(RESULT_ROWS_RESERVED) + 1);
         self.initialize()?;
         let mut row = vec![0.0; self.recorded.len()];
         self.record(&mut row)?;
-        results.push(self.time, &row);
         on_row(self.time, &row);
         let mut recorded_at = self.time;
         for n in 1..=n_steps {
@@ -140,19 +157,17 @@ impl Master {
                 return Err(MasterError::Interrupted { signal, time: self.time });
             }
             let target = if n == n_steps { exp.stop } else { exp.start + n as f64 * exp.step };
-            match self.step(target - self.time) {
-                Ok(()) => {}
-                Err(e @ MasterError::Terminated { .. }) => {
-                    let reason = e.to_string();
-                    eprintln!("{reason}; the run ends at t = {} s, the last communication point", self.time);
-                    self.stop_reason = Some(reason);
+            let start = self.time;
+            match self.step_to(target) {
+                Ok(()) => self.stats.steps += 1,
+                Err(MasterError::Terminated { instance, time }) => {
+                    self.end_at_termination(start, &instance, time)?;
                     break;
                 }
-                Err(e) => return Err(e),
+                Err(e) => return Err(interrupted_call(e, self.time)),
             }
             if n % self.record_every == 0 || n == n_steps {
                 self.record(&mut row)?;
-                results.push(self.time, &row);
                 on_row(self.time, &row);
                 recorded_at = self.time;
             }
@@ -160,9 +175,70 @@ impl Master {
         // A run ended early by an FMU keeps its last point.
         if recorded_at != self.time {
             self.record(&mut row)?;
-            results.push(self.time, &row);
             on_row(self.time, &row);
         }
         self.terminate()
+    }
+
+    /// Steps from the current communication point to `target`, ending a step on each
+    /// breakpoint of an external signal on the way when every FMU can vary its step size.
+    fn step_to(&mut self, target: f64) -> Result<(), MasterError> {
+        while let Some(breakpoint) = self.next_breakpoint(target) {
+            self.landing = Some(breakpoint);
+            let result = self.step(breakpoint - self.time);
+            self.landing = None;
+            result?;
+        }
+        self.step(target - self.time)
+    }
+
+    /// The first time strictly between the current time and `target` (by more than a
+    /// billionth of the step) at which an external signal jumps (a `step` signal's switching
+    /// time), if every FMU can handle a variable communication step size.
+    fn next_breakpoint(&self, target: f64) -> Option<f64> {
+        let margin = 1e-9 * self.system.experiment.step;
+        let breakpoint = self
+            .externals
+            .iter()
+            .filter_map(|(_, _, signal)| match *signal {
+                Signal::Step { time, .. } if time > self.time + margin && time < target - margin => Some(time),
+                _ => None,
+            })
+            .min_by(f64::total_cmp)?;
+        let variable_steps =
+            self.system.instances.iter().all(|i| i.description.co_simulation.can_handle_variable_step_size);
+        variable_steps.then_some(breakpoint)
+    }
+
+    /// An FMU (`instance`) terminated the simulation inside the step from `start`, at its last
+    /// successful time `time` (FMI 2.0 section 4.2.3): the run ends there, as in FMPy. The
+    /// outputs of every FMU are read once more, so that the last recorded row holds the
+    /// terminated FMU's values at `time` (the others' at the end of the step they completed).
+    fn end_at_termination(&mut self, start: f64, instance: &str, time: f64) -> Result<(), MasterError> {
+        let reason = format!("instance '{instance}' terminated the simulation at t = {time} s");
+        eprintln!("{reason}; the run ends there");
+        self.stop_reason = Some(reason);
+        if time > start {
+            self.time = time;
+            self.stats.steps += 1;
+            for unit in &mut self.units {
+                unit.read_outputs()?;
+            }
+            self.discrete.read(&mut self.units)?;
+        }
+        Ok(())
+    }
+}
+
+/// A call of an isolated instance killed because SIGINT or SIGTERM asked the run to stop
+/// ([`CallErrorKind::Interrupted`]) ends the run as an interrupt at `time`, the last
+/// communication point completed (after a line naming the call); any other error as it is.
+fn interrupted_call(error: MasterError, time: f64) -> MasterError {
+    match (&error, crate::import::process::interrupt_requested()) {
+        (MasterError::Call(call), Some(signal)) if call.kind == CallErrorKind::Interrupted => {
+            eprintln!("{call}");
+            MasterError::Interrupted { signal: crate::import::process::signal_name(signal), time }
+        }
+        _ => error,
     }
 }

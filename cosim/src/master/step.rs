@@ -120,7 +120,7 @@ impl Master {
     /// One coupled step without retry.
     fn attempt(&mut self, t: f64, h: f64) -> Result<(), MasterError> {
         self.do_steps(t, h)?;
-        self.time = t + h;
+        self.time = self.land(t + h);
         self.read_predictions()?;
         self.discrete.exchange(&mut self.units)?;
         let iterations = self.solve_coupling(Phase::Stepping)?;
@@ -132,6 +132,15 @@ impl Master {
         self.stats.newton_iterations_total += iterations;
         self.stats.newton_iterations_max = self.stats.newton_iterations_max.max(iterations);
         Ok(())
+    }
+
+    /// `t`, or the breakpoint being landed on (`Master::landing`) when `t` is within rounding
+    /// of it (`t + h` need not be exactly the breakpoint `t` and `h` were taken from).
+    pub(super) fn land(&self, t: f64) -> f64 {
+        match self.landing {
+            Some(end) if (t - end).abs() <= 8.0 * f64::EPSILON * end.abs().max(self.system.experiment.step) => end,
+            _ => t,
+        }
     }
 
     /// Steps every unit with the inputs now set (extrapolated if asked and supported).

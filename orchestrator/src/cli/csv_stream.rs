@@ -9,6 +9,7 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -130,6 +131,8 @@ pub struct CsvStream {
     shared: Arc<Shared>,
     keep: Vec<usize>,
     writer: Mutex<Option<JoinHandle<()>>>,
+    /// Rows pushed so far (by the stepping thread; read by the crash path).
+    rows: AtomicUsize,
 }
 
 impl CsvStream {
@@ -154,7 +157,7 @@ impl CsvStream {
                 .spawn(move || shared.run_writer())
                 .context("cannot start the CSV writer thread")?
         };
-        Ok(Self { path: path.to_path_buf(), shared, keep, writer: Mutex::new(Some(writer)) })
+        Ok(Self { path: path.to_path_buf(), shared, keep, writer: Mutex::new(Some(writer)), rows: AtomicUsize::new(0) })
     }
 
     /// Appends one row (all recorded values; the kept columns are written): a copy, unless
@@ -167,17 +170,25 @@ impl CsvStream {
         }
         waiting.values.push(t);
         waiting.values.extend(self.keep.iter().map(|&c| values[c]));
+        // Only the stepping thread pushes: a plain store, no read-modify-write.
+        self.rows.store(self.rows.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+    }
+
+    /// Rows pushed so far (on disk after [`CsvStream::flush_within`] or [`CsvStream::finish`]).
+    pub fn rows_written(&self) -> usize {
+        self.rows.load(Ordering::Relaxed)
     }
 
     /// Writes the waiting rows and flushes the file, from another thread while the stepping
-    /// thread is stuck (the `--fmu-timeout` watchdog): gives up after `patience` if a lock stays
-    /// held.
+    /// thread is stuck (the `--fmu-timeout` watchdog) or from the process's crash path (a fatal
+    /// signal's handler: nothing here allocates); gives up after `patience` if a lock stays held.
     pub fn flush_within(&self, patience: Duration) {
         let deadline = Instant::now() + patience;
         loop {
             if let (Ok(mut waiting), Ok(mut output)) = (self.shared.waiting.try_lock(), self.shared.output.try_lock()) {
-                let values = std::mem::take(&mut waiting.values);
-                output.write_rows(&values, self.shared.width);
+                // Written in place and cleared: no memory is freed (see above).
+                output.write_rows(&waiting.values, self.shared.width);
+                waiting.values.clear();
                 output.flush();
                 return;
             }

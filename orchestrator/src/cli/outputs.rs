@@ -166,10 +166,12 @@ impl OutputFiles {
     }
 }
 
-/// Whether `a` and `b` name the same existing file (or the same path, when either is missing).
+/// Whether `a` and `b` name the same existing file (the same device and inode: also through a
+/// hard or symbolic link), or the same path when either is missing.
 fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
         _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
     }
 }

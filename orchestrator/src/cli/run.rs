@@ -73,24 +73,27 @@ pub fn run(
     let keep = (0..names.len()).filter(|&c| !added.contains(&names[c])).collect();
     let csv = outputs.start_csv(&names, keep, &columns)?.map(Arc::new);
     start_watchdog(limits.fmu_timeout, &csv)?;
+    let inputs_json = inputs.to_json(&description);
+    set_crash_hook(&csv, outputs.summary_json.clone(), &inputs_json, title);
     process::install_interrupt_flag();
 
     let started = std::time::Instant::now();
-    let mut all = Results::new(names, 0);
-    let outcome = run_with_progress(&mut master, &mut all, experiment, csv.as_deref());
+    let limit = rows_to_keep(outputs, checked.is_some(), names.len());
+    let mut kept = KeptRows::new(names, limit);
+    let outcome = run_with_progress(&mut master, &mut kept, experiment, csv.as_deref());
     let wall_seconds = started.elapsed().as_secs_f64();
     if outcome.is_ok() && checked.is_some() {
-        warn_if_not_trimmed(&description, &mut fmus, &all);
+        warn_if_not_trimmed(&description, &mut fmus, &kept.results);
     }
-    let results = if added.is_empty() { all } else { all.without(&added) };
+    let results = if added.is_empty() { kept.results } else { kept.results.without(&added) };
     let written = outputs.finish_results(csv.as_deref(), &results, &columns);
     let summary = master.summary(wall_seconds);
     let mut json = summary.to_json();
-    json["inputs"] = inputs.to_json(&description);
+    json["inputs"] = inputs_json;
     if let Err(e) = &outcome {
         json["stop_reason"] = e.to_string().into();
         json["error"] = format!("run of {title} failed: {e}").into();
-        json["rows_written"] = results.time.len().into();
+        json["rows_written"] = kept.count.into();
     }
     let write_summary = || -> Result<()> {
         if let Some(path) = &outputs.summary_json {
@@ -104,7 +107,7 @@ pub fn run(
         if let Err(w) = written.and_then(|()| write_summary()) {
             eprintln!("error: {w:#}");
         }
-        report_rows_so_far(outputs, &results);
+        report_rows_so_far(outputs, kept.count, kept.last_time);
         return Err(anyhow::Error::new(e).context(format!("run of {title} failed")));
     }
     written?;
@@ -133,33 +136,109 @@ fn start_watchdog(limit: Option<std::time::Duration>, csv: &Option<Arc<CsvStream
     Ok(())
 }
 
-/// Runs `master` into `all`, showing progress and streaming every row to `csv`.
+/// Values (rows times columns) kept for the start-trim check of a CSV run without a plot: the
+/// first rotor revolution is a few hundred rows; 8 MB at most.
+const TRIM_CHECK_VALUES: usize = 1 << 20;
+
+/// How many rows (of `width` values) a run keeps in memory besides streaming them to the CSV:
+/// all of them for a MAT file or a plot, the first ones for the start-trim check, none otherwise
+/// (the memory of a long CSV run stays flat).
+fn rows_to_keep(outputs: &OutputFiles, trim_check: bool, width: usize) -> usize {
+    if outputs.units.is_none() || outputs.plot.is_some() {
+        usize::MAX
+    } else if trim_check {
+        TRIM_CHECK_VALUES / width.max(1)
+    } else {
+        0
+    }
+}
+
+/// The rows of a run that are kept in memory (the first `limit`), and how many were recorded.
+struct KeptRows {
+    results: Results,
+    limit: usize,
+    /// Rows recorded, kept or not.
+    count: usize,
+    /// Time of the last row recorded, s.
+    last_time: Option<f64>,
+}
+
+impl KeptRows {
+    fn new(names: Vec<String>, limit: usize) -> Self {
+        Self { results: Results::new(names, 0), limit, count: 0, last_time: None }
+    }
+
+    fn push(&mut self, t: f64, row: &[f64]) {
+        if self.count < self.limit {
+            self.results.push(t, row);
+        }
+        self.count += 1;
+        self.last_time = Some(t);
+    }
+}
+
+/// Runs `master`, showing progress, streaming every row to `csv` and keeping what `kept` keeps.
 fn run_with_progress(
     master: &mut Master,
-    all: &mut Results,
+    kept: &mut KeptRows,
     experiment: Experiment,
     csv: Option<&CsvStream>,
 ) -> Result<(), MasterError> {
     let mut progress = Progress::new(experiment.steps() as u64, experiment.start, experiment.stop);
     let mut first = true;
-    let outcome = master.run_into(all, |t, row| {
+    let outcome = master.run_with(|t, row| {
         if !std::mem::take(&mut first) {
             progress.step(t);
         }
         if let Some(csv) = csv {
             csv.push(t, row);
         }
+        kept.push(t, row);
     });
     progress.finish();
     outcome
 }
 
-/// After a failed run: where the rows computed so far are.
-fn report_rows_so_far(outputs: &OutputFiles, results: &Results) {
-    match results.time.last() {
-        Some(t) => {
-            eprintln!("results so far: {} ({} rows, to t = {t} s)", outputs.results.display(), results.time.len())
+/// When the process ends inside an FMU call: the CSV rows computed so far are written out (a
+/// fatal signal or `exit()`), and after an `exit()` the summary says how the run ended.
+fn set_crash_hook(
+    csv: &Option<Arc<CsvStream>>,
+    summary_json: Option<PathBuf>,
+    inputs: &serde_json::Value,
+    title: &str,
+) {
+    let csv = csv.clone();
+    let (inputs, title) = (inputs.clone(), title.to_string());
+    process::set_crash_hook(Box::new(move |kind| {
+        // Both locks are taken by the stepping and writer threads only briefly: wait up to a second.
+        if let Some(csv) = &csv {
+            csv.flush_within(std::time::Duration::from_secs(1));
         }
+        // After a fatal signal nothing may allocate (the crash may have been inside malloc).
+        if kind != process::CrashKind::Exit {
+            return;
+        }
+        let (Some(path), Some((instance, function, time))) = (&summary_json, process::current_call()) else {
+            return;
+        };
+        let time = process::time_text(time);
+        let error = format!("instance '{instance}' called exit() during {function} at t = {time} s");
+        let json = serde_json::json!({
+            "error": format!("run of {title} failed: {error}"),
+            "stop_reason": error,
+            "rows_written": csv.as_ref().map(|csv| csv.rows_written()),
+            "inputs": inputs,
+        });
+        if let Ok(text) = serde_json::to_string_pretty(&json) {
+            let _ = std::fs::write(path, text + "\n");
+        }
+    }));
+}
+
+/// After a failed run: where the `count` rows computed so far (the last at `last_time`) are.
+fn report_rows_so_far(outputs: &OutputFiles, count: usize, last_time: Option<f64>) {
+    match last_time {
+        Some(t) => eprintln!("results so far: {} ({count} rows, to t = {t} s)", outputs.results.display()),
         None => {
             eprintln!("results so far: {} (header only: no communication point reached)", outputs.results.display())
         }

@@ -218,6 +218,19 @@ fn formatted_messages_statuses_and_fatal() {
     assert_eq!(logger.messages().len(), logged, "fmi2FreeInstance was not called after fmi2Fatal");
 }
 
+/// A function the FMU does not provide is named once, with the capability flag it lacks.
+#[test]
+fn an_unprovided_function_says_which_flag_is_missing() {
+    let (_dir, fmu, logger) = open_stub(false);
+    let mut slave = fmu.instantiate("stub", logger).unwrap();
+    let err = slave.get_directional_derivative(&[0], &[1], &[1.0], &mut [0.0]).unwrap_err();
+    assert_eq!(err.kind, CallErrorKind::NotSupported);
+    assert_eq!(
+        err.to_string(),
+        "stub: fmi2GetDirectionalDerivative is not provided by this FMU: providesDirectionalDerivative is not declared"
+    );
+}
+
 #[test]
 fn instances_are_freed_on_drop() {
     let (_dir, fmu, logger) = open_stub(false);

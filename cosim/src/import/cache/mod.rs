@@ -13,7 +13,10 @@
 //!   limits) into a temporary directory inside the root and renamed into place, manifest
 //!   included, in one `rename`: an entry is complete or absent. When another process won the race,
 //!   its entry is used and ours removed. What a process killed meanwhile leaves (`.tmp-*`) is
-//!   removed at a later miss, once an hour old.
+//!   removed at a later miss, once an hour old. No room under the root (ENOSPC, EDQUOT while
+//!   extracting) is a warning and a private temporary extraction, as for a root that cannot be
+//!   written; a file or link where an entry's directory belongs is removed and the entry made
+//!   again.
 //! - **Tampering**: the root and entries are created with mode 0700, the files made read-only. A
 //!   root not owned by this user or writable by group or others is not used (one warning; the FMUs
 //!   are extracted into private temporary directories). Every entry has a manifest (size and
@@ -208,31 +211,7 @@ impl ExtractionCache {
             }
         }
         self.remove_leftovers();
-        let created = archive::extract_with(
-            || Ok(Cursor::new(bytes)),
-            archive,
-            limits,
-            || tempfile::Builder::new().prefix(TEMP_PREFIX).tempdir_in(&self.root),
-            |dir| dir.join(FILES),
-        );
-        let temp = match created {
-            Ok(temp) => temp,
-            Err(ImportError::TempDir { source, .. }) => {
-                warn(&format!(
-                    "cannot write into the FMU extraction cache {} ({source}): this run uses a temporary extraction",
-                    self.root.display()
-                ));
-                return Ok(None);
-            }
-            Err(e) => return Err(e),
-        };
-        if let Err(e) = seal(temp.path(), key) {
-            warn(&format!(
-                "cannot write the manifest of a cache entry in {} ({e}): this run uses a temporary extraction",
-                self.root.display()
-            ));
-            return Ok(None);
-        }
+        let Some(temp) = self.extract_sealed(bytes, key, archive, limits)? else { return Ok(None) };
         match fs::rename(temp.path(), &entry) {
             Ok(()) => {
                 let _ = temp.keep();
@@ -263,6 +242,53 @@ impl ExtractionCache {
             }
         }
         Ok(Some(entry.join(FILES)))
+    }
+
+    /// `bytes` extracted into a new temporary directory in the root, with its manifest; `None`
+    /// (after a warning) when the cache cannot hold it (not writable, no room).
+    fn extract_sealed(
+        &self,
+        bytes: &[u8],
+        key: &str,
+        archive: &Path,
+        limits: &super::ExtractLimits,
+    ) -> Result<Option<tempfile::TempDir>, ImportError> {
+        let created = archive::extract_with(
+            || Ok(Cursor::new(bytes)),
+            archive,
+            limits,
+            || tempfile::Builder::new().prefix(TEMP_PREFIX).tempdir_in(&self.root),
+            |dir| dir.join(FILES),
+        );
+        let temp = match created {
+            Ok(temp) => temp,
+            Err(ImportError::TempDir { source, .. }) => {
+                warn(&format!(
+                    "cannot write into the FMU extraction cache {} ({source}): this run uses a temporary extraction",
+                    self.root.display()
+                ));
+                return Ok(None);
+            }
+            // The cache's file system is full (the archive itself is fine): as if not writable.
+            Err(ImportError::Extract { source, .. })
+                if matches!(source.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) =>
+            {
+                warn(&format!(
+                    "the FMU extraction cache {} has no room ({source}): this run uses a temporary extraction",
+                    self.root.display()
+                ));
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        if let Err(e) = seal(temp.path(), key) {
+            warn(&format!(
+                "cannot write the manifest of a cache entry in {} ({e}): this run uses a temporary extraction",
+                self.root.display()
+            ));
+            return Ok(None);
+        }
+        Ok(Some(temp))
     }
 
     /// Creates the root (mode 0700) if missing and checks it: a directory owned by this user,
@@ -300,11 +326,18 @@ impl ExtractionCache {
         }
     }
 
-    /// Sets a broken entry aside (one `rename`, so no process sees it half removed) and removes it.
+    /// Removes a broken entry: a directory is set aside first (one `rename`, so no process sees
+    /// it half removed), a file or link in its place is unlinked (also one step).
     fn discard(&self, entry: &Path) -> io::Result<()> {
+        if !fs::symlink_metadata(entry)?.is_dir() {
+            return fs::remove_file(entry);
+        }
         let aside = tempfile::Builder::new().prefix(STALE_PREFIX).tempdir_in(&self.root)?.keep();
         // `rename` replaces the empty directory just made.
-        fs::rename(entry, &aside)?;
+        if let Err(e) = fs::rename(entry, &aside) {
+            let _ = fs::remove_dir(&aside);
+            return Err(e);
+        }
         let _ = remove_tree(&aside);
         Ok(())
     }

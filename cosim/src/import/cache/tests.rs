@@ -305,3 +305,26 @@ fn verification_cost() {
         median(check)
     );
 }
+
+/// An entry replaced by a plain file (or a link) is repaired: the file is removed and the FMU
+/// extracted into the entry again, with no `.stale-*` folder left behind, run after run.
+#[test]
+fn an_entry_replaced_by_a_file_is_repaired() {
+    let scratch = Scratch::new();
+    let entry = scratch.extract().path().parent().unwrap().to_path_buf();
+    let key = entry.file_name().unwrap().to_string_lossy().into_owned();
+    for replacement in ["file", "link"] {
+        remove_tree(&entry).unwrap();
+        match replacement {
+            "file" => fs::write(&entry, b"not a directory").unwrap(),
+            _ => std::os::unix::fs::symlink("/etc", &entry).unwrap(),
+        }
+        for _ in 0..2 {
+            let repaired = scratch.extract();
+            assert!(repaired.is_cached(), "{replacement}: the cache entry is used again");
+            assert!(fs::symlink_metadata(&entry).unwrap().is_dir(), "{replacement}");
+            assert!(verify(&entry, &key).is_ok(), "{replacement}");
+            assert_eq!(scratch.names(), std::slice::from_ref(&key), "{replacement}: nothing left beside the entry");
+        }
+    }
+}

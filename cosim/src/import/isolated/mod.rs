@@ -11,16 +11,19 @@
 //! A child that dies or exits during a call (a crash, `abort()`, `exit()` in the FMU) becomes a
 //! [`CallError`] of kind [`CallErrorKind::ProcessDied`] naming the instance, the function, the
 //! simulation time and the signal or exit status; with a time limit, a call that does not return
-//! in time kills the child ([`CallErrorKind::TimedOut`]). Either way every later call of the
-//! instance fails with the same error at once, so the master ends the run through its normal
-//! error path.
+//! in time kills the child ([`CallErrorKind::TimedOut`]), and so does SIGINT or SIGTERM during a
+//! call, once [`super::process::install_interrupt_flag`] is in place ([`CallErrorKind::Interrupted`]:
+//! the wait for a reply looks at the flag every [`INTERRUPT_POLL`] and kills the child when the call
+//! has not returned [`INTERRUPT_GRACE`] after the signal). Either way every later call
+//! of the instance fails with the same error at once, so the master ends the run through its
+//! normal error path.
 //!
 //! This file holds the child's start, the request and reply cycle and how a child's end becomes
 //! an error; `calls.rs` the FMI calls.
 
 mod calls;
 
-use std::io::Write;
+use std::io::{ErrorKind, Write};
 use std::net::Shutdown;
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
@@ -34,6 +37,14 @@ use std::time::{Duration, Instant};
 use super::process::{signal_name, time_text};
 use super::wire::{Decoder, Encoder, FrameReader, Malformed, Op, Reply};
 use super::{CallError, CallErrorKind, ExtractedFmu, FmuLogger, FmuState, ImportError, Status, StepResult};
+
+/// How often a call waiting for its child's reply looks whether SIGINT or SIGTERM asked the run
+/// to stop.
+pub const INTERRUPT_POLL: Duration = Duration::from_millis(100);
+
+/// How long a call may still take after SIGINT or SIGTERM asked the run to stop before its child
+/// is killed (a step in progress usually finishes, and the run stops after it).
+pub const INTERRUPT_GRACE: Duration = Duration::from_secs(1);
 
 /// How isolated instances are started.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,6 +91,8 @@ pub struct IsolatedSlave {
     logger: Arc<dyn FmuLogger>,
     /// The longest one call may take.
     timeout: Option<Duration>,
+    /// The read timeout set on `stream` (set again only when it changes).
+    read_timeout: Option<Duration>,
     /// The error that ended the child, returned again by every later call.
     gone: Option<CallError>,
     /// The directory the child loads from; removed after the child is gone (fields drop after
@@ -122,6 +135,7 @@ impl IsolatedSlave {
             reader: FrameReader::new(),
             logger,
             timeout: options.timeout,
+            read_timeout: None,
             gone: None,
             _extracted: extracted.clone(),
         };
@@ -165,18 +179,25 @@ impl IsolatedSlave {
             return Err(self.died(function));
         }
         let deadline = self.timeout.map(|limit| (Instant::now() + limit, limit));
+        let mut interrupt_seen: Option<Instant> = None;
         loop {
-            if let Some((deadline, limit)) = deadline {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() || self.stream.set_read_timeout(Some(left)).is_err() {
-                    return Err(self.timed_out(function, limit));
-                }
+            // Wait at most until the deadline, and no longer than the interrupt poll.
+            let left = deadline.map(|(deadline, _)| deadline.saturating_duration_since(Instant::now()));
+            let wait = left.map_or(INTERRUPT_POLL, |left| left.min(INTERRUPT_POLL));
+            if wait.is_zero() || self.set_read_timeout(Some(wait)).is_err() {
+                return Err(self.timed_out(function, deadline.map_or(Duration::ZERO, |(_, limit)| limit)));
             }
             let body = match self.reader.next(&mut self.stream) {
                 Ok(body) => body,
-                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
-                    let limit = deadline.map_or(Duration::ZERO, |(_, limit)| limit);
-                    return Err(self.timed_out(function, limit));
+                // A read timeout, or a signal (with a read timeout set, recv(2) is not restarted).
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted) => {
+                    if let Some(signal) = super::process::interrupt_requested() {
+                        let seen = *interrupt_seen.get_or_insert_with(Instant::now);
+                        if seen.elapsed() >= INTERRUPT_GRACE {
+                            return Err(self.interrupted(function, signal));
+                        }
+                    }
+                    continue;
                 }
                 Err(_) => return Err(self.died(function)),
             };
@@ -230,6 +251,31 @@ impl IsolatedSlave {
         )
     }
 
+    /// SIGINT or SIGTERM asked the run to stop, and the child has not answered within
+    /// [`INTERRUPT_GRACE`]: kills it.
+    #[cold]
+    fn interrupted(&mut self, function: &'static str, signal: i32) -> CallError {
+        self.kill();
+        self.end(
+            function,
+            CallErrorKind::Interrupted,
+            format!(
+                "{function} at t = {} s was interrupted by {}; its isolated process was killed",
+                time_text(self.time),
+                signal_name(signal)
+            ),
+        )
+    }
+
+    /// Sets the read timeout of the socket, when it differs from the one set.
+    fn set_read_timeout(&mut self, timeout: Option<Duration>) -> std::io::Result<()> {
+        if self.read_timeout != timeout {
+            self.stream.set_read_timeout(timeout)?;
+            self.read_timeout = timeout;
+        }
+        Ok(())
+    }
+
     /// The child sent what this process cannot read: kills it.
     #[cold]
     fn malformed(&mut self, function: &'static str) -> CallError {
@@ -272,10 +318,13 @@ impl Drop for IsolatedSlave {
         // messages of fmi2FreeInstance come before that end of the stream.
         let _ = self.stream.shutdown(Shutdown::Write);
         let deadline = self.timeout.map(|limit| Instant::now() + limit);
+        if deadline.is_none() && self.set_read_timeout(None).is_err() {
+            let _ = self.child.kill();
+        }
         loop {
             if let Some(deadline) = deadline {
                 let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() || self.stream.set_read_timeout(Some(left)).is_err() {
+                if left.is_zero() || self.set_read_timeout(Some(left)).is_err() {
                     let _ = self.child.kill();
                     break;
                 }
@@ -285,7 +334,8 @@ impl Drop for IsolatedSlave {
                     let _ = log(&*self.logger, &mut Decoder::new(&body[1..]));
                 }
                 Ok(_) => {}
-                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
                     let _ = self.child.kill();
                     break;
                 }

@@ -243,13 +243,25 @@ impl Slave {
         }
     }
 
+    /// An optional function whose capability flag `flag` the model description does not set.
     #[cold]
     fn unsupported(&self, function: &'static str, flag: &str) -> CallError {
         CallError {
             instance: self.name.clone(),
             function,
             kind: CallErrorKind::NotSupported,
-            message: Some(format!("the FMU does not provide it ({flag} is not declared)")),
+            message: Some(format!("{flag} is not declared")),
+        }
+    }
+
+    /// An optional function the binary does not export (no capability flag stands for it).
+    #[cold]
+    fn not_exported(&self, function: &'static str) -> CallError {
+        CallError {
+            instance: self.name.clone(),
+            function,
+            kind: CallErrorKind::NotSupported,
+            message: Some("the binary does not export it".into()),
         }
     }
 
@@ -318,7 +330,7 @@ impl Slave {
     pub fn cancel_step(&mut self) -> Result<(), CallError> {
         match self.functions.cancel_step {
             Some(f) => self.simple("fmi2CancelStep", f),
-            None => Err(self.unsupported("fmi2CancelStep", "the symbol fmi2CancelStep")),
+            None => Err(self.not_exported("fmi2CancelStep")),
         }
     }
 

@@ -92,7 +92,7 @@ impl Slave {
     pub fn last_successful_time(&mut self) -> Result<f64, CallError> {
         const F: &str = "fmi2GetRealStatus";
         let Some(f) = self.functions.get_real_status else {
-            return Err(self.unsupported(F, "the symbol fmi2GetRealStatus"));
+            return Err(self.not_exported(F));
         };
         let mut value = f64::NAN;
         let mark = self.begin(F)?;

@@ -77,6 +77,34 @@ fn run_writes_results_and_summary() {
     assert!(json["real_time_factor"].as_f64().unwrap() > 0.0);
 }
 
+/// An output that is a hard link to an input (another name of the same file) is refused like the
+/// input's own name: the FMU and the system file are left as they were.
+#[test]
+fn outputs_hard_linked_to_inputs_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = dir.path().join("Fuselage.fmu");
+    std::fs::copy(common::our_fmu("Fuselage"), &fmu).unwrap();
+    let system = dir.path().join("system.json");
+    std::fs::write(
+        &system,
+        format!(
+            r#"{{ "fmus": {{ "fuselage": {{ "path": {fmu:?} }} }}, "experiment": {{ "stop": 0.2, "step": 0.1 }} }}"#
+        ),
+    )
+    .unwrap();
+    for (input, option) in [(&fmu, "--out"), (&system, "--out"), (&fmu, "--summary-json")] {
+        let before = std::fs::read(input).unwrap();
+        let link = dir.path().join("link.csv");
+        let _ = std::fs::remove_file(&link);
+        std::fs::hard_link(input, &link).unwrap();
+        let out = orchestrator().arg("run").arg(&system).arg(option).arg(&link).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{option} {}: {stderr}", link.display());
+        assert!(stderr.contains(&format!("refusing to overwrite {}", input.display())), "{stderr}");
+        assert!(std::fs::read(input).unwrap() == before, "{} was changed", input.display());
+    }
+}
+
 #[test]
 fn unknown_variable_is_a_clear_error_without_panic() {
     let dir = tempfile::tempdir().unwrap();

@@ -97,3 +97,31 @@ fn an_isolated_hanging_call_is_killed_after_the_timeout() {
     // The spinning child was killed, not left running.
     assert!(processes_of(&case).is_empty(), "{:?}", processes_of(&case));
 }
+
+/// One Ctrl-C (SIGINT to the process group, which the children ignore) during an isolated call
+/// that never returns: the child is killed after the grace second, the run ends as interrupted
+/// with its rows and summary.
+#[test]
+fn sigint_during_a_hanging_isolated_call_kills_the_child() {
+    use std::os::unix::process::CommandExt;
+    // 10 ms steps of 0.1 s; the step from t = 0.5 never returns.
+    let case = Case::new(r#""mode": 3, "fail_at": 0.5"#, r#"{ "stop": 10, "step": 0.1 }"#);
+    let child = case.command("results.csv", &["--isolate"]).process_group(0).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Instant::now();
+    let group = format!("-{}", child.id());
+    assert!(Command::new("kill").arg("-INT").arg("--").arg(group).status().unwrap().success());
+    let (status, _, stderr, _) = wait(child, Duration::from_secs(20));
+    assert!(sent.elapsed() < Duration::from_secs(4), "ended {:?} after the signal", sent.elapsed());
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("fmi2DoStep at t = 0.5 s was interrupted by SIGINT; its isolated process was killed"),
+        "{stderr}"
+    );
+    assert_eq!(csv_rows(&case.path("results.csv")).len(), 6, "rows 0 ... 0.5");
+    let summary = case.summary();
+    assert!(summary["stop_reason"].as_str().unwrap().starts_with("interrupted by SIGINT at t = 0.5"), "{summary}");
+    assert_eq!(summary["rows_written"], 6, "{summary}");
+    assert!(case.leftovers().is_empty(), "left in TMPDIR: {:?}", case.leftovers());
+    assert!(processes_of(&case).is_empty(), "{:?}", processes_of(&case));
+}

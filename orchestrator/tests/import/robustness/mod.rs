@@ -127,6 +127,22 @@ fmi2Status fmi2FreeFMUstate(fmi2Component c, void** state) {
     *state = NULL;
     return fmi2OK;
 }
+
+/* The rest of the FMI 2.0 Co-Simulation API, never called here: FMPy loads every symbol. */
+#define UNUSED(fn, ...) fmi2Status fn(__VA_ARGS__) { return fmi2Error; }
+UNUSED(fmi2CancelStep, fmi2Component c)
+UNUSED(fmi2GetStatus, fmi2Component c, int k, int* v)
+UNUSED(fmi2GetIntegerStatus, fmi2Component c, int k, int* v)
+UNUSED(fmi2GetStringStatus, fmi2Component c, int k, const char** v)
+UNUSED(fmi2SetRealInputDerivatives, fmi2Component c, const fmi2ValueReference* vr, size_t n, const int* o,
+       const fmi2Real* v)
+UNUSED(fmi2GetRealOutputDerivatives, fmi2Component c, const fmi2ValueReference* vr, size_t n, const int* o,
+       fmi2Real* v)
+UNUSED(fmi2GetDirectionalDerivative, fmi2Component c, const fmi2ValueReference* u, size_t nu,
+       const fmi2ValueReference* k, size_t nk, const fmi2Real* dk, fmi2Real* du)
+UNUSED(fmi2SerializedFMUstateSize, fmi2Component c, void* s, size_t* n)
+UNUSED(fmi2SerializeFMUstate, fmi2Component c, void* s, char* b, size_t n)
+UNUSED(fmi2DeSerializeFMUstate, fmi2Component c, const char* b, size_t n, void** s)
 "#;
 
 const BALL_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
