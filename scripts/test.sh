@@ -29,3 +29,5 @@ cargo test --release --workspace
 target/venv/bin/python -m pytest -q tests/python
 # The sweep as a Slurm job array on a real single-node Slurm (installed when possible; SKIP otherwise).
 bash scripts/slurm-test.sh
+# The portable build in an older userland (Debian bullseye, glibc 2.31, by debootstrap; SKIP where not possible).
+bash scripts/old-glibc-test.sh
