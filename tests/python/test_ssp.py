@@ -1,9 +1,12 @@
-"""`orchestrator export --ssp` read by other tools: FMPy's SSD reader reads the helicopter's
-components and connections; libcosim (libcosimpy) loads it with all six instances and steps it;
-a loop-free system (a tumbling Fuselage defined by parameters only, which SSP carries in full)
-gives the same state in libcosim as in the orchestrator."""
+"""`orchestrator export --ssp` read by other tools: FMPy's SSD reader (which checks the SSD against
+the SSP 1.0 schema) reads the helicopter's components, connections and the constant pilot inputs
+bound as start values; libcosim (libcosimpy) loads it with all six instances and steps it, and
+flies it for 3 s with the bound pilot inputs; a loop-free system (a tumbling Fuselage defined by
+parameters only, which SSP carries in full) gives the same state in libcosim as in the
+orchestrator."""
 
 import csv
+import json
 import subprocess
 
 import pytest
@@ -37,11 +40,17 @@ def tumbling(tmp_path):
     csv_path = tmp_path / "tumbling.csv"
     run = subprocess.run([str(ORCHESTRATOR), "run", str(system), "--out", str(csv_path)], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    with open(csv_path, newline="") as f:
-        rows = list(csv.reader(f))
-    header, last = rows[0], [float(v) for v in rows[-1]]
+    header, rows = read_csv(csv_path)
+    last = rows[-1]
     assert last[0] == 1.0
     return ssp, header, last
+
+
+def read_csv(path):
+    """A result file of `orchestrator run`: the header and the rows as numbers."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    return rows[0], [[float(v) for v in row] for row in rows[1:]]
 
 
 def test_fmpy_reads_the_helicopter_ssp(tmp_path):
@@ -55,6 +64,50 @@ def test_fmpy_reads_the_helicopter_ssp(tmp_path):
     assert len(ssd.system.connections) == 332
     fuselage = next(e for e in ssd.system.elements if e.name == "fuselage")
     assert {c.name for c in fuselage.connectors} >= {"hub.F.x", "hub.acc.z", "mass"}
+
+
+def bindings(element):
+    """The inline parameter values FMPy read for `element`, by name, as text."""
+    return {p.name: p.value for b in element.parameterBindings for s in b.parameterValues for p in s.parameters}
+
+
+def test_fmpy_reads_the_constant_pilot_inputs_as_start_value_bindings(tmp_path):
+    """The helicopter's `inputs` are constants on the four Controls inputs: the SSD binds each as
+    the input's start value (SSP 1.0: a component's parameter binding sets "start values of other
+    variables"), with the JSON's value, on an input connector nothing connects."""
+    from fmpy.ssp.ssd import read_ssd
+
+    system = ROOT / "examples" / "helicopter.json"
+    constants = {i["to"]: i["signal"]["constant"] for i in json.loads(system.read_text())["inputs"]}
+    assert len(constants) == 4
+    ssp = tmp_path / "helicopter.ssp"
+    export(system, ssp)
+    ssd = read_ssd(str(ssp))
+    connected = {(c.endElement, c.endConnector) for c in ssd.system.connections}
+    for reference, value in constants.items():
+        instance, variable = reference.split(".", 1)
+        element = next(e for e in ssd.system.elements if e.name == instance)
+        assert float(bindings(element)[variable]) == value, reference
+        assert next(c for c in element.connectors if c.name == variable).kind == "input"
+        assert (instance, variable) not in connected
+
+
+def test_systems_without_connections_or_connectors_pass_the_ssp_schema(tmp_path):
+    """SSP 1.0 requires at least one child in `ssd:Connections` and `ssd:Connectors`: a system
+    without connections, with an instance the system does not touch, omits both elements, and
+    FMPy's reader (which validates against the SSP 1.0 schema) accepts it."""
+    from fmpy.ssp.ssd import read_ssd
+
+    system = json.loads(TUMBLING)
+    system["fmus"]["idle"] = {"model": "Controls"}
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(system))
+    ssp = tmp_path / "two.ssp"
+    export(path, ssp)
+    ssd = read_ssd(str(ssp))
+    assert sorted(e.name for e in ssd.system.elements) == ["body", "idle"]
+    assert ssd.system.connections == []
+    assert next(e for e in ssd.system.elements if e.name == "idle").connectors == []
 
 
 def libcosim():
@@ -76,6 +129,36 @@ def test_libcosim_loads_and_steps_the_helicopter_ssp(tmp_path):
     names = sorted(s.name.decode() for s in execution.slave_infos())
     assert names == ["aero", "controls", "fuselage", "rotor", "tail_aero", "tail_rotor"]
     assert execution.simulate_until(target_time=int(0.1e9))
+
+
+def test_libcosim_flies_the_helicopter_ssp_with_the_bound_pilot_inputs(tmp_path):
+    """libcosim applies the SSD's bindings, the pilot inputs included, and holds them: over 3 s its
+    airframe stays near the orchestrator's trimmed hover (its master delays the hub loop, so not
+    exactly) instead of falling with zero collective."""
+    CosimExecution, CosimObserver = libcosim()
+    system = ROOT / "examples" / "helicopter.json"
+    ssp = tmp_path / "helicopter.ssp"
+    export(system, ssp)
+    csv_path = tmp_path / "helicopter.csv"
+    run = subprocess.run([str(ORCHESTRATOR), "run", str(system), "--out", str(csv_path)], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    header, rows = read_csv(csv_path)
+    assert rows[-1][0] == 3.0
+    z_orchestrator = rows[-1][header.index("fuselage.z")]
+
+    execution = CosimExecution.from_ssp_file(ssp_path=str(ssp), step_size=int(0.0019654088e9))
+    observer = CosimObserver.create_last_value()
+    execution.add_observer(observer=observer)
+    assert execution.simulate_until(target_time=int(3.0e9))
+    controls = execution.slave_index_from_instance_name("controls")
+    fuselage = execution.slave_index_from_instance_name("fuselage")
+    references = {v.name.decode(): v.reference for v in execution.slave_variables(controls)}
+    collective = observer.last_real_values(slave_index=controls, variable_references=[references["collective"]])[0]
+    z_reference = {v.name.decode(): v.reference for v in execution.slave_variables(fuselage)}["z"]
+    z = observer.last_real_values(slave_index=fuselage, variable_references=[z_reference])[0]
+    print(f"helicopter after 3 s: z libcosim {z:.3f} m, orchestrator {z_orchestrator:.3f} m")
+    assert collective == 0.141354
+    assert abs(z - z_orchestrator) < 0.1, (z, z_orchestrator)
 
 
 def test_loop_free_system_runs_the_same_in_libcosim(tmp_path):
