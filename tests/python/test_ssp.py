@@ -180,13 +180,15 @@ def test_loop_free_system_runs_the_same_in_libcosim(tmp_path):
 
 def test_ecos_reads_the_ssp_and_runs_a_loop_free_system_the_same(tmp_path):
     """ecos applies parameter sets by name: ours are all called `initialValues`. The helicopter
-    loads with its parameters; the tumbling body gives the orchestrator's state."""
+    loads with its parameters and the constant pilot inputs; the tumbling body gives the
+    orchestrator's state."""
     EcosSimulation, _ = ecos()
     ssp = tmp_path / "helicopter.ssp"
     export(ROOT / "examples" / "helicopter.json", ssp)
     simulation = EcosSimulation(ssp_path=str(ssp), step_size=0.0019654088)
     simulation.init(parameter_set="initialValues")
     assert simulation.get_real("aero::R") == 4.91 and simulation.get_real("fuselage::mass") == 1988.0
+    assert simulation.get_real("controls::collective") == 0.141354  # a bound constant input
     simulation.step()
     simulation.terminate()
     simulation.free()
