@@ -14,6 +14,9 @@ use super::{ANNOTATION_TYPE, OPENMODELICA_ANNOTATION_TYPE, PARAMETER_SET, SspErr
 use crate::import::model_description::VarType;
 use crate::system::{Algorithm, ParameterSpec, Signal, System, SystemDescription};
 
+/// The namespace OMSimulator declares for its `oms:` elements (it matches the prefix, not this).
+const OMS_NAMESPACE: &str = "https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd";
+
 /// What an export wrote and what it could not carry in standard SSP.
 #[derive(Debug, Default)]
 pub struct ExportReport {
@@ -82,7 +85,14 @@ pub fn export(
     xml += "  </ssd:System>\n";
     units_section(&mut xml, &units, &used_units);
     let e = description.experiment;
-    xml += &format!("  <ssd:DefaultExperiment startTime=\"{:?}\" stopTime=\"{:?}\"/>\n", e.start, e.stop);
+    // OMSimulator warns ("Wrong/deprecated content") about a default experiment without its
+    // annotation; an empty one is enough (its contents would override OMSimulator's defaults).
+    xml += &format!(
+        "  <ssd:DefaultExperiment startTime=\"{:?}\" stopTime=\"{:?}\">\n    <ssd:Annotations>\n      \
+         <ssc:Annotation type=\"{OPENMODELICA_ANNOTATION_TYPE}\"><oms:Annotations xmlns:oms=\"{OMS_NAMESPACE}\"/></ssc:Annotation>\n    \
+         </ssd:Annotations>\n  </ssd:DefaultExperiment>\n",
+        e.start, e.stop
+    );
     xml += "</ssd:SystemStructureDescription>\n";
     write_archive(out, &xml, &resources)?;
     Ok(report)
@@ -268,7 +278,7 @@ fn annotations(xml: &mut String, system: &System, raw: &Value) -> Result<Vec<Str
     };
     *xml += &format!(
         "    <ssd:Annotations>\n      <ssc:Annotation type=\"{OPENMODELICA_ANNOTATION_TYPE}\">\n        \
-         <oms:Annotations xmlns:oms=\"https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd\">\n          \
+         <oms:Annotations xmlns:oms=\"{OMS_NAMESPACE}\">\n          \
          <oms:SimulationInformation>\n            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{:?}\" relativeTolerance=\"{tolerance:?}\"/>\n          \
          </oms:SimulationInformation>\n        </oms:Annotations>\n      </ssc:Annotation>\n",
         system.experiment.step
