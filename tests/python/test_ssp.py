@@ -1,7 +1,8 @@
 """`orchestrator export --ssp` read by other tools: FMPy's SSD reader (which checks the SSD against
 the SSP 1.0 schema) reads the helicopter's components, connections and the constant pilot inputs
 bound as start values; libcosim (libcosimpy) loads it with all six instances and steps it, and
-flies it for 3 s with the bound pilot inputs; a loop-free system (a tumbling Fuselage defined by
+flies it for 3 s with the bound pilot inputs; the SSD has what OMSimulator's reader needs (the
+run in OMSimulator itself is a manual check, docs/tool-users.md); a loop-free system (a tumbling Fuselage defined by
 parameters only, which SSP carries in full) gives the same state in libcosim as in the
 orchestrator."""
 
@@ -108,6 +109,39 @@ def test_systems_without_connections_or_connectors_pass_the_ssp_schema(tmp_path)
     assert sorted(e.name for e in ssd.system.elements) == ["body", "idle"]
     assert ssd.system.connections == []
     assert next(e for e in ssd.system.elements if e.name == "idle").connectors == []
+
+
+SSD = "{http://ssp-standard.org/SSP1/SystemStructureDescription}"
+SSC = "{http://ssp-standard.org/SSP1/SystemStructureCommon}"
+OMS = "{https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd}"
+
+
+def test_the_ssd_has_what_omsimulators_reader_needs(tmp_path):
+    """What OMSimulator's SSP reader requires (its sources at acb56d9d, src/OMSimulatorLib): no
+    `ssd:Annotations` at the top level (`Model::importFromSnapshot`: "wrong xml schema detected");
+    the system's first `ssc:Annotation` of type `org.openmodelica` naming a master
+    (`Model::getSystemType`; without it `System::NewSystem` fails with "internal error"), here the
+    fixed-step `oms-ma` with the JSON's step; identifiers as system and component names
+    (`ComRef::isValidIdent`). The manual run in OMSimulator is in docs/tool-users.md."""
+    import re
+    import zipfile
+    import xml.etree.ElementTree as ET
+
+    system = tmp_path / "flap-response.json"  # a stem that is not an identifier
+    system.write_text((ROOT / "examples" / "helicopter.json").read_text())
+    step = json.loads(system.read_text())["experiment"]["step"]
+    ssp = tmp_path / "flap-response.ssp"
+    export(system, ssp)
+    root = ET.fromstring(zipfile.ZipFile(ssp).read("SystemStructure.ssd"))
+    assert root.find(f"{SSD}Annotations") is None
+    ssd_system = root.find(f"{SSD}System")
+    first = ssd_system.find(f"{SSD}Annotations").find(f"{SSC}Annotation")
+    assert first.get("type") == "org.openmodelica"
+    master = first.find(f"{OMS}Annotations/{OMS}SimulationInformation/{OMS}FixedStepMaster")
+    assert master.get("description") == "oms-ma" and float(master.get("stepSize")) == step
+    identifier = re.compile(r"^[a-zA-Z][a-zA-Z0-9_]*$")
+    names = [ssd_system.get("name")] + [c.get("name") for c in ssd_system.find(f"{SSD}Elements")]
+    assert all(identifier.match(n) for n in names), names
 
 
 def libcosim():
