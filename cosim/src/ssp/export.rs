@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use super::xml::{escape, parse};
 use super::{ANNOTATION_TYPE, OPENMODELICA_ANNOTATION_TYPE, PARAMETER_SET, SspError};
 use crate::import::model_description::VarType;
-use crate::system::{Algorithm, ParameterSpec, Signal, System, SystemDescription};
+use crate::system::{ParameterSpec, Signal, System, SystemDescription};
 
 /// The namespace OMSimulator declares for its `oms:` elements (it matches the prefix, not this).
 const OMS_NAMESPACE: &str = "https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd";
@@ -270,18 +270,14 @@ fn units_section(
 /// and needs its master there, see [`OPENMODELICA_ANNOTATION_TYPE`]), then ours with what SSP 1.0
 /// cannot carry, as written in the JSON `raw`; the names of the parts kept only in ours.
 fn annotations(xml: &mut String, system: &System, raw: &Value) -> Result<Vec<String>, SspError> {
-    // OMSimulator's fixed-step master solves algebraic loops (KINSOL, `relativeTolerance` its
-    // residual tolerance); it has no Jacobi or Gauss-Seidel option.
-    let tolerance = match system.master.algorithm {
-        Algorithm::Newton => system.master.tolerance,
-        Algorithm::Jacobi | Algorithm::GaussSeidel => 1e-10,
-    };
+    // OMSimulator's fixed-step master always solves algebraic loops (KINSOL, `relativeTolerance`
+    // its residual tolerance): it has no Jacobi or Gauss-Seidel option to follow `master.algorithm`.
     *xml += &format!(
         "    <ssd:Annotations>\n      <ssc:Annotation type=\"{OPENMODELICA_ANNOTATION_TYPE}\">\n        \
          <oms:Annotations xmlns:oms=\"{OMS_NAMESPACE}\">\n          \
-         <oms:SimulationInformation>\n            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{:?}\" relativeTolerance=\"{tolerance:?}\"/>\n          \
+         <oms:SimulationInformation>\n            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{:?}\" relativeTolerance=\"{:?}\"/>\n          \
          </oms:SimulationInformation>\n        </oms:Annotations>\n      </ssc:Annotation>\n",
-        system.experiment.step
+        system.experiment.step, system.master.tolerance
     );
     let mut ours = Map::new();
     let mut annotation_only = vec!["experiment.step".to_string()];
