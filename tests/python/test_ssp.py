@@ -93,6 +93,24 @@ def test_fmpy_reads_the_constant_pilot_inputs_as_start_value_bindings(tmp_path):
         assert (instance, variable) not in connected
 
 
+def test_a_constant_input_replaces_a_start_value_written_for_it(tmp_path):
+    """A start value in `parameters` on an input that a constant also drives: the run holds the
+    constant, so the SSD binds the constant, once."""
+    from fmpy.ssp.ssd import read_ssd
+
+    path = tmp_path / "both.json"
+    path.write_text(json.dumps({
+        "fmus": {"controls": {"model": "Controls", "parameters": {"collective": 0.2}}},
+        "experiment": {"stop": 0.1, "step": 0.01},
+        "inputs": [{"to": "controls.collective", "signal": {"constant": 0.141354}}],
+    }))
+    ssp = tmp_path / "both.ssp"
+    export(path, ssp)
+    (controls,) = read_ssd(str(ssp)).system.elements
+    parameters = [p for b in controls.parameterBindings for s in b.parameterValues for p in s.parameters]
+    assert [(p.name, float(p.value)) for p in parameters] == [("collective", 0.141354)]
+
+
 def test_systems_without_connections_or_connectors_pass_the_ssp_schema(tmp_path):
     """SSP 1.0 requires at least one child in `ssd:Connections` and `ssd:Connectors`: a system
     without connections, with an instance the system does not touch, omits both elements, and
