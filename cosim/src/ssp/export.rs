@@ -1,6 +1,7 @@
 //! Writing SSP: one `ssd:System` with a component per instance, its connectors, units and
-//! parameter bindings, the connections and the default experiment, and our annotation with what
-//! SSP 1.0 cannot carry; then the archive with the FMUs under `resources/`.
+//! parameter bindings (constant external inputs bound as their inputs' start values), the
+//! connections, the default experiment, OMSimulator's annotation (its master and step) and ours
+//! with what SSP 1.0 cannot carry; then the archive with the FMUs under `resources/`.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -9,9 +10,12 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::xml::{escape, parse};
-use super::{ANNOTATION_TYPE, PARAMETER_SET, SspError};
+use super::{ANNOTATION_TYPE, OPENMODELICA_ANNOTATION_TYPE, PARAMETER_SET, SspError};
 use crate::import::model_description::VarType;
-use crate::system::{InstanceSpec, ParameterSpec, System, SystemDescription};
+use crate::system::{ParameterSpec, Signal, System, SystemDescription};
+
+/// The namespace OMSimulator declares for its `oms:` elements (it matches the prefix, not this).
+const OMS_NAMESPACE: &str = "https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd";
 
 /// What an export wrote and what it could not carry in standard SSP.
 #[derive(Debug, Default)]
@@ -20,9 +24,13 @@ pub struct ExportReport {
     pub components: usize,
     /// Connections written (patterns expanded).
     pub connections: usize,
-    /// Parameter bindings written.
+    /// Parameter bindings written, the bound inputs included.
     pub parameters: usize,
-    /// Parts of the system kept only in our annotation (standard importers do not see them).
+    /// Constant external inputs written as parameter bindings (start values) of their inputs,
+    /// which other tools hold for the whole run.
+    pub bound_inputs: usize,
+    /// Parts of the system kept only in our annotation (standard importers do not see them),
+    /// each external input that is not a constant by name.
     pub annotation_only: Vec<String>,
 }
 
@@ -46,7 +54,7 @@ pub fn export(
     }
 
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let name = json_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "system".into());
+    let name = identifier(&json_path.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default());
     xml += &format!(
         "<ssd:SystemStructureDescription xmlns:ssc=\"http://ssp-standard.org/SSP1/SystemStructureCommon\" \
          xmlns:ssd=\"http://ssp-standard.org/SSP1/SystemStructureDescription\" \
@@ -65,20 +73,36 @@ pub fn export(
             escape(resource)
         );
         connectors(&mut xml, system, k, &units, &mut used_units);
-        report.parameters += parameter_bindings(&mut xml, instance, &description.fmus[k].1.parameters)?;
+        let (parameters, inputs) = parameter_bindings(&mut xml, system, k, &description.fmus[k].1.parameters)?;
+        report.parameters += parameters + inputs;
+        report.bound_inputs += inputs;
         xml += "      </ssd:Component>\n";
         report.components += 1;
     }
     xml += "    </ssd:Elements>\n";
     report.connections = connections(&mut xml, system);
+    report.annotation_only = annotations(&mut xml, system, &raw)?;
     xml += "  </ssd:System>\n";
     units_section(&mut xml, &units, &used_units);
     let e = description.experiment;
-    xml += &format!("  <ssd:DefaultExperiment startTime=\"{:?}\" stopTime=\"{:?}\"/>\n", e.start, e.stop);
-    report.annotation_only = annotation(&mut xml, &raw)?;
+    // OMSimulator warns ("Wrong/deprecated content") about a default experiment without its
+    // annotation; an empty one is enough (its contents would override OMSimulator's defaults).
+    xml += &format!(
+        "  <ssd:DefaultExperiment startTime=\"{:?}\" stopTime=\"{:?}\">\n    <ssd:Annotations>\n      \
+         <ssc:Annotation type=\"{OPENMODELICA_ANNOTATION_TYPE}\"><oms:Annotations xmlns:oms=\"{OMS_NAMESPACE}\"/></ssc:Annotation>\n    \
+         </ssd:Annotations>\n  </ssd:DefaultExperiment>\n",
+        e.start, e.stop
+    );
     xml += "</ssd:SystemStructureDescription>\n";
     write_archive(out, &xml, &resources)?;
     Ok(report)
+}
+
+/// `stem` as an identifier (`[A-Za-z][A-Za-z0-9_]*`, what OMSimulator accepts as a system name):
+/// other characters become `_`, and `system_` goes before a stem that does not start with a letter.
+fn identifier(stem: &str) -> String {
+    let name: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    if name.starts_with(|c: char| c.is_ascii_alphabetic()) { name } else { format!("system_{name}") }
 }
 
 /// `<ssd:Connectors>` of instance `k`: the variables the system touches (connections, inputs,
@@ -113,6 +137,9 @@ fn connectors(
         touch(*variable);
     }
     touched.sort_unstable();
+    if touched.is_empty() {
+        return; // SSP 1.0: `ssd:Connectors` holds at least one connector
+    }
     *xml += "        <ssd:Connectors>\n";
     for &v in &touched {
         let variable = &instance.description.variables[v];
@@ -143,20 +170,28 @@ fn connectors(
     *xml += "        </ssd:Connectors>\n";
 }
 
-/// `<ssd:ParameterBindings>` of the parameters `written` in the JSON for `instance`; how many.
+/// `<ssd:ParameterBindings>` of instance `k`: the parameters `written` in the JSON for it, then
+/// the constant external inputs on its inputs as their start values (SSP 1.0 binds "start values
+/// of other variables" too), which replace a written start value of the same input; how many
+/// parameters and how many inputs.
 fn parameter_bindings(
     xml: &mut String,
-    instance: &InstanceSpec,
+    system: &System,
+    k: usize,
     written: &[(String, ParameterSpec)],
-) -> Result<usize, SspError> {
-    if written.is_empty() {
-        return Ok(0);
-    }
-    *xml += "        <ssd:ParameterBindings>\n          <ssd:ParameterBinding>\n            <ssd:ParameterValues>\n";
-    *xml += &format!(
-        "              <ssv:ParameterSet version=\"1.0\" name=\"{PARAMETER_SET}\">\n                <ssv:Parameters>\n"
-    );
-    for (parameter, value) in written {
+) -> Result<(usize, usize), SspError> {
+    let instance = &system.instances[k];
+    let constant_inputs: Vec<(&str, f64)> = system
+        .inputs
+        .iter()
+        .filter(|i| i.to.instance == k)
+        .filter_map(|i| match i.signal {
+            Signal::Constant(v) => Some((system.variable(i.to).name.as_str(), v)),
+            _ => None,
+        })
+        .collect();
+    let mut values = Vec::new();
+    for (parameter, value) in written.iter().filter(|(p, _)| !constant_inputs.iter().any(|(i, _)| i == p)) {
         let variable = instance
             .description
             .variable(parameter)
@@ -174,14 +209,30 @@ fn parameter_bindings(
                 )));
             }
         };
-        *xml += &format!("                  <ssv:Parameter name=\"{}\">{value}</ssv:Parameter>\n", escape(parameter));
+        values.push((parameter.as_str(), value));
+    }
+    let parameters = values.len();
+    values.extend(constant_inputs.iter().map(|(input, v)| (*input, format!("<ssv:Real value=\"{v:?}\"/>"))));
+    if values.is_empty() {
+        return Ok((0, 0));
+    }
+    *xml += "        <ssd:ParameterBindings>\n          <ssd:ParameterBinding>\n            <ssd:ParameterValues>\n";
+    *xml += &format!(
+        "              <ssv:ParameterSet version=\"1.0\" name=\"{PARAMETER_SET}\">\n                <ssv:Parameters>\n"
+    );
+    for (name, value) in &values {
+        *xml += &format!("                  <ssv:Parameter name=\"{}\">{value}</ssv:Parameter>\n", escape(name));
     }
     *xml += "                </ssv:Parameters>\n              </ssv:ParameterSet>\n            </ssd:ParameterValues>\n          </ssd:ParameterBinding>\n        </ssd:ParameterBindings>\n";
-    Ok(written.len())
+    Ok((parameters, constant_inputs.len()))
 }
 
-/// `<ssd:Connections>`, patterns expanded; how many.
+/// `<ssd:Connections>`, patterns expanded (none without connections: SSP 1.0 requires at least
+/// one `ssd:Connection` in it); how many.
 fn connections(xml: &mut String, system: &System) -> usize {
+    if system.connections.is_empty() {
+        return 0;
+    }
     *xml += "    <ssd:Connections>\n";
     for c in &system.connections {
         let (from, to) = (system.variable(c.from), system.variable(c.to));
@@ -215,21 +266,42 @@ fn units_section(
     *xml += "  </ssd:Units>\n";
 }
 
-/// Our `<ssd:Annotations>`: what SSP 1.0 cannot carry, as written in the JSON `raw`; the names
-/// of the parts kept only there.
-fn annotation(xml: &mut String, raw: &Value) -> Result<Vec<String>, SspError> {
+/// The system's `<ssd:Annotations>`: first OMSimulator's (which reads only the first annotation
+/// and needs its master there, see [`OPENMODELICA_ANNOTATION_TYPE`]), then ours with what SSP 1.0
+/// cannot carry, as written in the JSON `raw`; the names of the parts kept only in ours.
+fn annotations(xml: &mut String, system: &System, raw: &Value) -> Result<Vec<String>, SspError> {
+    // OMSimulator's fixed-step master always solves algebraic loops (KINSOL, `relativeTolerance`
+    // its residual tolerance): it has no Jacobi or Gauss-Seidel option to follow `master.algorithm`.
+    *xml += &format!(
+        "    <ssd:Annotations>\n      <ssc:Annotation type=\"{OPENMODELICA_ANNOTATION_TYPE}\">\n        \
+         <oms:Annotations xmlns:oms=\"{OMS_NAMESPACE}\">\n          \
+         <oms:SimulationInformation>\n            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{:?}\" relativeTolerance=\"{:?}\"/>\n          \
+         </oms:SimulationInformation>\n        </oms:Annotations>\n      </ssc:Annotation>\n",
+        system.experiment.step, system.master.tolerance
+    );
     let mut ours = Map::new();
     let mut annotation_only = vec!["experiment.step".to_string()];
     ours.insert("experiment".into(), raw.get("experiment").cloned().unwrap_or(json!({})));
     for key in ["master", "inputs", "outputs", "trim"] {
         if let Some(v) = raw.get(key) {
             ours.insert(key.into(), v.clone());
-            annotation_only.push(key.to_string());
+            if key != "inputs" {
+                annotation_only.push(key.to_string());
+            }
+        }
+    }
+    // The signals other than constants, as written (a pattern stays one entry).
+    for input in raw.get("inputs").and_then(Value::as_array).into_iter().flatten() {
+        let kind = input.get("signal").and_then(Value::as_object).and_then(|s| s.keys().next());
+        if let (Some(to), Some(kind)) = (input.get("to").and_then(Value::as_str), kind)
+            && kind != "constant"
+        {
+            annotation_only.push(format!("input {to} ({kind})"));
         }
     }
     let annotation = serde_json::to_string(&Value::Object(ours))?;
     *xml += &format!(
-        "  <ssd:Annotations>\n    <ssc:Annotation type=\"{ANNOTATION_TYPE}\">\n      <rf:System xmlns:rf=\"https://rotorcraft-fmi.org/ssp\" json=\"{}\"/>\n    </ssc:Annotation>\n  </ssd:Annotations>\n",
+        "      <ssc:Annotation type=\"{ANNOTATION_TYPE}\">\n        <rf:System xmlns:rf=\"https://rotorcraft-fmi.org/ssp\" json=\"{}\"/>\n      </ssc:Annotation>\n    </ssd:Annotations>\n",
         escape(&annotation)
     );
     Ok(annotation_only)

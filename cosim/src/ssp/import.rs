@@ -51,7 +51,7 @@ pub fn import(path: &Path) -> Result<(SystemDescription, Vec<String>), SspError>
     let mut json = Map::new();
     json.insert("fmus".into(), Value::Object(fmus));
     json.insert("connections".into(), Value::Array(connections));
-    experiment(&root, &ssd, &mut json, &mut warnings)?;
+    experiment(&root, system, &ssd, &mut json, &mut warnings)?;
     let text = serde_json::to_string(&Value::Object(json))?;
     let description = SystemDescription::from_str(&text, &base)
         .map_err(|source| SspError::System { path: path.to_path_buf(), source })?;
@@ -92,19 +92,21 @@ fn component(
     Ok(())
 }
 
-/// The experiment and the rest of the JSON: from our annotation when the SSD has it, else from
+/// The experiment and the rest of the JSON: from our annotation when the SSD has it (on the
+/// system; exports before OMSimulator was supported wrote it at the top level), else from
 /// `ssd:DefaultExperiment` with a communication step of (stop - start) / 1000 (and a warning).
 fn experiment(
     root: &Element,
+    system: &Element,
     ssd: &Path,
     json: &mut Map<String, Value>,
     warnings: &mut Vec<String>,
 ) -> Result<(), SspError> {
     let experiment = root.children.iter().find(|c| c.name == "DefaultExperiment");
     let number = |a: &str| experiment.and_then(|e| e.attribute(a)).and_then(|v| v.parse::<f64>().ok());
-    let ours: Option<Value> = root
-        .children
-        .iter()
+    let ours: Option<Value> = [system, root]
+        .into_iter()
+        .flat_map(|e| &e.children)
         .filter(|c| c.name == "Annotations")
         .flat_map(|a| &a.children)
         .filter(|a| a.attribute("type") == Some(ANNOTATION_TYPE))

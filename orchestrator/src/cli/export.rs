@@ -38,14 +38,17 @@ pub fn export(system: &Path, ssp: Option<PathBuf>, fmu: Option<PathBuf>, options
 fn export_ssp(system: &Path, description: &SystemDescription, resolved: &System, ssp: &Path) -> Result<()> {
     let report = cosim::ssp::export(system, description, resolved, ssp).map_err(anyhow::Error::msg)?;
     say!(
-        "wrote {}: {} components, {} connections, {} parameter bindings",
+        "wrote {}: {} components, {} connections, {} parameter bindings ({} of them constant inputs, bound as \
+         start values)",
         ssp.display(),
         report.components,
         report.connections,
-        report.parameters
+        report.parameters,
+        report.bound_inputs
     );
     say!(
-        "kept in the rotorcraft-fmi annotation only (other tools do not see them): {}",
+        "kept in the rotorcraft-fmi annotation only (other tools do not see them; OMSimulator reads the step \
+         from its own annotation): {}",
         report.annotation_only.join(", ")
     );
     Ok(())

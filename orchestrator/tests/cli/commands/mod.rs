@@ -271,6 +271,36 @@ fn ssp_export_runs_bit_for_bit_and_foreign_ssd_is_read() {
     assert!((z.last().unwrap() - (-1.0 + 2.5)).abs() < 1e-9, "{}", z.last().unwrap());
 }
 
+/// An SSD exported before OMSimulator was supported has our annotation at its top level, not on
+/// the system: `run` still takes the step, outputs and inputs from it (the free fall's 11 rows
+/// of 0.1 s, not 1001 of the fallback step).
+#[test]
+fn ssp_with_our_annotation_at_the_top_level_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let system = free_fall_system(dir.path());
+    let ssp = dir.path().join("system.ssp");
+    succeeds(orchestrator().args(["export", system.to_str().unwrap(), "--ssp", ssp.to_str().unwrap()]));
+    let old = dir.path().join("old");
+    zip::ZipArchive::new(std::fs::File::open(&ssp).unwrap()).unwrap().extract(&old).unwrap();
+    let ssd = old.join("SystemStructure.ssd");
+    let text = std::fs::read_to_string(&ssd).unwrap();
+    let start = text.find("<ssc:Annotation type=\"org.rotorcraft-fmi.system\">").unwrap();
+    let end = start + text[start..].find("</ssc:Annotation>").unwrap() + "</ssc:Annotation>".len();
+    let ours = &text[start..end];
+    let moved = text.replace(ours, "").replace(
+        "</ssd:SystemStructureDescription>",
+        &format!("<ssd:Annotations>{ours}</ssd:Annotations></ssd:SystemStructureDescription>"),
+    );
+    std::fs::write(&ssd, moved).unwrap();
+    let (a, b) = (dir.path().join("a.csv"), dir.path().join("b.csv"));
+    succeeds(orchestrator().args(["run", system.to_str().unwrap(), "--out", a.to_str().unwrap()]));
+    let run = succeeds(orchestrator().args(["run", ssd.to_str().unwrap(), "--out", b.to_str().unwrap()]));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!stderr.contains("communication step"), "{stderr}");
+    assert_eq!(csv_column(&b, "time").len(), 11);
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), std::fs::read_to_string(&b).unwrap());
+}
+
 /// `trim --out` and `export` rewrite the system's JSON text: given an SSP file they say so before
 /// any work, instead of failing on its bytes.
 #[test]
