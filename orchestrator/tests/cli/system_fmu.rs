@@ -170,14 +170,19 @@ fn parameters_and_inputs_set_from_outside() {
     orchestrator(&["run", text(&system), "--out", text(&outer)]);
     assert_eq!(compare(&outer, &direct, 1), 0.0);
 
-    // A lateral-cyclic step driven from outside equals the same step as a signal inside: the
-    // system FMU solves the coupling again at the point where the input changed, from the old
+    // A lateral-cyclic step driven from outside at 0.03 s, between two of the system's grid
+    // points (the outer master lands on it), takes effect at the next grid point
+    // (docs/system-fmu.md): it equals the same step as a signal inside the system at that grid
+    // point. The system FMU solves the coupling again where the input changed, from the old
     // solution instead of the step's prediction, so the two agree to the Newton tolerance.
     let mut inner: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(helicopter()).unwrap()).unwrap();
     let step = serde_json::json!({ "step": { "time": 0.03, "before": -0.004635, "after": -0.014635 } });
+    let next_grid_point = (0.03 / STEP).ceil() * STEP;
+    let step_on_grid =
+        serde_json::json!({ "step": { "time": next_grid_point, "before": -0.004635, "after": -0.014635 } });
     let inputs = inner["inputs"].as_array_mut().unwrap();
     let lateral = inputs.iter_mut().find(|i| i["to"] == "controls.lat_cyclic").unwrap();
-    lateral["signal"] = step.clone();
+    lateral["signal"] = step_on_grid;
     let stepped = dir.path().join("stepped.json");
     std::fs::write(&stepped, serde_json::to_string(&inner).unwrap()).unwrap();
     let direct = dir.path().join("stepped.csv");
