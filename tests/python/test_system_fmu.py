@@ -195,17 +195,22 @@ def test_importer_steps_off_the_system_grid_sample_the_orchestrator_trajectory(t
 
 def test_an_input_set_between_grid_points_takes_effect_at_the_next_one(tmp_path):
     """FMPy at 5 ms steps the lateral cyclic at 0.03 s, between the system's grid points 15 and 16
-    (1.9654088 ms): the system samples it at grid point 16, as `orchestrator run` samples a step
-    signal at 0.03 s; the importer sees that trajectory (to the loop tolerance: the coupling is
-    solved again from the old solution instead of the step's prediction)."""
+    (1.9654088 ms): the system samples it at grid point 16; the importer sees the trajectory of
+    `orchestrator run` with the step signal at grid point 16 (to the loop tolerance: the coupling
+    is solved again from the old solution instead of the step's prediction). A step signal at
+    0.03 s inside the system would switch at 0.03 s exactly: the run cuts its step there."""
+    import math
+
     import fmpy
     import numpy as np
 
-    fmu, names, rows = helicopter(tmp_path, 0.0019654088, 0.1)
+    step = 0.0019654088
+    fmu, names, rows = helicopter(tmp_path, step, 0.1)
     system = json.loads((tmp_path / "helicopter.json").read_text())
+    grid_16 = math.ceil(0.03 / step) * step
     for entry in system["inputs"]:
         if entry["to"] == "controls.lat_cyclic":
-            entry["signal"] = {"step": {"time": 0.03, "before": -0.004635, "after": -0.014635}}
+            entry["signal"] = {"step": {"time": grid_16, "before": -0.004635, "after": -0.014635}}
     stepped = tmp_path / "stepped.json"
     stepped.write_text(json.dumps(system))
     orchestrator("run", stepped, "--out", tmp_path / "stepped.csv")
@@ -218,7 +223,7 @@ def test_an_input_set_between_grid_points_takes_effect_at_the_next_one(tmp_path)
                                output=names)
     # Not compared: the point at 0.03 s itself, inside the step from grid point 15 to 16 whose end
     # the run records only after the input jumped there (the FMU holds the old input up to 16).
-    grid_16 = stepped_rows[16][0]
+    assert stepped_rows[16][0] == grid_16
     kept = [k for k in range(len(result)) if not 0.03 - 1e-9 <= result["time"][k] < grid_16]
     assert len(kept) == len(result) - 1
     values = [[float(result[n][k]) for n in names] for k in kept]
