@@ -3,14 +3,17 @@
 
 use nalgebra::{Complex, DMatrix, DVector};
 
-use super::{LinearError, LinearModel, Mode};
+use super::{LinearError, LinearModel, Mode, RotorFrame};
 
 /// Floquet exponents of the periodic system whose linear models `samples` were taken at the
 /// midpoints of `samples.len()` equal intervals of one period `period` (s): the monodromy
 /// matrix `Phi = exp(A_N h) ... exp(A_1 h)` (second order in `h` for the midpoint samples), its
-/// eigenvalues `mu`, and `lambda = ln(mu) / period` (principal branch: the imaginary part is
-/// defined up to multiples of `2 pi / period`). Each exponent is named by the participation
-/// factors of `Phi`'s eigenvectors. An empty list for no samples.
+/// eigenvalues `mu`, and `ln(mu) / period`, whose imaginary part is known only modulo
+/// `Omega = 2 pi / period`. Each exponent is reported in the fixed frame (see
+/// [`fixed_frame_harmonic`]): `lambda = ln(mu) / period + i k Omega` with `k` the dominant
+/// harmonic of its periodic mode shape in multiblade coordinates, and named by the participation
+/// factors of `Phi` in multiblade coordinates at the start of the period (cyclic modes
+/// regressive or progressive as in [`LinearModel::modes`]). An empty list for no samples.
 pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, LinearError> {
     let Some(first) = samples.first() else { return Ok(Vec::new()) };
     let n = first.state_names.len();
@@ -18,22 +21,137 @@ pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, Linear
         return Err(LinearError::DifferentStates(n, other.state_names.len()));
     }
     let h = period / samples.len() as f64;
-    let mut phi = DMatrix::<f64>::identity(n, n);
-    for sample in samples {
-        phi = (&sample.a * h).exp() * phi;
-    }
-    let groups: Vec<String> = first.state_names.iter().map(|s| state_group(s)).collect();
-    let mut modes: Vec<Mode> = phi
-        .clone()
-        .complex_eigenvalues()
+    let steps: Vec<DMatrix<f64>> = samples.iter().map(|s| (&s.a * h).exp()).collect();
+    let phi = steps.iter().fold(DMatrix::<f64>::identity(n, n), |phi, step| step * phi);
+    // Multiblade coordinates at each sample and at the start of the period (rotating-frame
+    // coordinates where the transform does not apply, e.g. a two-bladed rotor).
+    let to_multiblade: Vec<DMatrix<f64>> = samples.iter().map(|s| inverse_transform(s, 0.0)).collect();
+    let start = inverse_transform(first, -0.5 * h);
+    let start_names = start_transform_names(first, -0.5 * h);
+    let from_multiblade = start.clone().try_inverse().ok_or(LinearError::SingularTransform)?;
+    let phi_m = &start * &phi * &from_multiblade;
+    let groups: Vec<String> = start_names.iter().map(|s| state_group(s)).collect();
+    let omega = std::f64::consts::TAU / period;
+    let zero = super::neutral_below(samples);
+    let shape = PeriodicShape { samples, steps: &steps, to_multiblade: &to_multiblade, h, omega };
+    let mut modes: Vec<Mode> = eigenvalues(&phi_m)?
         .iter()
-        .map(|&mu| Mode::new(mu.ln() / period, &groups, participation(&phi, mu), 1e-9))
+        .map(|&mu| {
+            let principal = mu.ln() / period;
+            let v_m = inverse_iteration(&phi_m.map(|x| Complex::new(x, 0.0)), mu);
+            let v = from_multiblade.map(|x| Complex::new(x, 0.0)) * v_m;
+            let k = fixed_frame_harmonic(&shape, v, principal);
+            let lambda = principal + Complex::new(0.0, k as f64 * omega);
+            let mut mode = Mode::new(lambda, &groups, participation(&phi_m, mu), zero);
+            mode.label_cyclic(&first.rotors);
+            mode
+        })
         .collect();
     sort_modes(&mut modes);
     Ok(modes)
 }
 
+/// The eigenvalues of `m` by a real Schur decomposition with an iteration limit: nalgebra's
+/// unlimited one can cycle forever on a monodromy matrix whose eigenvalues span many orders of
+/// magnitude; where it does not converge, the same on `m` transposed, diagonally scaled and
+/// rotated (similar matrices, other rounding), else an error.
+fn eigenvalues(m: &DMatrix<f64>) -> Result<Vec<Complex<f64>>, LinearError> {
+    let n = m.nrows();
+    let limit = 100 * n.max(10);
+    let scale = DVector::from_fn(n, |k, _| 1.0 + 0.37 * k as f64 / n.max(1) as f64);
+    let scaled = DMatrix::from_fn(n, n, |r, c| m[(r, c)] * scale[r] / scale[c]);
+    // An orthogonal similarity by a fixed, dense rotation: another Hessenberg form altogether.
+    let q = DMatrix::from_fn(n, n, |r, c| ((r * 7 + c * 13 + 1) as f64).sin()).qr().q();
+    let rotated = q.transpose() * m * &q;
+    [m.clone(), m.transpose(), scaled, rotated]
+        .into_iter()
+        .find_map(|candidate| nalgebra::linalg::Schur::try_new(candidate, f64::EPSILON, limit))
+        .map(|schur| schur.complex_eigenvalues().iter().copied().collect())
+        .ok_or(LinearError::NoConvergence(n))
+}
+
+/// `S^-1` of `model`'s multiblade transform with the rotors turned by `dt` seconds of their
+/// shaft speed (the identity where the transform does not apply).
+fn inverse_transform(model: &LinearModel, dt: f64) -> DMatrix<f64> {
+    let n = model.state_names.len();
+    turned(model, dt)
+        .multiblade_transform()
+        .ok()
+        .and_then(|t| t.s.try_inverse())
+        .unwrap_or_else(|| DMatrix::identity(n, n))
+}
+
+/// The multiblade state names of `model` turned by `dt` (the rotating-frame names where the
+/// transform does not apply).
+fn start_transform_names(model: &LinearModel, dt: f64) -> Vec<String> {
+    match turned(model, dt).multiblade_transform() {
+        Ok(t) if t.s.clone().try_inverse().is_some() => t.names,
+        _ => model.state_names.clone(),
+    }
+}
+
+/// `model` with its rotors' blades `dt` seconds further on at their shaft speed.
+fn turned(model: &LinearModel, dt: f64) -> LinearModel {
+    let mut turned = model.clone();
+    for rotor in &mut turned.rotors {
+        for psi in &mut rotor.blade_azimuths {
+            *psi += rotor.omega * dt;
+        }
+    }
+    turned
+}
+
+/// The trajectory of a Floquet mode over the period: the samples' one-interval exponentials,
+/// their multiblade transforms, the interval `h` and the rotor speed `omega = 2 pi / period`.
+struct PeriodicShape<'a> {
+    samples: &'a [LinearModel],
+    steps: &'a [DMatrix<f64>],
+    to_multiblade: &'a [DMatrix<f64>],
+    h: f64,
+    omega: f64,
+}
+
+/// The harmonic `k` that dominates the periodic mode shape of the Floquet solution
+/// `x(t) = p(t) e^(lambda t)` that starts at `v` (rotating-frame states at the start of the
+/// period): `p` in multiblade coordinates at the sample midpoints, `x` carried from the start by
+/// the samples' exponentials, and its Fourier coefficients `c_k` over the period; `k` is the one
+/// of largest norm `|c_k|`. In the fixed frame the mode oscillates at `Im lambda + k Omega`. For
+/// a time-invariant multiblade system (an isotropic rotor in hover) `p` is one harmonic exactly
+/// and the result is the multiblade eigenvalue.
+fn fixed_frame_harmonic(shape: &PeriodicShape, v: DVector<Complex<f64>>, lambda: Complex<f64>) -> i64 {
+    let samples = shape.samples.len();
+    let highest = (samples as i64 - 1) / 2;
+    let mut coefficients = vec![DVector::<Complex<f64>>::zeros(v.len()); (2 * highest + 1) as usize];
+    let mut x = v;
+    for (j, sample) in shape.samples.iter().enumerate() {
+        let tau = (j as f64 + 0.5) * shape.h;
+        let half = (&sample.a * (0.5 * shape.h)).exp().map(|a| Complex::new(a, 0.0));
+        let p = shape.to_multiblade[j].map(|a| Complex::new(a, 0.0)) * (&half * &x) * (-lambda * tau).exp();
+        for (slot, c) in coefficients.iter_mut().enumerate() {
+            let k = slot as i64 - highest;
+            *c += &p * Complex::new(0.0, -(k as f64) * shape.omega * tau).exp();
+        }
+        x = shape.steps[j].map(|a| Complex::new(a, 0.0)) * x;
+    }
+    let (slot, _) = coefficients
+        .iter()
+        .enumerate()
+        .map(|(slot, c)| (slot, c.norm()))
+        .fold((highest as usize, -1.0), |best, (slot, norm)| if norm > best.1 { (slot, norm) } else { best });
+    slot as i64 - highest
+}
+
 impl Mode {
+    /// Cyclic modes of a rotor in `rotors` named *regressive* below its speed and *progressive*
+    /// above it (fixed-frame frequency; true for blade frequencies below 2 Omega).
+    pub(super) fn label_cyclic(&mut self, rotors: &[RotorFrame]) {
+        if self.name.ends_with(".cyclic")
+            && let Some(rotor) = rotors.iter().find(|r| self.name.starts_with(&format!("{}.", r.instance)))
+        {
+            self.name += if self.eigenvalue.im.abs() < rotor.omega.abs() { " regressive" } else { " progressive" };
+        }
+    }
+
     /// The mode of eigenvalue `lambda` whose states, in `groups`, take the `shares` of its
     /// participation: named by the largest group; no damping ratio below magnitude `zero`.
     pub(super) fn new(lambda: Complex<f64>, groups: &[String], shares: Vec<f64>, zero: f64) -> Mode {

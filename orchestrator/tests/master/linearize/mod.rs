@@ -5,6 +5,7 @@
 //! isolated articulated rotor in vacuum (lag and flap roots) and the rotor and helicopter modes
 //! against runs of the nonlinear co-simulation.
 
+mod ground_resonance;
 mod rotor;
 
 use crate::common;
