@@ -12,7 +12,7 @@ use crate::result_files;
 mod modes;
 
 pub use modes::floquet;
-use modes::{multiblade_entry, multiblade_names, participation, sort_modes, state_group};
+use modes::{multiblade_entry, multiblade_names, named_modes, sort_modes, state_group};
 
 /// Why a linear model could not be transformed or queried.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -343,23 +343,35 @@ impl LinearModel {
         if n == 0 {
             return Vec::new();
         }
-        let groups: Vec<String> = self.state_names.iter().map(|s| state_group(s)).collect();
         let zero = neutral_below(std::slice::from_ref(self));
-        let mut modes: Vec<Mode> = self
-            .a
-            .clone()
-            .complex_eigenvalues()
-            .iter()
-            .map(|&lambda| {
-                let mut mode = Mode::new(lambda, &groups, participation(&self.a, lambda), zero);
-                if self.multiblade {
-                    mode.label_cyclic(&self.rotors);
-                }
-                mode
-            })
-            .collect();
+        let lambdas: Vec<Complex<f64>> = self.a.clone().complex_eigenvalues().iter().copied().collect();
+        let mut modes = named_modes(&self.a, &lambdas, &self.state_groups(), zero);
+        if self.multiblade {
+            for mode in &mut modes {
+                mode.label_cyclic(&self.rotors);
+            }
+        }
         sort_modes(&mut modes);
         modes
+    }
+
+    /// The group of each state for naming modes ([`state_group`]: an angle with its rate,
+    /// every blade together), with a coordinate whose derivative is exactly another state
+    /// (`x_i' = x_j`: a row of `A` that is a unit vector to [`KINEMATIC`], no input) counted with
+    /// that state, as a hub's position with its velocity while its attitude is level.
+    pub(crate) fn state_groups(&self) -> Vec<String> {
+        let mut groups: Vec<String> = self.state_names.iter().map(|s| state_group(s)).collect();
+        let n = self.state_names.len();
+        for i in 0..n {
+            let row = self.a.row(i);
+            let j = row.iamax_full().1;
+            let others: f64 = row.iter().map(|v| v.abs()).sum::<f64>() - row[j].abs();
+            let inputs: f64 = self.b.row(i).iter().map(|v| v.abs()).sum();
+            if j != i && (row[j] - 1.0).abs() <= KINEMATIC && others + inputs <= KINEMATIC {
+                groups[j] = groups[i].clone();
+            }
+        }
+        groups
     }
 
     /// The model and its modes as JSON (`linearize --out`): names, operating point, matrices as
@@ -465,6 +477,11 @@ impl LinearModel {
         text
     }
 }
+
+/// How far (sum of the absolute deviations) a row of `A` may be from a unit vector for its
+/// state to count as the integral of another (an airframe's position of its velocity with the
+/// attitude within about 0.05 deg of level).
+const KINEMATIC: f64 = 1e-3;
 
 /// Eigenvalues smaller than this are neutral (rigid-body position and heading, the quaternion
 /// norm: zero up to the round-off of the Jacobians and the eigen-solver, which spreads a

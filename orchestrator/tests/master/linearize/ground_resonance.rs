@@ -96,14 +96,14 @@ fn floquet_exponents_are_reported_at_the_fixed_frame_frequency() {
         eprintln!("multiblade {:+.5} {:+.5}i {} / Floquet {:+.5} {:+.5}i {}", m.0, m.1, m.3, f.0, f.1, f.3);
         assert!((f.1 - m.1).abs() < 1e-3 * omega && (f.0 - m.0).abs() < 1e-3 * omega, "{m:?} vs {f:?}");
         assert!((f.2 - m.2).abs() < 1e-3, "damping ratio {m:?} vs {f:?}");
-        // The hub's in-plane mode splits its participation between position and velocity
-        // states, so either may name it (issue 27, item 18); the rotor's names must agree.
-        if m.3.starts_with("rotor.") {
-            assert_eq!(f.3, m.3, "mode name");
-        } else {
-            assert!(f.3.starts_with("hub.") && m.3.starts_with("hub."), "{m:?} vs {f:?}");
-        }
     }
+    // The same names (the two modes of the coalesced pair are a hub and a lag mode in either order).
+    let names = |roots: &[&(f64, f64, f64, String)]| {
+        let mut names: Vec<String> = roots.iter().map(|r| r.3.clone()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(&floquet), names(&multiblade));
 }
 
 /// One lag damper inoperative on an orthotropic hub (the certification case): dissimilar
@@ -130,4 +130,36 @@ fn modes_warn_when_the_multiblade_system_depends_on_the_azimuth() {
     let (stdout, stderr) = modes(&one_out, "--floquet 72");
     assert!(!stderr.contains("depends on the rotor azimuth"), "{stderr}");
     assert!(stdout.contains("least damped (Floquet)"), "{stdout}");
+}
+
+/// The four in-plane modes of the undamped Coleman-Feingold system on an orthotropic hub are
+/// two cyclic lag modes (the rotor's two cyclic degrees of freedom) and the hub's two
+/// translations: at every rotor speed, below, inside and above the instability band, `modes`
+/// must name one regressive and one progressive lag mode and one hub mode per axis (the hub's
+/// position counted with its velocity), and each conjugate as its root.
+#[test]
+fn modes_name_the_hub_modes_and_one_regressive_lag_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let system = coleman(dir.path(), "undamped", 0.0, 1.0, 0.5, 20.0);
+    let out = dir.path().join("modes");
+    let args = ["modes", system.to_str().unwrap(), "--multiblade", "--sweep", "rotor.Omega=10,14,20,30", "--out"];
+    run(&args.into_iter().chain([out.to_str().unwrap()]).map(OsStr::new).collect::<Vec<_>>());
+    let csv = std::fs::read_to_string(out.join("modes.csv")).unwrap();
+    for point in 0..4 {
+        let mut names: Vec<(String, bool)> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect::<Vec<_>>())
+            .filter(|f| f[0] == point.to_string() && f[3].parse::<f64>().unwrap().abs() > 1.0)
+            .map(|f| (f[6].trim_matches('"').to_string(), f[3].parse::<f64>().unwrap() > 0.0))
+            .filter(|(name, _)| !name.contains("collective") && !name.contains("differential"))
+            .collect();
+        names.sort();
+        let expected: Vec<(String, bool)> =
+            ["hub.position.x", "hub.position.y", "rotor.lag.cyclic progressive", "rotor.lag.cyclic regressive"]
+                .iter()
+                .flat_map(|n| [(n.to_string(), false), (n.to_string(), true)])
+                .collect();
+        assert_eq!(names, expected, "point {point}: {csv}");
+    }
 }
