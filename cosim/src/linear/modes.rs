@@ -10,7 +10,7 @@ use super::{LinearError, LinearModel, Mode, RotorFrame};
 /// matrix `Phi = exp(A_N h) ... exp(A_1 h)` (second order in `h` for the midpoint samples), its
 /// eigenvalues `mu`, and `ln(mu) / period`, whose imaginary part is known only modulo
 /// `Omega = 2 pi / period`. Each exponent is reported in the fixed frame (see
-/// [`fixed_frame_harmonic`]): `lambda = ln(mu) / period + i k Omega` with `k` the dominant
+/// `fixed_frame_harmonic`): `lambda = ln(mu) / period + i k Omega` with `k` the dominant
 /// harmonic of its periodic mode shape in multiblade coordinates, and named by the participation
 /// factors of `Phi` in multiblade coordinates at the start of the period (cyclic modes
 /// regressive or progressive as in [`LinearModel::modes`]). An empty list for no samples.
