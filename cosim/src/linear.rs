@@ -12,7 +12,7 @@ use crate::result_files;
 mod modes;
 
 pub use modes::floquet;
-use modes::{multiblade_entry, multiblade_names, participation, sort_modes, state_group};
+use modes::{multiblade_entry, multiblade_names, named_modes, sort_modes, state_group};
 
 /// Why a linear model could not be transformed or queried.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -51,6 +51,9 @@ pub enum LinearError {
     /// No output of that name.
     #[error("'{0}' is not an output of the linear model (the system's recorded outputs)")]
     UnknownOutput(String),
+    /// The eigenvalue iteration did not converge.
+    #[error("the eigenvalues of the {0} x {0} monodromy matrix did not converge")]
+    NoConvergence(usize),
     /// Floquet samples of different state sets.
     #[error("the samples have different states ({0} and {1})")]
     DifferentStates(usize, usize),
@@ -88,6 +91,42 @@ pub struct LinearModel {
     pub rotors: Vec<RotorFrame>,
     /// The multiblade transform has been applied: blade states are multiblade coordinates.
     pub multiblade: bool,
+}
+
+/// Coleman's transform at one azimuth ([`LinearModel::multiblade_transform`]).
+#[derive(Debug, Clone)]
+pub struct Multiblade {
+    /// `S(psi)`: `x = S x_m`, rotating-frame states from multiblade ones.
+    pub s: DMatrix<f64>,
+    /// `dS/dt` at the shaft speed.
+    pub s_dot: DMatrix<f64>,
+    /// The states' names in multiblade coordinates.
+    pub names: Vec<String>,
+}
+
+/// Where a multiblade model differs most from the same system's at another azimuth
+/// ([`LinearModel::azimuth_dependence`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AzimuthDependence {
+    /// The largest `|A_1 - A_2|` entry (units of that entry of `A`).
+    pub difference: f64,
+    /// `difference` over the largest `|A_1|` entry.
+    pub relative: f64,
+    /// The state of that entry's row (its derivative).
+    pub row: String,
+    /// The state of that entry's column.
+    pub column: String,
+}
+
+impl AzimuthDependence {
+    /// Relative differences above this are not round-off: the multiblade system depends on the
+    /// azimuth (periodic coefficients) and its eigenvalues describe the snapshot only.
+    pub const TOLERANCE: f64 = 1e-6;
+
+    /// The system is periodic in the azimuth beyond round-off.
+    pub fn is_periodic(&self) -> bool {
+        self.relative > Self::TOLERANCE
+    }
 }
 
 /// Where a rotor instance's blades are at the operating point.
@@ -186,6 +225,32 @@ impl LinearModel {
     /// hover or axial flight the result is time-invariant: the eigenvalues are those of the
     /// periodic system. Named `instance.lag.0`, `instance.lag.1c`, ..., rates `..._rate`.
     pub fn multiblade(&self) -> Result<LinearModel, LinearError> {
+        let Multiblade { s, s_dot, names } = self.multiblade_transform()?;
+        let s_inv = s.clone().try_inverse().ok_or(LinearError::SingularTransform)?;
+        let x0 = &s_inv * DVector::from_column_slice(&self.x0);
+        let dx0 = &s_inv * (DVector::from_column_slice(&self.dx0) - &s_dot * &x0);
+        Ok(LinearModel {
+            time: self.time,
+            state_names: names,
+            input_names: self.input_names.clone(),
+            output_names: self.output_names.clone(),
+            x0: x0.iter().copied().collect(),
+            dx0: dx0.iter().copied().collect(),
+            u0: self.u0.clone(),
+            y0: self.y0.clone(),
+            a: &s_inv * (&self.a * &s - &s_dot),
+            b: &s_inv * &self.b,
+            c: &self.c * &s,
+            d: self.d.clone(),
+            rotors: self.rotors.clone(),
+            multiblade: true,
+        })
+    }
+
+    /// Coleman's transform of [`LinearModel::multiblade`] at this model's blade azimuths: `S`
+    /// with `x = S x_m`, its time derivative and the multiblade state names (the identity and
+    /// the same names for a model without rotors).
+    pub fn multiblade_transform(&self) -> Result<Multiblade, LinearError> {
         let n = self.state_names.len();
         let mut s = DMatrix::<f64>::identity(n, n);
         let mut s_dot = DMatrix::<f64>::zeros(n, n);
@@ -242,24 +307,32 @@ impl LinearModel {
                 }
             }
         }
-        let s_inv = s.clone().try_inverse().ok_or(LinearError::SingularTransform)?;
-        let x0 = &s_inv * DVector::from_column_slice(&self.x0);
-        let dx0 = &s_inv * (DVector::from_column_slice(&self.dx0) - &s_dot * &x0);
-        Ok(LinearModel {
-            time: self.time,
-            state_names: names,
-            input_names: self.input_names.clone(),
-            output_names: self.output_names.clone(),
-            x0: x0.iter().copied().collect(),
-            dx0: dx0.iter().copied().collect(),
-            u0: self.u0.clone(),
-            y0: self.y0.clone(),
-            a: &s_inv * (&self.a * &s - &s_dot),
-            b: &s_inv * &self.b,
-            c: &self.c * &s,
-            d: self.d.clone(),
-            rotors: self.rotors.clone(),
-            multiblade: true,
+        Ok(Multiblade { s, s_dot, names })
+    }
+
+    /// The largest difference between this model's `A` and `other`'s (the same states, e.g. the
+    /// same system in multiblade coordinates at a second azimuth), named by its row and column
+    /// states; `None` when the two have different states.
+    pub fn azimuth_dependence(&self, other: &LinearModel) -> Option<AzimuthDependence> {
+        if self.state_names != other.state_names || self.state_names.is_empty() {
+            return None;
+        }
+        let n = self.state_names.len();
+        let (mut worst, mut at) = (-1.0, (0, 0));
+        for r in 0..n {
+            for c in 0..n {
+                let d = (self.a[(r, c)] - other.a[(r, c)]).abs();
+                if d > worst {
+                    (worst, at) = (d, (r, c));
+                }
+            }
+        }
+        let scale = self.a.amax();
+        Some(AzimuthDependence {
+            difference: worst,
+            relative: if scale > 0.0 { worst / scale } else { 0.0 },
+            row: self.state_names[at.0].clone(),
+            column: self.state_names[at.1].clone(),
         })
     }
 
@@ -270,29 +343,35 @@ impl LinearModel {
         if n == 0 {
             return Vec::new();
         }
-        let groups: Vec<String> = self.state_names.iter().map(|s| state_group(s)).collect();
-        // Eigenvalues this small are zero (rigid-body position and heading, the quaternion norm).
-        let zero = 1e-9 * self.a.amax().max(1.0);
-        let mut modes: Vec<Mode> = self
-            .a
-            .clone()
-            .complex_eigenvalues()
-            .iter()
-            .map(|&lambda| {
-                let mut mode = Mode::new(lambda, &groups, participation(&self.a, lambda), zero);
-                // A cyclic mode below the rotor speed (fixed frame) regresses, one above it
-                // progresses (advances), for blade frequencies below 2 Omega.
-                if self.multiblade
-                    && mode.name.ends_with(".cyclic")
-                    && let Some(rotor) = self.rotors.iter().find(|r| mode.name.starts_with(&format!("{}.", r.instance)))
-                {
-                    mode.name += if lambda.im.abs() < rotor.omega.abs() { " regressive" } else { " progressive" };
-                }
-                mode
-            })
-            .collect();
+        let zero = neutral_below(std::slice::from_ref(self));
+        let lambdas: Vec<Complex<f64>> = self.a.clone().complex_eigenvalues().iter().copied().collect();
+        let mut modes = named_modes(&self.a, &lambdas, &self.state_groups(), zero);
+        if self.multiblade {
+            for mode in &mut modes {
+                mode.label_cyclic(&self.rotors);
+            }
+        }
         sort_modes(&mut modes);
         modes
+    }
+
+    /// The group of each state for naming modes ([`state_group`]: an angle with its rate,
+    /// every blade together), with a coordinate whose derivative is exactly another state
+    /// (`x_i' = x_j`: a row of `A` that is a unit vector to [`KINEMATIC`], no input) counted with
+    /// that state, as a hub's position with its velocity while its attitude is level.
+    pub(crate) fn state_groups(&self) -> Vec<String> {
+        let mut groups: Vec<String> = self.state_names.iter().map(|s| state_group(s)).collect();
+        let n = self.state_names.len();
+        for i in 0..n {
+            let row = self.a.row(i);
+            let j = row.iamax_full().1;
+            let others: f64 = row.iter().map(|v| v.abs()).sum::<f64>() - row[j].abs();
+            let inputs: f64 = self.b.row(i).iter().map(|v| v.abs()).sum();
+            if j != i && (row[j] - 1.0).abs() <= KINEMATIC && others + inputs <= KINEMATIC {
+                groups[j] = groups[i].clone();
+            }
+        }
+        groups
     }
 
     /// The model and its modes as JSON (`linearize --out`): names, operating point, matrices as
@@ -397,6 +476,19 @@ impl LinearModel {
         }
         text
     }
+}
+
+/// How far (sum of the absolute deviations) a row of `A` may be from a unit vector for its
+/// state to count as the integral of another (an airframe's position of its velocity with the
+/// attitude within about 0.05 deg of level).
+const KINEMATIC: f64 = 1e-3;
+
+/// Eigenvalues smaller than this are neutral (rigid-body position and heading, the quaternion
+/// norm: zero up to the round-off of the Jacobians and the eigen-solver, which spreads a
+/// double zero root by about the square root of it) and have no damping ratio: `1e-6` of the
+/// largest entry of the `A` of `models` (at least `1e-6`).
+fn neutral_below(models: &[LinearModel]) -> f64 {
+    1e-6 * models.iter().map(|m| m.a.amax()).fold(1.0, f64::max)
 }
 
 #[cfg(test)]

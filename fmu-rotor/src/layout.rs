@@ -222,6 +222,12 @@ pub mod vr {
             "Azimuth-zero direction x_H, {w} component, airframe body axes; made orthonormal to the shaft axis \
              (default (-1, 0, 0): blade 1 over the tail at psi = 0)").starts(&[-1.0, 0.0, 0.0]);
         TOLERANCE = tolerance("tolerance", DEFAULT_TOLERANCE);
+        /// Per-blade lag damper factor: blade `i` (0-based) at `BLADE_DAMPER + PER_BLADE_DAMPER * i`.
+        BLADE_DAMPER @ 59 = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE_DAMPER {
+            C_LAG_FACTOR = real("blade[{n}].c_lag_factor", "",
+                "Factor on c_lag for the lag damper of blade {n} (>= 0; 1: c_lag; 0: the damper inoperative, \
+                 as in the one-damper-inoperative ground-resonance case)").start(1.0).min(0.0);
+        };
     }
     fmu_core::value_references!(100, 300);
 }

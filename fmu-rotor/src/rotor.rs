@@ -44,6 +44,8 @@ struct Params {
     i_pitch: f64,
     k_lag: f64,
     c_lag: f64,
+    /// Per blade: the factor on `c_lag` (`blade[n].c_lag_factor`).
+    c_lag_factor: [f64; MAX_BLADES],
     k_flap: f64,
     lock_lag: bool,
     lock_flap: bool,
@@ -136,6 +138,7 @@ impl Params {
             i_pitch,
             k_lag: p.real(vr::K_LAG)?,
             c_lag: p.real(vr::C_LAG)?,
+            c_lag_factor: c_lag_factors(&p)?,
             k_flap: p.real(vr::K_FLAP)?,
             lock_lag: p.boolean(vr::LOCK_LAG),
             lock_flap: p.boolean(vr::LOCK_FLAP),
@@ -190,6 +193,15 @@ fn blade_initial(p: &Reader) -> Result<[[f64; 4]; MAX_BLADES], ParameterError> {
     let mut all = [[0.0; 4]; MAX_BLADES];
     for (i, values) in all.iter_mut().enumerate() {
         *values = p.vector(vr::BLADE_INITIAL + vr::PER_BLADE_INITIAL * i as u32)?;
+    }
+    Ok(all)
+}
+
+/// `blade[n].c_lag_factor` of every blade.
+fn c_lag_factors(p: &Reader) -> Result<[f64; MAX_BLADES], ParameterError> {
+    let mut all = [1.0; MAX_BLADES];
+    for (i, factor) in all.iter_mut().enumerate() {
+        *factor = p.real(vr::BLADE_DAMPER + vr::PER_BLADE_DAMPER * i as u32)?;
     }
     Ok(all)
 }
@@ -252,7 +264,7 @@ fn build_tree(p: &Params) -> Result<(Tree, Vec<BladeLinks>), ParameterError> {
         lag.fixed_rotation = Some(rz);
         lag.offset = [rz[0][0] * p.e_lag, rz[1][0] * p.e_lag, 0.0];
         lag.stiffness = p.k_lag;
-        lag.damping = p.c_lag;
+        lag.damping = p.c_lag * p.c_lag_factor[i];
         let lag_index = links.len();
         links.push(lag);
         let flap_joint = if p.lock_flap {

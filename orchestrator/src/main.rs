@@ -162,6 +162,12 @@ enum Command {
         /// Blade states in multiblade coordinates (see `linearize`).
         #[arg(long)]
         multiblade: bool,
+        /// At every point, the Floquet exponents of the periodic system over one rotor revolution
+        /// from this many linearisations along the trajectory (see `linearize`) instead of the
+        /// eigenvalues at the start azimuth: needed where the multiblade system depends on the
+        /// azimuth (dissimilar blades, forward flight), which `modes --multiblade` warns about.
+        #[arg(long, value_name = "SAMPLES")]
+        floquet: Option<usize>,
         #[command(flatten)]
         changes: SystemChanges,
         /// Print every FMU message, not only warnings and errors.
@@ -427,9 +433,9 @@ fn dispatch(cli: Cli) -> Result<()> {
             let request = cli::linear::LinearRequest { inputs: &inputs, keep_inert, ..request };
             cli::linear::linearize(&request, &out, &bode, floquet)
         }
-        Command::Modes { system, out, sweeps, trim, multiblade, changes, verbose } => {
+        Command::Modes { system, out, sweeps, trim, multiblade, floquet, changes, verbose } => {
             let request = cli::linear::LinearRequest::new(&system, &trim, multiblade, &changes, verbose);
-            cli::linear::modes(&request, &sweeps, &out)
+            cli::linear::modes(&request, &sweeps, &out, floquet)
         }
         Command::Sweep { sweep, out, jobs, point_timeout, gather, slurm, sbatch_options, chunk, chunks } => {
             let plan = cli::sweep::Sweep::from_file(&sweep)?;

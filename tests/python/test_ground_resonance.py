@@ -26,10 +26,10 @@ M, K, N, m, S, I, e = 1000.0, 4 * 47500.0, 4, 50.0, 100.0, 250.0, 0.3
 SPEEDS = [10.0, 13.0, 14.0, 17.0, 20.0, 23.0, 26.0, 27.0, 30.0]
 
 
-def coleman_equations(k_ratio=1.0):
+def coleman_equations(k_ratio=1.0, blade1_factor=1.0):
     """Mass, damping and stiffness matrices M(t) q'' + C(t) q' + K(t) q = 0 of q = (x, y, lag_1..N),
     as functions of (t, Omega, c_lag, c_hub), from the Lagrangian (c_hub: the hub's damper; the
-    lateral stiffness is k_ratio K)."""
+    lateral stiffness is k_ratio K; blade 1's lag damper is blade1_factor c_lag)."""
     t, omega, c, c_hub = sp.symbols("t Omega c c_hub")
     x, y = sp.Function("x")(t), sp.Function("y")(t)
     lag = [sp.Function(f"z{b}")(t) for b in range(N)]
@@ -43,7 +43,8 @@ def coleman_equations(k_ratio=1.0):
         py = y + e * sp.sin(psi) + r * sp.sin(theta)
         kinetic += sp.Rational(1, 2) * m * (px.diff(t) ** 2 + py.diff(t) ** 2)
         kinetic += sp.Rational(1, 2) * (I - m * r**2) * theta.diff(t) ** 2
-    dissipation = sp.Rational(1, 2) * c * sum(z.diff(t) ** 2 for z in lag)
+    factors = [blade1_factor] + [1.0] * (N - 1)
+    dissipation = sp.Rational(1, 2) * c * sum(f * z.diff(t) ** 2 for f, z in zip(factors, lag))
     dissipation += sp.Rational(1, 2) * c_hub * (x.diff(t) ** 2 + y.diff(t) ** 2)
     q = [x, y] + lag
     lagrangian = kinetic - potential
@@ -75,7 +76,7 @@ def floquet_growth(n, matrices, omega, c_lag, c_hub):
     return max(np.log(mu).real) / period
 
 
-def system(c_lag, c_hub, k_ratio):
+def system(c_lag, c_hub, k_ratio, blade1_factor=1.0):
     legs = {f"gear[{i}].{a}": 0.0 for i in range(1, 5) for a in "xyz"}
     return {
         "fmus": {
@@ -86,7 +87,8 @@ def system(c_lag, c_hub, k_ratio):
                 **legs, "gear.k": 1.0, "gear.c": 100.0, "gear.k_h": K / 4, "gear.c_h": c_hub / 4, "gear.k_h_ratio": k_ratio, "ground_z": 0.0}},
             "rotor": {"model": "Rotor", "parameters": {
                 "nb": N, "Omega": 20.0, "R": 5.0, "e": e, "blade.m": m, "blade.S": S, "blade.I": I,
-                "blade.I_pitch": 0.0, "k_lag": 0.0, "c_lag": c_lag, "k_flap": 0.0, "lock_flap": True, "hub.m": 0.0,
+                "blade.I_pitch": 0.0, "k_lag": 0.0, "c_lag": c_lag,
+                "blade[1].c_lag_factor": blade1_factor, "k_flap": 0.0, "lock_flap": True, "hub.m": 0.0,
                 "shaft.nx": 0.0, "shaft.ny": 0.0, "shaft.nz": -1.0, "shaft.ax": -1.0, "shaft.ay": 0.0, "shaft.az": 0.0}},
         },
         "connections": [
@@ -99,14 +101,17 @@ def system(c_lag, c_hub, k_ratio):
     }
 
 
-def our_growth(tmp_path, c_lag, c_hub, k_ratio):
-    """Largest real part of the eigenvalues per rotor speed, from `orchestrator modes`."""
-    path = tmp_path / f"coleman-{c_lag}-{c_hub}-{k_ratio}.json"
-    path.write_text(json.dumps(system(c_lag, c_hub, k_ratio)))
-    out = tmp_path / f"modes-{c_lag}-{c_hub}-{k_ratio}"
+def our_growth(tmp_path, c_lag, c_hub, k_ratio, blade1_factor=1.0):
+    """Largest real part of the eigenvalues per rotor speed, from `orchestrator modes
+    --multiblade` (identical blades: a time-invariant system) or, with dissimilar blades, of the
+    Floquet exponents from `orchestrator modes --floquet 72`."""
+    path = tmp_path / f"coleman-{c_lag}-{c_hub}-{k_ratio}-{blade1_factor}.json"
+    path.write_text(json.dumps(system(c_lag, c_hub, k_ratio, blade1_factor)))
+    out = tmp_path / f"modes-{c_lag}-{c_hub}-{k_ratio}-{blade1_factor}"
     sweep = "rotor.Omega=" + ",".join(str(w) for w in SPEEDS)
+    analysis = ["--multiblade"] if blade1_factor == 1.0 else ["--floquet", "72"]
     run = subprocess.run(
-        [str(ORCHESTRATOR), "modes", str(path), "--out", str(out), "--multiblade", "--sweep", sweep],
+        [str(ORCHESTRATOR), "modes", str(path), "--out", str(out), *analysis, "--sweep", sweep],
         capture_output=True, text=True, env={"ROTORCRAFT_FMU_DIR": str(FMU_DIR), "PATH": "/usr/bin:/bin"},
     )
     assert run.returncode == 0, run.stderr
@@ -121,6 +126,19 @@ def our_growth(tmp_path, c_lag, c_hub, k_ratio):
             if row["mode"].startswith("rotor.") or row["mode"] in hub_in_plane:
                 growth[omega] = max(growth.get(omega, -np.inf), re)
     return [growth[w] for w in SPEEDS]
+
+
+def test_one_lag_damper_inoperative_on_an_orthotropic_hub_needs_floquet(tmp_path):
+    """Blade 1's lag damper inoperative (the others 3000 N m s/rad), lateral stiffness half the
+    longitudinal, no hub damper: the blades are dissimilar, so the multiblade system keeps
+    periodic coefficients. `modes --floquet 72` must give the independent Floquet growth rate
+    (72 midpoint samples: second order, 0.5 % asserted)."""
+    n, matrices = coleman_equations(0.5, blade1_factor=0.0)
+    reference = [floquet_growth(n, matrices, w, 3000.0, 0.0) for w in SPEEDS]
+    ours = our_growth(tmp_path, 3000.0, 0.0, 0.5, blade1_factor=0.0)
+    for omega, r, o in zip(SPEEDS, reference, ours):
+        print(f"one damper out: Omega {omega}: growth rate Coleman-Feingold {r:+.6f} 1/s, ours (Floquet) {o:+.6f} 1/s")
+        assert abs(o - r) < 1e-4 + 5e-3 * abs(r), (omega, o, r)
 
 
 @pytest.mark.parametrize(

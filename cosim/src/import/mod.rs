@@ -243,7 +243,11 @@ impl Fmu {
         };
         let Some(me) = &md.model_exchange else {
             return Err(refuse(
-                "the FMU is Co-Simulation only (no <ModelExchange> element): it hides its states".into(),
+                "the FMU is Co-Simulation only (no <ModelExchange> element): it hides its states. A linear model \
+                 needs the FMU exported for Model Exchange as well (states, their derivatives and outputs; \
+                 directional derivatives optional: without them the Jacobians are differenced), e.g. a combined \
+                 ME/CS FMU from the same tool"
+                    .into(),
             ));
         };
         if me.model_identifier != md.co_simulation.model_identifier {

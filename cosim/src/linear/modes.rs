@@ -3,14 +3,17 @@
 
 use nalgebra::{Complex, DMatrix, DVector};
 
-use super::{LinearError, LinearModel, Mode};
+use super::{LinearError, LinearModel, Mode, RotorFrame};
 
 /// Floquet exponents of the periodic system whose linear models `samples` were taken at the
 /// midpoints of `samples.len()` equal intervals of one period `period` (s): the monodromy
 /// matrix `Phi = exp(A_N h) ... exp(A_1 h)` (second order in `h` for the midpoint samples), its
-/// eigenvalues `mu`, and `lambda = ln(mu) / period` (principal branch: the imaginary part is
-/// defined up to multiples of `2 pi / period`). Each exponent is named by the participation
-/// factors of `Phi`'s eigenvectors. An empty list for no samples.
+/// eigenvalues `mu`, and `ln(mu) / period`, whose imaginary part is known only modulo
+/// `Omega = 2 pi / period`. Each exponent is reported in the fixed frame (see
+/// `fixed_frame_harmonic`): `lambda = ln(mu) / period + i k Omega` with `k` the dominant
+/// harmonic of its periodic mode shape in multiblade coordinates, and named by the participation
+/// factors of `Phi` in multiblade coordinates at the start of the period (cyclic modes
+/// regressive or progressive as in [`LinearModel::modes`]). An empty list for no samples.
 pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, LinearError> {
     let Some(first) = samples.first() else { return Ok(Vec::new()) };
     let n = first.state_names.len();
@@ -18,40 +21,150 @@ pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, Linear
         return Err(LinearError::DifferentStates(n, other.state_names.len()));
     }
     let h = period / samples.len() as f64;
-    let mut phi = DMatrix::<f64>::identity(n, n);
-    for sample in samples {
-        phi = (&sample.a * h).exp() * phi;
-    }
-    let groups: Vec<String> = first.state_names.iter().map(|s| state_group(s)).collect();
-    let mut modes: Vec<Mode> = phi
-        .clone()
-        .complex_eigenvalues()
+    let steps: Vec<DMatrix<f64>> = samples.iter().map(|s| (&s.a * h).exp()).collect();
+    let phi = steps.iter().fold(DMatrix::<f64>::identity(n, n), |phi, step| step * phi);
+    // Multiblade coordinates at each sample and at the start of the period (rotating-frame
+    // coordinates where the transform does not apply, e.g. a two-bladed rotor).
+    let to_multiblade: Vec<DMatrix<f64>> = samples.iter().map(|s| inverse_transform(s, 0.0)).collect();
+    let start = inverse_transform(first, -0.5 * h);
+
+    let from_multiblade = start.clone().try_inverse().ok_or(LinearError::SingularTransform)?;
+    let phi_m = &start * &phi * &from_multiblade;
+    // State groups in multiblade coordinates at the start (rotating-frame ones where the
+    // transform does not apply).
+    let groups = turned(first, -0.5 * h).multiblade().map_or_else(|_| first.state_groups(), |m| m.state_groups());
+    let omega = std::f64::consts::TAU / period;
+    let zero = super::neutral_below(samples);
+    let shape = PeriodicShape { samples, steps: &steps, to_multiblade: &to_multiblade, h, omega };
+    let multipliers = eigenvalues(&phi_m)?;
+    // Named as the modes of Phi (one group per mode where it can), |mu| = 1 neutral.
+    let phi_minus_one = &phi_m - DMatrix::<f64>::identity(n, n);
+    let named = named_modes(&phi_minus_one, &shifted(&multipliers), &groups, 1e-9);
+    let mut modes: Vec<Mode> = multipliers
         .iter()
-        .map(|&mu| Mode::new(mu.ln() / period, &groups, participation(&phi, mu), 1e-9))
+        .zip(named)
+        .map(|(&mu, named)| {
+            let principal = mu.ln() / period;
+            let v_m = inverse_iteration(&phi_m.map(|x| Complex::new(x, 0.0)), mu, &[]);
+            let v = from_multiblade.map(|x| Complex::new(x, 0.0)) * v_m;
+            let k = fixed_frame_harmonic(&shape, v, principal);
+            let lambda = principal + Complex::new(0.0, k as f64 * omega);
+            let mut mode = Mode::with_name(lambda, named.participation, named.name, zero);
+            mode.label_cyclic(&first.rotors);
+            mode
+        })
         .collect();
     sort_modes(&mut modes);
     Ok(modes)
 }
 
-impl Mode {
-    /// The mode of eigenvalue `lambda` whose states, in `groups`, take the `shares` of its
-    /// participation: named by the largest group; no damping ratio below magnitude `zero`.
-    pub(super) fn new(lambda: Complex<f64>, groups: &[String], shares: Vec<f64>, zero: f64) -> Mode {
-        let mut by_group: Vec<(String, f64)> = Vec::new();
-        for (g, share) in groups.iter().zip(shares) {
-            match by_group.iter_mut().find(|(name, _)| name == g) {
-                Some(entry) => entry.1 += share,
-                None => by_group.push((g.clone(), share)),
-            }
+/// The eigenvalues of `m` by a real Schur decomposition with an iteration limit: nalgebra's
+/// unlimited one can cycle forever on a monodromy matrix whose eigenvalues span many orders of
+/// magnitude; where it does not converge, the same on `m` transposed, diagonally scaled and
+/// rotated (similar matrices, other rounding), else an error.
+fn eigenvalues(m: &DMatrix<f64>) -> Result<Vec<Complex<f64>>, LinearError> {
+    let n = m.nrows();
+    let limit = 100 * n.max(10);
+    let scale = DVector::from_fn(n, |k, _| 1.0 + 0.37 * k as f64 / n.max(1) as f64);
+    let scaled = DMatrix::from_fn(n, n, |r, c| m[(r, c)] * scale[r] / scale[c]);
+    // An orthogonal similarity by a fixed, dense rotation: another Hessenberg form altogether.
+    let q = DMatrix::from_fn(n, n, |r, c| ((r * 7 + c * 13 + 1) as f64).sin()).qr().q();
+    let rotated = q.transpose() * m * &q;
+    [m.clone(), m.transpose(), scaled, rotated]
+        .into_iter()
+        .find_map(|candidate| nalgebra::linalg::Schur::try_new(candidate, f64::EPSILON, limit))
+        .map(|schur| schur.complex_eigenvalues().iter().copied().collect())
+        .ok_or(LinearError::NoConvergence(n))
+}
+
+/// The multipliers `mu - 1`: the eigenvalues of `Phi - I`, zero for a neutral mode.
+fn shifted(multipliers: &[Complex<f64>]) -> Vec<Complex<f64>> {
+    multipliers.iter().map(|mu| mu - 1.0).collect()
+}
+
+/// `S^-1` of `model`'s multiblade transform with the rotors turned by `dt` seconds of their
+/// shaft speed (the identity where the transform does not apply).
+fn inverse_transform(model: &LinearModel, dt: f64) -> DMatrix<f64> {
+    let n = model.state_names.len();
+    turned(model, dt)
+        .multiblade_transform()
+        .ok()
+        .and_then(|t| t.s.try_inverse())
+        .unwrap_or_else(|| DMatrix::identity(n, n))
+}
+
+/// `model` with its rotors' blades `dt` seconds further on at their shaft speed.
+fn turned(model: &LinearModel, dt: f64) -> LinearModel {
+    let mut turned = model.clone();
+    for rotor in &mut turned.rotors {
+        for psi in &mut rotor.blade_azimuths {
+            *psi += rotor.omega * dt;
         }
-        by_group.sort_by(|p, q| q.1.total_cmp(&p.1));
+    }
+    turned
+}
+
+/// The trajectory of a Floquet mode over the period: the samples' one-interval exponentials,
+/// their multiblade transforms, the interval `h` and the rotor speed `omega = 2 pi / period`.
+struct PeriodicShape<'a> {
+    samples: &'a [LinearModel],
+    steps: &'a [DMatrix<f64>],
+    to_multiblade: &'a [DMatrix<f64>],
+    h: f64,
+    omega: f64,
+}
+
+/// The harmonic `k` that dominates the periodic mode shape of the Floquet solution
+/// `x(t) = p(t) e^(lambda t)` that starts at `v` (rotating-frame states at the start of the
+/// period): `p` in multiblade coordinates at the sample midpoints, `x` carried from the start by
+/// the samples' exponentials, and its Fourier coefficients `c_k` over the period; `k` is the one
+/// of largest norm `|c_k|`. In the fixed frame the mode oscillates at `Im lambda + k Omega`. For
+/// a time-invariant multiblade system (an isotropic rotor in hover) `p` is one harmonic exactly
+/// and the result is the multiblade eigenvalue.
+fn fixed_frame_harmonic(shape: &PeriodicShape, v: DVector<Complex<f64>>, lambda: Complex<f64>) -> i64 {
+    let samples = shape.samples.len();
+    let highest = (samples as i64 - 1) / 2;
+    let mut coefficients = vec![DVector::<Complex<f64>>::zeros(v.len()); (2 * highest + 1) as usize];
+    let mut x = v;
+    for (j, sample) in shape.samples.iter().enumerate() {
+        let tau = (j as f64 + 0.5) * shape.h;
+        let half = (&sample.a * (0.5 * shape.h)).exp().map(|a| Complex::new(a, 0.0));
+        let p = shape.to_multiblade[j].map(|a| Complex::new(a, 0.0)) * (&half * &x) * (-lambda * tau).exp();
+        for (slot, c) in coefficients.iter_mut().enumerate() {
+            let k = slot as i64 - highest;
+            *c += &p * Complex::new(0.0, -(k as f64) * shape.omega * tau).exp();
+        }
+        x = shape.steps[j].map(|a| Complex::new(a, 0.0)) * x;
+    }
+    let (slot, _) = coefficients
+        .iter()
+        .enumerate()
+        .map(|(slot, c)| (slot, c.norm()))
+        .fold((highest as usize, -1.0), |best, (slot, norm)| if norm > best.1 { (slot, norm) } else { best });
+    slot as i64 - highest
+}
+
+impl Mode {
+    /// Cyclic modes of a rotor in `rotors` named *regressive* below its speed and *progressive*
+    /// above it (fixed-frame frequency; true for blade frequencies below 2 Omega).
+    pub(super) fn label_cyclic(&mut self, rotors: &[RotorFrame]) {
+        if self.name.ends_with(".cyclic")
+            && let Some(rotor) = rotors.iter().find(|r| self.name.starts_with(&format!("{}.", r.instance)))
+        {
+            self.name += if self.eigenvalue.im.abs() < rotor.omega.abs() { " regressive" } else { " progressive" };
+        }
+    }
+
+    /// The mode of eigenvalue `lambda` named `name`, with the participation `by_group` (largest
+    /// first; the first three are kept); no damping ratio below magnitude `zero`.
+    fn with_name(lambda: Complex<f64>, mut by_group: Vec<(String, f64)>, name: String, zero: f64) -> Mode {
         by_group.truncate(3);
         let magnitude = lambda.norm();
         Mode {
             eigenvalue: lambda,
             frequency_hz: lambda.im.abs() / (2.0 * std::f64::consts::PI),
             damping: (magnitude > zero).then(|| -lambda.re / magnitude),
-            name: by_group.first().map(|(g, _)| g.clone()).unwrap_or_default(),
+            name,
             participation: by_group,
         }
     }
@@ -131,27 +244,49 @@ pub(super) fn state_group(name: &str) -> String {
 }
 
 /// Participation of each state in the mode of eigenvalue `lambda`: `|v_k w_k|` normalised to
-/// sum 1, with the right and left eigenvectors `v`, `w` from inverse iteration.
-pub(super) fn participation(a: &DMatrix<f64>, lambda: Complex<f64>) -> Vec<f64> {
+/// sum 1, with the right and left eigenvectors `v`, `w` from inverse iteration, kept orthogonal
+/// to those in `right` and `left` (of the same eigenvalue, found before), to which they are
+/// added: the members of a repeated eigenvalue get independent vectors of its eigenspace
+/// instead of the same one.
+fn participation_apart(
+    a: &DMatrix<f64>,
+    lambda: Complex<f64>,
+    right: &mut Vec<DVector<Complex<f64>>>,
+    left: &mut Vec<DVector<Complex<f64>>>,
+) -> Vec<f64> {
     let n = a.nrows();
-    let v = inverse_iteration(&a.map(|x| Complex::new(x, 0.0)), lambda);
-    let w = inverse_iteration(&a.transpose().map(|x| Complex::new(x, 0.0)), lambda);
+    let v = inverse_iteration(&a.map(|x| Complex::new(x, 0.0)), lambda, right);
+    let w = inverse_iteration(&a.transpose().map(|x| Complex::new(x, 0.0)), lambda, left);
     let p: Vec<f64> = (0..n).map(|k| (v[k] * w[k]).norm()).collect();
+    right.push(v);
+    left.push(w);
     let sum: f64 = p.iter().sum();
     if sum > 0.0 && sum.is_finite() { p.iter().map(|x| x / sum).collect() } else { vec![1.0 / n as f64; n] }
 }
 
 /// An eigenvector of `m` for the eigenvalue `lambda` by inverse iteration on `m - (lambda + s) I`
-/// with a tiny shift `s` (so the matrix stays regular).
-fn inverse_iteration(m: &DMatrix<Complex<f64>>, lambda: Complex<f64>) -> DVector<Complex<f64>> {
+/// with a tiny shift `s` (so the matrix stays regular), kept orthogonal to `apart`.
+fn inverse_iteration(
+    m: &DMatrix<Complex<f64>>,
+    lambda: Complex<f64>,
+    apart: &[DVector<Complex<f64>>],
+) -> DVector<Complex<f64>> {
     let n = m.nrows();
     let shift = lambda + Complex::new(1e-9 * (1.0 + lambda.norm()), 1e-9 * (1.0 + lambda.norm()));
     let shifted = m - DMatrix::from_diagonal_element(n, n, shift);
     let lu = shifted.lu();
-    let mut x = DVector::from_fn(n, |k, _| Complex::new(1.0 + 0.1 * k as f64 / n as f64, 0.0));
+    let orthogonal = |mut x: DVector<Complex<f64>>| {
+        for u in apart {
+            let along = u.dotc(&x);
+            x -= u * along;
+        }
+        x
+    };
+    let mut x = orthogonal(DVector::from_fn(n, |k, _| Complex::new(1.0 + 0.1 * k as f64 / n as f64, 0.0)));
     for _ in 0..3 {
         match lu.solve(&x) {
             Some(y) if y.iter().all(|c| c.re.is_finite() && c.im.is_finite()) => {
+                let y = orthogonal(y);
                 let norm = y.norm();
                 if norm == 0.0 {
                     break;
@@ -162,4 +297,83 @@ fn inverse_iteration(m: &DMatrix<Complex<f64>>, lambda: Complex<f64>) -> DVector
         }
     }
     x
+}
+
+/// The modes of the eigenvalues `lambdas` of `a` whose states belong to `groups`, each named
+/// by a group of its own where it can be: a group names at most as many roots as it has states
+/// (a conjugate pair takes two), and the modes choose in order of their largest participation,
+/// each the group of largest participation that has room and a share of 0.1 at least (else
+/// its largest group). Neutral roots take no room. Two modes that share their largest
+/// group (a hub mode coupled with a cyclic lag mode, or the two roots of a repeated eigenvalue)
+/// so get different names. A root with `Im < 0` takes the name of its conjugate. Roots smaller
+/// than `zero` are neutral (no damping ratio).
+pub(super) fn named_modes(a: &DMatrix<f64>, lambdas: &[Complex<f64>], groups: &[String], zero: f64) -> Vec<Mode> {
+    let upper: Vec<Complex<f64>> = lambdas.iter().copied().filter(|l| l.im >= 0.0).collect();
+    let mut shares: Vec<Vec<(String, f64)>> = Vec::with_capacity(upper.len());
+    for (i, &lambda) in upper.iter().enumerate() {
+        // Vectors of the same (repeated) eigenvalue found before, kept apart.
+        let (mut right, mut left) = (Vec::new(), Vec::new());
+        for &earlier in &upper[..i] {
+            if (earlier - lambda).norm() <= 1e-6 * (1.0 + lambda.norm()) {
+                participation_apart(a, earlier, &mut right, &mut left);
+            }
+        }
+        shares.push(group_shares(groups, participation_apart(a, lambda, &mut right, &mut left)));
+    }
+    let mut room: Vec<(String, usize)> = Vec::new();
+    for g in groups {
+        match room.iter_mut().find(|(name, _)| name == g) {
+            Some(entry) => entry.1 += 1,
+            None => room.push((g.clone(), 1)),
+        }
+    }
+    let mut order: Vec<usize> = (0..upper.len()).collect();
+    order.sort_by(|&p, &q| shares[q].first().map_or(0.0, |s| s.1).total_cmp(&shares[p].first().map_or(0.0, |s| s.1)));
+    let mut names = vec![String::new(); upper.len()];
+    for i in order {
+        let cost = if upper[i].im > 0.0 { 2 } else { 1 };
+        // Neutral roots (round-off eigenvectors) take no room; a group must carry a tenth of
+        // the mode at least to name it.
+        let free = (upper[i].norm() > zero)
+            .then(|| {
+                shares[i]
+                    .iter()
+                    .take_while(|(_, share)| *share >= 0.1)
+                    .find_map(|(g, _)| room.iter().position(|(name, left)| name == g && *left >= cost))
+            })
+            .flatten();
+        match free {
+            Some(slot) => {
+                room[slot].1 -= cost;
+                names[i] = room[slot].0.clone();
+            }
+            None => names[i] = shares[i].first().map(|s| s.0.clone()).unwrap_or_default(),
+        }
+    }
+    lambdas
+        .iter()
+        .map(|&lambda| {
+            let conjugate = lambda.conj();
+            let i = (0..upper.len())
+                .min_by(|&p, &q| {
+                    let at = |k: usize| if lambda.im >= 0.0 { upper[k] - lambda } else { upper[k] - conjugate };
+                    at(p).norm().total_cmp(&at(q).norm())
+                })
+                .expect("every root or its conjugate has Im >= 0");
+            Mode::with_name(lambda, shares[i].clone(), names[i].clone(), zero)
+        })
+        .collect()
+}
+
+/// The participation `shares` of the states summed over their `groups`, largest first.
+fn group_shares(groups: &[String], shares: Vec<f64>) -> Vec<(String, f64)> {
+    let mut by_group: Vec<(String, f64)> = Vec::new();
+    for (g, share) in groups.iter().zip(shares) {
+        match by_group.iter_mut().find(|(name, _)| name == g) {
+            Some(entry) => entry.1 += share,
+            None => by_group.push((g.clone(), share)),
+        }
+    }
+    by_group.sort_by(|p, q| q.1.total_cmp(&p.1));
+    by_group
 }

@@ -79,6 +79,7 @@ impl Master {
             rollbacks: self.stats.rollbacks,
             loops: self.loops(),
             warnings: self.warnings.clone(),
+            delayed_loops: self.loops.iter().filter(|l| l.warned_delay).map(|l| l.members.clone()).collect(),
             stop_reason: self.stop_reason.clone(),
         }
     }

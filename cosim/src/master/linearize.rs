@@ -180,13 +180,15 @@ impl Master {
         names
     }
 
-    /// Unit `u`'s exact Jacobian blocks at the operating point; appends its states to `x0` and
-    /// their derivatives to `dx0`.
+    /// Unit `u`'s Jacobian blocks at the operating point, exact where its Model Exchange
+    /// interface provides directional derivatives, else by central differences
+    /// ([`differenced_jacobian`]); appends its states to `x0` and their derivatives to `dx0`.
     fn instance_blocks(&mut self, u: usize, x0: &mut Vec<f64>, dx0: &mut Vec<f64>) -> Result<Blocks, MasterError> {
         let md = &self.system.instances[u].description;
         let state_vrs: Vec<u32> = md.continuous_states.iter().map(|s| md.variables[s.state].value_reference).collect();
         let derivative_vrs: Vec<u32> =
             md.continuous_states.iter().map(|s| md.variables[s.derivative].value_reference).collect();
+        let exact = md.model_exchange.as_ref().is_some_and(|me| me.provides_directional_derivative);
         let unit = &mut self.units[u];
         unit.flush()?;
         let n_x = state_vrs.len();
@@ -195,12 +197,16 @@ impl Master {
             unit.slave.get_continuous_states(&mut x)?;
             unit.slave.get_derivatives(&mut dx)?;
         }
-        x0.extend(x);
-        dx0.extend(dx);
         let unknowns: Vec<u32> = derivative_vrs.iter().chain(&unit.out_vrs).copied().collect();
         let knowns: Vec<u32> = state_vrs.iter().chain(&unit.in_vrs).copied().collect();
         let (n_u, n_y) = (unit.in_vrs.len(), unit.out_vrs.len());
-        let jacobian = directional_jacobian(&mut unit.slave, &unknowns, &knowns)?;
+        let jacobian = if exact {
+            directional_jacobian(&mut unit.slave, &unknowns, &knowns)?
+        } else {
+            differenced_jacobian(&mut unit.slave, &x, &unit.in_vrs, &unit.out_vrs)?
+        };
+        x0.extend(x);
+        dx0.extend(dx);
         Ok(Blocks { n_x, n_u, n_y, jacobian })
     }
 
@@ -380,6 +386,70 @@ fn directional_jacobian(slave: &mut Instance, unknowns: &[u32], knowns: &[u32]) 
         }
     }
     Ok(jacobian)
+}
+
+/// Relative step of [`differenced_jacobian`]'s central differences: truncation error about
+/// `h^2` times the third derivative, round-off about `eps / h`; measured against the exact
+/// directional derivatives in docs/linearization.md.
+const DIFFERENCE_STEP: f64 = 1e-5;
+
+/// The Jacobian `d[der(x); y] / d[x; u]` of the Model Exchange `slave` at its current point
+/// (states `x0`, its inputs `in_vrs` as set), row-major, by central differences of
+/// `fmi2GetDerivatives` and `fmi2GetReal` of `out_vrs`: each state moved by
+/// `fmi2SetContinuousStates`, each input by `fmi2SetReal`, by `DIFFERENCE_STEP max(|v|, 1)` either
+/// way, then set back. For FMUs without `providesDirectionalDerivative`.
+fn differenced_jacobian(
+    slave: &mut Instance,
+    x0: &[f64],
+    in_vrs: &[u32],
+    out_vrs: &[u32],
+) -> Result<Vec<f64>, MasterError> {
+    let (n_x, n_u) = (x0.len(), in_vrs.len());
+    let (width, rows) = (n_x + n_u, n_x + out_vrs.len());
+    let mut u0 = vec![0.0; n_u];
+    if n_u > 0 {
+        slave.get_real(in_vrs, &mut u0)?;
+    }
+    let mut x = x0.to_vec();
+    let mut jacobian = vec![0.0; rows * width];
+    let (mut plus, mut minus) = (vec![0.0; rows], vec![0.0; rows]);
+    for c in 0..width {
+        let v0 = if c < n_x { x0[c] } else { u0[c - n_x] };
+        let h = DIFFERENCE_STEP * v0.abs().max(1.0);
+        set_known(slave, &mut x, in_vrs, c, v0 + h)?;
+        evaluate(slave, n_x, out_vrs, &mut plus)?;
+        set_known(slave, &mut x, in_vrs, c, v0 - h)?;
+        evaluate(slave, n_x, out_vrs, &mut minus)?;
+        set_known(slave, &mut x, in_vrs, c, v0)?;
+        for r in 0..rows {
+            jacobian[r * width + c] = (plus[r] - minus[r]) / (2.0 * h);
+        }
+    }
+    Ok(jacobian)
+}
+
+/// Sets known `c` of `[x; u]` to `value`: a state through `x` (the current states), an input
+/// by `fmi2SetReal`.
+fn set_known(slave: &mut Instance, x: &mut [f64], in_vrs: &[u32], c: usize, value: f64) -> Result<(), MasterError> {
+    if c < x.len() {
+        x[c] = value;
+        slave.set_continuous_states(x)?;
+    } else {
+        slave.set_real(&[in_vrs[c - x.len()]], &[value])?;
+    }
+    Ok(())
+}
+
+/// `[der(x); y]` of `slave` at its current states and inputs into `out`.
+fn evaluate(slave: &mut Instance, n_x: usize, out_vrs: &[u32], out: &mut [f64]) -> Result<(), MasterError> {
+    let (dx, y) = out.split_at_mut(n_x);
+    if n_x > 0 {
+        slave.get_derivatives(dx)?;
+    }
+    if !out_vrs.is_empty() {
+        slave.get_real(out_vrs, y)?;
+    }
+    Ok(())
 }
 
 /// `K = I - D M` (`n_y x n_y`) and the right-hand sides `[C, D E]` (`n_y x width`), row-major,

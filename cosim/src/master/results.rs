@@ -117,6 +117,9 @@ pub struct RunSummary {
     pub loops: Vec<Vec<String>>,
     /// Warnings.
     pub warnings: Vec<String>,
+    /// Loops coupled with a one-step delay (an FMU in them with neither directional derivatives
+    /// nor get-after-set), as their members.
+    pub delayed_loops: Vec<String>,
     /// Why the run ended before the stop time (an FMU terminated the simulation), if it did.
     pub stop_reason: Option<String>,
 }
@@ -141,18 +144,25 @@ impl RunSummary {
             "rollbacks": self.rollbacks,
             "loops": self.loops,
             "warnings": self.warnings,
+            "delayed_loops": self.delayed_loops,
             "stop_reason": self.stop_reason,
         })
     }
 
     /// Human-readable lines.
     pub fn to_text(&self) -> String {
-        let stopped = self.stop_reason.as_ref().map(|r| format!("\nstopped early: {r}")).unwrap_or_default();
+        let mut notes = self.stop_reason.as_ref().map(|r| format!("\nstopped early: {r}")).unwrap_or_default();
+        for members in &self.delayed_loops {
+            notes += &format!(
+                "\nloop {{{members}}} coupled with a one-step delay (an FMU in it has neither directional derivatives \
+                 nor get-after-set)"
+            );
+        }
         format!(
             "steps: {} ({} communication points, {} rollbacks)\n\
              simulated: {:.6} s in {:.3} s wall, real-time factor {:.1}\n\
              algebraic loops: {}; Newton iterations per point: mean {:.2}, max {}; max residual {:.3e}; \
-             Jacobian updates {}{stopped}",
+             Jacobian updates {}{notes}",
             self.steps,
             self.communication_points,
             self.rollbacks,

@@ -90,16 +90,13 @@ impl<'a> LinearRequest<'a> {
             master.set_states(t, &x)?;
         }
         let full = master.linearize(self.inputs)?;
-        let (mut model, inert) = if self.keep_inert {
-            (full, Vec::new())
-        } else {
-            let inert = full.inert_states();
-            (full.without_states(&inert), inert.iter().map(|&i| full.state_names[i].clone()).collect())
-        };
+        let inert = if self.keep_inert { Vec::new() } else { full.inert_states() };
+        let mut model = full.without_states(&inert);
         if self.multiblade {
             model = model.multiblade()?;
+            warn_if_periodic(&model, &second_azimuth(&mut master, &full, &inert, self.inputs)?);
         }
-        Ok((model, inert))
+        Ok((model, inert.iter().map(|&i| full.state_names[i].clone()).collect()))
     }
 
     /// A Co-Simulation of `system` initialised and advanced by `--settle` seconds (none without
@@ -123,6 +120,46 @@ impl<'a> LinearRequest<'a> {
             trajectory.step(step.min(end - trajectory.time()))?;
         }
         Ok(trajectory)
+    }
+}
+
+/// The multiblade model of the system of `master` at the operating point of `full` (its
+/// rotating-frame linear model) with every rotor turned by a quarter of its blade spacing: the
+/// same states at a later time, so a driven shaft has turned on (a free shaft's angle is a state
+/// and stays). `None` without rotors of ours.
+fn second_azimuth(
+    master: &mut Master,
+    full: &LinearModel,
+    inert: &[usize],
+    inputs: &[String],
+) -> Result<Option<(f64, LinearModel)>> {
+    let Some(rotor) = full.rotors.iter().find(|r| r.omega != 0.0 && !r.blade_azimuths.is_empty()) else {
+        return Ok(None);
+    };
+    let turn = std::f64::consts::FRAC_PI_2 / rotor.blade_azimuths.len() as f64;
+    master.set_states(full.time + turn / rotor.omega.abs(), &full.x0)?;
+    let turned = master.linearize(inputs)?.without_states(inert).multiblade()?;
+    Ok(Some((turn, turned)))
+}
+
+/// Prints a warning when the multiblade `model` differs from `turned`, the same system at the
+/// second azimuth of [`second_azimuth`], beyond round-off: its coefficients are periodic, and
+/// its eigenvalues describe the start azimuth only (Floquet analysis is needed).
+fn warn_if_periodic(model: &LinearModel, turned: &Option<(f64, LinearModel)>) {
+    let Some((turn, turned)) = turned else { return };
+    let Some(dependence) = model.azimuth_dependence(turned) else { return };
+    if dependence.is_periodic() {
+        eprintln!(
+            "warning: the multiblade system depends on the rotor azimuth (dissimilar blades, forward flight or a \
+             state that is not axisymmetric): {:.1} deg further on, A changes by up to {:.4e} ({:.2e} of its largest \
+             entry) in d({})'/d({}); its eigenvalues describe this azimuth only: use --floquet SAMPLES for the \
+             periodic system",
+            turn.to_degrees(),
+            dependence.difference,
+            dependence.relative,
+            dependence.row,
+            dependence.column
+        );
     }
 }
 
@@ -265,6 +302,20 @@ pub fn linearize(request: &LinearRequest, out: &Path, bode: &[String], floquet: 
     Ok(())
 }
 
+/// The modes of the system with the assignments `set`: the eigenvalues of its linear model, or
+/// with `floquet` samples its Floquet exponents (fixed frame).
+fn point_modes(request: &LinearRequest, set: &[String], floquet: Option<usize>) -> Result<Vec<Mode>> {
+    let description = request.description(set)?;
+    match floquet {
+        Some(samples) => {
+            // The Floquet exponents need the rotor speeds only: no multiblade snapshot.
+            let (model, _) = LinearRequest { multiblade: false, ..request.clone() }.model(&description)?;
+            floquet_exponents(request, &description, &model, samples)
+        }
+        None => Ok(request.model(&description)?.0.modes()),
+    }
+}
+
 /// A parameter varied over a sweep: `INSTANCE.PARAM=V1,V2,...`.
 #[derive(Debug, Clone)]
 struct Swept {
@@ -286,7 +337,7 @@ fn parse_sweep(text: &str) -> Result<Swept> {
 /// `orchestrator modes`: the modes at every sweep point into DIR/modes.csv, the eigenvalue map
 /// (root locus) into DIR/eigenvalues.svg and, for a sweep, frequency and damping against the
 /// first swept parameter into DIR/frequency-damping.svg.
-pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path) -> Result<()> {
+pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path, floquet: Option<usize>) -> Result<()> {
     super::outputs::require_json_system(request.system_path, "modes")?;
     let swept: Vec<Swept> = sweeps.iter().map(|s| parse_sweep(s)).collect::<Result<_>>()?;
     let points = swept.first().map_or(1, |s| s.values.len());
@@ -306,19 +357,16 @@ pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path) -> Resu
     let mut results: Vec<(f64, Vec<Mode>)> = Vec::with_capacity(points);
     for p in 0..points {
         let set: Vec<String> = swept.iter().map(|s| format!("{}={}", s.name, s.values[p])).collect();
-        let (model, _) = request
-            .description(&set)
-            .and_then(|d| request.model(&d))
-            .with_context(|| format!("at {}", set.join(", ")))?;
-        let modes = model.modes();
+        let modes = point_modes(request, &set, floquet).with_context(|| format!("at {}", set.join(", ")))?;
         let least_damped = modes
             .iter()
             .filter(|m| m.damping.is_some() && m.eigenvalue.im >= 0.0)
             .max_by(|a, b| a.eigenvalue.re.total_cmp(&b.eigenvalue.re));
         if let Some(m) = least_damped {
             say!(
-                "{}: least damped {} at {:.4} Hz, damping {:.4}",
+                "{}: least damped {}{} at {:.4} Hz, damping {:.4}",
                 if set.is_empty() { "start".to_string() } else { set.join(", ") },
+                if floquet.is_some() { "(Floquet) " } else { "" },
                 m.name,
                 m.frequency_hz,
                 m.damping.unwrap_or(f64::NAN)

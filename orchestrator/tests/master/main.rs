@@ -10,6 +10,7 @@ mod common;
 #[path = "../import_support/mod.rs"]
 mod import_support;
 
+mod delayed_loop;
 mod failure_handling;
 mod linearize;
 mod loop_detection;

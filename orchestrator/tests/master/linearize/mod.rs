@@ -5,6 +5,7 @@
 //! isolated articulated rotor in vacuum (lag and flap roots) and the rotor and helicopter modes
 //! against runs of the nonlinear co-simulation.
 
+mod ground_resonance;
 mod rotor;
 
 use crate::common;
@@ -111,6 +112,7 @@ fn an_fmu_without_model_exchange_is_refused_by_name() {
     };
     let err = err.to_string();
     assert!(err.contains("body") && err.contains("Co-Simulation only") && err.contains("hides its states"), "{err}");
+    assert!(err.contains("needs the FMU exported for Model Exchange"), "says what is needed: {err}");
 }
 
 /// Controls alone with first-order actuators: `theta' = (cmd - theta) / tau` with the mixing
@@ -173,4 +175,46 @@ fn actuator_model_matches_the_mixing_law() {
     }
     let err = master.linearize(&["controls.blade[1].pitch".to_string()]).unwrap_err().to_string();
     assert!(err.contains("not an input the system drives") && err.contains("controls.collective"), "{err}");
+}
+
+/// Our four FMUs packaged with `providesDirectionalDerivative="false"` in their Model Exchange
+/// element are linearised by central differences: the hovering helicopter's `A` against the one
+/// from the exact directional derivatives (forward-mode AD) of the same FMUs. (The libraries
+/// export `fmi2GetDirectionalDerivative` all the same; FMI 2.0 says not to call it then.)
+#[test]
+fn differenced_jacobians_of_fmus_without_directional_derivatives_match_the_exact_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let library_dir = test_fmus::fixtures::library_dir();
+    for fmu in fmu_catalog::our_fmus() {
+        let xml = (fmu.model_description)().replacen(
+            r#"canSerializeFMUstate="true" providesDirectionalDerivative="true"/>"#,
+            r#"canSerializeFMUstate="true" providesDirectionalDerivative="false"/>"#,
+            1,
+        );
+        assert!(xml.contains(r#"providesDirectionalDerivative="false""#), "{}", fmu.identifier);
+        let library = library_dir.join(format!("lib{}.so", fmu.identifier));
+        let path = dir.path().join(format!("{}.fmu", fmu.identifier));
+        fmu_core::package::write_fmu(&path, &xml, fmu.identifier, &library, &[]).unwrap();
+    }
+    let text = std::fs::read_to_string(test_fmus::fixtures::example_path("helicopter.json")).unwrap();
+    let linearize = |fmu_dir: &Path| {
+        let mut description = cosim::system::SystemDescription::from_str(&text, dir.path()).unwrap();
+        description.use_fmus_in(fmu_dir).unwrap();
+        let mut master =
+            Master::new_model_exchange(common::resolve(&description), &mut FmuCache::default(), common::logger())
+                .unwrap();
+        master.initialize().unwrap();
+        let lin = master.linearize(&[]).unwrap();
+        lin.without_states(&lin.inert_states())
+    };
+    let exact = linearize(&common::fmu_dir());
+    let differenced = linearize(dir.path());
+    assert_eq!(exact.state_names, differenced.state_names);
+    let error = |a: &DMatrix<f64>, b: &DMatrix<f64>| (a - b).amax() / a.amax();
+    let (ea, eb, ec) =
+        (error(&exact.a, &differenced.a), error(&exact.b, &differenced.b), error(&exact.c, &differenced.c));
+    eprintln!("differenced against exact, largest error over largest entry: A {ea:.2e}, B {eb:.2e}, C {ec:.2e}");
+    assert!(ea < 1e-6 && eb < 1e-6 && ec < 1e-6, "A {ea:.2e}, B {eb:.2e}, C {ec:.2e}");
+    // Differenced, not the FMUs' directional derivatives (which the flag says not to call).
+    assert!(ea > 0.0, "the directional derivatives were called");
 }

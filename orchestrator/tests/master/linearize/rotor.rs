@@ -68,7 +68,7 @@ fn assert_response_matches(what: &str, linear: Complex<f64>, nonlinear: Complex<
 }
 
 /// A JSON file.
-fn read_json(path: &Path) -> serde_json::Value {
+pub(super) fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -105,7 +105,7 @@ fn isolated_rotor_roots_match_the_closed_forms() {
     assert!(stdout.contains("rotor.blade[*].lag") && stdout.contains("22 inert ones removed"), "{stdout}");
 
     // Floquet exponents over a revolution (36 linearisations along the co-simulated trajectory):
-    // the same system, so the lag root exactly and the flap root modulo Omega.
+    // the same roots modulo Omega (degenerate over the blades: any fixed-frame harmonic).
     let out = dir.path().join("floquet.json");
     orchestrator([
         OsStr::new("linearize"),
@@ -119,12 +119,13 @@ fn isolated_rotor_roots_match_the_closed_forms() {
     let exponents = floquet["floquet"].as_array().unwrap();
     assert_eq!(exponents.len(), 12);
     for ev in exponents {
-        let (re, im) = (ev["re"].as_f64().unwrap(), ev["im"].as_f64().unwrap().abs());
-        let modulo = |w: f64| (w + 0.5 * omega).rem_euclid(omega) - 0.5 * omega;
-        if ev["mode"] == "rotor.blade[*].flap" {
-            assert!(re.abs() < 1e-8 && (im - modulo(flap).abs()).abs() < 1e-6, "flap exponent {re} {im}");
+        let (re, im) = (ev["re"].as_f64().unwrap(), ev["im"].as_f64().unwrap());
+        let modulo = |w: f64| ((w + 0.5 * omega).rem_euclid(omega) - 0.5 * omega).abs();
+        if ev["mode"].as_str().unwrap().starts_with("rotor.flap.") {
+            assert!(re.abs() < 1e-8 && (modulo(im) - modulo(flap)).abs() < 1e-6, "flap exponent {re} {im}");
         } else {
-            assert!((re + decay).abs() < 1e-8 && (im - modulo(lag).abs()).abs() < 1e-6, "lag exponent {re} {im}");
+            assert!(ev["mode"].as_str().unwrap().starts_with("rotor.lag."), "{ev}");
+            assert!((re + decay).abs() < 1e-8 && (modulo(im) - modulo(lag)).abs() < 1e-6, "lag exponent {re} {im}");
         }
     }
 
@@ -443,4 +444,35 @@ fn lateral_cyclic_response_against_cosimulation(mut json: serde_json::Value, f: 
     let nonlinear = first_harmonic(&results, "fuselage.v", f, from..to)
         / first_harmonic(&results, "controls.lat_cyclic", f, from..to);
     assert_response_matches(&format!("v / lat_cyclic at {f:.4} Hz"), linear, nonlinear, 0.03, 2.0);
+}
+
+/// A per-blade lag damper factor (`blade[n].c_lag_factor`): on a fixed hub the blades are
+/// independent, so blade 2 with half its damper has the lag root of `c / 2` and the others that
+/// of `c` (closed form `-c / 2I +- i sqrt(e S Omega^2 / I + k / I - (c / 2I)^2)`).
+#[test]
+fn a_blade_with_its_own_damper_factor_has_its_own_lag_root() {
+    let (omega, e, s, i, k, c) = ROTOR;
+    let dir = tempfile::tempdir().unwrap();
+    let system = rotor_system(dir.path());
+    let out = dir.path().join("lin.json");
+    let args = ["linearize", system.to_str().unwrap(), "--set", "rotor.blade[2].c_lag_factor=0.5", "--out"];
+    orchestrator(args.into_iter().chain([out.to_str().unwrap()]));
+    let lin = read_json(&out);
+    let mut lag: Vec<(f64, f64)> = lin["eigenvalues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["mode"] == "rotor.blade[*].lag" && m["im"].as_f64().unwrap() > 0.0)
+        .map(|m| (m["re"].as_f64().unwrap(), m["im"].as_f64().unwrap()))
+        .collect();
+    lag.sort_by(|p, q| p.0.total_cmp(&q.0));
+    let root = |c: f64| {
+        let decay = c / (2.0 * i);
+        (-decay, (e * s * omega * omega / i + k / i - decay * decay).sqrt())
+    };
+    let want = [root(c), root(c), root(0.5 * c)];
+    assert_eq!(lag.len(), 3, "{lag:?}");
+    for (got, want) in lag.iter().zip(want) {
+        assert!((got.0 - want.0).abs() < 1e-9 && (got.1 - want.1).abs() < 1e-9 * want.1, "{got:?} vs {want:?}");
+    }
 }
