@@ -1,8 +1,8 @@
 //! `orchestrator sweep`: many runs or trims of one system over a set of points (a grid, a list
 //! or random samples), each point in its own `orchestrator` process so that a crash or failure of
 //! one point is recorded and the others go on. Points already done are skipped (resumable);
-//! `DIR/sweep.csv` has one row per point and `DIR/sweep.svg` each figure against the first swept
-//! variable. With `--slurm` the same points run as a Slurm job array writing into the same `DIR`.
+//! `DIR/sweep.csv` has one row per point (units in `sweep.units.csv`) and `DIR/sweep.svg` the
+//! results against the swept variable (see `plot`). With `--slurm` the same points run as a Slurm job array writing into the same `DIR`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,6 +14,10 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+mod columns;
+mod design;
+mod plot;
 
 /// A sweep file as written.
 #[derive(Debug, Deserialize)]
@@ -31,13 +35,17 @@ struct SweepFile {
     list: Vec<BTreeMap<String, f64>>,
     /// Random samples.
     #[serde(default)]
-    random: Option<RandomPoints>,
+    random: Option<design::RandomPoints>,
     /// Recorded outputs whose minimum, maximum, mean and final value go into `sweep.csv` (`run`).
     #[serde(default)]
     statistics: Vec<String>,
     /// Further command-line arguments for every point (e.g. `["--stop", "2"]`).
     #[serde(default)]
     arguments: Vec<String>,
+    /// The swept variable on the plots' horizontal axis (default: the grid variable with the
+    /// most values).
+    #[serde(default)]
+    plot_against: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -55,13 +63,14 @@ enum Values {
     Range { from: f64, to: f64, count: usize },
 }
 
-/// `count` points with each variable uniform in its `[low, high]`, from `seed`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RandomPoints {
-    count: usize,
-    seed: u64,
-    ranges: BTreeMap<String, [f64; 2]>,
+impl Values {
+    /// The number of values.
+    fn len(&self) -> usize {
+        match self {
+            Values::List(v) => v.len(),
+            Values::Range { count, .. } => *count,
+        }
+    }
 }
 
 /// One point: values by variable name, in the order of the sweep's variables.
@@ -78,6 +87,9 @@ pub struct Sweep {
     points: Vec<Point>,
     statistics: Vec<String>,
     arguments: Vec<String>,
+    /// The grid's variables and the number of values of each.
+    grid: Vec<(String, usize)>,
+    plot_against: Option<String>,
 }
 
 impl Sweep {
@@ -104,7 +116,21 @@ impl Sweep {
                 bail!("{}: '{name}' is a trim condition; use \"work\": \"trim\"", path.display());
             }
         }
-        Ok(Self { system, work: file.work, points, statistics: file.statistics, arguments: file.arguments })
+        if let Some(x) = &file.plot_against
+            && !points[0].iter().any(|(n, _)| n == x)
+        {
+            bail!("{}: plot_against: '{x}' is not a swept variable", path.display());
+        }
+        let grid = file.grid.iter().map(|(n, v)| (n.clone(), v.len())).collect();
+        Ok(Self {
+            system,
+            work: file.work,
+            points,
+            statistics: file.statistics,
+            arguments: file.arguments,
+            grid,
+            plot_against: file.plot_against,
+        })
     }
 
     /// Runs the points not done yet in `dir`, `jobs` at a time (only those of `chunk` = (k, n):
@@ -264,20 +290,22 @@ impl Sweep {
             csv += &(cells.join(",") + "\n");
         }
         std::fs::write(dir.join("sweep.csv"), csv)?;
-        // Drawn against the first variable that changes; one line per combination of the others
-        // that change.
-        let varying: Vec<String> = variables
-            .iter()
-            .filter(|v| {
-                self.points
-                    .iter()
-                    .any(|p| p.iter().find(|(n, _)| n == *v) != self.points[0].iter().find(|(n, _)| n == *v))
-            })
-            .cloned()
-            .collect();
-        if let Some(x) = varying.first() {
-            plot(dir, x, &varying[1..], &figures, &rows)?;
-        }
+        let units_csv = (0..self.points.len())
+            .map(|k| point_dir(dir, k).join("results.units.csv"))
+            .find(|p| self.work == Work::Run && p.is_file());
+        let units = columns::units(&self.system, &variables, &figures, &self.statistics, units_csv.as_deref());
+        columns::write_units_csv(&dir.join("sweep.units.csv"), &header, &units)?;
+        let (physics, diagnostics): (Vec<String>, Vec<String>) =
+            figures.iter().cloned().partition(|f| columns::is_physics(f, &self.statistics));
+        let diagnostics: Vec<String> = diagnostics.into_iter().filter(|f| !f.starts_with("condition.")).collect();
+        let layout = plot::Layout {
+            rows: &rows,
+            variables: &variables,
+            grid: &self.grid,
+            x: self.plot_against.as_deref(),
+            units: &units,
+        };
+        plot::draw(dir, &layout, &physics, &diagnostics)?;
         println!("sweep: {} ({} points)", dir.join("sweep.csv").display(), rows.len());
         Ok(())
     }
@@ -368,15 +396,7 @@ fn points(file: &SweepFile) -> Result<Vec<Point>> {
         points.push(point);
     }
     if let Some(random) = &file.random {
-        let mut state = random.seed ^ 0x9E37_79B9_7F4A_7C15;
-        for _ in 0..random.count {
-            let point: Point = random
-                .ranges
-                .iter()
-                .map(|(n, [low, high])| (n.clone(), low + (high - low) * uniform(&mut state)))
-                .collect();
-            points.push(point);
-        }
+        points.extend(design::sample(random)?);
     }
     if points.is_empty() {
         bail!("no points: give a grid, a list or random samples");
@@ -385,15 +405,6 @@ fn points(file: &SweepFile) -> Result<Vec<Point>> {
         bail!("grid, list and random points must name the same variables");
     }
     Ok(points)
-}
-
-/// A uniform number in [0, 1) from a SplitMix64 stream (reproducible for a seed on any machine).
-fn uniform(state: &mut u64) -> f64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)) as f64 / 2f64.powi(64)
 }
 
 /// The scalar numbers and booleans of a summary JSON as `a.b` names, except what describes the
@@ -405,7 +416,7 @@ fn flatten(value: &Value) -> Vec<(String, String)> {
             Value::Bool(b) => out.push((prefix.to_string(), u8::from(*b).to_string())),
             Value::Object(map) => {
                 for (k, v) in map {
-                    if k != "inputs" && k != "condition" {
+                    if k != "inputs" {
                         let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
                         walk(&name, v, out);
                     }
@@ -440,41 +451,4 @@ fn statistics(csv: &Path, names: &[String]) -> Vec<(String, String)> {
         }
     }
     out
-}
-
-/// `sweep.svg`: every figure against the swept variable `x`, one line per combination of the
-/// `others`, points in order of `x`.
-fn plot(dir: &Path, x: &str, others: &[String], figures: &[String], rows: &[BTreeMap<String, String>]) -> Result<()> {
-    use cosim::master::Results;
-    // One "results" table per series: x as the time axis and the figures as columns, drawn by
-    // the run plot, so the sweep plot has the same look.
-    let mut series: BTreeMap<String, Vec<&BTreeMap<String, String>>> = BTreeMap::new();
-    for row in rows.iter().filter(|r| r.get("status").is_some_and(|s| s == "ok")) {
-        let key = others.iter().map(|o| format!("{o}={}", row.get(o).cloned().unwrap_or_default())).collect::<Vec<_>>();
-        series.entry(key.join(", ")).or_default().push(row);
-    }
-    let numeric: Vec<&String> = figures.iter().filter(|f| !f.ends_with("wall_seconds")).collect();
-    for (k, (key, mut members)) in series.into_iter().enumerate() {
-        let value =
-            |r: &BTreeMap<String, String>, n: &str| r.get(n).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
-        members.sort_by(|a, b| value(a, x).total_cmp(&value(b, x)));
-        if members.len() < 2 {
-            continue;
-        }
-        let mut results = Results::new(numeric.iter().map(|n| n.to_string()).collect(), members.len());
-        for r in &members {
-            let row: Vec<f64> = numeric.iter().map(|n| value(r, n)).collect();
-            results.push(value(r, x), &row);
-        }
-        let name = if key.is_empty() { "sweep.svg".to_string() } else { format!("sweep-{k}.svg") };
-        let title = if key.is_empty() { format!("sweep over {x}") } else { format!("sweep over {x} ({key})") };
-        let options = orchestrator::plot::PlotOptions {
-            title,
-            variables: Vec::new(),
-            degrees: false,
-            x_label: Some(x.to_string()),
-        };
-        orchestrator::plot::plot_svg(&results, &[], &dir.join(name), &options)?;
-    }
-    Ok(())
 }
