@@ -2,7 +2,9 @@
 //! or random samples), each point in its own `orchestrator` process so that a crash or failure of
 //! one point is recorded and the others go on. Points already done are skipped (resumable);
 //! `DIR/sweep.csv` has one row per point (units in `sweep.units.csv`) and `DIR/sweep.svg` the
-//! results against the swept variable (see `plot`). With `--slurm` the same points run as a Slurm job array writing into the same `DIR`.
+//! results against the swept variable (see `plot`). With `--slurm` the same points run as a
+//! Slurm job array writing into the same `DIR`; with `"packed": true` the points' files are
+//! packed into a few files per task (see `packed`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +19,7 @@ use serde_json::{Value, json};
 
 mod columns;
 mod design;
+mod packed;
 mod plot;
 
 /// A sweep file as written.
@@ -46,6 +49,9 @@ struct SweepFile {
     /// most values).
     #[serde(default)]
     plot_against: Option<String>,
+    /// Results packed into a few files per task instead of a folder per point.
+    #[serde(default)]
+    packed: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -90,6 +96,7 @@ pub struct Sweep {
     /// The grid's variables and the number of values of each.
     grid: Vec<(String, usize)>,
     plot_against: Option<String>,
+    packed: bool,
 }
 
 impl Sweep {
@@ -130,17 +137,23 @@ impl Sweep {
             arguments: file.arguments,
             grid,
             plot_against: file.plot_against,
+            packed: file.packed,
         })
     }
 
     /// Runs the points not done yet in `dir`, `jobs` at a time (only those of `chunk` = (k, n):
     /// every n-th point from k, for a Slurm array task), then gathers `sweep.csv` and the plot.
     pub fn run(&self, dir: &Path, jobs: usize, chunk: Option<(usize, usize)>) -> Result<()> {
-        std::fs::create_dir_all(dir.join("points")).with_context(|| format!("cannot create {}", dir.display()))?;
+        let folder = if self.packed { dir.to_path_buf() } else { dir.join("points") };
+        std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", dir.display()))?;
         let exe = std::env::current_exe().context("cannot locate the orchestrator executable")?;
+        let packed = self.packed.then(|| packed::PackedTask::new(dir, chunk.map_or(0, |(c, _)| c))).transpose()?;
+        let recorded = if self.packed { packed::finished(dir) } else { BTreeMap::new() };
         let todo: Vec<usize> = (0..self.points.len())
             .filter(|k| chunk.is_none_or(|(c, n)| k % n == c))
-            .filter(|&k| !point_done(&point_dir(dir, k)))
+            .filter(|&k| {
+                !point_done(&point_dir(dir, k)) && !recorded.get(&k).is_some_and(|r| r.status["status"] == "ok")
+            })
             .collect();
         let skipped = self.points.len() - todo.len();
         eprintln!("sweep: {} points, {} to run, {jobs} at a time", self.points.len(), todo.len());
@@ -153,7 +166,7 @@ impl Sweep {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&k) = todo.get(i) else { break };
-                        let status = self.run_point(&exe, dir, k);
+                        let status = self.run_point(&exe, dir, k, packed.as_ref());
                         let ok = status.as_ref().is_ok_and(|s| s["status"] == "ok");
                         if !ok {
                             failures.lock().unwrap_or_else(|p| p.into_inner()).push(k);
@@ -209,9 +222,10 @@ impl Sweep {
         args
     }
 
-    /// Runs point `k` in its own process; writes and returns its `status.json`.
-    fn run_point(&self, exe: &Path, dir: &Path, k: usize) -> Result<Value> {
-        let out = point_dir(dir, k);
+    /// Runs point `k` in its own process; writes and returns its `status.json` (with `packed`:
+    /// in a scratch folder, then appended to the task's packed files).
+    fn run_point(&self, exe: &Path, dir: &Path, k: usize, packed: Option<&packed::PackedTask>) -> Result<Value> {
+        let out = packed.map_or_else(|| point_dir(dir, k), |p| p.scratch(k));
         std::fs::create_dir_all(&out)?;
         let _ = std::fs::remove_file(out.join("status.json"));
         let args = self.arguments(k, &out);
@@ -236,6 +250,9 @@ impl Sweep {
             Err(e) => json!({ "status": "failed", "error": format!("cannot start {}: {e}", exe.display()) }),
         };
         std::fs::write(out.join("status.json"), serde_json::to_string_pretty(&status)? + "\n")?;
+        if let Some(packed) = packed {
+            packed.append(k, &out, &status, &self.statistics)?;
+        }
         Ok(status)
     }
 
@@ -246,14 +263,19 @@ impl Sweep {
             self.points.first().map(|p| p.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
         let mut rows: Vec<BTreeMap<String, String>> = Vec::new();
         let mut figures: Vec<String> = Vec::new();
+        let recorded = packed::finished(dir);
         for (k, point) in self.points.iter().enumerate() {
+            let record = recorded.get(&k);
             let out = point_dir(dir, k);
             let mut row = BTreeMap::new();
             row.insert("id".to_string(), format!("{k}"));
             for (name, value) in point {
                 row.insert(name.clone(), format!("{value:?}"));
             }
-            let status: Value = read_json(&out.join("status.json")).unwrap_or(json!({ "status": "not run" }));
+            let status: Value = record
+                .map(|r| r.status.clone())
+                .or_else(|| read_json(&out.join("status.json")))
+                .unwrap_or(json!({ "status": "not run" }));
             row.insert("status".into(), status["status"].as_str().unwrap_or("unknown").to_string());
             row.insert("error".into(), status["error"].as_str().unwrap_or("").replace('"', "'"));
             let mut add = |name: String, value: String| {
@@ -262,13 +284,15 @@ impl Sweep {
                 }
                 row.insert(name, value);
             };
-            if let Some(summary) = read_json(&out.join("summary.json")) {
+            if let Some(summary) = record.map_or_else(|| read_json(&out.join("summary.json")), |r| r.summary.clone()) {
                 for (name, value) in flatten(&summary) {
                     add(name, value);
                 }
             }
             if self.work == Work::Run && !self.statistics.is_empty() {
-                for (name, value) in statistics(&out.join("results.csv"), &self.statistics) {
+                let values = record
+                    .map_or_else(|| statistics(&out.join("results.csv"), &self.statistics), |r| r.statistics.clone());
+                for (name, value) in values {
                     add(name, value);
                 }
             }
@@ -292,6 +316,7 @@ impl Sweep {
         std::fs::write(dir.join("sweep.csv"), csv)?;
         let units_csv = (0..self.points.len())
             .map(|k| point_dir(dir, k).join("results.units.csv"))
+            .chain([dir.join("packed").join("results.units.csv")])
             .find(|p| self.work == Work::Run && p.is_file());
         let units = columns::units(&self.system, &variables, &figures, &self.statistics, units_csv.as_deref());
         columns::write_units_csv(&dir.join("sweep.units.csv"), &header, &units)?;

@@ -110,3 +110,88 @@ fn trim_sweep_table_has_the_condition_and_the_plot_no_diagnostics() {
     assert!(svg.contains("controls.collective [deg]") && svg.contains("speed [m/s]"), "{svg}");
     assert!(!has_text(&svg, "iterations") && !svg.contains("residual"), "diagnostics among the physics");
 }
+
+/// With `"packed": true` a task leaves `packed/results-0.csv`, which pandas reads in one line
+/// (`pandas.read_csv`) with every point's rows equal to the same run made alone, and
+/// `packed/points-0.jsonl`; no folder per point. A failed point is recorded; the resumed sweep
+/// runs only it, after dropping rows that a killed task appended without recording the point.
+#[test]
+fn packed_sweep_writes_one_results_file_that_pandas_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let stdout = gunns_sweep(
+        dir.path(),
+        r#""packed": true, "grid": { "body.mass": [1e6, -1, 2e6] },
+           "statistics": ["body.x"], "arguments": ["--stop", "0.5", "--output", "body.x"]"#,
+    );
+    assert!(stdout.contains("3 points run") && stdout.contains("1 failed"), "{stdout}");
+    let out = dir.path().join("out");
+    let mut files: Vec<String> = walk(&out);
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "packed/points-0.jsonl",
+            "packed/results-0.csv",
+            "packed/results.units.csv",
+            "sweep-diagnostics.svg",
+            "sweep.csv",
+            "sweep.svg",
+            "sweep.units.csv"
+        ]
+    );
+    let table = out.join("sweep.csv");
+    assert_eq!(csv_cells(&table, "status"), ["ok", "failed", "ok"]);
+    // The reference: point 2 run alone.
+    let alone = dir.path().join("alone.csv");
+    let system = test_fmus::fixtures::example_path("gunns-6dof.json");
+    succeeds(
+        orchestrator()
+            .args(["run", system.to_str().unwrap(), "--set", "body.mass=2e6", "--stop", "0.5"])
+            .args(["--out", alone.to_str().unwrap()]),
+    );
+    let expected = csv_column(&alone, "body.x");
+    assert_eq!(csv_cells(&table, "body.x.final")[2].parse::<f64>().unwrap(), *expected.last().unwrap());
+    let packed = out.join("packed/results-0.csv");
+    let by_point = |path: &std::path::Path| -> serde_json::Value {
+        let script = "import pandas, sys, json; df = pandas.read_csv(sys.argv[1]); \
+                      print(json.dumps({str(k): g['body.x'].tolist() for k, g in df.groupby('point')}))";
+        let run = succeeds(std::process::Command::new(crate::import_support::python()).args(["-c", script]).arg(path));
+        serde_json::from_slice(&run.stdout).unwrap()
+    };
+    let points = by_point(&packed);
+    // pandas' default (fast) number parser may differ from the exact value in the last digit.
+    let parsed: Vec<f64> = points["2"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(parsed.len(), expected.len());
+    assert!(parsed.iter().zip(&expected).all(|(a, b)| (a - b).abs() <= 1e-15 * b.abs()), "{parsed:?}");
+    assert_eq!(points["0"].as_array().unwrap().len(), expected.len());
+    // A task killed while appending leaves rows of a point it did not record: dropped on resume.
+    let mut text = std::fs::read_to_string(&packed).unwrap();
+    text += "1,0.0,99.0\n1,0.01,";
+    std::fs::write(&packed, text).unwrap();
+    let again = succeeds(orchestrator().args([
+        "sweep",
+        dir.path().join("sweep.json").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(stdout.contains("1 points run") && stdout.contains("2 already done"), "{stdout}");
+    let points = by_point(&packed);
+    assert!(points.get("1").is_none(), "rows of the failed point: {points}");
+    assert_eq!(points["2"].as_array().unwrap().len(), expected.len());
+}
+
+/// The files under `dir`, relative to it.
+fn walk(dir: &std::path::Path) -> Vec<String> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            files.extend(walk(&path).into_iter().map(|f| format!("{name}/{f}")));
+        } else {
+            files.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    files
+}
