@@ -21,6 +21,7 @@ mod columns;
 mod design;
 mod packed;
 mod plot;
+mod worker;
 
 /// A sweep file as written.
 #[derive(Debug, Deserialize)]
@@ -52,6 +53,20 @@ struct SweepFile {
     /// Results packed into a few files per task instead of a folder per point.
     #[serde(default)]
     packed: bool,
+    /// A process per point (default) or per chunk of points.
+    #[serde(default)]
+    process: ProcessPer,
+}
+
+/// What runs in one `orchestrator` process of its own.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ProcessPer {
+    /// Each point (a crash costs only that point).
+    #[default]
+    Point,
+    /// Each of the `--jobs` chunks: its points in sequence, in one process (see `worker`).
+    Chunk,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -97,6 +112,9 @@ pub struct Sweep {
     grid: Vec<(String, usize)>,
     plot_against: Option<String>,
     packed: bool,
+    process: ProcessPer,
+    /// The sweep file (a worker process reads it again).
+    file: PathBuf,
 }
 
 impl Sweep {
@@ -138,6 +156,8 @@ impl Sweep {
             grid,
             plot_against: file.plot_against,
             packed: file.packed,
+            process: file.process,
+            file: std::path::absolute(path)?,
         })
     }
 
@@ -147,7 +167,7 @@ impl Sweep {
         let folder = if self.packed { dir.to_path_buf() } else { dir.join("points") };
         std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", dir.display()))?;
         let exe = std::env::current_exe().context("cannot locate the orchestrator executable")?;
-        let packed = self.packed.then(|| packed::PackedTask::new(dir, chunk.map_or(0, |(c, _)| c))).transpose()?;
+        let task = chunk.map_or(0, |(c, _)| c).to_string();
         let recorded = if self.packed { packed::finished(dir) } else { BTreeMap::new() };
         let todo: Vec<usize> = (0..self.points.len())
             .filter(|k| chunk.is_none_or(|(c, n)| k % n == c))
@@ -157,6 +177,27 @@ impl Sweep {
             .collect();
         let skipped = self.points.len() - todo.len();
         eprintln!("sweep: {} points, {} to run, {jobs} at a time", self.points.len(), todo.len());
+        let started = Instant::now();
+        let failed = match self.process {
+            ProcessPer::Point => self.run_points(&exe, dir, jobs, &todo, &task)?,
+            ProcessPer::Chunk => worker::supervise(self, &exe, dir, jobs, &todo, &task)?,
+        };
+        let wall = started.elapsed().as_secs_f64();
+        if chunk.is_none() {
+            self.gather(dir)?;
+        }
+        let ran = todo.len();
+        println!(
+            "sweep: {ran} points run in {wall:.1} s ({:.1} points per minute), {skipped} already done, {} failed",
+            if wall > 0.0 { ran as f64 * 60.0 / wall } else { 0.0 },
+            failed.len()
+        );
+        Ok(())
+    }
+
+    /// Runs the points `todo`, each in its own process, `jobs` at a time; the failed points.
+    fn run_points(&self, exe: &Path, dir: &Path, jobs: usize, todo: &[usize], task: &str) -> Result<Vec<usize>> {
+        let packed = self.packed.then(|| packed::PackedTask::new(dir, task)).transpose()?;
         let next = AtomicUsize::new(0);
         let failures = Mutex::new(Vec::new());
         let started = Instant::now();
@@ -166,7 +207,7 @@ impl Sweep {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&k) = todo.get(i) else { break };
-                        let status = self.run_point(&exe, dir, k, packed.as_ref());
+                        let status = self.run_point(exe, dir, k, packed.as_ref());
                         let ok = status.as_ref().is_ok_and(|s| s["status"] == "ok");
                         if !ok {
                             failures.lock().unwrap_or_else(|p| p.into_inner()).push(k);
@@ -182,18 +223,7 @@ impl Sweep {
                 });
             }
         });
-        let wall = started.elapsed().as_secs_f64();
-        if chunk.is_none() {
-            self.gather(dir)?;
-        }
-        let failed = failures.into_inner().unwrap_or_else(|p| p.into_inner());
-        let ran = todo.len();
-        println!(
-            "sweep: {ran} points run in {wall:.1} s ({:.1} points per minute), {skipped} already done, {} failed",
-            if wall > 0.0 { ran as f64 * 60.0 / wall } else { 0.0 },
-            failed.len()
-        );
-        Ok(())
+        Ok(failures.into_inner().unwrap_or_else(|p| p.into_inner()))
     }
 
     /// The command line of point `k`, writing into `out`.

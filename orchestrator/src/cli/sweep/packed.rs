@@ -16,7 +16,8 @@ use serde_json::{Value, json};
 /// The packed files of one task, appended to by its worker threads.
 pub(super) struct PackedTask {
     dir: PathBuf,
-    task: usize,
+    /// Names the files: `results-TASK.csv`, `points-TASK.jsonl`.
+    task: String,
     /// Held while one point's files are appended, so that points never interleave.
     lock: Mutex<()>,
 }
@@ -31,6 +32,11 @@ pub(super) struct Record {
     pub statistics: Vec<(String, String)>,
 }
 
+/// The scratch folder of point `k` in process `pid`.
+pub(super) fn scratch_of(pid: u32, k: usize) -> PathBuf {
+    std::env::temp_dir().join(format!("orchestrator-sweep-{pid}-{k}"))
+}
+
 /// `DIR/packed`.
 fn packed_dir(dir: &Path) -> PathBuf {
     dir.join("packed")
@@ -38,10 +44,10 @@ fn packed_dir(dir: &Path) -> PathBuf {
 
 impl PackedTask {
     /// The files of task `task` in `DIR/packed/`.
-    pub(super) fn new(dir: &Path, task: usize) -> Result<Self> {
+    pub(super) fn new(dir: &Path, task: &str) -> Result<Self> {
         let dir = packed_dir(dir);
         std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let packed = Self { dir, task, lock: Mutex::new(()) };
+        let packed = Self { dir, task: task.to_string(), lock: Mutex::new(()) };
         packed.drop_unrecorded_rows()?;
         Ok(packed)
     }
@@ -73,9 +79,9 @@ impl PackedTask {
         Ok(())
     }
 
-    /// The scratch folder point `k` writes its files into.
+    /// The scratch folder point `k` writes its files into (in this process).
     pub(super) fn scratch(&self, k: usize) -> PathBuf {
-        std::env::temp_dir().join(format!("orchestrator-sweep-{}-{k}", std::process::id()))
+        scratch_of(std::process::id(), k)
     }
 
     /// Appends point `k` (its scratch folder `out` and `status`) to the task's files and removes

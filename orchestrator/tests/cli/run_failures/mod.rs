@@ -220,4 +220,5 @@ fn processes_of(case: &Case) -> Vec<String> {
 mod crashes;
 mod isolated;
 mod signals;
+mod sweep_worker;
 mod written_results;
