@@ -1,6 +1,7 @@
 //! `orchestrator sweep`: many runs or trims of one system over a set of points (a grid, a list
-//! or random samples), each point in its own `orchestrator` process so that a crash or failure of
-//! one point is recorded and the others go on. Points already done are skipped (resumable);
+//! or random samples, see `design`), each point in its own `orchestrator` process (or each chunk
+//! of points, see `worker`) so that a crash or failure of one point is recorded and the others go
+//! on. Points already done are skipped (resumable);
 //! `DIR/sweep.csv` has one row per point (units in `sweep.units.csv`) and `DIR/sweep.svg` the
 //! results against the swept variable (see `plot`). With `--slurm` the same points run as a
 //! Slurm job array writing into the same `DIR`; with `"packed": true` the points' files are
