@@ -11,6 +11,7 @@ mod common;
 mod import_support;
 
 mod failure_handling;
+mod fmu_cache_reuse;
 mod linearize;
 mod loop_detection;
 mod signal_extrapolation;

@@ -116,8 +116,9 @@ impl super::Sweep {
         let mut todo = Vec::new();
         let mut done = 0;
         let mut stale = Vec::new();
+        let packed = super::packed::finished(dir);
         for k in (0..self.points.len()).filter(|k| chunk.is_none_or(|(c, n)| k % n == c)) {
-            let status = self.recorded_status(dir, k, inputs);
+            let status = packed.get(&k).map_or_else(|| self.recorded_status(dir, k, inputs), |r| r.status.clone());
             match status["status"].as_str() {
                 Some("ok") => done += 1,
                 Some("stale") => {
