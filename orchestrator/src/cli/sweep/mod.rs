@@ -204,11 +204,14 @@ impl Sweep {
             point_timeout,
         };
         let (todo, skipped) = self.pending(dir, chunk, &call.inputs);
+        if self.packed {
+            packed::forget(dir, &call.task, chunk.is_none(), &todo)?;
+        }
         eprintln!("sweep: {} points, {} to run, {jobs} at a time", self.points.len(), todo.len());
         let started = Instant::now();
         let failed = match self.process {
             ProcessPer::Point => self.run_points(&call, jobs, &todo)?,
-            ProcessPer::Chunk => worker::supervise(self, &call.exe, dir, jobs, &todo, &call.task)?,
+            ProcessPer::Chunk => worker::supervise(self, &call, jobs, &todo)?,
         };
         let wall = started.elapsed().as_secs_f64();
         if chunk.is_none() {
@@ -319,7 +322,7 @@ impl Sweep {
                 row.insert(name.clone(), format!("{value:?}"));
             }
             // Results of other inputs are not shown under this point's values.
-            let status = record.map_or_else(|| self.recorded_status(dir, k, &inputs), |r| r.status.clone());
+            let status = self.recorded_status(dir, k, record, &inputs);
             let current = status["status"] != "stale";
             row.insert("status".into(), status["status"].as_str().unwrap_or("unknown").to_string());
             row.insert("error".into(), status["error"].as_str().unwrap_or("").replace('"', "'"));

@@ -5,7 +5,7 @@
 //! in a scratch folder under the system's temporary directory (node-local on a cluster), which
 //! is removed once its files are appended, so a million points leave a few files, not millions.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -79,6 +79,36 @@ impl PackedTask {
         Ok(())
     }
 
+    /// Removes the lines of `points` from `points-K.jsonl` and their rows from `results-K.csv`
+    /// (each file rewritten, then renamed over the old one).
+    fn forget(&self, points: &HashSet<usize>) -> Result<()> {
+        let text = std::fs::read_to_string(self.points_path()).unwrap_or_default();
+        let lines: Vec<Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        let of_points = |l: &Value| l["point"].as_u64().is_some_and(|k| points.contains(&(k as usize)));
+        if !lines.iter().any(of_points) {
+            return Ok(());
+        }
+        let csv = std::fs::read_to_string(self.results_path()).unwrap_or_default();
+        let mut kept_csv = String::with_capacity(csv.len());
+        for (n, row) in csv.lines().enumerate() {
+            let point = row.split(',').next().and_then(|k| k.parse::<usize>().ok());
+            if n == 0 || !point.is_some_and(|k| points.contains(&k)) {
+                kept_csv += row;
+                kept_csv.push('\n');
+            }
+        }
+        if !csv.is_empty() {
+            replace(&self.results_path(), &kept_csv)?;
+        }
+        let mut kept = String::new();
+        for mut line in lines.into_iter().filter(|l| !of_points(l)) {
+            // Every row left is of a recorded point.
+            line["results_bytes"] = json!(kept_csv.len());
+            kept += &(line.to_string() + "\n");
+        }
+        replace(&self.points_path(), &kept)
+    }
+
     /// The scratch folder point `k` writes its files into (in this process).
     pub(super) fn scratch(&self, k: usize) -> PathBuf {
         scratch_of(std::process::id(), k)
@@ -132,6 +162,39 @@ impl PackedTask {
         }
         file.write_all(rows.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
     }
+}
+
+/// Removes the records and rows of `points` (about to run again) from the packed files of
+/// `task` and its workers (`TASK-j`), or of every task with `all` (a whole sweep, which holds the
+/// folder alone), so that results of an earlier run (failed, interrupted, or with other inputs)
+/// are never read beside the new ones. Rows a killed task left unrecorded are dropped first.
+pub(super) fn forget(dir: &Path, task: &str, all: bool, points: &[usize]) -> Result<()> {
+    let points: HashSet<usize> = points.iter().copied().collect();
+    let Ok(entries) = std::fs::read_dir(packed_dir(dir)) else { return Ok(()) };
+    let mut tasks = BTreeSet::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let of_file = name.strip_prefix("points-").and_then(|n| n.strip_suffix(".jsonl"));
+        let of_file = of_file.or_else(|| name.strip_prefix("results-").and_then(|n| n.strip_suffix(".csv")));
+        if let Some(of_file) = of_file
+            && (all || of_file == task || of_file.strip_prefix(task).is_some_and(|j| j.starts_with('-')))
+        {
+            tasks.insert(of_file.to_string());
+        }
+    }
+    for task in tasks {
+        let files = PackedTask { dir: packed_dir(dir), task, lock: Mutex::new(()) };
+        files.drop_unrecorded_rows()?;
+        files.forget(&points)?;
+    }
+    Ok(())
+}
+
+/// Writes `text` to `path` through a temporary file beside it, renamed over it.
+fn replace(path: &Path, text: &str) -> Result<()> {
+    let temporary = path.with_extension("rewrite");
+    std::fs::write(&temporary, text).with_context(|| format!("cannot write {}", temporary.display()))?;
+    std::fs::rename(&temporary, path).with_context(|| format!("cannot replace {}", path.display()))
 }
 
 /// Every point recorded in `DIR/packed/points-*.jsonl` (a point run again: its last line).
