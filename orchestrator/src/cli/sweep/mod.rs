@@ -1,13 +1,13 @@
 //! `orchestrator sweep`: many runs or trims of one system over a set of points (a grid, a list
-//! or random samples, see [`design`]), each point in its own `orchestrator` process (or each chunk
-//! of points, see [`worker`]) so that a crash or failure of one point is recorded and the others
-//! go on. Points already done with the same inputs are skipped (resumable; [`fingerprint`]);
-//! `DIR/sweep.csv` has one row per point (units in `sweep.units.csv`) and `DIR/sweep.svg` the
-//! results against the swept variable (see [`plot`]). With `--slurm` the same points run as a
-//! Slurm job array writing into the same `DIR` ([`slurm`]); with `"packed": true` the points'
-//! files are packed into a few files per task (see [`packed`]). One sweep at a time writes into a
-//! folder ([`lock`]); each point (or worker) runs in a process group of its own, ended on timeout
-//! and on Ctrl-C ([`children`]).
+//! or random samples, see [`design`]), run by worker processes that each take a chunk of the
+//! points (see [`worker`]; `"process": "point"`: each point in its own `orchestrator` process), so
+//! that a crash or failure of one point is recorded and the others go on. Points already done with
+//! the same inputs are skipped (resumable; [`fingerprint`]); `DIR/sweep.csv` has one row per point
+//! (units in `sweep.units.csv`) and `DIR/sweep.svg` the results against the swept variable (see
+//! [`plot`]). With `--slurm` the same points run as a Slurm job array writing into the same `DIR`
+//! ([`slurm`]). Each task packs its points' files into a few files (see [`packed`]; `"packed":
+//! false`: a folder per point). One sweep at a time writes into a folder ([`lock`]); each point
+//! (or worker) runs in a process group of its own, ended on timeout and on Ctrl-C ([`children`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -57,10 +57,10 @@ struct SweepFile {
     /// most values).
     #[serde(default)]
     plot_against: Option<String>,
-    /// Results packed into a few files per task instead of a folder per point.
-    #[serde(default)]
+    /// Results packed into a few files per task (default) or, with `false`, a folder per point.
+    #[serde(default = "packed_by_default")]
     packed: bool,
-    /// A process per point (default) or per chunk of points.
+    /// A process per chunk of points (default) or per point.
     #[serde(default)]
     process: ProcessPer,
 }
@@ -70,10 +70,15 @@ struct SweepFile {
 #[serde(rename_all = "lowercase")]
 enum ProcessPer {
     /// Each point (a crash costs only that point).
-    #[default]
     Point,
     /// Each of the `--jobs` chunks: its points in sequence, in one process (see `worker`).
+    #[default]
     Chunk,
+}
+
+/// `"packed"` when the sweep file does not say.
+fn packed_by_default() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -1,5 +1,5 @@
-//! Packed sweep results (`"packed": true` in the sweep file): instead of a folder of files per
-//! point, each task (the local sweep, or one `--chunk` of a Slurm array) appends to two files in
+//! Packed sweep results (the default; `"packed": false` in the sweep file gives a folder of files
+//! per point instead): each task (the local sweep, or one `--chunk` of a Slurm array) appends to two files in
 //! `DIR/packed/`: `results-K.csv` (every point's recorded rows, a `point` column first) and
 //! `points-K.jsonl` (one JSON line per finished point: status, summary, statistics). A point runs
 //! in a scratch folder under the system's temporary directory (node-local on a cluster), which

@@ -1,4 +1,5 @@
-//! One process per chunk (`"process": "chunk"` in the sweep file): the sweep starts `--jobs`
+//! One process per chunk (the default; `"process": "point"` in the sweep file runs a process per
+//! point instead): the sweep starts `--jobs`
 //! worker processes (`orchestrator sweep SWEEP --out DIR --worker TASK`, the points on stdin),
 //! each running its points in sequence in-process, as `orchestrator run` or `trim` would, saving
 //! the process start and set-up per point. The worker reports each point's start and end on

@@ -117,8 +117,8 @@ fn trim_sweep_table_has_the_condition_and_the_plot_no_diagnostics() {
     assert!(!has_text(&svg, "iterations") && !svg.contains("residual"), "diagnostics among the physics");
 }
 
-/// With `"packed": true` a task leaves `packed/results-0.csv`, which pandas reads in one line
-/// (`pandas.read_csv`) with every point's rows equal to the same run made alone, and
+/// Packed (the default; here with a process per point) a task leaves `packed/results-0.csv`,
+/// which pandas reads in one line (`pandas.read_csv`) with every point's rows equal to the same run made alone, and
 /// `packed/points-0.jsonl`; no folder per point. A failed point is recorded; the resumed sweep
 /// runs only it, after dropping rows that a killed task appended without recording the point.
 #[test]
@@ -126,7 +126,7 @@ fn packed_sweep_writes_one_results_file_that_pandas_reads() {
     let dir = tempfile::tempdir().unwrap();
     let run = gunns_sweep_command(
         dir.path(),
-        r#""packed": true, "grid": { "body.mass": [1e6, -1, 2e6] },
+        r#""process": "point", "grid": { "body.mass": [1e6, -1, 2e6] },
            "statistics": ["body.x"], "arguments": ["--stop", "0.5", "--output", "body.x"]"#,
     )
     .output()

@@ -7,9 +7,11 @@
 
 use super::*;
 
-/// The sweep file's members for each way of running points ([`MODES`] as they appear in
-/// messages: the JSON members).
-const MODES: [&str; 4] = ["", r#""packed": true,"#, r#""process": "chunk","#, r#""process": "chunk", "packed": true,"#];
+/// The sweep file's members for each way of running points (as they appear in messages): a
+/// process and a folder per point, a process per point with packed results, chunk workers with a
+/// folder per point, and the default (chunk workers, packed results).
+const MODES: [&str; 4] =
+    [r#""process": "point", "packed": false,"#, r#""process": "point","#, r#""packed": false,"#, ""];
 
 impl Case {
     /// Writes `sweep.json`: `work: run` of `system.json` with the sweep members `points` (e.g.
@@ -108,6 +110,11 @@ fn reruns_the_points_whose_inputs_changed(mode: &str) {
     let (status, stdout, stderr) = sweep_output(&mut case.sweep(&out, &["--jobs", "1"]));
     assert!(status.success() && stdout.contains("2 points run"), "{mode}: {stdout}{stderr}");
     assert_eq!(sweep_column(&out, "steps"), ["2", "2"], "{mode}: 0.2 s in steps of 0.1 s");
+    if mode.is_empty() {
+        // By default: packed results of chunk workers, no folder per point.
+        let files = ["packed/points-0-0.jsonl", "packed/results-0-0.csv", "logs/worker-0-0.log"];
+        assert!(files.iter().all(|f| out.join(f).is_file()) && !out.join("points").exists(), "the default");
+    }
     let (_, stdout, _) = sweep_output(&mut case.sweep(&out, &[]));
     assert!(stdout.contains("0 points run") && stdout.contains("2 already done"), "{mode}: {stdout}");
 
