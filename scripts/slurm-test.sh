@@ -122,8 +122,16 @@ if grep -L "0 already done" "$work/slurm out 100%"/slurm-*.out | grep -q .; then
     cat "$work/slurm out 100%"/slurm-*.out >&2
     exit 1
 fi
+# By default each task packs its points (packed/, no folder per point) and runs them in worker
+# processes; the reference runs locally with a process and a folder per point.
+if [ -e "$work/slurm out 100%/points" ] || ! ls "$work/slurm out 100%"/packed/points-*.jsonl >/dev/null 2>&1; then
+    echo "FAIL: the tasks did not write packed results (packed/points-*.jsonl) instead of points/" >&2
+    ls -R "$work/slurm out 100%" >&2
+    exit 1
+fi
 "$orchestrator" sweep "$work/sweep.json" --out "$work/slurm out 100%" --gather >/dev/null
-"$orchestrator" sweep "$work/sweep.json" --out "$work/local" --jobs 2 >/dev/null 2>&1
+sed 's/"work": "run",/"work": "run", "packed": false, "process": "point",/' "$work/sweep.json" > "$work/per-point.json"
+"$orchestrator" sweep "$work/per-point.json" --out "$work/local" --jobs 2 >/dev/null 2>&1
 
 python3 - "$work/slurm out 100%/sweep.csv" "$work/local/sweep.csv" <<'PY'
 import csv, sys
@@ -145,4 +153,4 @@ if [ "$states" != "COMPLETED FAILED" ]; then
     echo "FAIL: with a failing point the tasks of job $job ended $states, not COMPLETED FAILED" >&2
     exit 1
 fi
-echo "PASS: Slurm $(sinfo --version | cut -d' ' -f2): a 3-point sweep as a 2-task job array in ${slurm_seconds} s into a folder with a space and a %, sweep.csv equal to the local run; a failing point's task FAILED"
+echo "PASS: Slurm $(sinfo --version | cut -d' ' -f2): a 3-point sweep as a 2-task job array in ${slurm_seconds} s into a folder with a space and a %, packed, sweep.csv equal to a local run with a process and a folder per point; a failing point's task FAILED"

@@ -206,6 +206,10 @@ enum Command {
         /// Number of chunks (Slurm array tasks).
         #[arg(long, requires = "chunk")]
         chunks: Option<usize>,
+        /// Internal (`"process": "chunk"`): run the points listed on stdin in this process, as
+        /// worker TASK of the sweep.
+        #[arg(long, hide = true, value_name = "TASK")]
+        worker: Option<String>,
     },
     /// Write a system for other tools: as an SSP 1.0 archive (`--ssp`: SystemStructure.ssd and the
     /// FMUs; `orchestrator run X.ssp` reads it back) or as one FMI 2.0 Co-Simulation FMU (`--fmu`:
@@ -437,9 +441,11 @@ fn dispatch(cli: Cli) -> Result<()> {
             let request = cli::linear::LinearRequest::new(&system, &trim, multiblade, &changes, verbose);
             cli::linear::modes(&request, &sweeps, &out, floquet)
         }
-        Command::Sweep { sweep, out, jobs, point_timeout, gather, slurm, sbatch_options, chunk, chunks } => {
+        Command::Sweep { sweep, out, jobs, point_timeout, gather, slurm, sbatch_options, chunk, chunks, worker } => {
             let plan = cli::sweep::Sweep::from_file(&sweep)?;
-            if gather {
+            if let Some(task) = worker {
+                plan.work(&out, &task)
+            } else if gather {
                 plan.gather(&out)
             } else if let Some(tasks) = slurm {
                 anyhow::ensure!(jobs != Some(0), "--jobs must be at least 1");

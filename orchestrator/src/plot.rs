@@ -30,7 +30,7 @@ pub enum PlotError {
 }
 
 /// Line colours that read well on white (the "tab10" set of scientific plotting tools).
-const COLOURS: [RGBColor; 10] = [
+pub const COLOURS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -57,8 +57,9 @@ pub struct PlotOptions {
     pub x_label: Option<String>,
 }
 
-/// The unit a column is drawn in and the factor from its recorded unit.
-fn display_unit(unit: &str, degrees: bool) -> (String, f64) {
+/// The unit a column is drawn in and the factor from its recorded unit (with `degrees`, angles
+/// in `rad`, `rad/s`, `rad/s2` become `deg`, `deg/s`, `deg/s2`).
+pub fn display_unit(unit: &str, degrees: bool) -> (String, f64) {
     match unit.strip_prefix("rad") {
         Some(rest) if degrees && (rest.is_empty() || rest.starts_with('/')) => {
             (format!("deg{rest}"), 180.0 / std::f64::consts::PI)

@@ -1,5 +1,6 @@
 //! FMUs opened once per file and shared by their instances.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -26,22 +27,50 @@ pub struct FmuCache {
     disk: Option<ExtractionCache>,
 }
 
+/// What the caches of one thread extracted and opened, kept for the thread's later caches.
+#[derive(Default)]
+struct Kept {
+    open: HashMap<PathBuf, Arc<Fmu>>,
+    extracted: HashMap<PathBuf, (Arc<ExtractedFmu>, ModelDescription)>,
+}
+
+thread_local! {
+    /// Set by [`FmuCache::keep_on_this_thread`].
+    static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
+}
+
 impl FmuCache {
+    /// From now on, every cache made on this thread starts with what the thread's earlier caches
+    /// extracted and opened (their libraries stay loaded), so that many runs in one process (a
+    /// sweep worker) extract, read and load each FMU once. The FMU files must not change meanwhile.
+    pub fn keep_on_this_thread() {
+        KEPT.with(|k| {
+            k.borrow_mut().get_or_insert_with(Kept::default);
+        })
+    }
+
     /// A cache whose isolated instances are started as `host` says (without it, they need the
     /// environment variable [`HostOptions::ENV`]).
     pub fn with_host(host: HostOptions) -> FmuCache {
-        FmuCache { host: Some(host), ..FmuCache::default() }
+        let mut cache = FmuCache::default();
+        cache.host = Some(host);
+        cache
     }
 
     /// This cache, extracting through `cache` (`None`: into temporary directories, the default).
-    pub fn with_extraction_cache(self, cache: Option<ExtractionCache>) -> FmuCache {
-        FmuCache { disk: cache, ..self }
+    pub fn with_extraction_cache(mut self, cache: Option<ExtractionCache>) -> FmuCache {
+        self.disk = cache;
+        self
     }
 
     /// The FMU at `path`, opened (and loaded into this process) on first use.
     pub fn open(&mut self, path: &Path) -> Result<Arc<Fmu>, ImportError> {
         if let Some(f) = self.open.get(path) {
             return Ok(f.clone());
+        }
+        if let Some(f) = KEPT.with(|k| k.borrow().as_ref().and_then(|k| k.open.get(path).cloned())) {
+            self.open.insert(path.to_path_buf(), f.clone());
+            return Ok(f);
         }
         let (extracted, description) = self.extract(path)?.clone();
         let f = Arc::new(Fmu::load(extracted, description)?);
@@ -59,6 +88,11 @@ impl FmuCache {
     }
 
     fn extract(&mut self, path: &Path) -> Result<&(Arc<ExtractedFmu>, ModelDescription), ImportError> {
+        if !self.extracted.contains_key(path)
+            && let Some(kept) = KEPT.with(|k| k.borrow().as_ref().and_then(|k| k.extracted.get(path).cloned()))
+        {
+            self.extracted.insert(path.to_path_buf(), kept);
+        }
         if !self.extracted.contains_key(path) {
             let (extracted, description) = extract_fmu_cached(path, &OpenOptions::default(), self.disk.as_ref())?;
             self.extracted.insert(path.to_path_buf(), (Arc::new(extracted), description));
@@ -80,5 +114,18 @@ impl FmuCache {
         })?;
         let extracted = self.extract(&spec.path)?.0.clone();
         Ok(Instance::Isolated(IsolatedSlave::spawn(extracted, &spec.name, logger, &host)?))
+    }
+}
+
+impl Drop for FmuCache {
+    /// Hands what this cache extracted and opened to the thread's later caches, when kept.
+    fn drop(&mut self) {
+        // Not kept when the thread is ending (its storage may be gone already).
+        let _ = KEPT.try_with(|k| {
+            if let Some(kept) = k.borrow_mut().as_mut() {
+                kept.open.extend(self.open.drain());
+                kept.extracted.extend(self.extracted.drain());
+            }
+        });
     }
 }

@@ -12,6 +12,7 @@ mod import_support;
 
 mod delayed_loop;
 mod failure_handling;
+mod fmu_cache_reuse;
 mod linearize;
 mod loop_detection;
 mod signal_extrapolation;

@@ -21,10 +21,10 @@ use serde_json::{Value, json};
 pub const GRACE: Duration = Duration::from_secs(2);
 
 /// How often a running point is checked for its end, the timeout and an interrupt.
-const POLL: Duration = Duration::from_millis(5);
+pub(super) const POLL: Duration = Duration::from_millis(5);
 
 /// Why the sweep ended a point before it ended by itself.
-enum Ended {
+pub(super) enum Ended {
     /// The point outlived the timeout (seconds).
     Timeout(f64),
     /// The sweep got this signal.
@@ -58,11 +58,7 @@ pub fn run_point_process(exe: &Path, args: &[String], log: &Path, timeout: Optio
     let logged = std::fs::read_to_string(log).unwrap_or_default();
     let last_error = logged.lines().rev().find(|l| l.starts_with("error:") || l.starts_with("fatal signal"));
     let (state, error) = match ended {
-        Some(Ended::Interrupt(s)) => ("interrupted", format!("interrupted by {}", process::signal_name(s))),
-        Some(Ended::Timeout(limit)) => (
-            "failed",
-            format!("no result within --point-timeout {limit} s: its processes were ended (SIGTERM, then SIGKILL)"),
-        ),
+        Some(ended) => ended.status_and_reason(),
         None if status.success() => ("ok", String::new()),
         None => {
             let cause = signal.map(|s| format!("ended by {s}"));
@@ -83,6 +79,29 @@ pub fn run_point_process(exe: &Path, args: &[String], log: &Path, timeout: Optio
     }))
 }
 
+impl Ended {
+    /// The status (`interrupted` or `failed`) and error of a point the sweep ended this way.
+    pub(super) fn status_and_reason(&self) -> (&'static str, String) {
+        match self {
+            Ended::Interrupt(s) => ("interrupted", format!("interrupted by {}", process::signal_name(*s))),
+            Ended::Timeout(limit) => (
+                "failed",
+                format!("no result within --point-timeout {limit} s: its processes were ended (SIGTERM, then SIGKILL)"),
+            ),
+        }
+    }
+
+    /// Why a point that started at `since` should be ended now: an interrupt of the sweep, or
+    /// `timeout` passed.
+    pub(super) fn now(since: Instant, timeout: Option<Duration>) -> Option<Self> {
+        if let Some(signal) = process::interrupt_requested() {
+            Some(Ended::Interrupt(signal))
+        } else {
+            timeout.filter(|t| since.elapsed() >= *t).map(|t| Ended::Timeout(t.as_secs_f64()))
+        }
+    }
+}
+
 /// Waits for `child` (the leader of its own process group), ending its group after `timeout`
 /// (from `started`) or when the sweep is interrupted; its exit status, and why the sweep ended it.
 fn wait(child: &mut Child, started: Instant, timeout: Option<Duration>) -> Result<(ExitStatus, Option<Ended>)> {
@@ -90,12 +109,7 @@ fn wait(child: &mut Child, started: Instant, timeout: Option<Duration>) -> Resul
         if let Some(status) = child.try_wait().context("cannot wait for a point's process")? {
             return Ok((status, None));
         }
-        let ended = if let Some(signal) = process::interrupt_requested() {
-            Some(Ended::Interrupt(signal))
-        } else {
-            timeout.filter(|t| started.elapsed() >= *t).map(|t| Ended::Timeout(t.as_secs_f64()))
-        };
-        if let Some(ended) = ended {
+        if let Some(ended) = Ended::now(started, timeout) {
             return Ok((end_group(child)?, Some(ended)));
         }
         std::thread::sleep(POLL);
@@ -105,7 +119,7 @@ fn wait(child: &mut Child, started: Instant, timeout: Option<Duration>) -> Resul
 /// Ends the process group of `child`: SIGTERM, then SIGKILL after [`GRACE`] while the leader
 /// runs, and SIGKILL once more before the leader is reaped (so that nothing it started is left
 /// and its group id cannot have been reused). Its exit status.
-fn end_group(child: &mut Child) -> Result<ExitStatus> {
+pub(super) fn end_group(child: &mut Child) -> Result<ExitStatus> {
     let group = child.id();
     let signal = |force| {
         process::signal_process_group(group, force).with_context(|| format!("cannot end process group {group}"))

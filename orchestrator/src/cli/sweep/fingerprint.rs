@@ -116,8 +116,9 @@ impl super::Sweep {
         let mut todo = Vec::new();
         let mut done = 0;
         let mut stale = Vec::new();
+        let packed = super::packed::finished(dir);
         for k in (0..self.points.len()).filter(|k| chunk.is_none_or(|(c, n)| k % n == c)) {
-            let status = self.recorded_status(dir, k, inputs);
+            let status = self.recorded_status(dir, k, packed.get(&k), inputs);
             match status["status"].as_str() {
                 Some("ok") => done += 1,
                 Some("stale") => {
@@ -133,11 +134,20 @@ impl super::Sweep {
         (todo, done)
     }
 
-    /// The `status.json` of point `k` in `dir` (`not run` when missing), its status `stale` and
-    /// its error naming the changed input when it was done with other inputs than `inputs`.
-    pub(super) fn recorded_status(&self, dir: &Path, k: usize, inputs: &SweepInputs) -> Value {
+    /// The status of point `k` in `dir` (its `packed` record, else its `status.json`; `not run`
+    /// when neither), its status `stale` and its error naming the changed input when it was done
+    /// with other inputs than `inputs`.
+    pub(super) fn recorded_status(
+        &self,
+        dir: &Path,
+        k: usize,
+        packed: Option<&super::packed::Record>,
+        inputs: &SweepInputs,
+    ) -> Value {
+        // Any folder gives the same fingerprint: the stored command names it `<point>`.
         let out = super::point_dir(dir, k);
-        let Some(mut status) = super::read_json(&out.join("status.json")) else {
+        let recorded = packed.map(|r| r.status.clone()).or_else(|| super::read_json(&out.join("status.json")));
+        let Some(mut status) = recorded else {
             return json!({ "status": "not run" });
         };
         if status["status"] == "ok"

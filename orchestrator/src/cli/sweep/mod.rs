@@ -1,16 +1,13 @@
 //! `orchestrator sweep`: many runs or trims of one system over a set of points (a grid, a list
-//! or random samples), each point in its own `orchestrator` process so that a crash or failure of
-//! one point is recorded and the others go on. Points already done with the same inputs are
-//! skipped (resumable; [`fingerprint`]); `DIR/sweep.csv` has one row per point and `DIR/sweep.svg`
-//! each figure against the first swept variable. With `--slurm` the same points run as a Slurm
-//! job array writing into the same `DIR` ([`slurm`]). One sweep at a time writes into a folder
-//! ([`lock`]); each point runs in a process group of its own, ended on timeout and on Ctrl-C
-//! ([`children`]).
-
-mod children;
-mod fingerprint;
-mod lock;
-mod slurm;
+//! or random samples, see [`design`]), run by worker processes that each take a chunk of the
+//! points (see [`worker`]; `"process": "point"`: each point in its own `orchestrator` process), so
+//! that a crash or failure of one point is recorded and the others go on. Points already done with
+//! the same inputs are skipped (resumable; [`fingerprint`]); `DIR/sweep.csv` has one row per point
+//! (units in `sweep.units.csv`) and `DIR/sweep.svg` the results against the swept variable (see
+//! [`plot`]). With `--slurm` the same points run as a Slurm job array writing into the same `DIR`
+//! ([`slurm`]). Each task packs its points' files into a few files (see [`packed`]; `"packed":
+//! false`: a folder per point). One sweep at a time writes into a folder ([`lock`]); each point
+//! (or worker) runs in a process group of its own, ended on timeout and on Ctrl-C ([`children`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -22,6 +19,16 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+mod children;
+mod columns;
+mod design;
+mod fingerprint;
+mod lock;
+mod packed;
+mod plot;
+mod slurm;
+mod worker;
 
 /// A sweep file as written.
 #[derive(Debug, Deserialize)]
@@ -39,13 +46,39 @@ struct SweepFile {
     list: Vec<BTreeMap<String, f64>>,
     /// Random samples.
     #[serde(default)]
-    random: Option<RandomPoints>,
+    random: Option<design::RandomPoints>,
     /// Recorded outputs whose minimum, maximum, mean and final value go into `sweep.csv` (`run`).
     #[serde(default)]
     statistics: Vec<String>,
     /// Further command-line arguments for every point (e.g. `["--stop", "2"]`).
     #[serde(default)]
     arguments: Vec<String>,
+    /// The swept variable on the plots' horizontal axis (default: the grid variable with the
+    /// most values).
+    #[serde(default)]
+    plot_against: Option<String>,
+    /// Results packed into a few files per task (default) or, with `false`, a folder per point.
+    #[serde(default = "packed_by_default")]
+    packed: bool,
+    /// A process per chunk of points (default) or per point.
+    #[serde(default)]
+    process: ProcessPer,
+}
+
+/// What runs in one `orchestrator` process of its own.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ProcessPer {
+    /// Each point (a crash costs only that point).
+    Point,
+    /// Each of the `--jobs` chunks: its points in sequence, in one process (see `worker`).
+    #[default]
+    Chunk,
+}
+
+/// `"packed"` when the sweep file does not say.
+fn packed_by_default() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -63,13 +96,14 @@ enum Values {
     Range { from: f64, to: f64, count: usize },
 }
 
-/// `count` points with each variable uniform in its `[low, high]`, from `seed`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RandomPoints {
-    count: usize,
-    seed: u64,
-    ranges: BTreeMap<String, [f64; 2]>,
+impl Values {
+    /// The number of values.
+    fn len(&self) -> usize {
+        match self {
+            Values::List(v) => v.len(),
+            Values::Range { count, .. } => *count,
+        }
+    }
 }
 
 /// One point: values by variable name, in the order of the sweep's variables.
@@ -79,6 +113,20 @@ type Point = Vec<(String, f64)>;
 const OPTIONS: [(&str, &str); 5] =
     [("speed", "--speed"), ("turn_rate", "--turn-rate"), ("start", "--start"), ("stop", "--stop"), ("step", "--step")];
 
+/// What the points of one `sweep` call share.
+struct Call<'a> {
+    /// This `orchestrator` executable, which runs the points.
+    exe: PathBuf,
+    /// The sweep's output folder.
+    dir: &'a Path,
+    /// Names the packed files and worker logs: the Slurm chunk, or `0`.
+    task: String,
+    /// The sweep's inputs now, fingerprinted into every point's status.
+    inputs: fingerprint::SweepInputs,
+    /// How long a point may run before its process group is ended.
+    point_timeout: Option<Duration>,
+}
+
 /// A parsed sweep: its system, work and points.
 pub struct Sweep {
     system: PathBuf,
@@ -86,6 +134,13 @@ pub struct Sweep {
     points: Vec<Point>,
     statistics: Vec<String>,
     arguments: Vec<String>,
+    /// The grid's variables and the number of values of each.
+    grid: Vec<(String, usize)>,
+    plot_against: Option<String>,
+    packed: bool,
+    process: ProcessPer,
+    /// The sweep file (a worker process reads it again).
+    file: PathBuf,
 }
 
 impl Sweep {
@@ -112,7 +167,24 @@ impl Sweep {
                 bail!("{}: '{name}' is a trim condition; use \"work\": \"trim\"", path.display());
             }
         }
-        Ok(Self { system, work: file.work, points, statistics: file.statistics, arguments: file.arguments })
+        if let Some(x) = &file.plot_against
+            && !points[0].iter().any(|(n, _)| n == x)
+        {
+            bail!("{}: plot_against: '{x}' is not a swept variable", path.display());
+        }
+        let grid = file.grid.iter().map(|(n, v)| (n.clone(), v.len())).collect();
+        Ok(Self {
+            system,
+            work: file.work,
+            points,
+            statistics: file.statistics,
+            arguments: file.arguments,
+            grid,
+            plot_against: file.plot_against,
+            packed: file.packed,
+            process: file.process,
+            file: std::path::absolute(path)?,
+        })
     }
 
     /// Runs the points not done yet (with these inputs) in `dir`, `jobs` at a time (only those of
@@ -125,13 +197,43 @@ impl Sweep {
         chunk: Option<(usize, usize)>,
         point_timeout: Option<Duration>,
     ) -> Result<()> {
-        std::fs::create_dir_all(dir.join("points")).with_context(|| format!("cannot create {}", dir.display()))?;
+        let folder = if self.packed { dir.to_path_buf() } else { dir.join("points") };
+        std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", dir.display()))?;
         let _lock = lock::FolderLock::acquire(dir, chunk)?;
         cosim::import::process::install_interrupt_flag();
-        let exe = std::env::current_exe().context("cannot locate the orchestrator executable")?;
-        let inputs = fingerprint::SweepInputs::of_system(&self.system)?;
-        let (todo, skipped) = self.pending(dir, chunk, &inputs);
+        let call = Call {
+            exe: std::env::current_exe().context("cannot locate the orchestrator executable")?,
+            dir,
+            task: chunk.map_or(0, |(c, _)| c).to_string(),
+            inputs: fingerprint::SweepInputs::of_system(&self.system)?,
+            point_timeout,
+        };
+        let (todo, skipped) = self.pending(dir, chunk, &call.inputs);
+        if self.packed {
+            packed::forget(dir, &call.task, chunk.is_none(), &todo)?;
+        }
         eprintln!("sweep: {} points, {} to run, {jobs} at a time", self.points.len(), todo.len());
+        let started = Instant::now();
+        let failed = match self.process {
+            ProcessPer::Point => self.run_points(&call, jobs, &todo)?,
+            ProcessPer::Chunk => worker::supervise(self, &call, jobs, &todo)?,
+        };
+        let wall = started.elapsed().as_secs_f64();
+        if chunk.is_none() {
+            self.gather(dir)?;
+        }
+        let ran = todo.len();
+        println!(
+            "sweep: {ran} points run in {wall:.1} s ({:.1} points per minute), {skipped} already done, {} failed",
+            if wall > 0.0 { ran as f64 * 60.0 / wall } else { 0.0 },
+            failed.len()
+        );
+        finished(dir, ran, &failed, self.packed)
+    }
+
+    /// Runs the points `todo`, each in its own process, `jobs` at a time; the failed points.
+    fn run_points(&self, call: &Call, jobs: usize, todo: &[usize]) -> Result<Vec<usize>> {
+        let packed = self.packed.then(|| packed::PackedTask::new(call.dir, &call.task)).transpose()?;
         let next = AtomicUsize::new(0);
         let failures = Mutex::new(Vec::new());
         let started = Instant::now();
@@ -144,7 +246,7 @@ impl Sweep {
                         if cosim::import::process::interrupt_requested().is_some() {
                             break;
                         }
-                        let status = self.run_point(&exe, dir, k, &inputs, point_timeout);
+                        let status = self.run_point(call, k, packed.as_ref());
                         let ok = status.as_ref().is_ok_and(|s| s["status"] == "ok");
                         if !ok {
                             failures.lock().unwrap_or_else(|p| p.into_inner()).push(k);
@@ -160,18 +262,7 @@ impl Sweep {
                 });
             }
         });
-        let wall = started.elapsed().as_secs_f64();
-        if chunk.is_none() {
-            self.gather(dir)?;
-        }
-        let failed = failures.into_inner().unwrap_or_else(|p| p.into_inner());
-        let ran = todo.len();
-        println!(
-            "sweep: {ran} points run in {wall:.1} s ({:.1} points per minute), {skipped} already done, {} failed",
-            if wall > 0.0 { ran as f64 * 60.0 / wall } else { 0.0 },
-            failed.len()
-        );
-        finished(dir, todo.len(), &failed)
+        Ok(failures.into_inner().unwrap_or_else(|p| p.into_inner()))
     }
 
     /// The command line of point `k`, writing into `out`.
@@ -200,24 +291,21 @@ impl Sweep {
         args
     }
 
-    /// Runs point `k` in its own process (ended after `timeout`); writes and returns its
-    /// `status.json`, with the command and the fingerprint of its `inputs`.
-    fn run_point(
-        &self,
-        exe: &Path,
-        dir: &Path,
-        k: usize,
-        inputs: &fingerprint::SweepInputs,
-        timeout: Option<Duration>,
-    ) -> Result<Value> {
-        let out = point_dir(dir, k);
+    /// Runs point `k` in its own process (ended after the call's point timeout); writes and
+    /// returns its `status.json`, with the command and the fingerprint of its inputs (with `packed`: in a
+    /// scratch folder, then appended to the task's packed files).
+    fn run_point(&self, call: &Call, k: usize, packed: Option<&packed::PackedTask>) -> Result<Value> {
+        let out = packed.map_or_else(|| point_dir(call.dir, k), |p| p.scratch(k));
         std::fs::create_dir_all(&out)?;
         let _ = std::fs::remove_file(out.join("status.json"));
         let args = self.arguments(k, &out);
-        let mut status = children::run_point_process(exe, &args, &out.join("log.txt"), timeout)?;
-        status["inputs"] = inputs.fingerprint(&args, &out);
+        let mut status = children::run_point_process(&call.exe, &args, &out.join("log.txt"), call.point_timeout)?;
+        status["inputs"] = call.inputs.fingerprint(&args, &out);
         status["command"] = json!(args);
         std::fs::write(out.join("status.json"), serde_json::to_string_pretty(&status)? + "\n")?;
+        if let Some(packed) = packed {
+            packed.append(k, &out, &status, &self.statistics)?;
+        }
         Ok(status)
     }
 
@@ -229,7 +317,9 @@ impl Sweep {
         let inputs = fingerprint::SweepInputs::of_system(&self.system)?;
         let mut rows: Vec<BTreeMap<String, String>> = Vec::new();
         let mut figures: Vec<String> = Vec::new();
+        let recorded = packed::finished(dir);
         for (k, point) in self.points.iter().enumerate() {
+            let record = recorded.get(&k);
             let out = point_dir(dir, k);
             let mut row = BTreeMap::new();
             row.insert("id".to_string(), format!("{k}"));
@@ -237,7 +327,7 @@ impl Sweep {
                 row.insert(name.clone(), format!("{value:?}"));
             }
             // Results of other inputs are not shown under this point's values.
-            let status = self.recorded_status(dir, k, &inputs);
+            let status = self.recorded_status(dir, k, record, &inputs);
             let current = status["status"] != "stale";
             row.insert("status".into(), status["status"].as_str().unwrap_or("unknown").to_string());
             row.insert("error".into(), status["error"].as_str().unwrap_or("").replace('"', "'"));
@@ -247,13 +337,16 @@ impl Sweep {
                 }
                 row.insert(name, value);
             };
-            if let Some(summary) = read_json(&out.join("summary.json")).filter(|_| current) {
+            let summary = record.map_or_else(|| read_json(&out.join("summary.json")), |r| r.summary.clone());
+            if let Some(summary) = summary.filter(|_| current) {
                 for (name, value) in flatten(&summary) {
                     add(name, value);
                 }
             }
             if current && self.work == Work::Run && !self.statistics.is_empty() {
-                for (name, value) in statistics(&out.join("results.csv"), &self.statistics) {
+                let values = record
+                    .map_or_else(|| statistics(&out.join("results.csv"), &self.statistics), |r| r.statistics.clone());
+                for (name, value) in values {
                     add(name, value);
                 }
             }
@@ -275,20 +368,23 @@ impl Sweep {
             csv += &(cells.join(",") + "\n");
         }
         std::fs::write(dir.join("sweep.csv"), csv)?;
-        // Drawn against the first variable that changes; one line per combination of the others
-        // that change.
-        let varying: Vec<String> = variables
-            .iter()
-            .filter(|v| {
-                self.points
-                    .iter()
-                    .any(|p| p.iter().find(|(n, _)| n == *v) != self.points[0].iter().find(|(n, _)| n == *v))
-            })
-            .cloned()
-            .collect();
-        if let Some(x) = varying.first() {
-            plot(dir, x, &varying[1..], &figures, &rows)?;
-        }
+        let units_csv = (0..self.points.len())
+            .map(|k| point_dir(dir, k).join("results.units.csv"))
+            .chain([dir.join("packed").join("results.units.csv")])
+            .find(|p| self.work == Work::Run && p.is_file());
+        let units = columns::units(&self.system, &variables, &figures, &self.statistics, units_csv.as_deref());
+        columns::write_units_csv(&dir.join("sweep.units.csv"), &header, &units)?;
+        let (physics, diagnostics): (Vec<String>, Vec<String>) =
+            figures.iter().cloned().partition(|f| columns::is_physics(f, &self.statistics));
+        let diagnostics: Vec<String> = diagnostics.into_iter().filter(|f| !f.starts_with("condition.")).collect();
+        let layout = plot::Layout {
+            rows: &rows,
+            variables: &variables,
+            grid: &self.grid,
+            x: self.plot_against.as_deref(),
+            units: &units,
+        };
+        plot::draw(dir, &layout, &physics, &diagnostics)?;
         println!("sweep: {} ({} points)", dir.join("sweep.csv").display(), rows.len());
         Ok(())
     }
@@ -337,18 +433,15 @@ fn point_dir(dir: &Path, k: usize) -> PathBuf {
 }
 
 /// The end of a sweep run in `dir` of `ran` points: an error when it was interrupted or when
-/// points failed (`failed`).
-fn finished(dir: &Path, ran: usize, failed: &[usize]) -> Result<()> {
+/// points failed (`failed`), naming where their reasons are (`packed` or not).
+fn finished(dir: &Path, ran: usize, failed: &[usize], packed: bool) -> Result<()> {
     use cosim::import::process::{interrupt_requested, signal_name};
     if let Some(signal) = interrupt_requested() {
         bail!("interrupted by {}: the points in progress were ended; the same command resumes", signal_name(signal));
     }
     if !failed.is_empty() {
-        bail!(
-            "{} of {ran} points failed (the reasons: {}/points/<id>/status.json and log.txt)",
-            failed.len(),
-            dir.display()
-        );
+        let reasons = if packed { "packed/points-*.jsonl" } else { "points/<id>/status.json and log.txt" };
+        bail!("{} of {ran} points failed (the reasons: {}/{reasons})", failed.len(), dir.display());
     }
     Ok(())
 }
@@ -396,15 +489,7 @@ fn points(file: &SweepFile) -> Result<Vec<Point>> {
         points.push(point);
     }
     if let Some(random) = &file.random {
-        let mut state = random.seed ^ 0x9E37_79B9_7F4A_7C15;
-        for _ in 0..random.count {
-            let point: Point = random
-                .ranges
-                .iter()
-                .map(|(n, [low, high])| (n.clone(), low + (high - low) * uniform(&mut state)))
-                .collect();
-            points.push(point);
-        }
+        points.extend(design::sample(random)?);
     }
     if points.is_empty() {
         bail!("no points: give a grid, a list or random samples");
@@ -413,15 +498,6 @@ fn points(file: &SweepFile) -> Result<Vec<Point>> {
         bail!("grid, list and random points must name the same variables");
     }
     Ok(points)
-}
-
-/// A uniform number in [0, 1) from a SplitMix64 stream (reproducible for a seed on any machine).
-fn uniform(state: &mut u64) -> f64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)) as f64 / 2f64.powi(64)
 }
 
 /// The scalar numbers and booleans of a summary JSON as `a.b` names, except what describes the
@@ -433,7 +509,7 @@ fn flatten(value: &Value) -> Vec<(String, String)> {
             Value::Bool(b) => out.push((prefix.to_string(), u8::from(*b).to_string())),
             Value::Object(map) => {
                 for (k, v) in map {
-                    if k != "inputs" && k != "condition" {
+                    if k != "inputs" {
                         let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
                         walk(&name, v, out);
                     }
@@ -468,41 +544,4 @@ fn statistics(csv: &Path, names: &[String]) -> Vec<(String, String)> {
         }
     }
     out
-}
-
-/// `sweep.svg`: every figure against the swept variable `x`, one line per combination of the
-/// `others`, points in order of `x`.
-fn plot(dir: &Path, x: &str, others: &[String], figures: &[String], rows: &[BTreeMap<String, String>]) -> Result<()> {
-    use cosim::master::Results;
-    // One "results" table per series: x as the time axis and the figures as columns, drawn by
-    // the run plot, so the sweep plot has the same look.
-    let mut series: BTreeMap<String, Vec<&BTreeMap<String, String>>> = BTreeMap::new();
-    for row in rows.iter().filter(|r| r.get("status").is_some_and(|s| s == "ok")) {
-        let key = others.iter().map(|o| format!("{o}={}", row.get(o).cloned().unwrap_or_default())).collect::<Vec<_>>();
-        series.entry(key.join(", ")).or_default().push(row);
-    }
-    let numeric: Vec<&String> = figures.iter().filter(|f| !f.ends_with("wall_seconds")).collect();
-    for (k, (key, mut members)) in series.into_iter().enumerate() {
-        let value =
-            |r: &BTreeMap<String, String>, n: &str| r.get(n).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
-        members.sort_by(|a, b| value(a, x).total_cmp(&value(b, x)));
-        if members.len() < 2 {
-            continue;
-        }
-        let mut results = Results::new(numeric.iter().map(|n| n.to_string()).collect(), members.len());
-        for r in &members {
-            let row: Vec<f64> = numeric.iter().map(|n| value(r, n)).collect();
-            results.push(value(r, x), &row);
-        }
-        let name = if key.is_empty() { "sweep.svg".to_string() } else { format!("sweep-{k}.svg") };
-        let title = if key.is_empty() { format!("sweep over {x}") } else { format!("sweep over {x} ({key})") };
-        let options = orchestrator::plot::PlotOptions {
-            title,
-            variables: Vec::new(),
-            degrees: false,
-            x_label: Some(x.to_string()),
-        };
-        orchestrator::plot::plot_svg(&results, &[], &dir.join(name), &options)?;
-    }
-    Ok(())
 }

@@ -4,7 +4,7 @@
 use super::*;
 
 /// `helicopter.json` with its FMUs named by absolute paths to the packaged FMUs, written into `dir`.
-fn helicopter_json(dir: &std::path::Path) -> std::path::PathBuf {
+pub(super) fn helicopter_json(dir: &std::path::Path) -> std::path::PathBuf {
     let example = test_fmus::fixtures::example_path("helicopter.json");
     let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
     for (_, fmu) in json["fmus"].as_object_mut().unwrap() {
@@ -303,7 +303,7 @@ fn every_example_runs_from_the_workspace_root() {
 }
 
 /// Column `name` of a CSV with a quoted header, as strings (`sweep.csv`).
-fn csv_cells(path: &std::path::Path, name: &str) -> Vec<String> {
+pub(super) fn csv_cells(path: &std::path::Path, name: &str) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let header: Vec<String> = lines.next().unwrap().split(',').map(|h| h.trim_matches('"').to_string()).collect();

@@ -220,5 +220,6 @@ fn processes_of(case: &Case) -> Vec<String> {
 mod crashes;
 mod isolated;
 mod signals;
+mod sweep_worker;
 mod sweeps;
 mod written_results;
