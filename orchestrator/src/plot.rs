@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
@@ -99,10 +100,8 @@ pub fn plot_svg(
     let grid_rows = selected.len().div_ceil(grid_columns);
     let (panel_width, panel_height) = (900 / grid_columns as u32 + 100 * (grid_columns as u32 - 1), 160);
     let size = (panel_width * grid_columns as u32, 60 + panel_height * grid_rows as u32);
-    let root = SVGBackend::new(path, size).into_drawing_area();
     let err = |e: &dyn std::fmt::Display| PlotError::Draw { path: path.to_path_buf(), message: e.to_string() };
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let root = root.titled(&options.title, ("sans-serif", 20)).map_err(|e| err(&e))?;
+    let root = titled_canvas(path, size, &options.title)?;
     let panels = root.split_evenly((grid_rows, grid_columns));
     let (t0, t1) = (results.time[0], *results.time.last().expect("not empty"));
     let t1 = if t1 > t0 { t1 } else { t0 + 1.0 };
@@ -175,9 +174,7 @@ pub fn plot_bode(curves: &[ResponseCurve], path: &Path, title: &str) -> Result<(
             out
         })
         .collect();
-    let root = SVGBackend::new(path, (1000, 800)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let root = root.titled(title, ("sans-serif", 20)).map_err(|e| err(&e))?;
+    let root = titled_canvas(path, (1000, 800), title)?;
     let panels = root.split_evenly((2, 1));
     let magnitudes: Vec<Vec<f64>> = curves.iter().map(|(_, _, gs)| gs.iter().map(db).collect()).collect();
     for (k, (panel, (what, values))) in
@@ -204,13 +201,7 @@ pub fn plot_bode(curves: &[ResponseCurve], path: &Path, title: &str) -> Result<(
                 .label(label.as_str())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2)));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::LowerLeft)
-            .draw()
-            .map_err(|e| err(&e))?;
+        draw_legend(&mut chart, SeriesLabelPosition::LowerLeft).map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))
 }
@@ -238,6 +229,32 @@ fn group_by_name<'m>(items: impl Iterator<Item = (&'m str, (f64, f64))>) -> Vec<
 /// A chart of two real axes on an SVG drawing.
 type Plane<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
+/// A white SVG drawing of `size` pixels at `path` with `title` on top: the area below the title.
+pub fn titled_canvas<'p>(
+    path: &'p Path,
+    size: (u32, u32),
+    title: &str,
+) -> Result<DrawingArea<SVGBackend<'p>, Shift>, PlotError> {
+    let err = |e: &dyn std::fmt::Display| PlotError::Draw { path: path.to_path_buf(), message: e.to_string() };
+    let root = SVGBackend::new(path, size).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    root.titled(title, ("sans-serif", 20)).map_err(|e| err(&e))
+}
+
+/// The legend of the chart's labelled series at `position`, framed on translucent white.
+pub fn draw_legend<'a, 'b: 'a, C: CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, C>,
+    position: SeriesLabelPosition,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(position)
+        .draw()
+        .map_err(|e| e.to_string())
+}
+
 /// One dot series per group, coloured in order, and their legend at `position`.
 fn draw_groups<'a, 'b: 'a>(
     chart: &mut Plane<'a, 'b>,
@@ -252,13 +269,7 @@ fn draw_groups<'a, 'b: 'a>(
             .label(*name)
             .legend(move |(x, y)| Circle::new((x + 8, y), 4, colour.filled()));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .position(position)
-        .draw()
-        .map_err(|e| e.to_string())
+    draw_legend(chart, position)
 }
 
 /// Range of `values` with a margin (a band around a single value).
@@ -306,9 +317,7 @@ pub fn plot_modes_sweep(points: &ModesByPoint, parameter: &str, path: &Path, tit
             .iter()
             .flat_map(|(p, modes)| modes.iter().filter(|m| shown(m) && m.eigenvalue.im > 0.0).map(move |m| (*p, m)))
     };
-    let root = SVGBackend::new(path, (1000, 900)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let root = root.titled(&format!("{title}: modes against {parameter}"), ("sans-serif", 20)).map_err(|e| err(&e))?;
+    let root = titled_canvas(path, (1000, 900), &format!("{title}: modes against {parameter}"))?;
     let panels = root.split_evenly((2, 1));
     for (panel, (what, value)) in panels.iter().zip([
         ("frequency [Hz]", (|m: &Mode| m.frequency_hz) as fn(&Mode) -> f64),

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Result, anyhow};
-use orchestrator::plot::{COLOURS, display_unit};
+use orchestrator::plot::{COLOURS, display_unit, draw_legend, titled_canvas};
 use plotters::prelude::*;
 
 /// One row of `sweep.csv`: its cells by column name.
@@ -179,9 +179,7 @@ fn chart(
     let err = |e: &dyn std::fmt::Display| anyhow!("cannot draw {}: {e}", path.display());
     let columns = if figures.len() <= 6 { 1 } else { 2 };
     let rows = figures.len().div_ceil(columns);
-    let root = SVGBackend::new(path, (900 * columns as u32, 60 + 220 * rows as u32)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let root = root.titled(title, ("sans-serif", 20)).map_err(|e| err(&e))?;
+    let root = titled_canvas(path, (900 * columns as u32, 60 + 220 * rows as u32), title)?;
     let (x_label, x_factor) = layout.axis(x);
     let all = || groups.iter().flat_map(|(_, m)| m.iter());
     let x_range = padded(all().map(|r| Layout::value(r, x) * x_factor));
@@ -215,13 +213,7 @@ fn chart(
             }
         }
         if k == 0 && groups.iter().any(|(l, _)| !l.is_empty()) {
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK)
-                .position(SeriesLabelPosition::UpperRight)
-                .draw()
-                .map_err(|e| err(&e))?;
+            draw_legend(&mut chart, SeriesLabelPosition::UpperRight).map_err(|e| err(&e))?;
         }
     }
     root.present().map_err(|e| err(&e))
@@ -270,9 +262,7 @@ fn map(
     let err = |e: &dyn std::fmt::Display| anyhow!("cannot draw {}: {e}", path.display());
     let columns = if figures.len() <= 2 { 1 } else { 2 };
     let rows = figures.len().div_ceil(columns);
-    let root = SVGBackend::new(path, (700 * columns as u32, 60 + 420 * rows as u32)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let root = root.titled(title, ("sans-serif", 20)).map_err(|e| err(&e))?;
+    let root = titled_canvas(path, (700 * columns as u32, 60 + 420 * rows as u32), title)?;
     let ((x_label, fx), (y_label, fy)) = (layout.axis(x), layout.axis(y));
     for (figure, panel) in figures.iter().zip(root.split_evenly((rows, columns))) {
         let (caption, fz) = layout.axis(figure);
