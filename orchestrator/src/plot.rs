@@ -272,8 +272,8 @@ fn draw_groups<'a, 'b: 'a>(
     draw_legend(chart, position)
 }
 
-/// Range of `values` with a margin (a band around a single value).
-fn padded(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+/// Range of `values` with a margin (a band around a single value); -1..1 when none is finite.
+pub fn padded(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     let (lo, hi) =
         values.filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
     if !lo.is_finite() {

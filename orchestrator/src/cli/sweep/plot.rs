@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Result, anyhow};
-use orchestrator::plot::{COLOURS, display_unit, draw_legend, titled_canvas};
+use orchestrator::plot::{COLOURS, display_unit, draw_legend, padded, titled_canvas};
 use plotters::prelude::*;
 
 /// One row of `sweep.csv`: its cells by column name.
@@ -153,17 +153,6 @@ fn conditions<'r>(layout: &Layout, ok: &[&'r Row], others: &[String]) -> Vec<(St
             (label, members)
         })
         .collect()
-}
-
-/// Range of `values` with a margin (a band around a single value).
-fn padded(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
-    let (lo, hi) =
-        values.filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
-    if !lo.is_finite() {
-        return -1.0..1.0;
-    }
-    let pad = ((hi - lo) * 0.05).max(1e-3 * hi.abs().max(lo.abs()).max(1.0));
-    (lo - pad)..(hi + pad)
 }
 
 /// One panel per figure against `x`: a line with dots per group (`lines`), or dots only.
