@@ -51,9 +51,20 @@ pub enum LinearError {
     /// No output of that name.
     #[error("'{0}' is not an output of the linear model (the system's recorded outputs)")]
     UnknownOutput(String),
-    /// The eigenvalue iteration did not converge.
-    #[error("the eigenvalues of the {0} x {0} monodromy matrix did not converge")]
-    NoConvergence(usize),
+    /// The real Schur iteration for the eigenvalues did not converge, on the matrix nor on the
+    /// similar ones tried.
+    #[error(
+        "the eigenvalues of the {size} x {size} {matrix} did not converge in {iterations} iterations of the real \
+         Schur form (nor on its transpose, a scaled or a rotated similar matrix)"
+    )]
+    NoConvergence {
+        /// What the matrix is, e.g. `state matrix A`.
+        matrix: &'static str,
+        /// Its number of rows and columns.
+        size: usize,
+        /// The iteration limit of each attempt.
+        iterations: usize,
+    },
     /// Floquet samples of different state sets.
     #[error("the samples have different states ({0} and {1})")]
     DifferentStates(usize, usize),
@@ -336,15 +347,15 @@ impl LinearModel {
         })
     }
 
-    /// Eigenvalues of `A` (real Schur form) with their modes, sorted by frequency, then by
-    /// real part.
-    pub fn modes(&self) -> Vec<Mode> {
+    /// Eigenvalues of `A` (real Schur form with an iteration limit) with their modes, sorted by
+    /// frequency, then by real part; an error where the eigenvalues do not converge.
+    pub fn modes(&self) -> Result<Vec<Mode>, LinearError> {
         let n = self.state_names.len();
         if n == 0 {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let zero = neutral_below(std::slice::from_ref(self));
-        let lambdas: Vec<Complex<f64>> = self.a.clone().complex_eigenvalues().iter().copied().collect();
+        let lambdas = modes::eigenvalues(&self.a, "state matrix A")?;
         let mut modes = named_modes(&self.a, &lambdas, &self.state_groups(), zero);
         if self.multiblade {
             for mode in &mut modes {
@@ -352,7 +363,7 @@ impl LinearModel {
             }
         }
         sort_modes(&mut modes);
-        modes
+        Ok(modes)
     }
 
     /// The group of each state for naming modes ([`state_group`]: an angle with its rate,

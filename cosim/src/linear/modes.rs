@@ -36,7 +36,7 @@ pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, Linear
     let omega = std::f64::consts::TAU / period;
     let zero = super::neutral_below(samples);
     let shape = PeriodicShape { samples, steps: &steps, to_multiblade: &to_multiblade, h, omega };
-    let multipliers = eigenvalues(&phi_m)?;
+    let multipliers = eigenvalues(&phi_m, "monodromy matrix")?;
     // Named as the modes of Phi (one group per mode where it can), |mu| = 1 neutral.
     let phi_minus_one = &phi_m - DMatrix::<f64>::identity(n, n);
     let named = named_modes(&phi_minus_one, &shifted(&multipliers), &groups, 1e-9);
@@ -58,13 +58,23 @@ pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, Linear
     Ok(modes)
 }
 
-/// The eigenvalues of `m` by a real Schur decomposition with an iteration limit: nalgebra's
-/// unlimited one can cycle forever on a monodromy matrix whose eigenvalues span many orders of
-/// magnitude; where it does not converge, the same on `m` transposed, diagonally scaled and
-/// rotated (similar matrices, other rounding), else an error.
-fn eigenvalues(m: &DMatrix<f64>) -> Result<Vec<Complex<f64>>, LinearError> {
+/// The eigenvalues of `m` (named `matrix` in the error) by a real Schur decomposition with an
+/// iteration limit of `100 n` (at least 1000): every eigenvalue solve of the linear analysis
+/// goes through here, as nalgebra's unlimited one can cycle forever (e.g. on a monodromy matrix
+/// whose eigenvalues span many orders of magnitude). See [`eigenvalues_within`].
+pub(super) fn eigenvalues(m: &DMatrix<f64>, matrix: &'static str) -> Result<Vec<Complex<f64>>, LinearError> {
+    eigenvalues_within(m, matrix, 100 * m.nrows().max(10))
+}
+
+/// The eigenvalues of `m` by a real Schur decomposition of at most `limit` iterations; where it
+/// does not converge, the same on `m` transposed, diagonally scaled and rotated (similar
+/// matrices, other rounding), else [`LinearError::NoConvergence`] naming `matrix`.
+pub(super) fn eigenvalues_within(
+    m: &DMatrix<f64>,
+    matrix: &'static str,
+    limit: usize,
+) -> Result<Vec<Complex<f64>>, LinearError> {
     let n = m.nrows();
-    let limit = 100 * n.max(10);
     let scale = DVector::from_fn(n, |k, _| 1.0 + 0.37 * k as f64 / n.max(1) as f64);
     let scaled = DMatrix::from_fn(n, n, |r, c| m[(r, c)] * scale[r] / scale[c]);
     // An orthogonal similarity by a fixed, dense rotation: another Hessenberg form altogether.
@@ -74,7 +84,7 @@ fn eigenvalues(m: &DMatrix<f64>) -> Result<Vec<Complex<f64>>, LinearError> {
         .into_iter()
         .find_map(|candidate| nalgebra::linalg::Schur::try_new(candidate, f64::EPSILON, limit))
         .map(|schur| schur.complex_eigenvalues().iter().copied().collect())
-        .ok_or(LinearError::NoConvergence(n))
+        .ok_or(LinearError::NoConvergence { matrix, size: n, iterations: limit })
 }
 
 /// The multipliers `mu - 1`: the eigenvalues of `Phi - I`, zero for a neutral mode.

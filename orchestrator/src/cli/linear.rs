@@ -259,7 +259,7 @@ pub fn linearize(request: &LinearRequest, out: &Path, bode: &[String], floquet: 
     }
     let description = request.description(&[])?;
     let (model, inert) = request.model(&description)?;
-    let modes = model.modes();
+    let modes = model.modes()?;
     let mut json = model.to_json(&modes, &inert);
     if let Some(samples) = floquet {
         let exponents = floquet_exponents(request, &description, &model, samples)?;
@@ -312,7 +312,7 @@ fn point_modes(request: &LinearRequest, set: &[String], floquet: Option<usize>) 
             let (model, _) = LinearRequest { multiblade: false, ..request.clone() }.model(&description)?;
             floquet_exponents(request, &description, &model, samples)
         }
-        None => Ok(request.model(&description)?.0.modes()),
+        None => Ok(request.model(&description)?.0.modes()?),
     }
 }
 

@@ -179,7 +179,8 @@ fn flap_mode_matches_the_decay_of_the_nonlinear_co_simulation() {
     master.initialize().unwrap();
     let lin = master.linearize(&[]).unwrap();
     let lin = lin.without_states(&lin.inert_states());
-    let flap = lin.modes().into_iter().find(|m| m.name == "rotor.blade[*].flap" && m.eigenvalue.im > 0.0).unwrap();
+    let flap =
+        lin.modes().unwrap().into_iter().find(|m| m.name == "rotor.blade[*].flap" && m.eigenvalue.im > 0.0).unwrap();
 
     let (results, _) = common::run_description(&description(0.005));
     let (t, beta) = (&results.time, results.column("rotor.blade[1].flap").unwrap());
