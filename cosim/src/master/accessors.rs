@@ -59,6 +59,16 @@ impl Master {
         self.stop_reason.as_deref()
     }
 
+    /// Instances that do not compute their outputs in initialization mode, found by the last
+    /// [`Master::run`]: FMUs without get-after-set whose outputs connected to another FMU were
+    /// all 0 after initialization and not all 0 after the first step. They compute them in
+    /// `fmi2DoStep` only, so the run's first step used 0 for them (for an aerodynamics FMU, a
+    /// step without loads). FMI 2.0 wants `calculated` outputs (the default) consistent with
+    /// the inputs in initialization mode.
+    pub fn uninitialized_outputs(&self) -> &[String] {
+        &self.uninitialized_outputs
+    }
+
     /// The run figures after [`Master::run`], given the wall-clock time it took.
     pub fn summary(&self, wall_seconds: f64) -> RunSummary {
         let exp = self.system.experiment;
@@ -81,7 +91,37 @@ impl Master {
             warnings: self.warnings.clone(),
             delayed_loops: self.loops.iter().filter(|l| l.warned_delay).map(|l| l.members.clone()).collect(),
             stop_reason: self.stop_reason.clone(),
+            uninitialized_outputs: self.uninitialized_outputs.clone(),
         }
+    }
+
+    /// Units without get-after-set that have outputs connected to another unit, all of them 0
+    /// as last read.
+    pub(super) fn units_with_zero_connected_outputs(&self) -> Vec<usize> {
+        (0..self.units.len())
+            .filter(|&u| !self.units[u].get_after_set)
+            .filter(|&u| {
+                let mut connected = self.connected_outputs(u).peekable();
+                connected.peek().is_some() && connected.all(|k| self.units[u].out_pred[k] == 0.0)
+            })
+            .collect()
+    }
+
+    /// The names of those of `units` with an output connected to another unit not 0 as last read.
+    pub(super) fn nonzero_connected_outputs(&self, units: &[usize]) -> Vec<String> {
+        units
+            .iter()
+            .filter(|&&u| self.connected_outputs(u).any(|k| self.units[u].out_pred[k] != 0.0))
+            .map(|&u| self.units[u].name.clone())
+            .collect()
+    }
+
+    /// Positions (in `out_vrs`) of the outputs of unit `u` that drive an input of another unit.
+    fn connected_outputs(&self, u: usize) -> impl Iterator<Item = usize> + '_ {
+        self.nodes
+            .iter()
+            .filter(move |n| n.unit == u && n.targets.iter().any(|&(target, _)| target != u))
+            .map(|n| n.output)
     }
 
     /// Prints `message` as a warning and keeps it for [`Master::warnings`].

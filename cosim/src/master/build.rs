@@ -44,6 +44,7 @@ impl Master {
             stats: Stats::default(),
             warnings: Vec::new(),
             stop_reason: None,
+            uninitialized_outputs: Vec::new(),
             record_every: 1,
             discrete: Discrete::new(plan.discrete),
             pool: parallel::Pool::new(system_threads),

@@ -113,6 +113,9 @@ pub struct Master {
     warnings: Vec<String>,
     /// Why [`Master::run`] ended before the stop time (an FMU terminated the simulation).
     stop_reason: Option<String>,
+    /// Instances found by the last [`Master::run_with`] not to compute their outputs in
+    /// initialization mode ([`Master::uninitialized_outputs`]).
+    uninitialized_outputs: Vec<String>,
     /// Integer, Enumeration and Boolean variables, exchanged at communication points.
     discrete: discrete::Discrete,
     /// [`Master::run_into`] records every this many communication points (and the last).

@@ -122,6 +122,9 @@ pub struct RunSummary {
     pub delayed_loops: Vec<String>,
     /// Why the run ended before the stop time (an FMU terminated the simulation), if it did.
     pub stop_reason: Option<String>,
+    /// Instances that do not compute their outputs in initialization mode
+    /// ([`crate::master::Master::uninitialized_outputs`]).
+    pub uninitialized_outputs: Vec<String>,
 }
 
 impl RunSummary {
@@ -146,6 +149,7 @@ impl RunSummary {
             "warnings": self.warnings,
             "delayed_loops": self.delayed_loops,
             "stop_reason": self.stop_reason,
+            "uninitialized_outputs": self.uninitialized_outputs,
         })
     }
 

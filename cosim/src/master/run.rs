@@ -144,12 +144,14 @@ impl Master {
         let exp = self.system.experiment;
         check_communication_points(&exp)?;
         self.stop_reason = None;
+        self.uninitialized_outputs.clear();
         self.stats.steps = 0;
         let n_steps = exp.steps();
         self.initialize()?;
         let mut row = vec![0.0; self.recorded.len()];
         self.record(&mut row)?;
         on_row(self.time, &row);
+        let zero_after_initialization = self.units_with_zero_connected_outputs();
         let mut recorded_at = self.time;
         for n in 1..=n_steps {
             if let Some(signal) = crate::import::process::interrupt_requested() {
@@ -165,6 +167,9 @@ impl Master {
                     break;
                 }
                 Err(e) => return Err(interrupted_call(e, self.time)),
+            }
+            if n == 1 {
+                self.uninitialized_outputs = self.nonzero_connected_outputs(&zero_after_initialization);
             }
             if n % self.record_every == 0 || n == n_steps {
                 self.record(&mut row)?;

@@ -82,6 +82,7 @@ pub fn run(
     let mut kept = KeptRows::new(names, limit);
     let outcome = run_with_progress(&mut master, &mut kept, experiment, csv.as_deref());
     let wall_seconds = started.elapsed().as_secs_f64();
+    warn_uninitialized_outputs(&master);
     if outcome.is_ok() && checked.is_some() {
         warn_if_not_trimmed(&description, &mut fmus, &kept.results);
     }
@@ -115,6 +116,15 @@ pub fn run(
     say!("results: {} ({} variables)", outputs.results.display(), results.names.len());
     plot(outputs, files, title, &results, &columns)?;
     write_summary()
+}
+
+/// Warns about each FMU the run found not to compute its outputs in initialization mode
+/// (also listed as `uninitialized_outputs` in the summary).
+fn warn_uninitialized_outputs(master: &Master) {
+    for instance in master.uninitialized_outputs() {
+        let consequence = "the run's first step used 0 for them";
+        eprintln!("warning: {}", orchestrator::trim::uninitialized_outputs_warning(instance, consequence));
+    }
 }
 
 /// With `--fmu-timeout`: the watchdog that ends the process when one FMI call takes longer than

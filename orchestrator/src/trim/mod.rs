@@ -42,6 +42,16 @@ pub use result::Trim;
 pub use trial::start_residual;
 pub use trimmer::Trimmer;
 
+/// The warning about `instance`, an FMU that does not compute its outputs in initialization mode
+/// ([`cosim::master::Master::uninitialized_outputs`]), with its `consequence` for the caller.
+pub fn uninitialized_outputs_warning(instance: &str, consequence: &str) -> String {
+    format!(
+        "instance '{instance}': its connected outputs are all 0 after initialization and not after its first step, \
+         so it does not compute them in initialization mode; {consequence}. The FMU must compute its outputs from \
+         its inputs in initialization mode (FMI 2.0: outputs are initial=\"calculated\" by default)"
+    )
+}
+
 /// Why a trim could not be set up, or a trial or step of it failed.
 #[derive(Debug, thiserror::Error)]
 pub enum TrimError {

@@ -49,7 +49,6 @@ impl Trimmer<'_> {
                 outputs.extend(BLADE_STATES.iter().map(|s| format!("{rotor}.blade[{i}].{s}")));
             }
         }
-        outputs.extend(self.delayed_outputs.iter().flat_map(|(_, names)| names.iter().cloned()));
         d.outputs = Some(outputs);
         d
     }
@@ -84,7 +83,7 @@ impl Trimmer<'_> {
             let values = column(format!("{airframe}.{name}"))?;
             *r = values[last - n..last].iter().zip(&window).map(|(v, w)| v * w).sum::<f64>();
         }
-        self.check_initialized_outputs(&results);
+        self.check_initialized_outputs(&master);
         if residual.iter().any(|r| !r.is_finite()) {
             return Err(TrimError::NonFiniteResidual { unknowns: *x, residual });
         }
@@ -115,35 +114,22 @@ impl Trimmer<'_> {
 }
 
 impl Trimmer<'_> {
-    /// Warns, once, about an FMU without get-after-set whose connected outputs were all zero
-    /// after initialization but not after its first step: it computes them in `fmi2DoStep` only,
-    /// so every trial (and run) starts with them at zero for one step, which a warm-started trial
-    /// cannot undo (for an aerodynamics FMU, a step without loads whose rotor transient differs
-    /// with the trial's length: the trim may not converge).
-    fn check_initialized_outputs(&mut self, results: &cosim::master::Results) {
-        if self.warned_uninitialized || results.time.len() < 2 {
+    /// Warns, once, about an FMU the trial's master found not to compute its outputs in
+    /// initialization mode ([`Master::uninitialized_outputs`]): every trial (and run) starts with
+    /// them at zero for one step, which a warm-started trial cannot undo (for an aerodynamics FMU,
+    /// a step without loads whose rotor transient differs with the trial's length: the trim may
+    /// not converge).
+    fn check_initialized_outputs(&mut self, master: &Master) {
+        if self.warned_uninitialized {
             return;
         }
-        let uninitialized: Vec<&str> = self
-            .delayed_outputs
-            .iter()
-            .filter(|(_, names)| {
-                let columns: Vec<Vec<f64>> = names.iter().filter_map(|n| results.column(n)).collect();
-                columns.iter().all(|c| c[0] == 0.0) && columns.iter().any(|c| c[1] != 0.0)
-            })
-            .map(|(instance, _)| instance.as_str())
-            .collect();
-        for instance in uninitialized {
+        for instance in master.uninitialized_outputs() {
+            let consequence = "every trial starts with them at 0 for one step and the trim may not converge";
             self.logger.log(
                 "trim",
                 cosim::import::Status::Warning,
                 "logStatusWarning",
-                &format!(
-                    "instance '{instance}': its connected outputs are all 0 after initialization and not after its \
-                     first step, so it does not compute them in initialization mode; every trial starts with them \
-                     at 0 for one step and the trim may not converge. The FMU must compute its outputs from its \
-                     inputs in initialization mode (FMI 2.0: outputs are initial=\"calculated\" by default)"
-                ),
+                &super::uninitialized_outputs_warning(instance, consequence),
             );
             self.warned_uninitialized = true;
         }

@@ -22,8 +22,6 @@ pub struct Trimmer<'a> {
     pub(super) rotors: Vec<(String, usize, f64, f64)>,
     pub(super) trials: u32,
     pub(super) revolutions: u32,
-    /// Per FMU without get-after-set: its outputs connected to another FMU (`instance.variable`).
-    pub(super) delayed_outputs: Vec<(String, Vec<String>)>,
     /// Whether an FMU has been named for outputs it does not compute in initialization mode.
     pub(super) warned_uninitialized: bool,
 }
@@ -89,7 +87,6 @@ impl<'a> Trimmer<'a> {
                 "trim.rotors[0]: the rotor speed Omega must be non-zero, got {omega}"
             )));
         }
-        let delayed_outputs = delayed_outputs(description, fmus)?;
         let period = 2.0 * std::f64::consts::PI / omega.abs();
         let steps_per_revolution = (period / description.experiment.step).round().max(8.0) as usize;
         Ok(Self {
@@ -102,7 +99,6 @@ impl<'a> Trimmer<'a> {
             rotors,
             trials: 0,
             revolutions: 0,
-            delayed_outputs,
             warned_uninitialized: false,
         })
     }
@@ -126,29 +122,6 @@ impl<'a> Trimmer<'a> {
     pub fn period(&self) -> f64 {
         self.period
     }
-}
-
-/// Per FMU without get-after-set in `d`: the names (`instance.variable`) of its outputs connected
-/// to another FMU. The master reads such an FMU's outputs once after its step, so a trial starts
-/// from the values the FMU computed in initialization mode.
-fn delayed_outputs(d: &SystemDescription, fmus: &mut FmuCache) -> Result<Vec<(String, Vec<String>)>, TrimError> {
-    let system = d.resolve(|path| fmus.description(path)).map_err(TrimError::TrialSystem)?;
-    let mut delayed = Vec::new();
-    for (k, instance) in system.instances.iter().enumerate().filter(|(_, i)| !i.description.get_after_set) {
-        let variables = &instance.description.variables;
-        let mut names: Vec<String> = system
-            .connections
-            .iter()
-            .filter(|c| c.from.instance == k)
-            .map(|c| format!("{}.{}", instance.name, variables[c.from.variable].name))
-            .collect();
-        names.sort();
-        names.dedup();
-        if !names.is_empty() {
-            delayed.push((instance.name.clone(), names));
-        }
-    }
-    Ok(delayed)
 }
 
 /// The value of parameter `name` of `instance`: as written, or the FMU's start value.

@@ -129,17 +129,23 @@ fn collective_without_inflow(description: &SystemDescription, coning: f64) -> (f
     (weight / (nb * 0.5 * rho * a * chord * omega * omega * coning.cos() * r2_sum), weight)
 }
 
-/// SimpleAero as it was: its loads left at zero in initialization mode (computed in `do_step`
-/// only). The trim names the FMU and what it must do after the first trial (the whole trim from
-/// the trimmed example, 30 iterations, ends not converged: docs/scenarios.md).
-#[test]
-fn a_third_party_aero_without_outputs_in_initialization_mode_is_named() {
+/// SimpleAero as it was, built as `SimpleAeroStale`: its loads left at zero in initialization
+/// mode (computed in `do_step` only).
+fn stale_simple_aero() -> (tempfile::TempDir, std::path::PathBuf) {
     let source = simple_aero_source();
     let compute_on_read = "            if self._initializing:\n                self._compute_loads()\n";
     assert!(source.contains(compute_on_read), "SimpleAero.py no longer computes its loads when read");
     // Another class name: one process imports each PythonFMU module once.
     let stale = source.replace(compute_on_read, "").replace("class SimpleAero(", "class SimpleAeroStale(");
-    let (_dir, fmu) = build_with_pythonfmu("SimpleAeroStale", &stale);
+    build_with_pythonfmu("SimpleAeroStale", &stale)
+}
+
+/// SimpleAero as it was: its loads left at zero in initialization mode (computed in `do_step`
+/// only). The trim names the FMU and what it must do after the first trial (the whole trim from
+/// the trimmed example, 30 iterations, ends not converged: docs/scenarios.md).
+#[test]
+fn a_third_party_aero_without_outputs_in_initialization_mode_is_named() {
+    let (_dir, fmu) = stale_simple_aero();
     let mut description = example_with(&fmu);
     description.trim.as_mut().unwrap().max_iterations = 1;
     let mut fmus = FmuCache::default();
@@ -148,4 +154,47 @@ fn a_third_party_aero_without_outputs_in_initialization_mode_is_named() {
     let start = trimmer.start_from_system();
     trimmer.trim(FlightCondition::hover(), start, JacobianMethod::Broyden, |_| {}).unwrap_or_else(|e| panic!("{e}"));
     assert!(warned_uninitialized(&collector), "{:?}", collector.messages());
+}
+
+/// `orchestrator run` of the example with SimpleAero from `fmu` for 10 steps: its stderr and
+/// the `uninitialized_outputs` of its summary.
+fn run_cli_with(fmu: &Path) -> (String, serde_json::Value) {
+    let example = workspace_root().join("examples/third-party-aero-helicopter.json");
+    let text = std::fs::read_to_string(&example).unwrap_or_else(|e| panic!("{}: {e}", example.display()));
+    let mut system: serde_json::Value = serde_json::from_str(&text).unwrap();
+    system["fmus"]["aero"]["path"] = fmu.to_str().unwrap().into();
+    let dir = tempfile::tempdir().unwrap();
+    let system_file = dir.path().join("system.json");
+    std::fs::write(&system_file, system.to_string()).unwrap();
+    let summary_file = dir.path().join("summary.json");
+    let step = system["experiment"]["step"].as_f64().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_orchestrator"))
+        .arg("run")
+        .arg(&system_file)
+        .args(["--stop", &(10.0 * step).to_string(), "--output", "aero.*", "--out"])
+        .arg(dir.path().join("results.csv"))
+        .arg("--summary-json")
+        .arg(&summary_file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&summary_file).unwrap()).unwrap();
+    (stderr, summary["uninitialized_outputs"].clone())
+}
+
+/// `orchestrator run` names the old SimpleAero (loads not computed in initialization mode) in a
+/// warning and in the summary's `uninitialized_outputs`, and not the fixed one.
+#[test]
+fn run_warns_about_a_third_party_aero_without_outputs_in_initialization_mode() {
+    let (_stale_dir, stale) = stale_simple_aero();
+    let (stderr, listed) = run_cli_with(&stale);
+    let warning = "instance 'aero': its connected outputs are all 0 after initialization and not after its first step";
+    assert!(stderr.contains(warning), "{stderr}");
+    assert_eq!(listed, serde_json::json!(["aero"]));
+
+    let (_fixed_dir, fixed) = build_with_pythonfmu("SimpleAero", &simple_aero_source());
+    let (stderr, listed) = run_cli_with(&fixed);
+    assert!(!stderr.contains("not compute them in initialization mode"), "{stderr}");
+    assert_eq!(listed, serde_json::json!([]));
 }
