@@ -47,8 +47,9 @@ pub use trimmer::Trimmer;
 pub fn uninitialized_outputs_warning(instance: &str, consequence: &str) -> String {
     format!(
         "instance '{instance}': its connected outputs are all 0 after initialization and not after its first step, \
-         so it does not compute them in initialization mode; {consequence}. The FMU must compute its outputs from \
-         its inputs in initialization mode (FMI 2.0: outputs are initial=\"calculated\" by default)"
+         so it probably does not compute them in initialization mode; {consequence}. Unless they are meant to \
+         start at 0, the FMU must compute its outputs from its inputs in initialization mode (FMI 2.0: outputs \
+         are initial=\"calculated\" by default)"
     )
 }
 
