@@ -227,7 +227,7 @@ fn group_by_name<'m>(items: impl Iterator<Item = (&'m str, (f64, f64))>) -> Vec<
 }
 
 /// A chart of two real axes on an SVG drawing.
-type Plane<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+pub type Plane<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// A white SVG drawing of `size` pixels at `path` with `title` on top: the area below the title.
 pub fn titled_canvas<'p>(

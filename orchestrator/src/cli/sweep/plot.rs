@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Result, anyhow};
-use orchestrator::plot::{COLOURS, display_unit, draw_legend, padded, titled_canvas};
+use orchestrator::plot::{COLOURS, Plane, display_unit, draw_legend, padded, titled_canvas};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// One row of `sweep.csv`: its cells by column name.
@@ -155,6 +156,22 @@ fn conditions<'r>(layout: &Layout, ok: &[&'r Row], others: &[String]) -> Vec<(St
         .collect()
 }
 
+/// The chart of one panel: `caption` on top, real axes over `x` and `y`.
+fn panel_chart<'a, 'b>(
+    panel: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    caption: &str,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+) -> Result<Plane<'a, 'b>, DrawingAreaErrorKind<std::io::Error>> {
+    ChartBuilder::on(panel)
+        .margin(8)
+        .margin_right(24)
+        .x_label_area_size(36)
+        .y_label_area_size(80)
+        .caption(caption, ("sans-serif", 14))
+        .build_cartesian_2d(x, y)
+}
+
 /// One panel per figure against `x`: a line with dots per group (`lines`), or dots only.
 fn chart(
     path: &Path,
@@ -175,14 +192,7 @@ fn chart(
     for (k, (figure, panel)) in figures.iter().zip(root.split_evenly((rows, columns))).enumerate() {
         let (caption, factor) = layout.axis(figure);
         let y_range = padded(all().map(|r| Layout::value(r, figure) * factor));
-        let mut chart = ChartBuilder::on(&panel)
-            .margin(8)
-            .margin_right(24)
-            .x_label_area_size(36)
-            .y_label_area_size(80)
-            .caption(&caption, ("sans-serif", 14))
-            .build_cartesian_2d(x_range.clone(), y_range)
-            .map_err(|e| err(&e))?;
+        let mut chart = panel_chart(&panel, &caption, x_range.clone(), y_range).map_err(|e| err(&e))?;
         chart.configure_mesh().y_labels(5).x_labels(8).x_desc(&x_label).draw().map_err(|e| err(&e))?;
         for (g, (label, members)) in groups.iter().enumerate() {
             let colour = COLOURS[g % COLOURS.len()];
@@ -264,14 +274,8 @@ fn map(
             .filter(|v| v.is_finite())
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
         let caption = format!("{caption}: {} (dark) to {} (yellow)", short_number(lo), short_number(hi));
-        let mut chart = ChartBuilder::on(&panel)
-            .margin(8)
-            .margin_right(24)
-            .x_label_area_size(36)
-            .y_label_area_size(80)
-            .caption(&caption, ("sans-serif", 14))
-            .build_cartesian_2d(xs[0] * fx..xs[xs.len() - 1] * fx, ys[0] * fy..ys[ys.len() - 1] * fy)
-            .map_err(|e| err(&e))?;
+        let (x_range, y_range) = (xs[0] * fx..xs[xs.len() - 1] * fx, ys[0] * fy..ys[ys.len() - 1] * fy);
+        let mut chart = panel_chart(&panel, &caption, x_range, y_range).map_err(|e| err(&e))?;
         chart.configure_mesh().disable_mesh().x_desc(&x_label).y_desc(&y_label).draw().map_err(|e| err(&e))?;
         let band =
             |v: f64| if hi > lo { ((v - lo) / (hi - lo) * BANDS as f64).floor().min(BANDS as f64 - 1.0) } else { 0.0 };
