@@ -162,18 +162,21 @@ impl Run {
             let time = self.master.time();
             let next_grid = exp.start + (self.grid_index + 1) as f64 * exp.step;
             let target = stop_time.filter(|&s| next_grid >= s - tolerance).unwrap_or(next_grid);
-            let mut left = Vec::new();
             let look_ahead = target > end + tolerance;
+            // The segment's buffers are reused from one look-ahead step to the next.
+            let mut segment = self.segment.take().filter(|_| look_ahead);
             if look_ahead {
-                left = self.row_now().map_err(Err)?;
+                let n = self.row.len();
+                let s = segment.get_or_insert_with(|| Segment { start: time, left: vec![0.0; n], right: vec![0.0; n] });
+                s.start = time;
+                self.master.record(&mut s.left).map_err(Err)?;
             }
             self.master.step(target - time).map_err(Err)?;
             self.grid_index += 1;
-            self.segment = None;
-            if look_ahead {
-                let right = self.row_now().map_err(Err)?;
-                self.segment = Some(Segment { start: time, left, right });
+            if let Some(s) = segment.as_mut() {
+                self.master.record(&mut s.right).map_err(Err)?;
             }
+            self.segment = segment;
         }
         if self.master.time() <= end + tolerance {
             self.segment = None;
@@ -187,13 +190,6 @@ impl Run {
         }
         self.time = end;
         Ok(())
-    }
-
-    /// The recorded values at the master's current time.
-    fn row_now(&mut self) -> Result<Vec<f64>, MasterError> {
-        let mut row = vec![0.0; self.row.len()];
-        self.master.record(&mut row)?;
-        Ok(row)
     }
 }
 
