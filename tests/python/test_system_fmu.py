@@ -65,26 +65,33 @@ def test_fmpy_validates_and_runs_it_as_the_orchestrator_does(tmp_path):
     assert [float(result[n][-1]) for n in names] == rows[-1][1:]
 
 
-def test_fmpy_flies_a_pilot_input_from_outside(tmp_path):
-    """The pilot's lateral cyclic stepped by FMPy (an input table) rolls the helicopter as the
-    same step inside the system does."""
-    import fmpy
+def run_with_lateral_step(tmp_path, time):
+    """Rows of `orchestrator run` of the helicopter with the lateral cyclic stepped at `time`
+    inside the system (a `step` signal), and FMPy's input table of the same step at 0.03 s."""
     import numpy as np
 
-    step = 0.002
-    fmu, names, _ = helicopter(tmp_path, step, 0.1)
     system = json.loads((tmp_path / "helicopter.json").read_text())
     for entry in system["inputs"]:
         if entry["to"] == "controls.lat_cyclic":
-            entry["signal"] = {"step": {"time": 0.03, "before": -0.004635, "after": -0.014635}}
+            entry["signal"] = {"step": {"time": time, "before": -0.004635, "after": -0.014635}}
     stepped = tmp_path / "stepped.json"
     stepped.write_text(json.dumps(system))
     orchestrator("run", stepped, "--out", tmp_path / "stepped.csv")
     with open(tmp_path / "stepped.csv", newline="") as f:
         rows = [[float(v) for v in row] for row in list(csv.reader(f))[1:]]
-
     signals = np.array([(0.0, -0.004635), (0.03 - 1e-9, -0.004635), (0.03, -0.014635), (1.0, -0.014635)],
                        dtype=[("time", np.float64), ("controls.lat_cyclic", np.float64)])
+    return rows, signals
+
+
+def test_fmpy_flies_a_pilot_input_from_outside(tmp_path):
+    """The pilot's lateral cyclic stepped by FMPy (an input table) rolls the helicopter as the
+    same step inside the system does."""
+    import fmpy
+
+    step = 0.002
+    fmu, names, _ = helicopter(tmp_path, step, 0.1)
+    rows, signals = run_with_lateral_step(tmp_path, 0.03)
     result = fmpy.simulate_fmu(str(fmu), stop_time=0.1, step_size=step, output_interval=step, input=signals)
     p = names.index("fuselage.p")
     worst = max(abs(float(result["fuselage.p"][k]) - rows[k][1 + p]) for k in range(16, len(rows)))
@@ -202,23 +209,11 @@ def test_an_input_set_between_grid_points_takes_effect_at_the_next_one(tmp_path)
     import math
 
     import fmpy
-    import numpy as np
 
     step = 0.0019654088
     fmu, names, rows = helicopter(tmp_path, step, 0.1)
-    system = json.loads((tmp_path / "helicopter.json").read_text())
     grid_16 = math.ceil(0.03 / step) * step
-    for entry in system["inputs"]:
-        if entry["to"] == "controls.lat_cyclic":
-            entry["signal"] = {"step": {"time": grid_16, "before": -0.004635, "after": -0.014635}}
-    stepped = tmp_path / "stepped.json"
-    stepped.write_text(json.dumps(system))
-    orchestrator("run", stepped, "--out", tmp_path / "stepped.csv")
-    with open(tmp_path / "stepped.csv", newline="") as f:
-        stepped_rows = [[float(v) for v in row] for row in list(csv.reader(f))[1:]]
-
-    signals = np.array([(0.0, -0.004635), (0.03 - 1e-9, -0.004635), (0.03, -0.014635), (1.0, -0.014635)],
-                       dtype=[("time", np.float64), ("controls.lat_cyclic", np.float64)])
+    stepped_rows, signals = run_with_lateral_step(tmp_path, grid_16)
     result = fmpy.simulate_fmu(str(fmu), stop_time=0.1, step_size=0.005, output_interval=0.005, input=signals,
                                output=names)
     # Not compared: the point at 0.03 s itself, inside the step from grid point 15 to 16 whose end
