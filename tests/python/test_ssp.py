@@ -36,12 +36,7 @@ def tumbling(tmp_path):
     header and the last row (at 1 s)."""
     system = tmp_path / "tumbling.json"
     system.write_text(TUMBLING)
-    ssp = tmp_path / "tumbling.ssp"
-    export(system, ssp)
-    csv_path = tmp_path / "tumbling.csv"
-    run = subprocess.run([str(ORCHESTRATOR), "run", str(system), "--out", str(csv_path)], cwd=ROOT, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    header, rows = read_csv(csv_path)
+    ssp, header, rows = export_and_run(system, tmp_path)
     last = rows[-1]
     assert last[0] == 1.0
     return ssp, header, last
@@ -52,6 +47,17 @@ def read_csv(path):
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
     return rows[0], [[float(v) for v in row] for row in rows[1:]]
+
+
+def export_and_run(system, tmp_path):
+    """Exports `system` to `<stem>.ssp` in `tmp_path` and runs it with the orchestrator into
+    `<stem>.csv`: the SSP's path, the CSV's header and rows."""
+    ssp = tmp_path / f"{system.stem}.ssp"
+    export(system, ssp)
+    csv_path = tmp_path / f"{system.stem}.csv"
+    run = subprocess.run([str(ORCHESTRATOR), "run", str(system), "--out", str(csv_path)], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return ssp, *read_csv(csv_path)
 
 
 def test_fmpy_reads_the_helicopter_ssp(tmp_path):
@@ -189,12 +195,7 @@ def test_libcosim_flies_the_helicopter_ssp_with_the_bound_pilot_inputs(tmp_path)
     exactly) instead of falling with zero collective."""
     CosimExecution, CosimObserver = libcosim()
     system = ROOT / "examples" / "helicopter.json"
-    ssp = tmp_path / "helicopter.ssp"
-    export(system, ssp)
-    csv_path = tmp_path / "helicopter.csv"
-    run = subprocess.run([str(ORCHESTRATOR), "run", str(system), "--out", str(csv_path)], cwd=ROOT, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    header, rows = read_csv(csv_path)
+    ssp, header, rows = export_and_run(system, tmp_path)
     assert rows[-1][0] == 3.0
     z_orchestrator = rows[-1][header.index("fuselage.z")]
 
