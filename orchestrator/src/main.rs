@@ -363,6 +363,8 @@ fn main() -> std::process::ExitCode {
     // A crash inside an FMU names the instance, the FMI function and the time before the process
     // dies of it.
     process::install_crash_reporter();
+    // The libraries' warnings and notes, on standard error.
+    cli::log::install();
     // `"model": "Rotor"` names our FMUs, packaged from the built libraries on first use.
     fmu_catalog::install();
     // Errors are printed as their cause chain, one line, without a backtrace.

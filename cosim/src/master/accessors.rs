@@ -124,9 +124,9 @@ impl Master {
             .map(|n| n.output)
     }
 
-    /// Prints `message` as a warning and keeps it for [`Master::warnings`].
+    /// Logs `message` as a warning and keeps it for [`Master::warnings`].
     pub(super) fn warn(&mut self, message: String) {
-        eprintln!("warning: {message}");
+        log::warn!("{message}");
         self.warnings.push(message);
     }
 }

@@ -335,7 +335,7 @@ impl Pool {
             match std::thread::Builder::new().name(name).spawn(move || serve(&served)) {
                 Ok(thread) => self.workers.push(Worker { mailbox, thread, entries: Vec::new() }),
                 Err(e) => {
-                    eprintln!("warning: no worker thread ({e}); the units run one after another");
+                    log::warn!("no worker thread ({e}); the units run one after another");
                     self.threads = 1;
                     return false;
                 }

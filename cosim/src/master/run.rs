@@ -221,7 +221,7 @@ impl Master {
     /// terminated FMU's values at `time` (the others' at the end of the step they completed).
     fn end_at_termination(&mut self, start: f64, instance: &str, time: f64) -> Result<(), MasterError> {
         let reason = format!("instance '{instance}' terminated the simulation at t = {time} s");
-        eprintln!("{reason}; the run ends there");
+        log::info!("{reason}; the run ends there");
         self.stop_reason = Some(reason);
         if time > start {
             self.time = time;
@@ -241,7 +241,7 @@ impl Master {
 fn interrupted_call(error: MasterError, time: f64) -> MasterError {
     match (&error, crate::import::process::interrupt_requested()) {
         (MasterError::Call(call), Some(signal)) if call.kind == CallErrorKind::Interrupted => {
-            eprintln!("{call}");
+            log::info!("{call}");
             MasterError::Interrupted { signal: crate::import::process::signal_name(signal), time }
         }
         _ => error,

@@ -7,6 +7,7 @@ pub mod cache;
 pub mod csv_stream;
 pub mod export;
 pub mod linear;
+pub mod log;
 pub mod options;
 pub mod outputs;
 pub mod progress;

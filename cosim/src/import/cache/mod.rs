@@ -119,7 +119,7 @@ static WARNED_UNAVAILABLE: AtomicBool = AtomicBool::new(false);
 static WARNED_ROOT: AtomicBool = AtomicBool::new(false);
 
 fn warn(message: &str) {
-    eprintln!("warning: {message}");
+    log::warn!("{message}");
 }
 
 fn warn_once(flag: &AtomicBool, message: &str) {

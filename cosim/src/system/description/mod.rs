@@ -62,7 +62,7 @@ impl SystemDescription {
         if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ssp") || e.eq_ignore_ascii_case("ssd")) {
             let (description, warnings) = crate::ssp::import(&path).map_err(|m| SystemError::new("", m.to_string()))?;
             for warning in warnings {
-                eprintln!("warning: {}: {warning}", path.display());
+                log::warn!("{}: {warning}", path.display());
             }
             return Ok(description);
         }
