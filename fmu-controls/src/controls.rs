@@ -100,7 +100,8 @@ impl Controls {
         let cmd = self.command([u.collective(), u.lon_cyclic(), u.lat_cyclic(), u.pedal()]);
         let zero = D::from(0.0);
         if self.tau > 0.0 {
-            let q = [xs[0], xs[1], xs[2], xs[3]];
+            let state = x::View(xs);
+            let q = [state.theta0(), state.theta1c(), state.theta1s(), state.tail()];
             let inv = 1.0 / self.tau;
             let rate: [D; 4] = std::array::from_fn(|k| (cmd[k] - q[k]) * inv);
             let acc: [D; 4] = std::array::from_fn(|k| rate[k] * (-inv));
@@ -152,7 +153,9 @@ impl Model for Controls {
     fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], ys: &mut [D]) {
         let zero = D::from(0.0);
         ys.iter_mut().for_each(|v| *v = zero);
-        let (q, dq, ddq) = self.swashplate(xs, us);
+        let (position, rate, acc) = self.swashplate(xs, us);
+        // The swashplate coordinates and their derivatives are laid out as the states.
+        let (q, dq, ddq) = (x::View(&position), x::View(&rate), x::View(&acc));
         let (u, mut y) = (u::View(us), y::ViewMut(ys));
         let w = u.azimuth_rate();
         for b in 0..self.nb {
@@ -160,15 +163,15 @@ impl Model for Controls {
             let (s, c) = psi.sin_cos();
             let mut blade = y.blade(b);
             // Cyclic part and its azimuthal derivative.
-            let cyc = q[x::THETA1C] * c + q[x::THETA1S] * s;
-            let cyc_psi = q[x::THETA1S] * c - q[x::THETA1C] * s;
-            let dcyc_psi = dq[x::THETA1S] * c - dq[x::THETA1C] * s;
-            *blade.pitch() = q[x::THETA0] + cyc;
-            *blade.pitch_rate() = dq[x::THETA0] + dq[x::THETA1C] * c + dq[x::THETA1S] * s + w * cyc_psi;
+            let cyc = q.theta1c() * c + q.theta1s() * s;
+            let cyc_psi = q.theta1s() * c - q.theta1c() * s;
+            let dcyc_psi = dq.theta1s() * c - dq.theta1c() * s;
+            *blade.pitch() = q.theta0() + cyc;
+            *blade.pitch_rate() = dq.theta0() + dq.theta1c() * c + dq.theta1s() * s + w * cyc_psi;
             *blade.pitch_acc() =
-                ddq[x::THETA0] + ddq[x::THETA1C] * c + ddq[x::THETA1S] * s + w * dcyc_psi * 2.0 - w * w * cyc;
+                ddq.theta0() + ddq.theta1c() * c + ddq.theta1s() * s + w * dcyc_psi * 2.0 - w * w * cyc;
         }
-        *y.swashplate() = q;
+        *y.swashplate() = position;
     }
 
     fn tolerances(&self) -> (f64, f64) {

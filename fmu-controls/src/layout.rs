@@ -14,17 +14,17 @@ pub use fmu_core::contract::MAX_BLADES;
 /// Indices into the continuous state vector `x`: the actuator positions in swashplate
 /// coordinates. Only with `tau > 0` does the model have states; otherwise it has none.
 pub mod x {
-    fmu_core::declare! { usize;
+    fmu_core::declare! { view usize;
         /// Collective pitch, rad.
-        THETA0 = state("theta0", "rad", "rad/s", 0.1, "Collective pitch (actuator state; used when tau > 0)");
+        THETA0 as theta0 = state("theta0", "rad", "rad/s", 0.1, "Collective pitch (actuator state; used when tau > 0)");
         /// Lateral cyclic pitch (coefficient of `cos psi`), rad.
-        THETA1C = state("theta1c", "rad", "rad/s", 0.1,
+        THETA1C as theta1c = state("theta1c", "rad", "rad/s", 0.1,
             "Lateral cyclic pitch (coefficient of cos psi) (actuator state; used when tau > 0)");
         /// Longitudinal cyclic pitch (coefficient of `sin psi`), rad.
-        THETA1S = state("theta1s", "rad", "rad/s", 0.1,
+        THETA1S as theta1s = state("theta1s", "rad", "rad/s", 0.1,
             "Longitudinal cyclic pitch (coefficient of sin psi) (actuator state; used when tau > 0)");
         /// Tail rotor collective pitch, rad.
-        TAIL = state("tail_collective", "rad", "rad/s", 0.1,
+        TAIL as tail = state("tail_collective", "rad", "rad/s", 0.1,
             "Tail rotor collective pitch (actuator state; used when tau > 0)");
         /// Number of actuator states.
         N;
