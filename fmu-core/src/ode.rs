@@ -25,38 +25,19 @@ pub enum OdeError {
     TooManySteps(usize),
 }
 
-// Dormand-Prince coefficients (Hairer, Norsett, Wanner, "Solving ODEs I", table 5.2).
-const C2: f64 = 1.0 / 5.0;
-const C3: f64 = 3.0 / 10.0;
-const C4: f64 = 4.0 / 5.0;
-const C5: f64 = 8.0 / 9.0;
-const A21: f64 = 1.0 / 5.0;
-const A31: f64 = 3.0 / 40.0;
-const A32: f64 = 9.0 / 40.0;
-const A41: f64 = 44.0 / 45.0;
-const A42: f64 = -56.0 / 15.0;
-const A43: f64 = 32.0 / 9.0;
-const A51: f64 = 19372.0 / 6561.0;
-const A52: f64 = -25360.0 / 2187.0;
-const A53: f64 = 64448.0 / 6561.0;
-const A54: f64 = -212.0 / 729.0;
-const A61: f64 = 9017.0 / 3168.0;
-const A62: f64 = -355.0 / 33.0;
-const A63: f64 = 46732.0 / 5247.0;
-const A64: f64 = 49.0 / 176.0;
-const A65: f64 = -5103.0 / 18656.0;
-const A71: f64 = 35.0 / 384.0;
-const A73: f64 = 500.0 / 1113.0;
-const A74: f64 = 125.0 / 192.0;
-const A75: f64 = -2187.0 / 6784.0;
-const A76: f64 = 11.0 / 84.0;
-// Error coefficients: 5th-order minus embedded 4th-order weights.
-const E1: f64 = 71.0 / 57600.0;
-const E3: f64 = -71.0 / 16695.0;
-const E4: f64 = 71.0 / 1920.0;
-const E5: f64 = -17253.0 / 339200.0;
-const E6: f64 = 22.0 / 525.0;
-const E7: f64 = -1.0 / 40.0;
+// Dormand-Prince coefficients (Hairer, Norsett, Wanner, "Solving ODEs I", table 5.2), a row of
+// the tableau each: the nodes `c2..c5` (`c6 = c7 = 1`), the stage weights `a_i1..a_i(i-1)` of
+// stages 2 to 6, the 5th-order weights (stage 7, `a_72 = 0`) and the error weights: 5th-order
+// minus embedded 4th-order weights (`e2 = 0`).
+const C: [f64; 4] = [1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0];
+const A2: [f64; 1] = [1.0 / 5.0];
+const A3: [f64; 2] = [3.0 / 40.0, 9.0 / 40.0];
+const A4: [f64; 3] = [44.0 / 45.0, -56.0 / 15.0, 32.0 / 9.0];
+const A5: [f64; 4] = [19372.0 / 6561.0, -25360.0 / 2187.0, 64448.0 / 6561.0, -212.0 / 729.0];
+const A6: [f64; 5] = [9017.0 / 3168.0, -355.0 / 33.0, 46732.0 / 5247.0, 49.0 / 176.0, -5103.0 / 18656.0];
+const A7: [f64; 6] = [35.0 / 384.0, 0.0, 500.0 / 1113.0, 125.0 / 192.0, -2187.0 / 6784.0, 11.0 / 84.0];
+const E: [f64; 7] =
+    [71.0 / 57600.0, 0.0, -71.0 / 16695.0, 71.0 / 1920.0, -17253.0 / 339200.0, 22.0 / 525.0, -1.0 / 40.0];
 
 /// Maximum number of accepted plus rejected steps in one [`Dopri5::integrate`] call.
 pub const MAX_STEPS: usize = 100_000;
@@ -150,30 +131,32 @@ impl Dopri5 {
     fn attempt_step(&mut self, f: &mut impl FnMut(f64, &[f64], &mut [f64]), t: f64, h: f64, x: &[f64]) {
         let n = x.len();
         let [k1, k2, k3, k4, k5, k6, k7] = &mut self.k;
+        let ([c2, c3, c4, c5], [a21], [a31, a32], [a41, a42, a43]) = (C, A2, A3, A4);
+        let ([a51, a52, a53, a54], [a61, a62, a63, a64, a65], [a71, _, a73, a74, a75, a76]) = (A5, A6, A7);
         let xs = &mut self.x_stage;
         for i in 0..n {
-            xs[i] = x[i] + h * A21 * k1[i];
+            xs[i] = x[i] + h * a21 * k1[i];
         }
-        f(t + C2 * h, xs, k2);
+        f(t + c2 * h, xs, k2);
         for i in 0..n {
-            xs[i] = x[i] + h * (A31 * k1[i] + A32 * k2[i]);
+            xs[i] = x[i] + h * (a31 * k1[i] + a32 * k2[i]);
         }
-        f(t + C3 * h, xs, k3);
+        f(t + c3 * h, xs, k3);
         for i in 0..n {
-            xs[i] = x[i] + h * (A41 * k1[i] + A42 * k2[i] + A43 * k3[i]);
+            xs[i] = x[i] + h * (a41 * k1[i] + a42 * k2[i] + a43 * k3[i]);
         }
-        f(t + C4 * h, xs, k4);
+        f(t + c4 * h, xs, k4);
         for i in 0..n {
-            xs[i] = x[i] + h * (A51 * k1[i] + A52 * k2[i] + A53 * k3[i] + A54 * k4[i]);
+            xs[i] = x[i] + h * (a51 * k1[i] + a52 * k2[i] + a53 * k3[i] + a54 * k4[i]);
         }
-        f(t + C5 * h, xs, k5);
+        f(t + c5 * h, xs, k5);
         for i in 0..n {
-            xs[i] = x[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] + A65 * k5[i]);
+            xs[i] = x[i] + h * (a61 * k1[i] + a62 * k2[i] + a63 * k3[i] + a64 * k4[i] + a65 * k5[i]);
         }
         f(t + h, xs, k6);
         let xn = &mut self.x_new;
         for i in 0..n {
-            xn[i] = x[i] + h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
+            xn[i] = x[i] + h * (a71 * k1[i] + a73 * k3[i] + a74 * k4[i] + a75 * k5[i] + a76 * k6[i]);
         }
         f(t + h, xn, k7);
     }
@@ -185,10 +168,11 @@ impl Dopri5 {
     fn error_norm(&self, h: f64, x: &[f64], rtol: f64, atol: f64) -> f64 {
         let n = x.len();
         let [k1, _, k3, k4, k5, k6, k7] = &self.k;
+        let [e1, _, e3, e4, e5, e6, e7] = E;
         let xn = &self.x_new;
         let mut err2 = 0.0;
         for i in 0..n {
-            let e = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] + E7 * k7[i]);
+            let e = h * (e1 * k1[i] + e3 * k3[i] + e4 * k4[i] + e5 * k5[i] + e6 * k6[i] + e7 * k7[i]);
             let scale = atol + rtol * x[i].abs().max(xn[i].abs());
             err2 += (e / scale) * (e / scale);
         }
