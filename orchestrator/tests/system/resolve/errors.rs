@@ -115,45 +115,37 @@ fn duplicate_and_bad_instance_names() {
 #[test]
 fn bad_experiment_and_master_numbers() {
     let exp = |e: &str| format!(r#"{{"fmus": {{"rotor": {{"path": "Rotor.fmu"}}}}, "experiment": {e}}}"#);
-    assert_eq!(
-        error(&exp(r#"{"stop": 1, "step": 0}"#), "experiment.step"),
-        "experiment.step: must be a finite number greater than 0, got 0"
-    );
-    assert_eq!(
-        error(&exp(r#"{"stop": 1, "step": -0.1}"#), "experiment.step"),
-        "experiment.step: must be a finite number greater than 0, got -0.1"
-    );
-    assert_eq!(
-        error(&exp(r#"{"start": 2, "stop": 2, "step": 0.1}"#), "experiment.stop"),
-        "experiment.stop: must be a finite number greater than experiment.start (2), got 2"
-    );
-    assert_eq!(
-        error(&with(r#""master": {"min_step": 0.1}"#), "master.min_step"),
-        "master.min_step: must be greater than 0 and at most experiment.step (0.01), got 0.1"
-    );
-    assert_eq!(
-        error(&with(r#""master": {"threads": 0}"#), "master.threads"),
-        "master.threads: must be at least 1, got 0"
-    );
-    assert_eq!(
-        error(&with(r#""master": {"tolerance": 0}"#), "master.tolerance"),
-        "master.tolerance: must be a finite number greater than 0, got 0"
-    );
-    assert_eq!(
-        error(&with(r#""master": {"max_iterations": 0}"#), "master.max_iterations"),
-        "master.max_iterations: must be at least 1, got 0"
-    );
-    assert_eq!(
-        error(
-            &with(r#""master": {"extrapolate_inputs": true, "extrapolation_order": 3}"#),
-            "master.extrapolation_order"
+    // (description, field path, the whole message after the path)
+    let cases = [
+        (exp(r#"{"stop": 1, "step": 0}"#), "experiment.step", "must be a finite number greater than 0, got 0"),
+        (exp(r#"{"stop": 1, "step": -0.1}"#), "experiment.step", "must be a finite number greater than 0, got -0.1"),
+        (
+            exp(r#"{"start": 2, "stop": 2, "step": 0.1}"#),
+            "experiment.stop",
+            "must be a finite number greater than experiment.start (2), got 2",
         ),
-        "master.extrapolation_order: must be 1 (linear) or 2 (quadratic), got 3"
-    );
-    assert_eq!(
-        error(&with(r#""master": {"extrapolation_order": 2}"#), "master.extrapolation_order"),
-        "master.extrapolation_order: 2 applies to extrapolated inputs: set extrapolate_inputs to true as well"
-    );
+        (
+            with(r#""master": {"min_step": 0.1}"#),
+            "master.min_step",
+            "must be greater than 0 and at most experiment.step (0.01), got 0.1",
+        ),
+        (with(r#""master": {"threads": 0}"#), "master.threads", "must be at least 1, got 0"),
+        (with(r#""master": {"tolerance": 0}"#), "master.tolerance", "must be a finite number greater than 0, got 0"),
+        (with(r#""master": {"max_iterations": 0}"#), "master.max_iterations", "must be at least 1, got 0"),
+        (
+            with(r#""master": {"extrapolate_inputs": true, "extrapolation_order": 3}"#),
+            "master.extrapolation_order",
+            "must be 1 (linear) or 2 (quadratic), got 3",
+        ),
+        (
+            with(r#""master": {"extrapolation_order": 2}"#),
+            "master.extrapolation_order",
+            "2 applies to extrapolated inputs: set extrapolate_inputs to true as well",
+        ),
+    ];
+    for (description, path, message) in &cases {
+        assert_eq!(error(description, path), format!("{path}: {message}"));
+    }
     let e = error(&exp(r#"{"stop": 1e999, "step": 1}"#), "experiment.stop");
     assert!(e.contains("JSON syntax error") && e.contains("number out of range"), "{e}");
 }
