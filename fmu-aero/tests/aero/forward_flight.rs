@@ -5,18 +5,14 @@
 
 use std::f64::consts::PI;
 
+use crate::common::test_rotor::{A, CHORD, OMEGA, R, TWIST};
 use crate::common::{
     BladeInputs, BladeState, Rotor, Sim, Val, blade_inputs, cross, dot, i, lin, norm, r, rel, set_blade,
 };
 
 const NB: usize = 5;
-const R: f64 = 7.5;
 const E: f64 = 0.35;
 const R_ROOT: f64 = 1.4;
-const OMEGA: f64 = 29.0;
-const CHORD: f64 = 0.55;
-const TWIST: f64 = -0.14;
-const A: f64 = 5.73;
 const CD0: f64 = 0.009;
 const CD2: f64 = 0.6;
 const RHO: f64 = 1.1;

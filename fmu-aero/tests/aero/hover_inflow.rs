@@ -6,15 +6,11 @@
 
 use std::f64::consts::PI;
 
+use crate::common::test_rotor::{A, CHORD, OMEGA, R, TWIST};
 use crate::common::{BladeState, Rotor, Sim, Val, blade_inputs, i, r, rel, set_blade};
 use fmu_core::verify::math::simpson;
 
 const NB: usize = 4;
-const R: f64 = 7.5;
-const OMEGA: f64 = 29.0;
-const CHORD: f64 = 0.55;
-const TWIST: f64 = -0.14;
-const A: f64 = 5.73;
 
 /// Sets hover kinematics (coning `beta`, pitch `theta`) of all blades at shaft azimuth `psi0`.
 fn set_hover(sim: &mut Sim, e: f64, theta: f64, beta: f64, psi0: f64) {

@@ -23,6 +23,20 @@ pub fn rho_a_c() -> f64 {
     GAMMA * I / R.powi(4)
 }
 
+/// The rotor that `forward_flight` and `hover_inflow` fly (their blade counts differ).
+pub mod test_rotor {
+    /// Radius, m.
+    pub const R: f64 = 7.5;
+    /// Rotor speed, rad/s.
+    pub const OMEGA: f64 = 29.0;
+    /// Chord, m.
+    pub const CHORD: f64 = 0.55;
+    /// Linear twist, root to tip, rad.
+    pub const TWIST: f64 = -0.14;
+    /// Lift-curve slope, 1/rad.
+    pub const A: f64 = 5.73;
+}
+
 /// Sets the kinematic inputs of blade `i` (1-based).
 pub fn set_blade(sim: &mut Sim, i: usize, k: &BladeInputs) {
     sim.set3(&format!("blade[{i}].vel"), k.vel);
