@@ -47,6 +47,20 @@ typedef struct {
     fmi2Status fn(fmi2Component c, const fmi2ValueReference* vr, size_t n, type v) { \
         (void)c; (void)vr; (void)v; return n == 0 ? fmi2OK : fmi2Error; }
 
+/* fmi2Instantiate of an instance struct `type` that starts with the callbacks `cb`: the struct
+ * from `allocateMemory` (zeroed), the callbacks kept, then the statements after `type` (the start
+ * values), which see the new instance `i` and the argument `name`. */
+#define FMI2_INSTANTIATE(type, ...) \
+    fmi2Component fmi2Instantiate(fmi2String name, int kind, fmi2String guid, fmi2String resources, \
+                                  const fmi2CallbackFunctions* f, fmi2Boolean visible, fmi2Boolean loggingOn) { \
+        (void)name; (void)kind; (void)guid; (void)resources; (void)visible; (void)loggingOn; \
+        type* i = f->allocateMemory(1, sizeof(type)); \
+        if (!i) return NULL; \
+        i->cb = *f; \
+        __VA_ARGS__ \
+        return i; \
+    }
+
 /* fmi2FreeInstance of an instance struct `type` that starts with the callbacks `cb`. */
 #define FMI2_FREE_INSTANCE(type) \
     void fmi2FreeInstance(fmi2Component c) { type* i = c; i->cb.freeMemory(i); }

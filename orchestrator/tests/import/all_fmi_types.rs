@@ -25,13 +25,7 @@ typedef struct {
 } Inst;
 
 FMI2_PLATFORM_AND_VERSION
-fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2String resources,
-                              const fmi2CallbackFunctions* f, fmi2Boolean visible, fmi2Boolean loggingOn) {
-    (void)name; (void)type; (void)guid; (void)resources; (void)visible; (void)loggingOn;
-    Inst* i = f->allocateMemory(1, sizeof(Inst));
-    i->cb = *f;
-    return i;
-}
+FMI2_INSTANTIATE(Inst)
 FMI2_FREE_INSTANCE(Inst)
 FMI2_IGNORE_DEBUG_LOGGING
 FMI2_IGNORE_EXPERIMENT

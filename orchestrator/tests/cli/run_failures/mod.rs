@@ -29,17 +29,11 @@ typedef struct {
 
 FMI2_PLATFORM_AND_VERSION
 
-fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2String resources,
-                              const fmi2CallbackFunctions* f, fmi2Boolean visible, fmi2Boolean loggingOn) {
-    (void)type; (void)guid; (void)resources; (void)visible; (void)loggingOn;
-    Inst* i = f->allocateMemory(1, sizeof(Inst));
-    i->cb = *f;
+FMI2_INSTANTIATE(Inst,
     strncpy(i->name, name, sizeof i->name - 1);
     i->sleep_ms = 10;
     i->fail_at = 1e300;
-    return i;
-}
-
+)
 FMI2_FREE_INSTANCE(Inst)
 FMI2_IGNORE_DEBUG_LOGGING
 FMI2_EXPERIMENT_SETS_TIME(Inst)

@@ -57,18 +57,12 @@ static void hostile_messages(Inst* i) { (void)i; }
 
 FMI2_PLATFORM_AND_VERSION
 
-fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2String resources,
-                              const fmi2CallbackFunctions* f, fmi2Boolean visible, fmi2Boolean loggingOn) {
-    (void)type; (void)guid; (void)resources; (void)visible; (void)loggingOn;
-    Inst* i = f->allocateMemory(1, sizeof(Inst));
-    i->cb = *f;
+FMI2_INSTANTIATE(Inst,
     strncpy(i->name, name, sizeof i->name - 1);
     i->terminate = 1;
     i->t_end = 0.35;
     hostile_messages(i);
-    return i;
-}
-
+)
 FMI2_FREE_INSTANCE(Inst)
 FMI2_IGNORE_DEBUG_LOGGING
 FMI2_EXPERIMENT_SETS_TIME(Inst)
