@@ -1,9 +1,8 @@
 //! The trim Jacobian `dh/dc`: forward differences of trials, the linearised system, and
 //! Broyden's rank-one update.
 
-use nalgebra::DVector;
-
 use cosim::master::Master;
+use cosim::master::linalg;
 
 use super::trial::Trial;
 use super::{FlightCondition, JacobianMethod, RESIDUAL_NAMES, RotorStates, TrimError, Trimmer};
@@ -96,28 +95,27 @@ impl Trimmer<'_> {
             .collect::<Result<_, _>>()?;
         let held_names: Vec<&str> = held.iter().map(|&i| lin.state_names[i].as_str()).collect();
         let d_held = self.held_state_change(condition, x, warm, &held_names, &full.state_names)?;
-        let a_ss = lin.a.select_rows(&free).select_columns(&free);
-        let lu = a_ss.lu();
+        // `A_ss`, row-major, factored once by the master's LU for the six right-hand sides.
+        let n = free.len();
+        let a = &lin.a;
+        let mut a_ss: Vec<f64> = free.iter().flat_map(|&r| free.iter().map(move |&c| a[(r, c)])).collect();
+        let mut pivots = vec![0; n];
+        linalg::factor(n, &mut a_ss, &mut pivots)
+            .map_err(|_| TrimError::Linearization("the rotor's quasi-steady response is singular".into()))?;
         let mut jacobian = [[0.0; 6]; 6];
         for k in 0..6 {
             // Forcing of the free states and the direct change of the residual.
-            let (forcing, direct): (DVector<f64>, Vec<f64>) = if k < 4 {
-                (
-                    DVector::from_iterator(free.len(), free.iter().map(|&i| lin.b[(i, k)])),
-                    rows.iter().map(|&r| lin.d[(r, k)]).collect(),
-                )
+            let (forcing, direct): (Vec<f64>, Vec<f64>) = if k < 4 {
+                (free.iter().map(|&i| lin.b[(i, k)]).collect(), rows.iter().map(|&r| lin.d[(r, k)]).collect())
             } else {
                 let da = &d_held[k - 4];
                 let force = |i: usize| held.iter().zip(da).map(|(&j, d)| lin.a[(i, j)] * d).sum::<f64>();
                 let direct = |r: usize| held.iter().zip(da).map(|(&j, d)| lin.c[(r, j)] * d).sum::<f64>();
-                (
-                    DVector::from_iterator(free.len(), free.iter().map(|&i| force(i))),
-                    rows.iter().map(|&r| direct(r)).collect(),
-                )
+                (free.iter().map(|&i| force(i)).collect(), rows.iter().map(|&r| direct(r)).collect())
             };
-            let ds = lu
-                .solve(&(-forcing))
-                .ok_or(TrimError::Linearization("the rotor's quasi-steady response is singular".into()))?;
+            // `A_ss ds = -forcing`.
+            let mut ds: Vec<f64> = forcing.iter().map(|f| -f).collect();
+            linalg::solve_factored(n, &a_ss, &pivots, &mut ds);
             for (row, (&r, d)) in rows.iter().zip(direct).enumerate() {
                 jacobian[row][k] = d + free.iter().zip(ds.iter()).map(|(&i, s)| lin.c[(r, i)] * s).sum::<f64>();
             }
