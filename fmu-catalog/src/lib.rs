@@ -12,6 +12,8 @@ use cosim::system::{CatalogError, FMU_DIR_VARIABLE, ModelCatalog, fmu_in_folder}
 pub struct OurFmu {
     /// `modelIdentifier`; the shared library is `lib<identifier>.so` in the build directory.
     pub identifier: &'static str,
+    /// One-line description (the model description's `description`).
+    pub description: &'static str,
     /// Generates `modelDescription.xml`.
     pub model_description: fn() -> std::sync::Arc<str>,
     /// Generates `documentation/index.html`.
@@ -20,27 +22,41 @@ pub struct OurFmu {
     pub variables_markdown: fn() -> String,
 }
 
-impl OurFmu {
-    /// The entry of model `M`, named by its `modelIdentifier`.
-    fn of<M: fmu_core::Model>() -> Self {
+/// What to do with each of our models, given its type; [`visit_our_models`] calls it once per
+/// FMU. Everything that needs "all our models" (packaging, descriptions, docs, the monolithic
+/// reference's registry) is such a visitor, so the list itself is written once.
+pub trait ModelVisitor {
+    /// Called with one of our model types.
+    fn visit<M: fmu_core::Model>(&mut self);
+}
+
+/// The list of our FMUs, the only one: calls `visitor` with each model type, in this order.
+/// A new FMU is one line here (and its crate a dependency in this crate's `Cargo.toml`).
+pub fn visit_our_models(visitor: &mut impl ModelVisitor) {
+    visitor.visit::<fmu_fuselage::Fuselage>();
+    visitor.visit::<fmu_rotor::Rotor>();
+    visitor.visit::<fmu_aero::Aero>();
+    visitor.visit::<fmu_controls::Controls>();
+}
+
+impl ModelVisitor for Vec<OurFmu> {
+    fn visit<M: fmu_core::Model>(&mut self) {
         use fmu_core::description::{documentation_html, model_description, variables_markdown};
-        OurFmu {
+        self.push(OurFmu {
             identifier: M::INFO.model_identifier,
+            description: M::INFO.description,
             model_description: model_description::<M>,
             documentation: documentation_html::<M>,
             variables_markdown: variables_markdown::<M>,
-        }
+        });
     }
 }
 
-/// Every FMU this workspace builds.
+/// Every FMU this workspace builds, in the order of [`visit_our_models`].
 pub fn our_fmus() -> Vec<OurFmu> {
-    vec![
-        OurFmu::of::<fmu_fuselage::Fuselage>(),
-        OurFmu::of::<fmu_rotor::Rotor>(),
-        OurFmu::of::<fmu_aero::Aero>(),
-        OurFmu::of::<fmu_controls::Controls>(),
-    ]
+    let mut fmus = Vec::new();
+    visit_our_models(&mut fmus);
+    fmus
 }
 
 /// The model identifiers of [`our_fmus`], the names a system description's `model` accepts.

@@ -130,14 +130,11 @@ impl Default for Registry {
 }
 
 impl Registry {
-    /// Our four FMU models (`Fuselage`, `Rotor`, `Aero`, `Controls`) and the orchestrator's test
-    /// models (`TwoMassBody`, `TwoMassLoad`).
+    /// Our FMU models, those of [`fmu_catalog::visit_our_models`] (`Fuselage`, `Rotor`, `Aero`,
+    /// `Controls`), and the orchestrator's test models (`TwoMassBody`, `TwoMassLoad`).
     pub fn builtin() -> Self {
         let mut r = Registry { factories: Vec::new() };
-        r.register::<fmu_fuselage::Fuselage>();
-        r.register::<fmu_rotor::Rotor>();
-        r.register::<fmu_aero::Aero>();
-        r.register::<fmu_controls::Controls>();
+        fmu_catalog::visit_our_models(&mut r);
         r.register::<test_fmus::Body>();
         r.register::<test_fmus::Load>();
         r
@@ -158,6 +155,13 @@ impl Registry {
     /// Known identifiers, in registration order.
     pub fn identifiers(&self) -> Vec<&'static str> {
         self.factories.iter().map(|f| f.identifier).collect()
+    }
+}
+
+/// [`Registry::register`] for each of our models.
+impl fmu_catalog::ModelVisitor for Registry {
+    fn visit<M: Model>(&mut self) {
+        self.register::<M>();
     }
 }
 
