@@ -59,6 +59,42 @@ pub fn our_fmus() -> Vec<OurFmu> {
     fmus
 }
 
+/// The command that rewrites [`generated_files`] (the test that checks them, in update mode).
+pub const REGENERATE_COMMAND: &str = "UPDATE_MODEL_DESCRIPTIONS=1 cargo test -p orchestrator --test model_descriptions";
+
+/// The committed files generated from [`our_fmus`], as `(path relative to the workspace root,
+/// contents)`: each FMU's `modelDescription/<id>.xml` and `docs/variables/<id>.md`, and the index
+/// of our FMUs `docs/variables/README.md`. Rewritten by [`REGENERATE_COMMAND`], which fails
+/// without it when a committed file differs.
+pub fn generated_files() -> Vec<(String, String)> {
+    let fmus = our_fmus();
+    let mut files = Vec::new();
+    for fmu in &fmus {
+        files.push((format!("modelDescription/{}.xml", fmu.identifier), (fmu.model_description)().to_string()));
+        files.push((format!("docs/variables/{}.md", fmu.identifier), (fmu.variables_markdown)()));
+    }
+    files.push(("docs/variables/README.md".to_string(), fmus_index(&fmus)));
+    files
+}
+
+/// The index of our FMUs (`docs/variables/README.md`): one row per FMU, with its description,
+/// variable reference and committed model description.
+fn fmus_index(fmus: &[OurFmu]) -> String {
+    let mut md = format!(
+        "# Our FMUs\n\nThe FMUs this workspace builds, in the order of `fmu_catalog::visit_our_models`, the one \
+         list of them. Generated from the code (`{REGENERATE_COMMAND}`); do not edit.\n\n\
+         | FMU | what it is | variables | model description |\n|---|---|---|---|\n"
+    );
+    for fmu in fmus {
+        let id = fmu.identifier;
+        md.push_str(&format!(
+            "| {id} | {} | [{id}.md]({id}.md) | [{id}.xml](../../modelDescription/{id}.xml) |\n",
+            fmu.description.replace('|', "\\|")
+        ));
+    }
+    md
+}
+
 /// The model identifiers of [`our_fmus`], the names a system description's `model` accepts.
 pub fn our_models() -> Vec<&'static str> {
     our_fmus().iter().map(|f| f.identifier).collect()
