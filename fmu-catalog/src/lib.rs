@@ -1,6 +1,10 @@
-//! The list of our FMUs, the only one: their model descriptions and documentation, packaging as
-//! `.fmu` archives (`orchestrator package`), and [`Catalog`], which resolves a system
-//! description's `"model"` names for the `cosim` library (packaging on first use).
+//! The list of our FMUs, the only one ([`visit_our_models`]), and what is derived from it: their
+//! model descriptions and documentation, the committed files generated from them
+//! ([`generated_files`]), packaging as `.fmu` archives (`orchestrator package`), and [`Catalog`],
+//! which resolves a system description's `"model"` names for the `cosim` library (packaging on
+//! first use). The monolithic reference's registry visits the same list. `cdylib/` holds the one
+//! source and build script of every FMU's shared library (`fmu-*/fmu/`). Adding an FMU:
+//! `docs/extending.md`.
 #![deny(unsafe_code)]
 
 use std::path::{Path, PathBuf};

@@ -33,6 +33,13 @@ mod layout {
             N;
         }
     }
+    /// The tables of [`super::Mixer`]: no states.
+    pub const TABLES: fmu_core::declare::Tables = fmu_core::declare::Tables {
+        parameters: vr::TABLE,
+        inputs: (vr::INPUT_BASE, u::TABLE),
+        outputs: (vr::OUTPUT_BASE, y::TABLE),
+        states: &[],
+    };
 }
 
 /// `sum = gain (a + b)`, `ramp = rate t`: no states, no memory.
@@ -50,12 +57,7 @@ impl StatelessModel for Mixer {
         default_step_size: 0.1,
     };
 
-    const TABLES: Tables = Tables {
-        parameters: layout::vr::TABLE,
-        inputs: (layout::vr::INPUT_BASE, layout::u::TABLE),
-        outputs: (layout::vr::OUTPUT_BASE, layout::y::TABLE),
-        states: &[],
-    };
+    const TABLES: Tables = layout::TABLES;
 
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let p = Reader::new(params, layout::vr::TABLE);
