@@ -210,3 +210,50 @@ impl ModelCatalog for Catalog {
 pub fn install() {
     cosim::system::install_model_catalog(&Catalog);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `[lib] name` of a shared-library crate's `Cargo.toml` (the `lib<name>.so` it builds).
+    fn library_name(manifest: &str) -> Option<&str> {
+        let lib = manifest.split("\n[").find(|section| section.starts_with("lib]"))?;
+        let line = lib.lines().find(|l| l.starts_with("name = "))?;
+        Some(line.trim_start_matches("name = ").trim_matches('"'))
+    }
+
+    #[test]
+    fn the_list_names_every_fmu_library_of_the_workspace_and_nothing_else() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut built = Vec::new();
+        for entry in std::fs::read_dir(&root).unwrap() {
+            let folder = entry.unwrap().path();
+            let manifest = folder.join("fmu/Cargo.toml");
+            let is_model = folder.file_name().is_some_and(|n| n.to_string_lossy().starts_with("fmu-"));
+            if let (true, Ok(text)) = (is_model, std::fs::read_to_string(&manifest)) {
+                let name = library_name(&text).unwrap_or_else(|| panic!("{}: no [lib] name", manifest.display()));
+                built.push(name.to_string());
+            }
+        }
+        let mut listed: Vec<String> = our_models().into_iter().map(str::to_string).collect();
+        listed.sort_unstable();
+        built.sort_unstable();
+        assert_eq!(listed, built, "visit_our_models and the fmu-*/fmu/ libraries differ");
+    }
+
+    #[test]
+    fn generated_files_are_each_fmus_description_and_reference_and_their_index() {
+        let files = generated_files();
+        let index = &files.last().unwrap().1;
+        for fmu in our_fmus() {
+            let id = fmu.identifier;
+            let xml = files.iter().find(|(path, _)| *path == format!("modelDescription/{id}.xml")).unwrap();
+            assert!(xml.1.contains(&format!("modelIdentifier=\"{id}\"")), "{id}");
+            let md = files.iter().find(|(path, _)| *path == format!("docs/variables/{id}.md")).unwrap();
+            assert!(md.1.starts_with(&format!("# {id} ")), "{id}");
+            assert!(index.contains(&format!("| {id} | ")) && index.contains(&format!("]({id}.md)")), "{id} in {index}");
+        }
+        assert_eq!(files.len(), 2 * our_fmus().len() + 1);
+        assert_eq!(files.last().unwrap().0, "docs/variables/README.md");
+    }
+}
