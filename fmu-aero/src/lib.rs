@@ -25,4 +25,7 @@ pub mod layout;
 pub mod quadrature;
 
 pub use aero::{Aero, InflowModel, RotorLoads};
+
+/// The model this crate's FMU exports (`fmu/`, the shared library `libAero.so`).
+pub type Fmu = Aero;
 pub use layout::vr;

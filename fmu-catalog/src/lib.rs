@@ -1,6 +1,10 @@
-//! The list of our FMUs, the only one: their model descriptions and documentation, packaging as
-//! `.fmu` archives (`orchestrator package`), and [`Catalog`], which resolves a system
-//! description's `"model"` names for the `cosim` library (packaging on first use).
+//! The list of our FMUs, the only one ([`visit_our_models`]), and what is derived from it: their
+//! model descriptions and documentation, the committed files generated from them
+//! ([`generated_files`]), packaging as `.fmu` archives (`orchestrator package`), and [`Catalog`],
+//! which resolves a system description's `"model"` names for the `cosim` library (packaging on
+//! first use). The monolithic reference's registry visits the same list. `cdylib/` holds the one
+//! source and build script of every FMU's shared library (`fmu-*/fmu/`). Adding an FMU:
+//! `docs/extending.md`.
 #![deny(unsafe_code)]
 
 use std::path::{Path, PathBuf};
@@ -12,6 +16,8 @@ use cosim::system::{CatalogError, FMU_DIR_VARIABLE, ModelCatalog, fmu_in_folder}
 pub struct OurFmu {
     /// `modelIdentifier`; the shared library is `lib<identifier>.so` in the build directory.
     pub identifier: &'static str,
+    /// One-line description (the model description's `description`).
+    pub description: &'static str,
     /// Generates `modelDescription.xml`.
     pub model_description: fn() -> std::sync::Arc<str>,
     /// Generates `documentation/index.html`.
@@ -20,27 +26,77 @@ pub struct OurFmu {
     pub variables_markdown: fn() -> String,
 }
 
-impl OurFmu {
-    /// The entry of model `M`, named by its `modelIdentifier`.
-    fn of<M: fmu_core::Model>() -> Self {
+/// What to do with each of our models, given its type; [`visit_our_models`] calls it once per
+/// FMU. Everything that needs "all our models" (packaging, descriptions, docs, the monolithic
+/// reference's registry) is such a visitor, so the list itself is written once.
+pub trait ModelVisitor {
+    /// Called with one of our model types.
+    fn visit<M: fmu_core::Model>(&mut self);
+}
+
+/// The list of our FMUs, the only one: calls `visitor` with each model type, in this order.
+/// A new FMU is one line here (and its crate a dependency in this crate's `Cargo.toml`).
+pub fn visit_our_models(visitor: &mut impl ModelVisitor) {
+    visitor.visit::<fmu_fuselage::Fuselage>();
+    visitor.visit::<fmu_rotor::Rotor>();
+    visitor.visit::<fmu_aero::Aero>();
+    visitor.visit::<fmu_controls::Controls>();
+}
+
+impl ModelVisitor for Vec<OurFmu> {
+    fn visit<M: fmu_core::Model>(&mut self) {
         use fmu_core::description::{documentation_html, model_description, variables_markdown};
-        OurFmu {
+        self.push(OurFmu {
             identifier: M::INFO.model_identifier,
+            description: M::INFO.description,
             model_description: model_description::<M>,
             documentation: documentation_html::<M>,
             variables_markdown: variables_markdown::<M>,
-        }
+        });
     }
 }
 
-/// Every FMU this workspace builds.
+/// Every FMU this workspace builds, in the order of [`visit_our_models`].
 pub fn our_fmus() -> Vec<OurFmu> {
-    vec![
-        OurFmu::of::<fmu_fuselage::Fuselage>(),
-        OurFmu::of::<fmu_rotor::Rotor>(),
-        OurFmu::of::<fmu_aero::Aero>(),
-        OurFmu::of::<fmu_controls::Controls>(),
-    ]
+    let mut fmus = Vec::new();
+    visit_our_models(&mut fmus);
+    fmus
+}
+
+/// The command that rewrites [`generated_files`] (the test that checks them, in update mode).
+pub const REGENERATE_COMMAND: &str = "UPDATE_MODEL_DESCRIPTIONS=1 cargo test -p orchestrator --test model_descriptions";
+
+/// The committed files generated from [`our_fmus`], as `(path relative to the workspace root,
+/// contents)`: each FMU's `modelDescription/<id>.xml` and `docs/variables/<id>.md`, and the index
+/// of our FMUs `docs/variables/README.md`. Rewritten by [`REGENERATE_COMMAND`], which fails
+/// without it when a committed file differs.
+pub fn generated_files() -> Vec<(String, String)> {
+    let fmus = our_fmus();
+    let mut files = Vec::new();
+    for fmu in &fmus {
+        files.push((format!("modelDescription/{}.xml", fmu.identifier), (fmu.model_description)().to_string()));
+        files.push((format!("docs/variables/{}.md", fmu.identifier), (fmu.variables_markdown)()));
+    }
+    files.push(("docs/variables/README.md".to_string(), fmus_index(&fmus)));
+    files
+}
+
+/// The index of our FMUs (`docs/variables/README.md`): one row per FMU, with its description,
+/// variable reference and committed model description.
+fn fmus_index(fmus: &[OurFmu]) -> String {
+    let mut md = format!(
+        "# Our FMUs\n\nThe FMUs this workspace builds, in the order of `fmu_catalog::visit_our_models`, the one \
+         list of them. Generated from the code (`{REGENERATE_COMMAND}`); do not edit.\n\n\
+         | FMU | what it is | variables | model description |\n|---|---|---|---|\n"
+    );
+    for fmu in fmus {
+        let id = fmu.identifier;
+        md.push_str(&format!(
+            "| {id} | {} | [{id}.md]({id}.md) | [{id}.xml](../../modelDescription/{id}.xml) |\n",
+            fmu.description.replace('|', "\\|")
+        ));
+    }
+    md
 }
 
 /// The model identifiers of [`our_fmus`], the names a system description's `model` accepts.
@@ -153,4 +209,51 @@ impl ModelCatalog for Catalog {
 /// Installs [`Catalog`] for this process ([`cosim::system::install_model_catalog`]).
 pub fn install() {
     cosim::system::install_model_catalog(&Catalog);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `[lib] name` of a shared-library crate's `Cargo.toml` (the `lib<name>.so` it builds).
+    fn library_name(manifest: &str) -> Option<&str> {
+        let lib = manifest.split("\n[").find(|section| section.starts_with("lib]"))?;
+        let line = lib.lines().find(|l| l.starts_with("name = "))?;
+        Some(line.trim_start_matches("name = ").trim_matches('"'))
+    }
+
+    #[test]
+    fn the_list_names_every_fmu_library_of_the_workspace_and_nothing_else() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut built = Vec::new();
+        for entry in std::fs::read_dir(&root).unwrap() {
+            let folder = entry.unwrap().path();
+            let manifest = folder.join("fmu/Cargo.toml");
+            let is_model = folder.file_name().is_some_and(|n| n.to_string_lossy().starts_with("fmu-"));
+            if let (true, Ok(text)) = (is_model, std::fs::read_to_string(&manifest)) {
+                let name = library_name(&text).unwrap_or_else(|| panic!("{}: no [lib] name", manifest.display()));
+                built.push(name.to_string());
+            }
+        }
+        let mut listed: Vec<String> = our_models().into_iter().map(str::to_string).collect();
+        listed.sort_unstable();
+        built.sort_unstable();
+        assert_eq!(listed, built, "visit_our_models and the fmu-*/fmu/ libraries differ");
+    }
+
+    #[test]
+    fn generated_files_are_each_fmus_description_and_reference_and_their_index() {
+        let files = generated_files();
+        let index = &files.last().unwrap().1;
+        for fmu in our_fmus() {
+            let id = fmu.identifier;
+            let xml = files.iter().find(|(path, _)| *path == format!("modelDescription/{id}.xml")).unwrap();
+            assert!(xml.1.contains(&format!("modelIdentifier=\"{id}\"")), "{id}");
+            let md = files.iter().find(|(path, _)| *path == format!("docs/variables/{id}.md")).unwrap();
+            assert!(md.1.starts_with(&format!("# {id} ")), "{id}");
+            assert!(index.contains(&format!("| {id} | ")) && index.contains(&format!("]({id}.md)")), "{id} in {index}");
+        }
+        assert_eq!(files.len(), 2 * our_fmus().len() + 1);
+        assert_eq!(files.last().unwrap().0, "docs/variables/README.md");
+    }
 }

@@ -15,3 +15,6 @@ pub mod layout;
 
 pub use controls::Controls;
 pub use layout::vr;
+
+/// The model this crate's FMU exports (`fmu/`, the shared library `libControls.so`).
+pub type Fmu = Controls;

@@ -21,6 +21,7 @@ pub mod ode;
 pub mod package;
 pub mod params;
 pub mod slave;
+pub mod stateless;
 pub mod status;
 pub mod units;
 pub mod variable;
@@ -31,6 +32,7 @@ pub use description::{guid, model_description};
 pub use instance::{FmuState, Instance, SlaveState};
 pub use model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
 pub use slave::{CoSimulation, InstantiateArgs};
+pub use stateless::StatelessModel;
 pub use status::{FmiError, FmiResult, Status};
 pub use variable::{Causality, Feedthrough, Kind, Variability, Variable};
 

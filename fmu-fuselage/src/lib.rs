@@ -25,3 +25,6 @@ pub mod vec3;
 pub use euler::EulerSequence;
 pub use fuselage::Fuselage;
 pub use layout::{Point, vr};
+
+/// The model this crate's FMU exports (`fmu/`, the shared library `libFuselage.so`).
+pub type Fmu = Fuselage;

@@ -60,3 +60,6 @@ pub mod tree;
 
 pub use layout::{MAX_BLADES, vr};
 pub use rotor::{Coordinate, Rotor};
+
+/// The model this crate's FMU exports (`fmu/`, the shared library `libRotor.so`).
+pub type Fmu = Rotor;

@@ -10,8 +10,8 @@
 //!
 //! - The coupled system is built from the **same JSON system description** the orchestrator
 //!   runs ([`cosim::system::System`]): each instance becomes the Rust model named by its
-//!   FMU's `modelIdentifier` ([`Registry`]: `Fuselage`, `Rotor`, `Aero`, `Controls`, and the test
-//!   models `TwoMassBody`, `TwoMassLoad`), checked against the FMU's GUID so both sides run the
+//!   FMU's `modelIdentifier` ([`Registry`]: our FMUs, those of [`fmu_catalog::visit_our_models`],
+//!   and the test models `TwoMassBody`, `TwoMassLoad`), checked against the FMU's GUID so both sides run the
 //!   same interface, configured from the declared start values overridden by the system's
 //!   parameters ([`ParameterStore`]), as `fmi2EnterInitializationMode` would.
 //! - The state is the concatenation of every model's states; one Dormand-Prince 5(4)

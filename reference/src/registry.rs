@@ -130,14 +130,11 @@ impl Default for Registry {
 }
 
 impl Registry {
-    /// Our four FMU models (`Fuselage`, `Rotor`, `Aero`, `Controls`) and the orchestrator's test
-    /// models (`TwoMassBody`, `TwoMassLoad`).
+    /// Our FMU models, those of [`fmu_catalog::visit_our_models`] (`Fuselage`, `Rotor`, `Aero`,
+    /// `Controls`), and the orchestrator's test models (`TwoMassBody`, `TwoMassLoad`).
     pub fn builtin() -> Self {
         let mut r = Registry { factories: Vec::new() };
-        r.register::<fmu_fuselage::Fuselage>();
-        r.register::<fmu_rotor::Rotor>();
-        r.register::<fmu_aero::Aero>();
-        r.register::<fmu_controls::Controls>();
+        fmu_catalog::visit_our_models(&mut r);
         r.register::<test_fmus::Body>();
         r.register::<test_fmus::Load>();
         r
@@ -158,6 +155,13 @@ impl Registry {
     /// Known identifiers, in registration order.
     pub fn identifiers(&self) -> Vec<&'static str> {
         self.factories.iter().map(|f| f.identifier).collect()
+    }
+}
+
+/// [`Registry::register`] for each of our models.
+impl fmu_catalog::ModelVisitor for Registry {
+    fn visit<M: Model>(&mut self) {
+        self.register::<M>();
     }
 }
 
@@ -261,7 +265,11 @@ mod tests {
     #[test]
     fn builtin_registry_knows_all_models_and_configures_from_start_values() {
         let r = Registry::builtin();
-        assert_eq!(r.identifiers(), ["Fuselage", "Rotor", "Aero", "Controls", "TwoMassBody", "TwoMassLoad"]);
+        // Our FMUs, in the catalog's order (the four of today among them), then the test models.
+        let mut expected = fmu_catalog::our_models();
+        assert!(["Fuselage", "Rotor", "Aero", "Controls"].iter().all(|id| expected.contains(id)), "{expected:?}");
+        expected.extend(["TwoMassBody", "TwoMassLoad"]);
+        assert_eq!(r.identifiers(), expected);
         for id in r.identifiers() {
             let f = r.get(id).unwrap();
             let store = ParameterStore::new(f.catalog());

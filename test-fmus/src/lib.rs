@@ -21,15 +21,9 @@ pub mod fixtures;
 pub mod table1;
 pub mod two_mass;
 
-use fmu_core::{Model, ModelInfo, Parameters, Scalar, StateVariable, Variable};
-
-/// The two states of a mass, position then velocity, declared for Model Exchange.
-fn position_and_velocity(x: &str, v: &str, what: &str) -> Vec<StateVariable> {
-    vec![
-        StateVariable::new(x, "m", "m/s", format!("Position of the {what}, m"), 1.0),
-        StateVariable::new(v, "m/s", "m/s2", format!("Velocity of the {what}, m/s"), 1.0),
-    ]
-}
+use fmu_core::declare::Tables;
+use fmu_core::params::ParameterError;
+use fmu_core::{Model, ModelInfo, Parameters, Scalar};
 
 fn check_positive(name: &str, v: f64) -> Result<f64, String> {
     if v > 0.0 && v.is_finite() { Ok(v) } else { Err(format!("{name} = {v} must be positive")) }
@@ -39,28 +33,82 @@ fn check_non_negative(name: &str, v: f64) -> Result<f64, String> {
     if v >= 0.0 && v.is_finite() { Ok(v) } else { Err(format!("{name} = {v} must not be negative")) }
 }
 
-/// Value references of [`Body`].
-pub mod body_vr {
-    /// Mass, kg.
-    pub const M: u32 = 0;
-    /// Spring to the wall, N/m.
-    pub const K: u32 = 1;
-    /// Damper to the wall, N.s/m.
-    pub const C: u32 = 2;
-    /// Initial position, m.
-    pub const X0: u32 = 3;
-    /// Initial velocity, m/s.
-    pub const V0: u32 = 4;
-    /// Integrator tolerance.
-    pub const TOLERANCE: u32 = 5;
-    /// Input force, N.
-    pub const F: u32 = 10;
-    /// Output position, m.
-    pub const X: u32 = 20;
-    /// Output velocity, m/s.
-    pub const V: u32 = 21;
-    /// Output acceleration, m/s^2 (feedthrough from F).
-    pub const A: u32 = 22;
+/// The state of one mass, position then velocity, from where it starts, and the tolerance of
+/// its integrator: what [`Body`] and [`Load`] integrate alike.
+struct MassState {
+    x0: f64,
+    v0: f64,
+    tolerance: f64,
+}
+
+impl MassState {
+    /// Reads the initial position and velocity and the tolerance from their value references.
+    fn read(p: &dyn Parameters, [x0, v0, tolerance]: [u32; 3]) -> Result<Self, ParameterError> {
+        Ok(MassState { x0: p.real(x0), v0: p.real(v0), tolerance: check_positive("tolerance", p.real(tolerance))? })
+    }
+
+    /// Writes `[x0, v0]`.
+    fn initial_state(&self, x: &mut [f64]) {
+        x.copy_from_slice(&[self.x0, self.v0]);
+    }
+
+    /// `[x, v]' = [v, a]`.
+    fn derivatives<D: Scalar>(x: &[D], acceleration: D, dx: &mut [D]) {
+        dx[0] = x[1];
+        dx[1] = acceleration;
+    }
+}
+
+/// The declarations of [`Body`]: value references are the positions of the parameters, `10 +`
+/// the input index and `20 +` the output index.
+pub mod body {
+    /// Value references of the parameters, and the bases of the input and output references.
+    pub mod vr {
+        fmu_core::declare! { u32;
+            M = real("m", "kg", "Mass, kg").start(1.0);
+            K = real("k", "N/m", "Spring stiffness to the wall, N/m").start(4.0);
+            C = real("c", "N.s/m", "Damping to the wall, N.s/m");
+            X0 = real("x0", "m", "Initial position, m").start(1.0);
+            V0 = real("v0", "m/s", "Initial velocity, m/s");
+            TOLERANCE = real("tolerance", "", "Integrator tolerance").start(1e-10);
+        }
+        fmu_core::value_references!(10, 20);
+    }
+
+    /// Indices into the input vector `u`.
+    pub mod u {
+        fmu_core::declare! { usize;
+            F = real("F", "N", "External force on the mass, N");
+            N;
+        }
+    }
+
+    /// Indices into the output vector `y`.
+    pub mod y {
+        fmu_core::declare! { usize;
+            X = real("x", "m", "Position, m");
+            V = real("v", "m/s", "Velocity, m/s");
+            A = real("a", "m/s2", "Acceleration, m/s^2").deps(|_| vec![super::u::F]);
+            N;
+        }
+    }
+
+    /// The states `x`.
+    pub mod x {
+        fmu_core::declare! { usize;
+            X = state("x", "m", "m/s", 1.0, "Position of the body, m");
+            V = state("v", "m/s", "m/s2", 1.0, "Velocity of the body, m/s");
+            N;
+        }
+    }
+
+    /// The tables of [`crate::Body`].
+    pub const TABLES: fmu_core::declare::Tables = fmu_core::declare::Tables {
+        parameters: vr::TABLE,
+        inputs: (vr::INPUT_BASE, u::TABLE),
+        outputs: (vr::OUTPUT_BASE, y::TABLE),
+        states: x::TABLE,
+    };
 }
 
 /// A mass on a spring-damper to the wall, driven by an external force.
@@ -68,9 +116,7 @@ pub struct Body {
     m: f64,
     k: f64,
     c: f64,
-    x0: f64,
-    v0: f64,
-    tolerance: f64,
+    state: MassState,
 }
 
 impl Body {
@@ -88,94 +134,98 @@ impl Model for Body {
         default_step_size: 0.01,
     };
 
+    const TABLES: Tables = body::TABLES;
+
     type Work<D: Scalar> = ();
 
     fn work<D: Scalar>(&self) {}
 
-    fn variables() -> Vec<Variable> {
-        use body_vr::*;
-        vec![
-            Variable::real_parameter("m", M, "kg", 1.0).describe("Mass, kg"),
-            Variable::real_parameter("k", K, "N/m", 4.0).describe("Spring stiffness to the wall, N/m"),
-            Variable::real_parameter("c", C, "N.s/m", 0.0).describe("Damping to the wall, N.s/m"),
-            Variable::real_parameter("x0", X0, "m", 1.0).describe("Initial position, m"),
-            Variable::real_parameter("v0", V0, "m/s", 0.0).describe("Initial velocity, m/s"),
-            Variable::real_parameter("tolerance", TOLERANCE, "", 1e-10).describe("Integrator tolerance"),
-            Variable::real_input("F", F, "N", 0.0).describe("External force on the mass, N"),
-            Variable::real_output("x", X, "m").describe("Position, m"),
-            Variable::real_output("v", V, "m/s").describe("Velocity, m/s"),
-            Variable::real_output("a", A, "m/s2").describe("Acceleration, m/s^2").depends_on([F]),
-        ]
-    }
-
-    fn configure(p: &dyn Parameters) -> Result<Self, fmu_core::params::ParameterError> {
-        use body_vr::*;
+    fn configure(p: &dyn Parameters) -> Result<Self, ParameterError> {
+        use body::vr::*;
         Ok(Body {
             m: check_positive("m", p.real(M))?,
             k: check_non_negative("k", p.real(K))?,
             c: check_non_negative("c", p.real(C))?,
-            x0: p.real(X0),
-            v0: p.real(V0),
-            tolerance: check_positive("tolerance", p.real(TOLERANCE))?,
+            state: MassState::read(p, [X0, V0, TOLERANCE])?,
         })
     }
 
-    fn state_variables() -> Vec<StateVariable> {
-        position_and_velocity("x", "v", "body")
-    }
-
     fn n_states(&self) -> usize {
-        2
+        body::x::N
     }
 
     fn initial_state(&self, x: &mut [f64]) {
-        x.copy_from_slice(&[self.x0, self.v0]);
+        self.state.initial_state(x);
     }
 
     fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], dx: &mut [D]) {
-        dx[0] = x[1];
-        dx[1] = self.acceleration(x[0], x[1], u[0]);
+        MassState::derivatives(x, self.acceleration(x[0], x[1], u[body::u::F]), dx);
     }
 
     fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], y: &mut [D]) {
-        y[0] = x[0];
-        y[1] = x[1];
-        y[2] = self.acceleration(x[0], x[1], u[0]);
+        use body::y::*;
+        (y[X], y[V]) = (x[0], x[1]);
+        y[A] = self.acceleration(x[0], x[1], u[body::u::F]);
     }
 
     fn tolerances(&self) -> (f64, f64) {
-        (self.tolerance, self.tolerance)
+        (self.state.tolerance, self.state.tolerance)
     }
 }
 
-/// Value references of [`Load`].
-pub mod load_vr {
-    /// Mass rigidly attached to the body, kg.
-    pub const M_R: u32 = 0;
-    /// Second mass, kg.
-    pub const M2: u32 = 1;
-    /// Spring between the masses, N/m.
-    pub const K2: u32 = 2;
-    /// Damper between the masses, N.s/m.
-    pub const C2: u32 = 3;
-    /// Initial position of the second mass, m.
-    pub const X0: u32 = 4;
-    /// Initial velocity of the second mass, m/s.
-    pub const V0: u32 = 5;
-    /// Integrator tolerance.
-    pub const TOLERANCE: u32 = 6;
-    /// Body position input, m.
-    pub const X1: u32 = 10;
-    /// Body velocity input, m/s.
-    pub const V1: u32 = 11;
-    /// Body acceleration input, m/s^2.
-    pub const A1: u32 = 12;
-    /// Force on the body, N (feedthrough from x1, v1, a1).
-    pub const F: u32 = 20;
-    /// Second mass position, m.
-    pub const X2: u32 = 21;
-    /// Second mass velocity, m/s.
-    pub const V2: u32 = 22;
+/// The declarations of [`Load`]: value references are the positions of the parameters, `10 +`
+/// the input index and `20 +` the output index.
+pub mod load {
+    /// Value references of the parameters, and the bases of the input and output references.
+    pub mod vr {
+        fmu_core::declare! { u32;
+            M_R = real("m_r", "kg", "Mass rigidly attached to the body, kg").start(1.5);
+            M2 = real("m2", "kg", "Second, spring-mounted mass, kg").start(0.5);
+            K2 = real("k2", "N/m", "Spring between body and second mass, N/m").start(2.0);
+            C2 = real("c2", "N.s/m", "Damper between body and second mass, N.s/m").start(0.1);
+            X0 = real("x0", "m", "Initial position of the second mass, m");
+            V0 = real("v0", "m/s", "Initial velocity of the second mass, m/s");
+            TOLERANCE = real("tolerance", "", "Integrator tolerance").start(1e-10);
+        }
+        fmu_core::value_references!(10, 20);
+    }
+
+    /// Indices into the input vector `u`: the body's kinematics.
+    pub mod u {
+        fmu_core::declare! { usize;
+            X1 = real("x1", "m", "Body position, m");
+            V1 = real("v1", "m/s", "Body velocity, m/s");
+            A1 = real("a1", "m/s2", "Body acceleration, m/s^2");
+            N;
+        }
+    }
+
+    /// Indices into the output vector `y`.
+    pub mod y {
+        fmu_core::declare! { usize;
+            F = real("F", "N", "Force on the body, N").deps(|_| vec![super::u::X1, super::u::V1, super::u::A1]);
+            X2 = real("x2", "m", "Second mass position, m");
+            V2 = real("v2", "m/s", "Second mass velocity, m/s");
+            N;
+        }
+    }
+
+    /// The states `x`: the second mass.
+    pub mod x {
+        fmu_core::declare! { usize;
+            X2 = state("x2", "m", "m/s", 1.0, "Position of the second mass, m");
+            V2 = state("v2", "m/s", "m/s2", 1.0, "Velocity of the second mass, m/s");
+            N;
+        }
+    }
+
+    /// The tables of [`crate::Load`].
+    pub const TABLES: fmu_core::declare::Tables = fmu_core::declare::Tables {
+        parameters: vr::TABLE,
+        inputs: (vr::INPUT_BASE, u::TABLE),
+        outputs: (vr::OUTPUT_BASE, y::TABLE),
+        states: x::TABLE,
+    };
 }
 
 /// What hangs on the body: a rigidly attached mass and a second mass on a spring-damper.
@@ -184,9 +234,7 @@ pub struct Load {
     m2: f64,
     k2: f64,
     c2: f64,
-    x0: f64,
-    v0: f64,
-    tolerance: f64,
+    state: MassState,
 }
 
 impl Load {
@@ -205,66 +253,43 @@ impl Model for Load {
         default_step_size: 0.01,
     };
 
+    const TABLES: Tables = load::TABLES;
+
     type Work<D: Scalar> = ();
 
     fn work<D: Scalar>(&self) {}
 
-    fn variables() -> Vec<Variable> {
-        use load_vr::*;
-        vec![
-            Variable::real_parameter("m_r", M_R, "kg", 1.5).describe("Mass rigidly attached to the body, kg"),
-            Variable::real_parameter("m2", M2, "kg", 0.5).describe("Second, spring-mounted mass, kg"),
-            Variable::real_parameter("k2", K2, "N/m", 2.0).describe("Spring between body and second mass, N/m"),
-            Variable::real_parameter("c2", C2, "N.s/m", 0.1).describe("Damper between body and second mass, N.s/m"),
-            Variable::real_parameter("x0", X0, "m", 0.0).describe("Initial position of the second mass, m"),
-            Variable::real_parameter("v0", V0, "m/s", 0.0).describe("Initial velocity of the second mass, m/s"),
-            Variable::real_parameter("tolerance", TOLERANCE, "", 1e-10).describe("Integrator tolerance"),
-            Variable::real_input("x1", X1, "m", 0.0).describe("Body position, m"),
-            Variable::real_input("v1", V1, "m/s", 0.0).describe("Body velocity, m/s"),
-            Variable::real_input("a1", A1, "m/s2", 0.0).describe("Body acceleration, m/s^2"),
-            Variable::real_output("F", F, "N").describe("Force on the body, N").depends_on([X1, V1, A1]),
-            Variable::real_output("x2", X2, "m").describe("Second mass position, m"),
-            Variable::real_output("v2", V2, "m/s").describe("Second mass velocity, m/s"),
-        ]
-    }
-
-    fn configure(p: &dyn Parameters) -> Result<Self, fmu_core::params::ParameterError> {
-        use load_vr::*;
+    fn configure(p: &dyn Parameters) -> Result<Self, ParameterError> {
+        use load::vr::*;
         Ok(Load {
             m_r: check_non_negative("m_r", p.real(M_R))?,
             m2: check_positive("m2", p.real(M2))?,
             k2: check_non_negative("k2", p.real(K2))?,
             c2: check_non_negative("c2", p.real(C2))?,
-            x0: p.real(X0),
-            v0: p.real(V0),
-            tolerance: check_positive("tolerance", p.real(TOLERANCE))?,
+            state: MassState::read(p, [X0, V0, TOLERANCE])?,
         })
     }
 
-    fn state_variables() -> Vec<StateVariable> {
-        position_and_velocity("x2", "v2", "second mass")
-    }
-
     fn n_states(&self) -> usize {
-        2
+        load::x::N
     }
 
     fn initial_state(&self, x: &mut [f64]) {
-        x.copy_from_slice(&[self.x0, self.v0]);
+        self.state.initial_state(x);
     }
 
     fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], dx: &mut [D]) {
-        dx[0] = x[1];
-        dx[1] = -self.link_force(u[0], u[1], x[0], x[1]) * (1.0 / self.m2);
+        let force = self.link_force(u[load::u::X1], u[load::u::V1], x[0], x[1]);
+        MassState::derivatives(x, -force * (1.0 / self.m2), dx);
     }
 
     fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], y: &mut [D]) {
-        y[0] = self.link_force(u[0], u[1], x[0], x[1]) - u[2] * self.m_r;
-        y[1] = x[0];
-        y[2] = x[1];
+        use load::{u, y};
+        y[y::F] = self.link_force(u[u::X1], u[u::V1], x[0], x[1]) - u[u::A1] * self.m_r;
+        (y[y::X2], y[y::V2]) = (x[0], x[1]);
     }
 
     fn tolerances(&self) -> (f64, f64) {
-        (self.tolerance, self.tolerance)
+        (self.state.tolerance, self.state.tolerance)
     }
 }

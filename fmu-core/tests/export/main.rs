@@ -9,3 +9,4 @@ mod exported_symbols;
 mod model_description;
 mod safe_api;
 mod state_outputs;
+mod stateless;

@@ -7,7 +7,8 @@
 use std::cell::Cell;
 
 use crate::common::{self, get, get_all, initialized, recorded};
-use fmu_core::{Instance, Model, ModelInfo, Parameters, Scalar, SlaveState, Variable};
+use fmu_core::declare::Tables;
+use fmu_core::{Instance, Model, ModelInfo, Parameters, Scalar, SlaveState};
 
 thread_local! {
     /// Evaluations on this thread: full ones, state-only ones.
@@ -18,10 +19,35 @@ fn counts() -> (usize, usize) {
     COUNTS.with(Cell::get)
 }
 
-const U: u32 = 1;
-const FORGET: u32 = 2;
-const X: u32 = 3;
-const Y: u32 = 4;
+/// The declarations of [`Counted`]: the input `u` has value reference 1, the parameter its
+/// position (2), the outputs `3 +` their index.
+mod layout {
+    /// Value references of the parameters, and the bases of the input and output references.
+    pub mod vr {
+        fmu_core::declare! { u32;
+            FORGET @ 2 = boolean("forget", false, "");
+        }
+        fmu_core::value_references!(1, 3);
+    }
+    /// The input `u`.
+    pub mod u {
+        fmu_core::declare! { usize;
+            U = real("u", "", "");
+        }
+    }
+    /// The outputs: `x` without feedthrough, `y` with.
+    pub mod y {
+        fmu_core::declare! { usize;
+            X = real("x", "", "");
+            Y = real("y", "", "").deps(|_| vec![super::u::U]);
+        }
+    }
+}
+
+const U: u32 = layout::vr::input(layout::u::U);
+const FORGET: u32 = layout::vr::FORGET;
+const X: u32 = layout::vr::output(layout::y::X);
+const Y: u32 = layout::vr::output(layout::y::Y);
 
 /// `x' = -x`, outputs `x` (state only) and `y = x + u`; with `forget`, its `state_outputs`
 /// leaves `x` unwritten (a model bug).
@@ -38,18 +64,16 @@ impl Model for Counted {
         default_step_size: 0.1,
     };
 
+    const TABLES: Tables = Tables {
+        parameters: layout::vr::TABLE,
+        inputs: (layout::vr::INPUT_BASE, layout::u::TABLE),
+        outputs: (layout::vr::OUTPUT_BASE, layout::y::TABLE),
+        states: &[],
+    };
+
     type Work<D: Scalar> = ();
 
     fn work<D: Scalar>(&self) {}
-
-    fn variables() -> Vec<Variable> {
-        vec![
-            Variable::real_input("u", U, "", 0.0),
-            Variable::boolean_parameter("forget", FORGET, false),
-            Variable::real_output("x", X, ""),
-            Variable::real_output("y", Y, "").depends_on([U]),
-        ]
-    }
 
     fn configure(p: &dyn Parameters) -> Result<Self, fmu_core::params::ParameterError> {
         Ok(Counted { forget: p.boolean(FORGET) })

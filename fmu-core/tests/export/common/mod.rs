@@ -12,35 +12,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use fmu_core::{Instance, Model, ModelInfo, Parameters, Scalar, StateVariable, Status, Variable};
-
-/// Value references of [`MassSpringDamper`].
-pub mod vr {
-    /// Input: external force `F`, N.
-    pub const F: u32 = 0;
-    /// Parameter: mass `m`, kg.
-    pub const M: u32 = 1;
-    /// Parameter: stiffness of one spring `k`, N/m.
-    pub const K: u32 = 2;
-    /// Tunable parameter: damping coefficient `c`, N.s/m.
-    pub const C: u32 = 3;
-    /// Parameter: initial position, m.
-    pub const X0: u32 = 4;
-    /// Parameter: initial velocity, m/s.
-    pub const V0: u32 = 5;
-    /// Parameter: relative and absolute integrator tolerance.
-    pub const TOL: u32 = 6;
-    /// Integer parameter: number of identical springs in parallel, in [1, 8].
-    pub const SPRINGS: u32 = 7;
-    /// Boolean parameter: damping enabled.
-    pub const DAMPING: u32 = 8;
-    /// Output: position, m.
-    pub const X: u32 = 10;
-    /// Output: velocity, m/s.
-    pub const V: u32 = 11;
-    /// Output: acceleration, m/s2 (direct feedthrough from `F`).
-    pub const A: u32 = 12;
-}
+use fmu_core::declare::Tables;
+use fmu_core::params::ParameterError;
+use fmu_core::{Instance, Model, ModelInfo, Parameters, Scalar, Status, Variable};
 
 /// Default parameter values of [`MassSpringDamper`] (an underdamped oscillator: natural
 /// frequency 2 rad/s, damping ratio 0.05).
@@ -51,6 +25,72 @@ pub mod defaults {
     pub const X0: f64 = 0.5;
     pub const V0: f64 = -0.3;
     pub const TOL: f64 = 1e-10;
+}
+
+/// The declarations of [`MassSpringDamper`]: value references are the positions of the
+/// parameters (from 1), the input index (the force, 0) and `10 +` the output index.
+pub mod msd {
+    /// Indices into the input vector `u`.
+    pub mod u {
+        fmu_core::declare! { usize;
+            F = real("F", "N", "External force along x");
+            N;
+        }
+    }
+
+    /// Indices into the output vector `y`.
+    pub mod y {
+        fmu_core::declare! { usize;
+            X = real("x", "m", "Position");
+            V = real("v", "m/s", "Velocity");
+            A = real("a", "m/s2", "Acceleration").deps(|_| vec![super::u::F]);
+            N;
+        }
+    }
+
+    /// The states `x`.
+    pub mod x {
+        fmu_core::declare! { usize;
+            X = state("x", "m", "m/s", 1.0, "Position");
+            V = state("v", "m/s", "m/s2", 1.0, "Velocity");
+            N;
+        }
+    }
+}
+
+/// Value references of [`MassSpringDamper`].
+pub mod vr {
+    use super::defaults as d;
+    use super::msd::{u, y};
+
+    fmu_core::declare! { u32;
+        /// Parameter: mass `m`, kg.
+        M @ 1 = real("m", "kg", "Mass").start(d::M);
+        /// Parameter: stiffness of one spring `k`, N/m.
+        K = real("k", "N/m", "Stiffness of one spring, N/m").start(d::K);
+        /// Tunable parameter: damping coefficient `c`, N.s/m.
+        C = real("c", "N.s/m", "Damping coefficient, N.s/m").start(d::C);
+        /// Parameter: initial position, m.
+        X0 = real("x0", "m", "Initial position").start(d::X0);
+        /// Parameter: initial velocity, m/s.
+        V0 = real("v0", "m/s", "Initial velocity").start(d::V0);
+        /// Parameter: relative and absolute integrator tolerance.
+        TOL = real("tolerance", "", "Integrator tolerance").start(d::TOL);
+        /// Integer parameter: number of identical springs in parallel, in [1, 8].
+        SPRINGS = integer("springs", 1, 1, 8, "Springs in parallel");
+        /// Boolean parameter: damping enabled.
+        DAMPING = boolean("damping", true, "Damper enabled");
+    }
+    fmu_core::value_references!(0, 10);
+
+    /// Input: external force `F`, N.
+    pub const F: u32 = input(u::F);
+    /// Output: position, m.
+    pub const X: u32 = output(y::X);
+    /// Output: velocity, m/s.
+    pub const V: u32 = output(y::V);
+    /// Output: acceleration, m/s2 (direct feedthrough from `F`).
+    pub const A: u32 = output(y::A);
 }
 
 /// A mass on `springs` identical linear springs with an optional linear damper and an external
@@ -85,29 +125,25 @@ impl Model for MassSpringDamper {
         default_step_size: 0.01,
     };
 
+    const TABLES: Tables = Tables {
+        parameters: vr::TABLE,
+        inputs: (vr::INPUT_BASE, msd::u::TABLE),
+        outputs: (vr::OUTPUT_BASE, msd::y::TABLE),
+        states: msd::x::TABLE,
+    };
+
     type Work<D: Scalar> = ();
 
     fn work<D: Scalar>(&self) {}
 
+    /// The declared variables, with `c` tunable (declaration rows have no tunable parameter:
+    /// none of our models has one).
     fn variables() -> Vec<Variable> {
-        use defaults as d;
-        vec![
-            Variable::real_input("F", vr::F, "N", 0.0).describe("External force along x"),
-            Variable::real_parameter("m", vr::M, "kg", d::M).describe("Mass"),
-            Variable::real_parameter("k", vr::K, "N/m", d::K).describe("Stiffness of one spring, N/m"),
-            Variable::real_parameter("c", vr::C, "N.s/m", d::C).describe("Damping coefficient, N.s/m").tunable(),
-            Variable::real_parameter("x0", vr::X0, "m", d::X0).describe("Initial position"),
-            Variable::real_parameter("v0", vr::V0, "m/s", d::V0).describe("Initial velocity"),
-            Variable::real_parameter("tolerance", vr::TOL, "", d::TOL).describe("Integrator tolerance"),
-            Variable::integer_parameter("springs", vr::SPRINGS, 1, 1, 8).describe("Springs in parallel"),
-            Variable::boolean_parameter("damping", vr::DAMPING, true).describe("Damper enabled"),
-            Variable::real_output("x", vr::X, "m").describe("Position"),
-            Variable::real_output("v", vr::V, "m/s").describe("Velocity"),
-            Variable::real_output("a", vr::A, "m/s2").describe("Acceleration").depends_on([vr::F]),
-        ]
+        let tunable = |v: Variable| if v.vr == vr::C { v.tunable() } else { v };
+        Self::TABLES.variables().into_iter().map(tunable).collect()
     }
 
-    fn configure(p: &dyn Parameters) -> Result<Self, fmu_core::params::ParameterError> {
+    fn configure(p: &dyn Parameters) -> Result<Self, ParameterError> {
         let m = p.real(vr::M);
         if m.is_nan() || m <= 0.0 {
             return Err(format!("m = {m} kg must be positive").into());
@@ -131,7 +167,7 @@ impl Model for MassSpringDamper {
     }
 
     fn n_states(&self) -> usize {
-        2
+        msd::x::N
     }
 
     fn initial_state(&self, x: &mut [f64]) {
@@ -139,21 +175,14 @@ impl Model for MassSpringDamper {
     }
 
     fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], dx: &mut [D]) {
-        dx[0] = x[1];
-        dx[1] = self.acceleration(x[0], x[1], u[0]);
-    }
-
-    fn state_variables() -> Vec<StateVariable> {
-        vec![
-            StateVariable::new("x", "m", "m/s", "Position", 1.0),
-            StateVariable::new("v", "m/s", "m/s2", "Velocity", 1.0),
-        ]
+        dx[msd::x::X] = x[msd::x::V];
+        dx[msd::x::V] = self.acceleration(x[msd::x::X], x[msd::x::V], u[msd::u::F]);
     }
 
     fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, x: &[D], u: &[D], y: &mut [D]) {
-        y[0] = x[0];
-        y[1] = x[1];
-        y[2] = self.acceleration(x[0], x[1], u[0]);
+        use msd::y::{A, V, X};
+        (y[X], y[V]) = (x[msd::x::X], x[msd::x::V]);
+        y[A] = self.acceleration(x[msd::x::X], x[msd::x::V], u[msd::u::F]);
     }
 
     fn tolerances(&self) -> (f64, f64) {
@@ -161,18 +190,31 @@ impl Model for MassSpringDamper {
     }
 }
 
-/// Value references of [`Decay`].
+/// Value references of [`Decay`]: the parameters by position (from 1), the output `3 +` its
+/// index.
 pub mod decay_vr {
-    /// Parameter: time constant, s.
-    pub const TAU: u32 = 1;
-    /// Boolean parameter: make `outputs` panic.
-    pub const PANIC: u32 = 2;
+    fmu_core::declare! { u32;
+        /// Parameter: time constant, s.
+        TAU @ 1 = real("tau", "s", "").start(1.0);
+        /// Boolean parameter: make `outputs` panic.
+        PANIC = boolean("panic_in_outputs", false, "");
+    }
+    fmu_core::value_references!(3, 3);
+
+    /// The output table: the decaying quantity.
+    pub mod y {
+        fmu_core::declare! { usize;
+            Y = real("y", "", "");
+            N;
+        }
+    }
+
     /// Output: the decaying quantity.
-    pub const Y: u32 = 3;
+    pub const Y: u32 = output(y::Y);
 }
 
 /// `y' = -y / tau`, `y(0) = 1`; a second model type. With `panic_in_outputs` set, its output
-/// equation panics, standing in for a model bug.
+/// equation panics, standing in for a model bug. It declares no states: Co-Simulation only.
 #[derive(Debug, Clone)]
 pub struct Decay {
     tau: f64,
@@ -188,19 +230,18 @@ impl Model for Decay {
         default_step_size: 0.1,
     };
 
+    const TABLES: Tables = Tables {
+        parameters: decay_vr::TABLE,
+        inputs: (decay_vr::INPUT_BASE, &[]),
+        outputs: (decay_vr::OUTPUT_BASE, decay_vr::y::TABLE),
+        states: &[],
+    };
+
     type Work<D: Scalar> = ();
 
     fn work<D: Scalar>(&self) {}
 
-    fn variables() -> Vec<Variable> {
-        vec![
-            Variable::real_parameter("tau", decay_vr::TAU, "s", 1.0),
-            Variable::boolean_parameter("panic_in_outputs", decay_vr::PANIC, false),
-            Variable::real_output("y", decay_vr::Y, ""),
-        ]
-    }
-
-    fn configure(p: &dyn Parameters) -> Result<Self, fmu_core::params::ParameterError> {
+    fn configure(p: &dyn Parameters) -> Result<Self, ParameterError> {
         Ok(Decay { tau: p.real(decay_vr::TAU), panic: p.boolean(decay_vr::PANIC) })
     }
 
@@ -220,7 +261,7 @@ impl Model for Decay {
         if self.panic {
             panic!("Decay::outputs panics on request (panic_in_outputs = true)");
         }
-        y[0] = x[0];
+        y[decay_vr::y::Y] = x[0];
     }
 
     fn tolerances(&self) -> (f64, f64) {

@@ -1,9 +1,0 @@
-#![allow(non_snake_case)] // The library is named after the modelIdentifier, `Fuselage`.
-//! `Fuselage.so`: the FMI 2.0 Co-Simulation symbols for [`fmu_fuselage::Fuselage`].
-//!
-//! Kept apart from the model crate so that several models can be linked into one test or
-//! harness binary without clashing `fmi2*` symbols.
-
-use fmu_fuselage::Fuselage;
-
-fmu_core::export_fmu!(Fuselage);

@@ -1,9 +1,0 @@
-#![allow(non_snake_case)] // The library is named after the modelIdentifier, `Rotor`.
-//! `Rotor.so`: the FMI 2.0 Co-Simulation symbols for [`fmu_rotor::Rotor`].
-//!
-//! Kept apart from the model crate so that several models can be linked into one test or
-//! harness binary without clashing `fmi2*` symbols.
-
-use fmu_rotor::Rotor;
-
-fmu_core::export_fmu!(Rotor);
