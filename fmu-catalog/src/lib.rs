@@ -40,6 +40,7 @@ pub fn our_fmus() -> Vec<OurFmu> {
         OurFmu::of::<fmu_rotor::Rotor>(),
         OurFmu::of::<fmu_aero::Aero>(),
         OurFmu::of::<fmu_controls::Controls>(),
+        OurFmu::of::<fmu_atmosphere::Atmosphere>(),
     ]
 }
 
