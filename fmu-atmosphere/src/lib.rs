@@ -6,7 +6,7 @@
 //! gust, [`wind`]; Dryden or von Karman turbulence, [`turbulence`]) and the aircraft's velocity
 //! relative to the air in body axes. The model has no states: gusts and turbulence are frozen
 //! in the air mass, so every output is a function of the inputs, the time and the parameters
-//! (reproducible under a master's step rollback, identical in Co-Simulation and Model Exchange).
+//! (reproducible under a master's step rollback and whatever the step size).
 //! See [`atmosphere`] for how the parts are combined and [`layout`] for the variables.
 
 #![warn(missing_docs)]

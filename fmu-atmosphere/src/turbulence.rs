@@ -155,6 +155,9 @@ pub struct Turbulence {
     d_omega: Vec<f64>,
     /// Phases `phi_cj` of u, v, w, rad.
     phases: [Vec<f64>; 3],
+    /// The amplitudes `sigma_c sqrt(2 Phi_c(Omega_j) dOmega_j)` of u, v, w, m/s, computed once
+    /// when the scales do not depend on the height ([`Scales::Given`]).
+    fixed_amplitudes: Option<[Vec<f64>; 3]>,
 }
 
 impl Turbulence {
@@ -167,7 +170,24 @@ impl Turbulence {
         let d_omega = (0..n).map(|j| edge(j + 1) - edge(j)).collect();
         let mut random = SplitMix64(seed);
         let phases = std::array::from_fn(|_| (0..n).map(|_| 2.0 * PI * random.uniform()).collect());
-        Turbulence { spectrum, scales, omega, d_omega, phases }
+        let mut field = Turbulence { spectrum, scales, omega, d_omega, phases, fixed_amplitudes: None };
+        if let Scales::Given { .. } = scales {
+            field.fixed_amplitudes = Some(field.amplitudes(0.0));
+        }
+        field
+    }
+
+    /// The amplitudes `sigma_c sqrt(2 Phi_c(Omega_j) dOmega_j)` of u, v, w at the height
+    /// `height` above ground (m), m/s.
+    fn amplitudes(&self, height: f64) -> [Vec<f64>; 3] {
+        let (sigma, length) = self.scales.at(height);
+        std::array::from_fn(|c| {
+            let unit = self.omega.iter().zip(&self.d_omega);
+            unit.map(|(&omega, &d_omega)| {
+                (unit_spectrum(self.spectrum, c, length[c], omega) * (2.0 * d_omega)).sqrt() * sigma[c]
+            })
+            .collect()
+        })
     }
 
     /// Whether the field is zero everywhere (no spectrum).
@@ -181,12 +201,18 @@ impl Turbulence {
         if self.is_off() {
             return [D::from(0.0); 3];
         }
+        let cosines =
+            |c: usize| self.omega.iter().zip(&self.phases[c]).map(move |(&omega, &phase)| (s * omega + phase).cos());
+        if let Some(fixed) = &self.fixed_amplitudes {
+            return std::array::from_fn(|c| {
+                cosines(c).zip(&fixed[c]).fold(D::from(0.0), |sum, (cosine, &amplitude)| sum + cosine * amplitude)
+            });
+        }
         let (sigma, length) = self.scales.at(height);
         std::array::from_fn(|c| {
             let mut sum = D::from(0.0);
-            for ((&omega, &d_omega), &phase) in self.omega.iter().zip(&self.d_omega).zip(&self.phases[c]) {
-                let amplitude = (unit_spectrum(self.spectrum, c, length[c], omega) * (2.0 * d_omega)).sqrt();
-                sum += amplitude * (s * omega + phase).cos();
+            for (cosine, (&omega, &d_omega)) in cosines(c).zip(self.omega.iter().zip(&self.d_omega)) {
+                sum += cosine * (unit_spectrum(self.spectrum, c, length[c], omega) * (2.0 * d_omega)).sqrt();
             }
             sum * sigma[c]
         })

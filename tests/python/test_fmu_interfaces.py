@@ -13,7 +13,8 @@ def variable(description, name):
 
 
 def test_interfaces_carry_display_units_enumerations_and_bounds(fuselage_fmu):
-    fmus = {name: fuselage_fmu.replace("Fuselage.fmu", f"{name}.fmu") for name in ["Fuselage", "Rotor", "Aero", "Controls"]}
+    names = ["Fuselage", "Rotor", "Aero", "Controls", "Atmosphere"]
+    fmus = {name: fuselage_fmu.replace("Fuselage.fmu", f"{name}.fmu") for name in names}
     for path in fmus.values():
         assert validate_fmu(path) == []
         description = read_model_description(path)

@@ -103,3 +103,23 @@ fn turbulence_off_is_zero_and_spectra_integrate_to_one() {
         }
     }
 }
+
+#[test]
+fn given_scales_equal_the_low_altitude_ones_they_repeat() {
+    // Above 1000 ft the low-altitude model keeps its 1000 ft values: L = 1000 ft and
+    // sigma = 0.1 W20 for all three components. The same values given directly (amplitudes
+    // computed once) must give the same field as the height-dependent path.
+    let w20 = 12.0;
+    let given = Scales::Given { sigma: [0.1 * w20; 3], length: [304.8; 3] };
+    for spectrum in [Spectrum::Dryden, Spectrum::VonKarman] {
+        let low = Turbulence::new(spectrum, Scales::LowAltitude { w20 }, 64, (1.0, 1.0e6), 9);
+        let fixed = Turbulence::new(spectrum, given, 64, (1.0, 1.0e6), 9);
+        for k in 0..50 {
+            let s = 37.0 * k as f64;
+            let (a, b) = (low.velocity(s, 900.0), fixed.velocity(s, 0.0));
+            for c in 0..3 {
+                assert!((a[c] - b[c]).abs() < 1e-12 * (1.0 + a[c].abs()), "{spectrum:?} s = {s}: {a:?} vs {b:?}");
+            }
+        }
+    }
+}

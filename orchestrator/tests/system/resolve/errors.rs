@@ -59,7 +59,9 @@ fn missing_fields_and_wrong_types() {
     let e =
         error(r#"{"fmus": {"rotor": {"model": "Rotr"}}, "experiment": {"stop": 1, "step": 1}}"#, "fmus.rotor.model");
     assert!(
-        e.contains("'Rotr' is not one of our FMUs (Fuselage, Rotor, Aero, Controls) (did you mean 'Rotor'?)"),
+        e.contains(
+            "'Rotr' is not one of our FMUs (Fuselage, Rotor, Aero, Controls, Atmosphere) (did you mean 'Rotor'?)"
+        ),
         "{e}"
     );
     let e = error(&with(r#""connections": [{"from": "rotor.hub.F.x"}]"#), "connections[0]");
