@@ -163,7 +163,7 @@ fn unit_definitions(x: &mut String, catalog: &Catalog) {
     for u in used {
         let b = units::base_unit(u).expect("units are checked by the catalog");
         let mut attrs = String::new();
-        for (name, exp) in [("kg", b.kg), ("m", b.m), ("s", b.s), ("rad", b.rad)] {
+        for (name, exp) in [("kg", b.kg), ("m", b.m), ("s", b.s), ("K", b.k), ("rad", b.rad)] {
             if exp != 0 {
                 let _ = write!(attrs, " {name}=\"{exp}\"");
             }

@@ -1,6 +1,6 @@
 //! SI units used by our variables, with their base-unit exponents for `UnitDefinitions`.
 
-/// Exponents of (kg, m, s, rad) for one unit symbol.
+/// Exponents of (kg, m, s, rad, K) for one unit symbol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BaseUnit {
     /// Exponent of kilogram.
@@ -11,10 +11,12 @@ pub struct BaseUnit {
     pub s: i32,
     /// Exponent of radian.
     pub rad: i32,
+    /// Exponent of kelvin.
+    pub k: i32,
 }
 
 const fn unit(kg: i32, m: i32, s: i32, rad: i32) -> BaseUnit {
-    BaseUnit { kg, m, s, rad }
+    BaseUnit { kg, m, s, rad, k: 0 }
 }
 
 /// Every unit symbol a model may use, with its SI base-unit exponents.
@@ -41,6 +43,8 @@ pub const UNITS: &[(&str, BaseUnit)] = &[
     ("rad/s2", unit(0, 0, -2, 1)),
     ("1/rad", unit(0, 0, 0, -1)),
     ("1/s", unit(0, 0, -1, 0)),
+    ("Pa", unit(1, -1, -2, 0)),
+    ("K", BaseUnit { k: 1, ..unit(0, 0, 0, 0) }),
 ];
 
 /// Looks up a unit symbol.

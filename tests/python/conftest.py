@@ -10,6 +10,17 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 FMU_DIR = pathlib.Path(os.environ.get("ROTORCRAFT_FMU_DIR", ROOT / "target" / "fmus"))
 
 
+def _our_fmu_names():
+    """The model identifiers of our FMUs in the order of the one list of them
+    (`fmu_catalog::visit_our_models`), read from its generated index `docs/variables/README.md`."""
+    rows = (ROOT / "docs" / "variables" / "README.md").read_text().splitlines()
+    return [row.split("|")[1].strip() for row in rows if row.startswith("| ") and not row.startswith("| FMU |")]
+
+
+# Our FMUs, so that a test over all of them covers a new one without an edit.
+OUR_FMUS = _our_fmu_names()
+
+
 def packaged_fmu(name):
     """The path of our packaged `<name>.fmu`; the test fails, saying how to make it, if it is missing."""
     path = FMU_DIR / f"{name}.fmu"

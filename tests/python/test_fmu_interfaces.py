@@ -7,13 +7,15 @@ import math
 from fmpy import read_model_description
 from fmpy.validation import validate_fmu
 
+from conftest import OUR_FMUS
+
 
 def variable(description, name):
     return next(v for v in description.modelVariables if v.name == name)
 
 
 def test_interfaces_carry_display_units_enumerations_and_bounds(fuselage_fmu):
-    fmus = {name: fuselage_fmu.replace("Fuselage.fmu", f"{name}.fmu") for name in ["Fuselage", "Rotor", "Aero", "Controls"]}
+    fmus = {name: fuselage_fmu.replace("Fuselage.fmu", f"{name}.fmu") for name in OUR_FMUS}
     for path in fmus.values():
         assert validate_fmu(path) == []
         description = read_model_description(path)

@@ -11,13 +11,12 @@ import zipfile
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from conftest import ROOT
+from conftest import OUR_FMUS, ROOT
 
 # The oldest glibc our binaries run on, as README.md and docs/tool-users.md state it.
 MINIMUM_GLIBC = (2, 17)
 # The folder scripts/build-portable.sh writes; ROTORCRAFT_PORTABLE_DIR checks another one.
 PORTABLE_DIR = pathlib.Path(os.environ.get("ROTORCRAFT_PORTABLE_DIR", ROOT / "target" / "portable"))
-OUR_FMUS = ["Fuselage", "Rotor", "Aero", "Controls"]
 
 
 def glibc_versions(elf_bytes):
