@@ -18,7 +18,7 @@ use crate::import::model_description::VarType;
 use crate::system::{System, VarRef};
 
 use super::Unit;
-use super::ids::InputRef;
+use super::ids::{InputRef, SlotId};
 
 /// How a discrete value is exchanged with the FMU.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -43,8 +43,8 @@ impl Kind {
 /// Where a connection's value goes.
 #[derive(Clone, Copy, Debug)]
 enum Target {
-    /// A discrete input: its slot.
-    Slot(usize),
+    /// A discrete input.
+    Slot(SlotId),
     /// A Real input the master drives.
     Real(InputRef),
 }
@@ -52,8 +52,8 @@ enum Target {
 /// A connection from a discrete output.
 #[derive(Clone, Copy, Debug)]
 struct Link {
-    /// The output's slot.
-    source: usize,
+    /// The discrete output.
+    source: SlotId,
     target: Target,
 }
 
@@ -61,7 +61,7 @@ struct Link {
 #[derive(Default)]
 struct Exchange {
     vrs: Vec<u32>,
-    slots: Vec<usize>,
+    slots: Vec<SlotId>,
 }
 
 /// The discrete variables of one unit, by kind and direction.
@@ -77,8 +77,8 @@ struct UnitVars {
 /// them: part of the [`super::plan::CouplingPlan`], built from the model descriptions alone.
 #[derive(Default)]
 pub(super) struct DiscretePlan {
-    /// Slot of each variable, to find it again.
-    slot_of: Vec<(VarRef, usize)>,
+    /// The variable in each slot.
+    slot_vars: Vec<VarRef>,
     units: Vec<UnitVars>,
     links: Vec<Link>,
 }
@@ -91,19 +91,19 @@ impl DiscretePlan {
 
     /// Whether `r` is a discrete variable the master reads or sets.
     pub(super) fn has(&self, r: VarRef) -> bool {
-        self.slot_of.iter().any(|(v, _)| *v == r)
+        self.slot_vars.contains(&r)
     }
 
     /// The slot of discrete variable `r` (added as an output to read, or an input to set, on
     /// first use).
-    pub(super) fn slot(&mut self, r: VarRef, system: &System, input: bool) -> usize {
-        if let Some(&(_, s)) = self.slot_of.iter().find(|(v, _)| *v == r) {
-            return s;
+    pub(super) fn slot(&mut self, r: VarRef, system: &System, input: bool) -> SlotId {
+        if let Some(s) = self.slot_vars.iter().position(|&v| v == r) {
+            return SlotId(s);
         }
         let variable = system.variable(r);
         let kind = Kind::of(variable.var_type).expect("a discrete variable");
-        let s = self.slot_of.len();
-        self.slot_of.push((r, s));
+        let s = SlotId(self.slot_vars.len());
+        self.slot_vars.push(r);
         let unit = &mut self.units[r.instance];
         let list = match (kind, input) {
             (Kind::Integer, false) => &mut unit.read_int,
@@ -151,7 +151,7 @@ impl Discrete {
             .max()
             .unwrap_or(0);
         Discrete {
-            values: vec![0.0; plan.slot_of.len()],
+            values: vec![0.0; plan.slot_vars.len()],
             ints: Vec::with_capacity(longest),
             bools: Vec::with_capacity(longest),
         }
@@ -168,7 +168,7 @@ impl Discrete {
     }
 
     /// The current value in `slot`.
-    pub(super) fn value(&self, slot: usize) -> f64 {
+    pub(super) fn value(&self, slot: SlotId) -> f64 {
         self.values[slot]
     }
 

@@ -61,6 +61,12 @@ handle!(
     LoopId
 );
 
+handle!(
+    /// A discrete (Integer, Enumeration, Boolean) variable the master reads or sets: its slot in
+    /// the discrete exchange's values.
+    SlotId
+);
+
 /// A driven Real input of the system: which unit, which of its inputs.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub(super) struct InputRef {

@@ -57,7 +57,7 @@ use crate::system::{Signal, System};
 use coupling::LoopSolver;
 pub use error::{MAX_COMMUNICATION_POINTS, MasterError, check_communication_points};
 pub use fmu_cache::FmuCache;
-use ids::{InputRef, OutputRef};
+use ids::{InputRef, OutputRef, SlotId};
 pub use interrupt::Interrupt;
 pub use newton::CONTRACTION;
 pub use plan::CouplingPlan;
@@ -120,7 +120,8 @@ pub struct Master {
     /// Instances found by the last [`Master::run_with`] not to compute their outputs in
     /// initialization mode ([`Master::uninitialized_outputs`]).
     uninitialized_outputs: Vec<String>,
-    /// Integer, Enumeration and Boolean variables, exchanged at communication points.
+    /// The values of the Integer, Enumeration and Boolean variables of `plan.discrete`,
+    /// exchanged at communication points.
     discrete: discrete::Discrete,
     /// [`Master::run_into`] records every this many communication points (and the last).
     record_every: usize,
@@ -136,7 +137,7 @@ enum Recorded {
     Output(OutputRef),
     Input(InputRef),
     /// A discrete variable's slot in [`discrete::Discrete`].
-    Discrete(usize),
+    Discrete(SlotId),
 }
 
 impl Master {

@@ -65,7 +65,7 @@ pub(super) struct StateOnly {
     /// Per read output (position in `out_vrs`): it has no direct feedthrough.
     pub(super) is: Vec<bool>,
     /// Their positions in `out_vrs` and their value references, in `out_vrs` order.
-    pos: Vec<usize>,
+    pos: Vec<OutputId>,
     vrs: Vec<u32>,
     values: Vec<f64>,
     /// Their values in `out_pred` are those after the last step (or state change): read
@@ -84,7 +84,7 @@ impl StateOnly {
     /// The state-only reads of the outputs `out_vrs`, of which `is` marks those without
     /// feedthrough ([`StateOnly::outputs`]).
     pub(super) fn new(is: Vec<bool>, out_vrs: &[u32]) -> StateOnly {
-        let pos: Vec<usize> = (0..is.len()).filter(|&k| is[k]).collect();
+        let pos: Vec<OutputId> = (0..is.len()).filter(|&k| is[k]).map(OutputId).collect();
         let vrs = pos.iter().map(|&k| out_vrs[k]).collect();
         StateOnly { values: vec![0.0; pos.len()], is, pos, vrs, fresh: false }
     }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::import::StderrLogger;
-use crate::master::ids::{InputId, LoopId, NodeId, OutputId, OutputRef, UnitId};
+use crate::master::ids::{InputId, LoopId, NodeId, OutputId, OutputRef, SlotId, UnitId};
 use crate::master::{FmuCache, Master};
 use crate::system::SystemDescription;
 
@@ -91,8 +91,8 @@ fn recording_resolves_outputs_inputs_and_discrete_variables() {
         [
             Recorded::Output(OutputRef { unit: UnitId(2), output: OutputId(1) }),
             Recorded::Input(InputRef { unit: UnitId(0), input: InputId(1) }),
-            Recorded::Discrete(0),
-            Recorded::Discrete(1)
+            Recorded::Discrete(SlotId(0)),
+            Recorded::Discrete(SlotId(1))
         ]
     ));
     assert_eq!(plan.units[2].out_names, ["c.z", "c.y"]);
