@@ -1,36 +1,19 @@
 //! What a [`Master`] reports: its loops and components, warnings, recorded names, time,
 //! figures and run summary.
 
+use super::ids::{OutputId, UnitId};
 use super::{Master, RunSummary, Stats};
 
 impl Master {
     /// The algebraic loops found, each as its `instance.variable` members.
     pub fn loops(&self) -> Vec<Vec<String>> {
-        self.loops
-            .iter()
-            .map(|l| {
-                l.nodes
-                    .iter()
-                    .map(|&p| self.units[self.nodes[p].unit].out_names[self.nodes[p].output].clone())
-                    .collect()
-            })
-            .collect()
+        self.plan.loops()
     }
 
     /// The components of the feedthrough graph in solution order, as `instance.variable` lists,
     /// with a flag for loops.
     pub fn components(&self) -> Vec<(Vec<String>, bool)> {
-        self.components
-            .iter()
-            .map(|c| {
-                let names = c
-                    .nodes
-                    .iter()
-                    .map(|&p| self.units[self.nodes[p].unit].out_names[self.nodes[p].output].clone())
-                    .collect();
-                (names, c.is_loop)
-            })
-            .collect()
+        self.plan.components()
     }
 
     /// Warnings issued so far (also printed when they arise).
@@ -40,7 +23,7 @@ impl Master {
 
     /// Names of the recorded variables, in column order.
     pub fn recorded_names(&self) -> &[String] {
-        &self.recorded_names
+        self.plan.recorded_names()
     }
 
     /// Current communication point, s.
@@ -89,7 +72,10 @@ impl Master {
             rollbacks: self.stats.rollbacks,
             loops: self.loops(),
             warnings: self.warnings.clone(),
-            delayed_loops: self.loops.iter().filter(|l| l.warned_delay).map(|l| l.members.clone()).collect(),
+            delayed_loops: (self.plan.loops.iter().zip(&self.loops))
+                .filter(|(_, solver)| solver.warned_delay)
+                .map(|(l, _)| l.members.clone())
+                .collect(),
             stop_reason: self.stop_reason.clone(),
             uninitialized_outputs: self.uninitialized_outputs.clone(),
         }
@@ -97,9 +83,10 @@ impl Master {
 
     /// Units without get-after-set that have outputs connected to another unit, all of them 0
     /// as last read.
-    pub(super) fn units_with_zero_connected_outputs(&self) -> Vec<usize> {
+    pub(super) fn units_with_zero_connected_outputs(&self) -> Vec<UnitId> {
         (0..self.units.len())
-            .filter(|&u| !self.units[u].get_after_set)
+            .map(UnitId)
+            .filter(|&u| !self.plan.units[u].get_after_set)
             .filter(|&u| {
                 let mut connected = self.connected_outputs(u).peekable();
                 connected.peek().is_some() && connected.all(|k| self.units[u].out_pred[k] == 0.0)
@@ -108,20 +95,21 @@ impl Master {
     }
 
     /// The names of those of `units` with an output connected to another unit not 0 as last read.
-    pub(super) fn nonzero_connected_outputs(&self, units: &[usize]) -> Vec<String> {
+    pub(super) fn nonzero_connected_outputs(&self, units: &[UnitId]) -> Vec<String> {
         units
             .iter()
             .filter(|&&u| self.connected_outputs(u).any(|k| self.units[u].out_pred[k] != 0.0))
-            .map(|&u| self.units[u].name.clone())
+            .map(|&u| self.plan.units[u].name.clone())
             .collect()
     }
 
-    /// Positions (in `out_vrs`) of the outputs of unit `u` that drive an input of another unit.
-    fn connected_outputs(&self, u: usize) -> impl Iterator<Item = usize> + '_ {
-        self.nodes
+    /// The outputs of unit `u` that drive an input of another unit.
+    fn connected_outputs(&self, u: UnitId) -> impl Iterator<Item = OutputId> + '_ {
+        self.plan
+            .nodes
             .iter()
-            .filter(move |n| n.unit == u && n.targets.iter().any(|&(target, _)| target != u))
-            .map(|n| n.output)
+            .filter(move |n| n.source.unit == u && n.targets.iter().any(|target| target.unit != u))
+            .map(|n| n.source.output)
     }
 
     /// Logs `message` as a warning and keeps it for [`Master::warnings`].

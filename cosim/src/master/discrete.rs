@@ -18,6 +18,7 @@ use crate::import::model_description::VarType;
 use crate::system::{System, VarRef};
 
 use super::Unit;
+use super::ids::{InputRef, SlotId};
 
 /// How a discrete value is exchanged with the FMU.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -42,30 +43,44 @@ impl Kind {
 /// Where a connection's value goes.
 #[derive(Clone, Copy, Debug)]
 enum Target {
-    /// A discrete input: its slot.
-    Slot(usize),
-    /// A Real input the master drives: (unit, input position).
-    Real(usize, usize),
+    /// A discrete input.
+    Slot(SlotId),
+    /// A Real input the master drives.
+    Real(InputRef),
 }
 
-/// The discrete variables of one unit, by kind: value references and their slots.
+/// A connection from a discrete output.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    /// The discrete output.
+    source: SlotId,
+    target: Target,
+}
+
+/// Discrete variables of one unit exchanged by one FMI call: their value references and slots.
+#[derive(Default)]
+struct Exchange {
+    vrs: Vec<u32>,
+    slots: Vec<SlotId>,
+}
+
+/// The discrete variables of one unit, by kind and direction.
 #[derive(Default)]
 struct UnitVars {
-    read_int: (Vec<u32>, Vec<usize>),
-    read_bool: (Vec<u32>, Vec<usize>),
-    write_int: (Vec<u32>, Vec<usize>),
-    write_bool: (Vec<u32>, Vec<usize>),
+    read_int: Exchange,
+    read_bool: Exchange,
+    write_int: Exchange,
+    write_bool: Exchange,
 }
 
 /// Which discrete variables of a system the master reads and sets, and the connections between
 /// them: part of the [`super::plan::CouplingPlan`], built from the model descriptions alone.
 #[derive(Default)]
 pub(super) struct DiscretePlan {
-    /// Slot of each variable, to find it again.
-    slot_of: Vec<(VarRef, usize)>,
+    /// The variable in each slot.
+    slot_vars: Vec<VarRef>,
     units: Vec<UnitVars>,
-    /// (source slot, target).
-    links: Vec<(usize, Target)>,
+    links: Vec<Link>,
 }
 
 impl DiscretePlan {
@@ -76,19 +91,19 @@ impl DiscretePlan {
 
     /// Whether `r` is a discrete variable the master reads or sets.
     pub(super) fn has(&self, r: VarRef) -> bool {
-        self.slot_of.iter().any(|(v, _)| *v == r)
+        self.slot_vars.contains(&r)
     }
 
     /// The slot of discrete variable `r` (added as an output to read, or an input to set, on
     /// first use).
-    pub(super) fn slot(&mut self, r: VarRef, system: &System, input: bool) -> usize {
-        if let Some(&(_, s)) = self.slot_of.iter().find(|(v, _)| *v == r) {
-            return s;
+    pub(super) fn slot(&mut self, r: VarRef, system: &System, input: bool) -> SlotId {
+        if let Some(s) = self.slot_vars.iter().position(|&v| v == r) {
+            return SlotId(s);
         }
         let variable = system.variable(r);
         let kind = Kind::of(variable.var_type).expect("a discrete variable");
-        let s = self.slot_of.len();
-        self.slot_of.push((r, s));
+        let s = SlotId(self.slot_vars.len());
+        self.slot_vars.push(r);
         let unit = &mut self.units[r.instance];
         let list = match (kind, input) {
             (Kind::Integer, false) => &mut unit.read_int,
@@ -96,8 +111,8 @@ impl DiscretePlan {
             (Kind::Integer, true) => &mut unit.write_int,
             (Kind::Boolean, true) => &mut unit.write_bool,
         };
-        list.0.push(variable.value_reference);
-        list.1.push(s);
+        list.vrs.push(variable.value_reference);
+        list.slots.push(s);
         s
     }
 
@@ -105,19 +120,19 @@ impl DiscretePlan {
     pub(super) fn connect(&mut self, from: VarRef, to: VarRef, system: &System) {
         let source = self.slot(from, system, false);
         let target = self.slot(to, system, true);
-        self.links.push((source, Target::Slot(target)));
+        self.links.push(Link { source, target: Target::Slot(target) });
     }
 
-    /// Connects discrete output `from` to Real input position `j` of unit `unit`.
-    pub(super) fn connect_to_real(&mut self, from: VarRef, unit: usize, j: usize, system: &System) {
+    /// Connects discrete output `from` to the driven Real input `to`.
+    pub(super) fn connect_to_real(&mut self, from: VarRef, to: InputRef, system: &System) {
         let source = self.slot(from, system, false);
-        self.links.push((source, Target::Real(unit, j)));
+        self.links.push(Link { source, target: Target::Real(to) });
     }
 }
 
-/// The discrete variables of a system and their current values.
+/// The current values of the discrete variables of a [`DiscretePlan`] (kept in the
+/// [`super::CouplingPlan`]).
 pub(super) struct Discrete {
-    plan: DiscretePlan,
     /// Current value of every discrete variable the master reads or sets, by slot.
     values: Vec<f64>,
     /// Scratch buffers, as large as the longest list of one unit.
@@ -127,17 +142,16 @@ pub(super) struct Discrete {
 
 impl Discrete {
     /// The values of `plan`'s variables, all 0 until the first [`Discrete::exchange`].
-    pub(super) fn new(plan: DiscretePlan) -> Discrete {
+    pub(super) fn new(plan: &DiscretePlan) -> Discrete {
         let longest = plan
             .units
             .iter()
             .flat_map(|u| [&u.read_int, &u.read_bool, &u.write_int, &u.write_bool])
-            .map(|list| list.0.len())
+            .map(|list| list.vrs.len())
             .max()
             .unwrap_or(0);
         Discrete {
-            values: vec![0.0; plan.slot_of.len()],
-            plan,
+            values: vec![0.0; plan.slot_vars.len()],
             ints: Vec::with_capacity(longest),
             bools: Vec::with_capacity(longest),
         }
@@ -154,16 +168,17 @@ impl Discrete {
     }
 
     /// The current value in `slot`.
-    pub(super) fn value(&self, slot: usize) -> f64 {
+    pub(super) fn value(&self, slot: SlotId) -> f64 {
         self.values[slot]
     }
 
-    /// Reads every discrete output (only reads: also allowed after an FMU ended the simulation).
-    pub(super) fn read(&mut self, units: &mut [Box<Unit>]) -> Result<(), CallError> {
-        let Discrete { plan, values, ints, bools } = self;
+    /// Reads every discrete output of `plan` (only reads: also allowed after an FMU ended the
+    /// simulation).
+    pub(super) fn read(&mut self, plan: &DiscretePlan, units: &mut [Box<Unit>]) -> Result<(), CallError> {
+        let Discrete { values, ints, bools } = self;
         for (unit, owner) in plan.units.iter().zip(units.iter_mut()) {
             let slave = &mut owner.slave;
-            let (vrs, slots) = &unit.read_int;
+            let Exchange { vrs, slots } = &unit.read_int;
             if !vrs.is_empty() {
                 ints.resize(vrs.len(), 0);
                 slave.get_integer(vrs, ints)?;
@@ -171,7 +186,7 @@ impl Discrete {
                     values[s] = f64::from(v);
                 }
             }
-            let (vrs, slots) = &unit.read_bool;
+            let Exchange { vrs, slots } = &unit.read_bool;
             if !vrs.is_empty() {
                 bools.resize(vrs.len(), false);
                 slave.get_boolean(vrs, bools)?;
@@ -183,36 +198,36 @@ impl Discrete {
         Ok(())
     }
 
-    /// Reads every discrete output, passes the values along the connections, and sets the
-    /// discrete inputs (Real inputs driven by an Integer through [`Unit::set_input`], so they
-    /// reach the FMU with the Real inputs).
-    pub(super) fn exchange(&mut self, units: &mut [Box<Unit>]) -> Result<(), CallError> {
+    /// Reads every discrete output of `plan`, passes the values along the connections, and sets
+    /// the discrete inputs (Real inputs driven by an Integer through [`Unit::set_input`], so
+    /// they reach the FMU with the Real inputs).
+    pub(super) fn exchange(&mut self, plan: &DiscretePlan, units: &mut [Box<Unit>]) -> Result<(), CallError> {
         if self.values.is_empty() {
             return Ok(());
         }
-        self.read(units)?;
-        let Discrete { plan, values, ints, bools } = self;
-        for &(source, target) in &plan.links {
+        self.read(plan, units)?;
+        let Discrete { values, ints, bools } = self;
+        for &Link { source, target } in &plan.links {
             let value = values[source];
             match target {
                 Target::Slot(s) => values[s] = value,
-                Target::Real(unit, j) => units[unit].set_input(j, value),
+                Target::Real(to) => units[to.unit].set_input(to.input, value),
             }
         }
         for (unit, owner) in plan.units.iter().zip(units.iter_mut()) {
             let slave = &mut owner.slave;
-            if !unit.write_int.0.is_empty() || !unit.write_bool.0.is_empty() {
+            if !unit.write_int.vrs.is_empty() || !unit.write_bool.vrs.is_empty() {
                 // Outputs read before may depend on these inputs.
                 owner.out_fresh = false;
             }
-            let (vrs, slots) = &unit.write_int;
+            let Exchange { vrs, slots } = &unit.write_int;
             if !vrs.is_empty() {
                 ints.clear();
                 // Integer-valued by construction (read from an Integer or Enumeration).
                 ints.extend(slots.iter().map(|&s| values[s] as i32));
                 slave.set_integer(vrs, ints)?;
             }
-            let (vrs, slots) = &unit.write_bool;
+            let Exchange { vrs, slots } = &unit.write_bool;
             if !vrs.is_empty() {
                 bools.clear();
                 bools.extend(slots.iter().map(|&s| values[s] != 0.0));

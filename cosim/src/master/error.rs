@@ -71,11 +71,12 @@ pub enum MasterError {
         /// say), s.
         time: f64,
     },
-    /// SIGINT or SIGTERM asked the run to stop ([`crate::import::process::install_interrupt_flag`]);
-    /// [`Master::run`] checks before every step.
+    /// The master's [`super::Interrupt`] asked the run to stop (in the orchestrator: SIGINT or
+    /// SIGTERM, [`crate::import::process::install_interrupt_flag`]); [`Master::run`] asks before
+    /// every step.
     #[error("interrupted by {signal} at t = {time} s")]
     Interrupted {
-        /// `SIGINT` or `SIGTERM`.
+        /// What asked for the stop: `SIGINT` or `SIGTERM` in the orchestrator.
         signal: &'static str,
         /// The last communication point completed, s.
         time: f64,

@@ -1,6 +1,7 @@
 //! The explicit coupling schemes `jacobi` and `gauss-seidel`, kept for comparison: loops see a
 //! one-step delay.
 
+use super::ids::{NodeId, UnitId};
 use super::{Master, MasterError};
 
 impl Master {
@@ -15,11 +16,12 @@ impl Master {
             unit.read_outputs()?;
         }
         self.check_finite()?;
-        for p in 0..self.nodes.len() {
-            self.nodes[p].value = self.units[self.nodes[p].unit].out_pred[self.nodes[p].output];
+        for p in (0..self.plan.nodes.len()).map(NodeId) {
+            let source = self.plan.nodes[p].source;
+            self.node_values[p] = self.units[source.unit].out_pred[source.output];
             self.propagate(p);
         }
-        self.discrete.exchange(&mut self.units)?;
+        self.discrete.exchange(&self.plan.discrete, &mut self.units)?;
         self.apply_signals();
         self.stats.communication_points += 1;
         Ok(())
@@ -29,13 +31,14 @@ impl Master {
     /// outputs of those stepped before it. Backward edges of loops see a one-step delay.
     pub(super) fn step_gauss_seidel(&mut self, h: f64) -> Result<(), MasterError> {
         let t = self.time;
-        for n in 0..self.gauss_seidel_order.len() {
-            let u = self.gauss_seidel_order[n];
+        for n in 0..self.plan.gauss_seidel_order.len() {
+            let u = self.plan.gauss_seidel_order[n];
             self.step_unit(u, t, h, self.system.master.extrapolate_inputs)?;
             self.units[u].read_outputs()?;
-            for p in 0..self.nodes.len() {
-                if self.nodes[p].unit == u {
-                    self.nodes[p].value = self.units[u].out_pred[self.nodes[p].output];
+            for p in (0..self.plan.nodes.len()).map(NodeId) {
+                let source = self.plan.nodes[p].source;
+                if source.unit == u {
+                    self.node_values[p] = self.units[u].out_pred[source.output];
                     self.propagate(p);
                 }
             }
@@ -43,14 +46,14 @@ impl Master {
         self.time = self.land(t + h);
         self.step_starts = [Some(t), self.step_starts[0]];
         self.check_finite()?;
-        self.discrete.exchange(&mut self.units)?;
+        self.discrete.exchange(&self.plan.discrete, &mut self.units)?;
         self.apply_signals();
         self.stats.communication_points += 1;
         Ok(())
     }
 
     /// Steps unit `u` alone from `t` by `h`, s, with its input derivatives if it extrapolates.
-    fn step_unit(&mut self, u: usize, t: f64, h: f64, extrapolate: bool) -> Result<(), MasterError> {
+    fn step_unit(&mut self, u: UnitId, t: f64, h: f64, extrapolate: bool) -> Result<(), MasterError> {
         if extrapolate {
             self.input_derivatives(u, t);
         }
@@ -59,9 +62,9 @@ impl Master {
 
     /// Sets the external input signals at the current time.
     pub(super) fn apply_signals(&mut self) {
-        for (u, j, signal) in &self.externals {
+        for (to, signal) in self.plan.externals.iter().zip(&self.signals) {
             let value = signal.value(self.time);
-            self.units[*u].set_input(*j, value);
+            self.units[to.unit].set_input(to.input, value);
         }
     }
 }

@@ -16,6 +16,7 @@
 //! loops ([`super::linalg`]) solves `I - D M`. Integer and Boolean connections are held at
 //! their operating-point values.
 
+use super::ids::{InputRef, UnitId};
 use super::{Master, MasterError, Recorded, linalg};
 use crate::import::Instance;
 use crate::linear::{LinearModel, RotorFrame};
@@ -69,6 +70,11 @@ impl Layout {
             n_y: total(|b| b.n_y),
         }
     }
+
+    /// The global number of a driven input.
+    fn input(&self, input: InputRef) -> usize {
+        self.u_off[input.unit] + input.input.0
+    }
 }
 
 /// The connections `u = M y + E w`, per global input: the global output connected to it (its
@@ -116,7 +122,7 @@ impl Master {
         // Per instance: the operating point and the exact Jacobian blocks.
         let (mut x0, mut dx0) = (Vec::new(), Vec::new());
         let mut blocks = Vec::with_capacity(self.units.len());
-        for u in 0..self.units.len() {
+        for u in (0..self.units.len()).map(UnitId) {
             blocks.push(self.instance_blocks(u, &mut x0, &mut dx0)?);
         }
         let layout = Layout::new(&blocks);
@@ -136,8 +142,8 @@ impl Master {
         model.u0 = selected
             .iter()
             .map(|&e| {
-                let (u, j, _) = self.externals[e];
-                self.units[u].in_values[j]
+                let to = self.plan.externals[e];
+                self.units[to.unit].in_values[to.input]
             })
             .collect();
         let mut y0 = vec![0.0; model.output_names.len()];
@@ -149,7 +155,7 @@ impl Master {
     /// The names of the system's external inputs (`instance.variable`) and the positions among
     /// them of those named in `inputs` (all when empty).
     fn selected_inputs(&self, inputs: &[String]) -> Result<(Vec<String>, Vec<usize>), MasterError> {
-        let external_names: Vec<String> = self.externals.iter().map(|&(u, j, _)| self.input_name(u, j)).collect();
+        let external_names: Vec<String> = self.plan.externals.iter().map(|&to| self.input_name(to)).collect();
         let selected: Vec<usize> = if inputs.is_empty() {
             (0..external_names.len()).collect()
         } else {
@@ -183,7 +189,7 @@ impl Master {
     /// Unit `u`'s Jacobian blocks at the operating point, exact where its Model Exchange
     /// interface provides directional derivatives, else by central differences
     /// ([`differenced_jacobian`]); appends its states to `x0` and their derivatives to `dx0`.
-    fn instance_blocks(&mut self, u: usize, x0: &mut Vec<f64>, dx0: &mut Vec<f64>) -> Result<Blocks, MasterError> {
+    fn instance_blocks(&mut self, u: UnitId, x0: &mut Vec<f64>, dx0: &mut Vec<f64>) -> Result<Blocks, MasterError> {
         let md = &self.system.instances[u].description;
         let state_vrs: Vec<u32> = md.continuous_states.iter().map(|s| md.variables[s.state].value_reference).collect();
         let derivative_vrs: Vec<u32> =
@@ -197,13 +203,14 @@ impl Master {
             unit.slave.get_continuous_states(&mut x)?;
             unit.slave.get_derivatives(&mut dx)?;
         }
-        let unknowns: Vec<u32> = derivative_vrs.iter().chain(&unit.out_vrs).copied().collect();
-        let knowns: Vec<u32> = state_vrs.iter().chain(&unit.in_vrs).copied().collect();
-        let (n_u, n_y) = (unit.in_vrs.len(), unit.out_vrs.len());
+        let plan = &unit.plan;
+        let unknowns: Vec<u32> = derivative_vrs.iter().chain(&plan.out_vrs).copied().collect();
+        let knowns: Vec<u32> = state_vrs.iter().chain(&plan.in_vrs).copied().collect();
+        let (n_u, n_y) = (plan.in_vrs.len(), plan.out_vrs.len());
         let jacobian = if exact {
             directional_jacobian(&mut unit.slave, &unknowns, &knowns)?
         } else {
-            differenced_jacobian(&mut unit.slave, &x, &unit.in_vrs, &unit.out_vrs)?
+            differenced_jacobian(&mut unit.slave, &x, &plan.in_vrs, &plan.out_vrs)?
         };
         x0.extend(x);
         dx0.extend(dx);
@@ -214,15 +221,14 @@ impl Master {
     /// inputs at positions `selected`.
     fn connections(&self, layout: &Layout, selected: &[usize]) -> Connections {
         let mut source_of_input: Vec<Option<usize>> = vec![None; layout.n_u];
-        for node in &self.nodes {
-            for &(v, j) in &node.targets {
-                source_of_input[layout.u_off[v] + j] = Some(layout.y_off[node.unit] + node.output);
+        for node in &self.plan.nodes {
+            for target in &node.targets {
+                source_of_input[layout.input(*target)] = Some(layout.y_off[node.source.unit] + node.source.output.0);
             }
         }
         let mut external_of_input: Vec<Option<usize>> = vec![None; layout.n_u];
         for (w, &e) in selected.iter().enumerate() {
-            let (u, j, _) = self.externals[e];
-            external_of_input[layout.u_off[u] + j] = Some(w);
+            external_of_input[layout.input(self.plan.externals[e])] = Some(w);
         }
         Connections { source_of_input, external_of_input }
     }
@@ -255,10 +261,10 @@ impl Master {
     fn output_rows(&self, model: &mut LinearModel, layout: &Layout, eliminated: &Eliminated) {
         let (n_x, width) = (eliminated.n_x, eliminated.width);
         let mut row = 0;
-        for r in &self.recorded {
+        for r in &self.plan.recorded {
             let value = |c: usize| match *r {
-                Recorded::Output(u, k) => Some(eliminated.output(layout.y_off[u] + k, c)),
-                Recorded::Input(u, j) => Some(eliminated.input(layout.u_off[u] + j, c)),
+                Recorded::Output(y) => Some(eliminated.output(layout.y_off[y.unit] + y.output.0, c)),
+                Recorded::Input(u) => Some(eliminated.input(layout.input(u), c)),
                 Recorded::Discrete(_) => None,
             };
             if value(0).is_none() && width > 0 {
@@ -281,7 +287,7 @@ impl Master {
     /// declare their states as variables (ours, and Model Exchange-capable FMUs that allow it).
     pub fn read_states(&mut self) -> Result<Vec<f64>, MasterError> {
         let mut x = Vec::new();
-        for u in 0..self.units.len() {
+        for u in (0..self.units.len()).map(UnitId) {
             let md = &self.system.instances[u].description;
             let vrs: Vec<u32> = md.continuous_states.iter().map(|s| md.variables[s.state].value_reference).collect();
             let mut values = vec![0.0; vrs.len()];
@@ -298,7 +304,7 @@ impl Master {
     /// trajectory.
     pub fn set_states(&mut self, t: f64, x: &[f64]) -> Result<(), MasterError> {
         let mut at = 0;
-        for u in 0..self.units.len() {
+        for u in (0..self.units.len()).map(UnitId) {
             let n = self.system.instances[u].description.continuous_states.len();
             let values = x
                 .get(at..at + n)
@@ -332,28 +338,30 @@ impl Master {
             slave.get_real(&azimuth_vrs, &mut blade_azimuths)?;
             let mut omega = [0.0];
             slave.get_real(&[rate_vr], &mut omega)?;
-            frames.push(RotorFrame { instance: self.units[u].name.clone(), blade_azimuths, omega: omega[0] });
+            frames.push(RotorFrame { instance: self.plan.units[u].name.clone(), blade_azimuths, omega: omega[0] });
         }
         Ok(frames)
     }
 
     /// `instance.variable` of a driven input.
-    fn input_name(&self, u: usize, j: usize) -> String {
+    fn input_name(&self, input: InputRef) -> String {
+        let u = input.unit;
         let md = &self.system.instances[u].description;
-        let vr = self.units[u].in_vrs[j];
+        let vr = self.plan.units[u].in_vrs[input.input];
         let name = md
             .variables
             .iter()
             .find(|v| v.value_reference == vr && v.is_input())
             .map_or_else(|| format!("vr {vr}"), |v| v.name.clone());
-        format!("{}.{name}", self.units[u].name)
+        format!("{}.{name}", self.plan.units[u].name)
     }
 
     /// Names of the recorded Real values (outputs and driven inputs), in recording order.
     fn recorded_real_names(&self) -> Vec<String> {
-        self.recorded
+        self.plan
+            .recorded
             .iter()
-            .zip(&self.recorded_names)
+            .zip(&self.plan.recorded_names)
             .filter(|(r, _)| !matches!(r, Recorded::Discrete(_)))
             .map(|(_, n)| n.clone())
             .collect()
@@ -361,9 +369,9 @@ impl Master {
 
     /// The recorded Real values at the current point, in [`Master::recorded_real_names`] order.
     fn record_real(&mut self, out: &mut [f64]) -> Result<(), MasterError> {
-        let mut row = vec![0.0; self.recorded.len()];
+        let mut row = vec![0.0; self.plan.recorded.len()];
         self.record(&mut row)?;
-        let reals = self.recorded.iter().zip(row).filter(|(r, _)| !matches!(r, Recorded::Discrete(_)));
+        let reals = self.plan.recorded.iter().zip(row).filter(|(r, _)| !matches!(r, Recorded::Discrete(_)));
         for (o, (_, v)) in out.iter_mut().zip(reals) {
             *o = v;
         }

@@ -37,6 +37,8 @@ mod error;
 mod explicit;
 mod fmu_cache;
 pub mod graph;
+mod ids;
+mod interrupt;
 pub mod linalg;
 mod linearize;
 pub mod newton;
@@ -52,9 +54,11 @@ use std::sync::Arc;
 
 use crate::import::{FmuLogger, Instance};
 use crate::system::{Signal, System};
-use coupling::{LoopSolver, Node};
+use coupling::LoopSolver;
 pub use error::{MAX_COMMUNICATION_POINTS, MasterError, check_communication_points};
 pub use fmu_cache::FmuCache;
+use ids::{InputRef, OutputRef, SlotId};
+pub use interrupt::Interrupt;
 pub use newton::CONTRACTION;
 pub use plan::CouplingPlan;
 use unit::{Phase, Unit};
@@ -82,24 +86,24 @@ pub struct Stats {
     pub jacobian_updates: usize,
 }
 
-/// A system ready to run: FMUs instantiated, graph analysed.
+/// A system ready to run: FMUs instantiated, graph analysed. The [`CouplingPlan`] whole, and
+/// beside it the run data: the units' buffers and instances, node values, loop solvers,
+/// signals, time and figures.
 pub struct Master {
-    /// Boxed, so that stepping hands them to worker threads by pointer ([`parallel`]).
+    /// What the master does, fixed before any FMU was loaded.
+    plan: CouplingPlan,
+    /// Per unit ([`ids::UnitId`]), run data of `plan.units`. Boxed, so that stepping hands
+    /// them to worker threads by pointer ([`parallel`]).
     #[allow(clippy::vec_box, reason = "a unit is handed to a worker thread as its box")]
     units: Vec<Box<Unit>>,
-    nodes: Vec<Node>,
-    components: Vec<graph::Component>,
+    /// Per node of `plan.nodes` ([`ids::NodeId`]): the output's value in the coupling.
+    node_values: Vec<f64>,
+    /// Per loop of `plan.loops` ([`ids::LoopId`]): its Newton solver.
     loops: Vec<LoopSolver>,
-    /// Component index -> loop index.
-    loop_of_component: Vec<Option<usize>>,
-    externals: Vec<(usize, usize, Signal)>,
-    /// Recorded values: (unit, output position) or a driven input (unit, input position).
-    recorded: Vec<Recorded>,
-    recorded_names: Vec<String>,
+    /// Per external input of `plan.externals`: its signal (replaced by
+    /// [`Master::set_external_signal`]).
+    signals: Vec<Signal>,
     system: System,
-    /// Unit indices in Gauss-Seidel order.
-    gauss_seidel_order: Vec<usize>,
-    can_roll_back: bool,
     time: f64,
     /// Starts of the last two completed steps, the last first (for input extrapolation).
     step_starts: [Option<f64>; 2],
@@ -116,20 +120,24 @@ pub struct Master {
     /// Instances found by the last [`Master::run_with`] not to compute their outputs in
     /// initialization mode ([`Master::uninitialized_outputs`]).
     uninitialized_outputs: Vec<String>,
-    /// Integer, Enumeration and Boolean variables, exchanged at communication points.
+    /// The values of the Integer, Enumeration and Boolean variables of `plan.discrete`,
+    /// exchanged at communication points.
     discrete: discrete::Discrete,
     /// [`Master::run_into`] records every this many communication points (and the last).
     record_every: usize,
     /// Worker threads for units that do not depend on each other.
     pool: parallel::Pool,
+    /// Asked before every step of [`Master::run_with`] ([`Master::set_interrupt`]).
+    interrupt: Interrupt,
 }
 
-#[derive(Clone, Copy)]
+/// A recorded variable.
+#[derive(Clone, Copy, Debug)]
 enum Recorded {
-    Output(usize, usize),
-    Input(usize, usize),
+    Output(OutputRef),
+    Input(InputRef),
     /// A discrete variable's slot in [`discrete::Discrete`].
-    Discrete(usize),
+    Discrete(SlotId),
 }
 
 impl Master {

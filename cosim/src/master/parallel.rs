@@ -22,6 +22,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
+use super::ids::{LoopId, UnitId};
 use super::{Master, MasterError, Phase, Unit};
 
 /// How long a waiting thread spins (yielding) before it parks.
@@ -63,7 +64,7 @@ impl Task {
 pub(super) enum Units {
     All,
     /// The units of loop `l`, in the order its nodes name them.
-    Loop(usize),
+    Loop(LoopId),
 }
 
 impl Unit {
@@ -71,7 +72,7 @@ impl Unit {
         match task {
             Task::Step { .. } | Task::Save => true,
             Task::Read(phase) => self.exact(phase) && !self.out_fresh,
-            Task::Predict => !self.get_after_set,
+            Task::Predict => !self.plan.get_after_set,
         }
     }
 
@@ -81,7 +82,7 @@ impl Unit {
             Task::Read(_) => Ok(self.read_outputs()?),
             Task::Predict => {
                 self.read_outputs()?;
-                if self.provides_dd {
+                if self.plan.provides_dd {
                     self.linearise()?;
                 }
                 Ok(())
@@ -96,7 +97,7 @@ impl Master {
     pub(super) fn for_units(&mut self, task: Task, which: Units) -> Result<(), MasterError> {
         let loop_units = match which {
             Units::All => None,
-            Units::Loop(l) => Some(self.loops[l].units.as_slice()),
+            Units::Loop(l) => Some(self.plan.loops[l].units.as_slice()),
         };
         self.pool.for_units(task, loop_units, &mut self.units)
     }
@@ -109,7 +110,7 @@ impl Pool {
     pub(super) fn for_units(
         &mut self,
         task: Task,
-        which: Option<&[usize]>,
+        which: Option<&[UnitId]>,
         units: &mut Vec<Box<Unit>>,
     ) -> Result<(), MasterError> {
         if self.threads < 2 || units.len() < 2 {
@@ -117,7 +118,7 @@ impl Pool {
         }
         self.selected.clear();
         match which {
-            None => self.selected.extend(0..units.len()),
+            None => self.selected.extend((0..units.len()).map(UnitId)),
             Some(list) => self.selected.extend_from_slice(list),
         }
         self.selected.retain(|&u| units[u].needs(task));
@@ -138,10 +139,10 @@ impl Pool {
 }
 
 /// [`Pool::for_units`] on this thread, in order, without measuring.
-fn for_units_here(task: Task, which: Option<&[usize]>, units: &mut [Box<Unit>]) -> Result<(), MasterError> {
-    let count = which.map_or(units.len(), <[usize]>::len);
+fn for_units_here(task: Task, which: Option<&[UnitId]>, units: &mut [Box<Unit>]) -> Result<(), MasterError> {
+    let count = which.map_or(units.len(), <[UnitId]>::len);
     for k in 0..count {
-        let u = which.map_or(k, |list| list[k]);
+        let u = which.map_or(UnitId(k), |list| list[k]);
         if units[u].needs(task) {
             units[u].run(task)?;
         }
@@ -149,11 +150,11 @@ fn for_units_here(task: Task, which: Option<&[usize]>, units: &mut [Box<Unit>]) 
     Ok(())
 }
 
-/// A unit on its way to a thread: its position in the task's order, its index, the unit, the
+/// A unit on its way to a thread: its position in the task's order, its handle, the unit, the
 /// time its task took.
 struct Entry {
     rank: usize,
-    index: usize,
+    index: UnitId,
     unit: Box<Unit>,
     elapsed: Duration,
 }
@@ -254,13 +255,13 @@ pub(super) struct Pool {
     /// Per unit and [`Task::kind`]: estimated cost, s.
     costs: Vec<[f64; 4]>,
     /// The units of the task in progress, in sequential order.
-    selected: Vec<usize>,
+    selected: Vec<UnitId>,
     /// Per unit: the thread (0: the calling one) for the task in progress.
     thread_of: Vec<usize>,
     /// Per thread: estimated load.
     loads: Vec<f64>,
     /// `selected` sorted by decreasing cost.
-    by_cost: Vec<usize>,
+    by_cost: Vec<UnitId>,
     /// The calling thread's entries.
     mine: Vec<Entry>,
     /// The units while they are out.
@@ -282,15 +283,15 @@ impl Pool {
         }
     }
 
-    fn cost(&mut self, unit: usize, task: Task) -> &mut f64 {
-        if self.costs.len() <= unit {
+    fn cost(&mut self, unit: UnitId, task: Task) -> &mut f64 {
+        if self.costs.len() <= unit.0 {
             // Unknown costs start at the sharing threshold, so that a first sharing measures them.
-            self.costs.resize(unit + 1, [MIN_SHARE; 4]);
+            self.costs.resize(unit.0 + 1, [MIN_SHARE; 4]);
         }
         &mut self.costs[unit][task.kind()]
     }
 
-    fn learn(&mut self, unit: usize, task: Task, elapsed: Duration) {
+    fn learn(&mut self, unit: UnitId, task: Task, elapsed: Duration) {
         let cost = self.cost(unit, task);
         *cost += COST_WEIGHT * (elapsed.as_secs_f64() - *cost);
     }

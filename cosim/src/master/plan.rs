@@ -6,27 +6,30 @@
 //! only adds the instances and the per-run buffers.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::discrete::{self, DiscretePlan};
+use super::ids::{InputId, InputRef, LoopId, NodeId, OutputId, OutputRef, UnitId};
 use super::unit::StateOnly;
 use super::{MasterError, Recorded, graph};
 use crate::import::model_description::{Causality, ModelDescription, VarType};
 use crate::system::{Connection, ParameterValue, System, VarRef};
 
 /// What the master does with a [`System`], derived from its model descriptions alone: built and
-/// checked before any FMU is extracted, loaded or instantiated, and not changed afterwards.
+/// checked before any FMU is extracted, loaded or instantiated, and not changed afterwards. The
+/// [`super::Master`] keeps it whole beside its per-run data.
 pub struct CouplingPlan {
-    pub(super) units: Vec<UnitPlan>,
-    pub(super) nodes: Vec<NodePlan>,
-    /// Components of the feedthrough graph over `nodes`, in solution order.
-    pub(super) components: Vec<graph::Component>,
+    /// Per unit (instance of the system, in order); shared with the unit's run data, which
+    /// worker threads step ([`super::unit::Unit::plan`]).
+    pub(super) units: Vec<Arc<UnitPlan>>,
+    pub(super) nodes: Vec<Node>,
+    /// The feedthrough graph's components in solution order: single outputs and loops.
+    pub(super) order: Vec<Solve>,
     pub(super) loops: Vec<LoopPlan>,
-    /// Component index -> loop index.
-    pub(super) loop_of_component: Vec<Option<usize>>,
-    /// Unit indices in Gauss-Seidel order.
-    pub(super) gauss_seidel_order: Vec<usize>,
-    /// Per external input of the system (in order): (unit, input position).
-    pub(super) externals: Vec<(usize, usize)>,
+    /// Units in Gauss-Seidel order.
+    pub(super) gauss_seidel_order: Vec<UnitId>,
+    /// The input each external input of the system (in order) drives.
+    pub(super) externals: Vec<InputRef>,
     pub(super) recorded: Vec<Recorded>,
     pub(super) recorded_names: Vec<String>,
     pub(super) discrete: DiscretePlan,
@@ -41,43 +44,60 @@ pub struct CouplingPlan {
 /// The coupling of one unit: the Real inputs it is driven on and the Real outputs it is read.
 pub(super) struct UnitPlan {
     pub(super) name: String,
+    /// Our vendor annotation: outputs are valid after `fmi2SetReal` without a step.
     pub(super) get_after_set: bool,
     pub(super) provides_dd: bool,
     pub(super) can_interpolate: bool,
-    /// Value references of the driven Real inputs (connections and external signals).
+    /// Value references of the driven Real inputs (connections and external signals), by
+    /// [`InputId`].
     pub(super) in_vrs: Vec<u32>,
-    /// Value references of the read Real outputs (connected and recorded).
+    /// Value references of the read Real outputs (connected and recorded), by [`OutputId`].
     pub(super) out_vrs: Vec<u32>,
     /// `instance.variable` of each read output.
     pub(super) out_names: Vec<String>,
-    /// Output positions that depend directly on each driven input.
-    pub(super) feed_by_input: Vec<Vec<usize>>,
-    /// Inputs (positions) each output depends on directly.
-    pub(super) feed_by_output: Vec<Vec<usize>>,
+    /// Per input: the outputs that depend on it directly.
+    pub(super) feed_by_input: Vec<Vec<OutputId>>,
+    /// Per output: the inputs it depends on directly.
+    pub(super) feed_by_output: Vec<Vec<InputId>>,
     /// Per read output: it depends on no input, so it is read alone first after a step
     /// ([`super::unit::StateOnly`]).
     pub(super) state_only: Vec<bool>,
 }
 
 /// A connected output: a node of the feedthrough graph.
-pub(super) struct NodePlan {
-    pub(super) unit: usize,
-    /// Output position in its unit.
-    pub(super) output: usize,
-    /// Inputs it drives: (unit, input position).
-    pub(super) targets: Vec<(usize, usize)>,
+pub(super) struct Node {
+    pub(super) source: OutputRef,
+    /// The inputs it drives.
+    pub(super) targets: Vec<InputRef>,
+}
+
+/// One component of the feedthrough graph, in solution order.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Solve {
+    /// An output on no loop: read and passed on.
+    Output(NodeId),
+    /// An algebraic loop: solved by Newton.
+    Loop(LoopId),
 }
 
 /// One algebraic loop of the feedthrough graph.
 pub(super) struct LoopPlan {
-    /// Node indices, ascending.
-    pub(super) nodes: Vec<usize>,
-    /// Per loop input: (unit, input position, loop-local index of the node driving it).
-    pub(super) inputs: Vec<(usize, usize, usize)>,
+    /// Its nodes, ascending; the Newton unknowns `z` in this order.
+    pub(super) nodes: Vec<NodeId>,
+    /// Its inputs that feed back into it.
+    pub(super) inputs: Vec<LoopInput>,
     /// The loop's variables, `instance.variable`, comma-separated.
     pub(super) members: String,
     /// The units owning the loop's outputs, in the order the nodes first name them.
-    pub(super) units: Vec<usize>,
+    pub(super) units: Vec<UnitId>,
+}
+
+/// An input of a loop that feeds back into it.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(super) struct LoopInput {
+    pub(super) input: InputRef,
+    /// The position in the loop's `nodes` (its unknown) of the node driving it.
+    pub(super) driver: usize,
 }
 
 /// Driven Real inputs and read Real outputs per unit, as variable indices.
@@ -123,14 +143,13 @@ impl CouplingPlan {
         let units = unit_plans(system, &io);
         let nodes = graph_nodes(system, &io);
         let components = graph::components_in_order(nodes.len(), &graph_edges(&nodes, &units));
-        let (loops, loop_of_component) = loops(&components, &nodes, &units);
+        let (order, loops) = solution_order(&components, &nodes, &units);
         Ok(CouplingPlan {
             gauss_seidel_order: gauss_seidel_order(&components, &nodes, units.len()),
-            units,
+            units: units.into_iter().map(Arc::new).collect(),
             nodes,
-            components,
+            order,
             loops,
-            loop_of_component,
             externals,
             recorded,
             recorded_names,
@@ -150,7 +169,13 @@ impl CouplingPlan {
     /// The components of the feedthrough graph in solution order, as `instance.variable` lists,
     /// with a flag for loops.
     pub fn components(&self) -> Vec<(Vec<String>, bool)> {
-        self.components.iter().map(|c| (self.node_names(&c.nodes), c.is_loop)).collect()
+        self.order
+            .iter()
+            .map(|&solve| match solve {
+                Solve::Output(p) => (self.node_names(&[p]), false),
+                Solve::Loop(l) => (self.node_names(&self.loops[l].nodes), true),
+            })
+            .collect()
     }
 
     /// Names of the recorded variables, in column order.
@@ -163,8 +188,13 @@ impl CouplingPlan {
         &self.notes
     }
 
-    fn node_names(&self, nodes: &[usize]) -> Vec<String> {
-        nodes.iter().map(|&p| self.units[self.nodes[p].unit].out_names[self.nodes[p].output].clone()).collect()
+    /// `instance.variable` of a read output.
+    pub(super) fn output_name(&self, output: OutputRef) -> &str {
+        &self.units[output.unit].out_names[output.output]
+    }
+
+    fn node_names(&self, nodes: &[NodeId]) -> Vec<String> {
+        nodes.iter().map(|&p| self.output_name(self.nodes[p].source).to_string()).collect()
     }
 }
 
@@ -191,8 +221,7 @@ fn connect(system: &System) -> Result<(Io, DiscretePlan), MasterError> {
         push(&mut io.driven[e.to.instance], e.to.variable);
     }
     for c in &discrete_to_real {
-        let j = position(&io.driven[c.to.instance], c.to.variable);
-        discrete.connect_to_real(c.from, c.to.instance, j, system);
+        discrete.connect_to_real(c.from, driven_input(&io, c.to), system);
     }
     Ok((io, discrete))
 }
@@ -236,9 +265,14 @@ fn require_real(system: &System, r: VarRef, what: &str) -> Result<(), MasterErro
     Ok(())
 }
 
-/// Per external input: (unit, position of the input among the unit's driven inputs).
-fn external_inputs(system: &System, io: &Io) -> Vec<(usize, usize)> {
-    system.inputs.iter().map(|e| (e.to.instance, position(&io.driven[e.to.instance], e.to.variable))).collect()
+/// The driven input `r`, which [`connect`] entered into `io`.
+fn driven_input(io: &Io, r: VarRef) -> InputRef {
+    InputRef { unit: UnitId(r.instance), input: InputId(position(&io.driven[r.instance], r.variable)) }
+}
+
+/// The input each external input drives.
+fn external_inputs(system: &System, io: &Io) -> Vec<InputRef> {
+    system.inputs.iter().map(|e| driven_input(io, e.to)).collect()
 }
 
 /// The model descriptions' alias warnings, prefixed with their instance.
@@ -278,10 +312,11 @@ fn recording(
             }
             Recorded::Discrete(discrete.slot(r, system, !output))
         } else if output {
-            Recorded::Output(r.instance, push(&mut io.read[r.instance], r.variable))
+            let output = OutputId(push(&mut io.read[r.instance], r.variable));
+            Recorded::Output(OutputRef { unit: UnitId(r.instance), output })
         } else {
             let j = io.driven[r.instance].iter().position(|&v| v == r.variable);
-            Recorded::Input(r.instance, j.ok_or_else(|| not_recordable(r))?)
+            Recorded::Input(InputRef { unit: UnitId(r.instance), input: InputId(j.ok_or_else(|| not_recordable(r))?) })
         };
         recorded.push(entry);
         names.push(system.name(r));
@@ -313,23 +348,23 @@ fn unit_plans(system: &System, io: &Io) -> Vec<UnitPlan> {
     units
 }
 
-/// For the outputs `read` and inputs `driven` (variable indices) of one model: the input positions
-/// each output depends on directly, and the output positions that depend on each input.
-fn feedthrough(md: &ModelDescription, driven: &[usize], read: &[usize]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+/// For the outputs `read` and inputs `driven` (variable indices) of one model: the inputs each
+/// output depends on directly, and the outputs that depend on each input.
+fn feedthrough(md: &ModelDescription, driven: &[usize], read: &[usize]) -> (Vec<Vec<InputId>>, Vec<Vec<OutputId>>) {
     let mut feed_by_output = vec![Vec::new(); read.len()];
     for (k, &ov) in read.iter().enumerate() {
         let deps = md.outputs.iter().find(|o| o.variable == ov).and_then(|o| o.dependencies.as_ref());
         for (j, &iv) in driven.iter().enumerate() {
             // Absent `dependencies` means "depends on all inputs" (FMI 2.0).
             if deps.is_none_or(|d| d.contains(&iv)) {
-                feed_by_output[k].push(j);
+                feed_by_output[k].push(InputId(j));
             }
         }
     }
     let mut feed_by_input = vec![Vec::new(); driven.len()];
     for (k, js) in feed_by_output.iter().enumerate() {
         for &j in js {
-            feed_by_input[j].push(k);
+            feed_by_input[j].push(OutputId(k));
         }
     }
     (feed_by_output, feed_by_input)
@@ -337,103 +372,107 @@ fn feedthrough(md: &ModelDescription, driven: &[usize], read: &[usize]) -> (Vec<
 
 /// The nodes of the feedthrough graph: the outputs of Real-to-Real connections, in the order
 /// the connections first name them, each with the inputs it drives.
-fn graph_nodes(system: &System, io: &Io) -> Vec<NodePlan> {
-    let mut nodes: Vec<NodePlan> = Vec::new();
-    let mut node_of: HashMap<(usize, usize), usize> = HashMap::new();
+fn graph_nodes(system: &System, io: &Io) -> Vec<Node> {
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut node_of: HashMap<OutputRef, usize> = HashMap::new();
     for c in system.connections.iter().filter(|c| is_real(system, c.from) && is_real(system, c.to)) {
-        let k = position(&io.read[c.from.instance], c.from.variable);
-        let j = position(&io.driven[c.to.instance], c.to.variable);
-        let p = *node_of.entry((c.from.instance, k)).or_insert_with(|| {
-            nodes.push(NodePlan { unit: c.from.instance, output: k, targets: Vec::new() });
+        let output = OutputId(position(&io.read[c.from.instance], c.from.variable));
+        let source = OutputRef { unit: UnitId(c.from.instance), output };
+        let p = *node_of.entry(source).or_insert_with(|| {
+            nodes.push(Node { source, targets: Vec::new() });
             nodes.len() - 1
         });
-        nodes[p].targets.push((c.to.instance, j));
+        nodes[p].targets.push(driven_input(io, c.to));
     }
     nodes
 }
 
-/// Node of each (unit, output position) that is a node.
-fn node_index(nodes: &[NodePlan]) -> HashMap<(usize, usize), usize> {
-    nodes.iter().enumerate().map(|(p, n)| ((n.unit, n.output), p)).collect()
+/// The node of each output that is a node.
+fn node_index(nodes: &[Node]) -> HashMap<OutputRef, NodeId> {
+    nodes.iter().enumerate().map(|(p, n)| (n.source, NodeId(p))).collect()
 }
 
-/// Edges `p -> q`: node `p` drives an input on which output `q` depends directly.
-fn graph_edges(nodes: &[NodePlan], units: &[UnitPlan]) -> Vec<Vec<usize>> {
+/// The nodes whose output depends directly on `input`.
+fn fed_nodes<'a>(
+    input: InputRef,
+    units: &'a [UnitPlan],
+    node_of: &'a HashMap<OutputRef, NodeId>,
+) -> impl Iterator<Item = NodeId> + 'a {
+    let outputs = &units[input.unit].feed_by_input[input.input];
+    outputs.iter().filter_map(move |&output| node_of.get(&OutputRef { unit: input.unit, output }).copied())
+}
+
+/// Edges `p -> q` (as node positions, for [`graph`]): node `p` drives an input on which output
+/// `q` depends directly.
+fn graph_edges(nodes: &[Node], units: &[UnitPlan]) -> Vec<Vec<usize>> {
     let node_of = node_index(nodes);
     let mut edges = vec![Vec::new(); nodes.len()];
     for (p, node) in nodes.iter().enumerate() {
-        for &(v, j) in &node.targets {
-            for &k in &units[v].feed_by_input[j] {
-                if let Some(&q) = node_of.get(&(v, k)) {
-                    edges[p].push(q);
-                }
-            }
+        for &target in &node.targets {
+            edges[p].extend(fed_nodes(target, units, &node_of).map(|q| q.0));
         }
     }
     edges
 }
 
-/// The loops among `components`, and the loop index of each component.
-fn loops(
-    components: &[graph::Component],
-    nodes: &[NodePlan],
-    units: &[UnitPlan],
-) -> (Vec<LoopPlan>, Vec<Option<usize>>) {
+/// The solution order of `components` (outputs alone and loops) and the loops.
+fn solution_order(components: &[graph::Component], nodes: &[Node], units: &[UnitPlan]) -> (Vec<Solve>, Vec<LoopPlan>) {
     let node_of = node_index(nodes);
     let mut loops = Vec::new();
-    let mut loop_of_component = Vec::with_capacity(components.len());
+    let mut order = Vec::with_capacity(components.len());
     for comp in components {
         if comp.is_loop {
-            loop_of_component.push(Some(loops.len()));
+            order.push(Solve::Loop(LoopId(loops.len())));
             loops.push(loop_plan(comp, nodes, units, &node_of));
         } else {
-            loop_of_component.push(None);
+            order.push(Solve::Output(NodeId(comp.nodes[0])));
         }
     }
-    (loops, loop_of_component)
+    (order, loops)
 }
 
 /// The loop of component `comp`: its inputs that feed back into it, members and units.
 fn loop_plan(
     comp: &graph::Component,
-    nodes: &[NodePlan],
+    nodes: &[Node],
     units: &[UnitPlan],
-    node_of: &HashMap<(usize, usize), usize>,
+    node_of: &HashMap<OutputRef, NodeId>,
 ) -> LoopPlan {
+    let loop_nodes: Vec<NodeId> = comp.nodes.iter().map(|&p| NodeId(p)).collect();
     let mut inputs = Vec::new();
-    for (local, &p) in comp.nodes.iter().enumerate() {
-        for &(v, j) in &nodes[p].targets {
-            if units[v].feed_by_input[j].iter().any(|&k| node_of.get(&(v, k)).is_some_and(|q| comp.nodes.contains(q))) {
-                inputs.push((v, j, local));
+    for (driver, &p) in loop_nodes.iter().enumerate() {
+        for &input in &nodes[p].targets {
+            if fed_nodes(input, units, node_of).any(|q| loop_nodes.contains(&q)) {
+                inputs.push(LoopInput { input, driver });
             }
         }
     }
-    let members = comp
-        .nodes
+    let source = |p: NodeId| nodes[p].source;
+    let members = loop_nodes
         .iter()
-        .map(|&p| units[nodes[p].unit].out_names[nodes[p].output].clone())
+        .map(|&p| units[source(p).unit].out_names[source(p).output].clone())
         .collect::<Vec<_>>()
         .join(", ");
     let mut loop_units = Vec::new();
-    for &p in &comp.nodes {
-        if !loop_units.contains(&nodes[p].unit) {
-            loop_units.push(nodes[p].unit);
+    for &p in &loop_nodes {
+        if !loop_units.contains(&source(p).unit) {
+            loop_units.push(source(p).unit);
         }
     }
-    LoopPlan { nodes: comp.nodes.clone(), inputs, members, units: loop_units }
+    LoopPlan { nodes: loop_nodes, inputs, members, units: loop_units }
 }
 
 /// Gauss-Seidel: units in the order their outputs first appear topologically, then the rest.
-fn gauss_seidel_order(components: &[graph::Component], nodes: &[NodePlan], n_units: usize) -> Vec<usize> {
+fn gauss_seidel_order(components: &[graph::Component], nodes: &[Node], n_units: usize) -> Vec<UnitId> {
     let mut order = Vec::with_capacity(n_units);
     for comp in components {
         for &p in &comp.nodes {
-            if !order.contains(&nodes[p].unit) {
-                order.push(nodes[p].unit);
+            if !order.contains(&nodes[p].source.unit) {
+                order.push(nodes[p].source.unit);
             }
         }
     }
-    for u in 0..n_units {
+    for u in (0..n_units).map(UnitId) {
         if !order.contains(&u) {
             order.push(u);
         }

@@ -2,7 +2,7 @@
 //! stop time ([`Master::run`], [`Master::run_into`]).
 
 use super::unit::Phase;
-use super::{Master, MasterError, Recorded, Results, check_communication_points};
+use super::{Interrupt, Master, MasterError, Recorded, Results, check_communication_points};
 use crate::import::CallErrorKind;
 use crate::system::{Algorithm, Signal};
 
@@ -22,18 +22,18 @@ impl Master {
             unit.slave.enter_initialization_mode()?;
         }
         for unit in &mut self.units {
-            if !unit.in_vrs.is_empty() {
-                unit.slave.get_real(&unit.in_vrs, &mut unit.in_values)?;
+            if !unit.plan.in_vrs.is_empty() {
+                unit.slave.get_real(&unit.plan.in_vrs, &mut unit.in_values)?;
             }
         }
-        self.discrete.exchange(&mut self.units)?;
+        self.discrete.exchange(&self.plan.discrete, &mut self.units)?;
         self.solve_coupling(Phase::Initialization)?;
         for unit in &mut self.units {
             unit.flush()?;
             unit.slave.exit_initialization_mode()?;
             unit.in_old.copy_from_slice(&unit.in_values);
         }
-        if self.can_roll_back && self.system.master.algorithm == Algorithm::Newton {
+        if self.plan.can_roll_back && self.system.master.algorithm == Algorithm::Newton {
             for unit in &mut self.units {
                 unit.state = Some(unit.slave.get_fmu_state()?);
             }
@@ -50,14 +50,14 @@ impl Master {
     pub fn record(&mut self, row: &mut [f64]) -> Result<(), MasterError> {
         for unit in &mut self.units {
             // Get-after-set FMUs: read the outputs again if inputs changed since the last read.
-            if unit.get_after_set && !unit.out_fresh {
+            if unit.plan.get_after_set && !unit.out_fresh {
                 unit.read_outputs()?;
             }
         }
-        for (value, r) in row.iter_mut().zip(&self.recorded) {
+        for (value, r) in row.iter_mut().zip(&self.plan.recorded) {
             *value = match *r {
-                Recorded::Output(u, k) => self.units[u].output(k, Phase::Stepping)?,
-                Recorded::Input(u, j) => self.units[u].in_values[j],
+                Recorded::Output(y) => self.units[y.unit].output(y.output, Phase::Stepping)?,
+                Recorded::Input(u) => self.units[u.unit].in_values[u.input],
                 Recorded::Discrete(slot) => self.discrete.value(slot),
             };
         }
@@ -68,7 +68,7 @@ impl Master {
     /// expanded). Before [`Master::initialize`] it is used from the start; afterwards it applies
     /// from the next coupling solved: [`Master::resolve_coupling`] or the next step.
     pub fn set_external_signal(&mut self, k: usize, signal: Signal) {
-        self.externals[k].2 = signal;
+        self.signals[k] = signal;
     }
 
     /// Solves the coupling again at the current communication point, after external signals
@@ -80,11 +80,19 @@ impl Master {
         }
         self.solve_coupling(Phase::Stepping)?;
         for unit in &mut self.units {
-            if unit.get_after_set && !unit.out_fresh {
+            if unit.plan.get_after_set && !unit.out_fresh {
                 unit.read_outputs()?;
             }
         }
         self.check_finite()
+    }
+
+    /// Makes [`Master::run_with`] (and so [`Master::run`] and [`Master::run_into`]) ask
+    /// `interrupt` before every step, and end with [`MasterError::Interrupted`] at the last
+    /// communication point completed when it asks for a stop. A new master has
+    /// [`Interrupt::none`].
+    pub fn set_interrupt(&mut self, interrupt: Interrupt) {
+        self.interrupt = interrupt;
     }
 
     /// Makes [`Master::run`] and [`Master::run_into`] record only every `n`-th communication
@@ -108,7 +116,7 @@ impl Master {
     /// cleanly at the last completed communication point: the results up to it are returned,
     /// every FMU is terminated, and [`Master::stop_reason`] says why.
     pub fn run(&mut self, mut progress: impl FnMut(f64)) -> Result<Results, MasterError> {
-        let mut results = Results::new(self.recorded_names.clone(), 0);
+        let mut results = Results::new(self.plan.recorded_names.clone(), 0);
         let mut first = true;
         self.run_into(&mut results, |t, _| {
             if !std::mem::take(&mut first) {
@@ -123,7 +131,7 @@ impl Master {
     /// the rows recorded before the failure. See [`Master::run_with`].
     pub fn run_into(&mut self, results: &mut Results, mut on_row: impl FnMut(f64, &[f64])) -> Result<(), MasterError> {
         let n_steps = self.system.experiment.steps();
-        *results = Results::new(self.recorded_names.clone(), n_steps.min(RESULT_ROWS_RESERVED) + 1);
+        *results = Results::new(self.plan.recorded_names.clone(), n_steps.min(RESULT_ROWS_RESERVED) + 1);
         self.run_with(|t, row| {
             results.push(t, row);
             on_row(t, row);
@@ -138,8 +146,8 @@ impl Master {
     /// inside is cut there when every FMU can vary its step size
     /// (`canHandleVariableCommunicationStepSize`), so the signal switches at its exact time, as
     /// in FMPy. Only grid points are recorded. The run stops, with
-    /// [`MasterError::Interrupted`], when SIGINT or SIGTERM set the flag of
-    /// [`crate::import::process::interrupt_requested`] (checked before every step).
+    /// [`MasterError::Interrupted`], when the master's [`Interrupt`] asks for it (checked before
+    /// every step; see [`Master::set_interrupt`]).
     pub fn run_with(&mut self, mut on_row: impl FnMut(f64, &[f64])) -> Result<(), MasterError> {
         let exp = self.system.experiment;
         check_communication_points(&exp)?;
@@ -148,14 +156,13 @@ impl Master {
         self.stats.steps = 0;
         let n_steps = exp.steps();
         self.initialize()?;
-        let mut row = vec![0.0; self.recorded.len()];
+        let mut row = vec![0.0; self.plan.recorded.len()];
         self.record(&mut row)?;
         on_row(self.time, &row);
         let zero_after_initialization = self.units_with_zero_connected_outputs();
         let mut recorded_at = self.time;
         for n in 1..=n_steps {
-            if let Some(signal) = crate::import::process::interrupt_requested() {
-                let signal = crate::import::process::signal_name(signal);
+            if let Some(signal) = self.interrupt.requested() {
                 return Err(MasterError::Interrupted { signal, time: self.time });
             }
             let target = if n == n_steps { exp.stop } else { exp.start + n as f64 * exp.step };
@@ -166,7 +173,7 @@ impl Master {
                     self.end_at_termination(start, &instance, time)?;
                     break;
                 }
-                Err(e) => return Err(interrupted_call(e, self.time)),
+                Err(e) => return Err(interrupted_call(e, &self.interrupt, self.time)),
             }
             if n == 1 {
                 self.uninitialized_outputs = self.nonzero_connected_outputs(&zero_after_initialization);
@@ -203,9 +210,9 @@ impl Master {
     fn next_breakpoint(&self, target: f64) -> Option<f64> {
         let margin = 1e-9 * self.system.experiment.step;
         let breakpoint = self
-            .externals
+            .signals
             .iter()
-            .filter_map(|(_, _, signal)| match *signal {
+            .filter_map(|signal| match *signal {
                 Signal::Step { time, .. } if time > self.time + margin && time < target - margin => Some(time),
                 _ => None,
             })
@@ -229,7 +236,7 @@ impl Master {
             for unit in &mut self.units {
                 unit.read_outputs()?;
             }
-            self.discrete.read(&mut self.units)?;
+            self.discrete.read(&self.plan.discrete, &mut self.units)?;
         }
         Ok(())
     }
@@ -237,12 +244,13 @@ impl Master {
 
 /// A call of an isolated instance killed because SIGINT or SIGTERM asked the run to stop
 /// ([`CallErrorKind::Interrupted`]) ends the run as an interrupt at `time`, the last
-/// communication point completed (after a line naming the call); any other error as it is.
-fn interrupted_call(error: MasterError, time: f64) -> MasterError {
-    match (&error, crate::import::process::interrupt_requested()) {
+/// communication point completed (after a line naming the call), when `interrupt` asks for the
+/// stop; any other error as it is.
+fn interrupted_call(error: MasterError, interrupt: &Interrupt, time: f64) -> MasterError {
+    match (&error, interrupt.requested()) {
         (MasterError::Call(call), Some(signal)) if call.kind == CallErrorKind::Interrupted => {
             log::info!("{call}");
-            MasterError::Interrupted { signal: crate::import::process::signal_name(signal), time }
+            MasterError::Interrupted { signal, time }
         }
         _ => error,
     }

@@ -88,7 +88,7 @@ impl Master {
                 })
                 .collect(),
             fmu_states,
-            node_values: self.nodes.iter().map(|n| n.value).collect(),
+            node_values: self.node_values.clone(),
             loops: self
                 .loops
                 .iter()
@@ -100,11 +100,7 @@ impl Master {
                 })
                 .collect(),
             discrete: self.discrete.values().to_vec(),
-            constants: self
-                .externals
-                .iter()
-                .map(|(_, _, s)| if let Signal::Constant(v) = s { *v } else { f64::NAN })
-                .collect(),
+            constants: self.signals.iter().map(|s| if let Signal::Constant(v) = s { *v } else { f64::NAN }).collect(),
         })
     }
 
@@ -112,9 +108,9 @@ impl Master {
     pub fn set_state(&mut self, state: &MasterState) -> Result<(), MasterError> {
         let shape_ok = state.units.len() == self.units.len()
             && state.units.iter().zip(&self.units).all(|(s, u)| s.in_values.len() == u.in_values.len())
-            && state.node_values.len() == self.nodes.len()
+            && state.node_values.len() == self.node_values.len()
             && state.loops.len() == self.loops.len()
-            && state.constants.len() == self.externals.len()
+            && state.constants.len() == self.signals.len()
             && state.discrete.len() == self.discrete.values().len();
         if !shape_ok {
             return Err(MasterError::Unsupported("the saved state belongs to a different system".into()));
@@ -130,9 +126,7 @@ impl Master {
             unit.out_fresh = saved.out_fresh;
             unit.d.copy_from_slice(&saved.d);
         }
-        for (node, &value) in self.nodes.iter_mut().zip(&state.node_values) {
-            node.value = value;
-        }
+        self.node_values.copy_from_slice(&state.node_values);
         for (l, saved) in self.loops.iter_mut().zip(&state.loops) {
             l.newton.a.copy_from_slice(&saved.a);
             l.newton.pivots.copy_from_slice(&saved.pivots);
@@ -140,7 +134,7 @@ impl Master {
             l.warm = saved.warm;
         }
         self.discrete.set_values(&state.discrete);
-        for ((_, _, signal), &value) in self.externals.iter_mut().zip(&state.constants) {
+        for (signal, &value) in self.signals.iter_mut().zip(&state.constants) {
             if !value.is_nan() {
                 *signal = Signal::Constant(value);
             }

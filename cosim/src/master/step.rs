@@ -1,6 +1,7 @@
 //! One communication step of a [`Master`] with the Newton coupling: rollback and retry with
 //! half the step, the redone first step, and the input extrapolation over a step.
 
+use super::ids::UnitId;
 use super::parallel::{Task, Units};
 use super::unit::Phase;
 use super::{Master, MasterError};
@@ -23,7 +24,7 @@ impl Master {
             for (k, &y) in unit.out_pred.iter().enumerate() {
                 if !y.is_finite() {
                     return Err(MasterError::NonFinite {
-                        variable: unit.out_names[k].clone(),
+                        variable: unit.plan.out_names[k].clone(),
                         value: y,
                         time: self.time,
                     });
@@ -63,17 +64,17 @@ impl Master {
         let t = self.time;
         // Only a first step whose inputs some FMU extrapolates gains from being redone.
         let redo = self.step_starts[0].is_none()
-            && self.can_roll_back
+            && self.plan.can_roll_back
             && self.system.master.extrapolate_inputs
-            && self.units.iter().any(|u| u.can_interpolate && !u.in_vrs.is_empty());
-        if self.can_roll_back {
+            && self.units.iter().any(|u| u.plan.can_interpolate && !u.plan.in_vrs.is_empty());
+        if self.plan.can_roll_back {
             self.save()?;
         }
         match self.attempt(t, h) {
             Ok(()) if redo => self.redo_first_step(t, h),
             Ok(()) => Ok(()),
             Err(e) => {
-                let retry = self.can_roll_back && h / 2.0 >= self.system.master.min_step;
+                let retry = self.plan.can_roll_back && h / 2.0 >= self.system.master.min_step;
                 let recoverable = matches!(e, MasterError::LoopFailed { .. } | MasterError::StepDiscarded { .. });
                 if !(retry && recoverable) {
                     return Err(match e {
@@ -81,7 +82,7 @@ impl Master {
                             instance,
                             time,
                             step,
-                            hint: if self.can_roll_back {
+                            hint: if self.plan.can_roll_back {
                                 format!(
                                     " and halving down to min_step = {} s did not help",
                                     self.system.master.min_step
@@ -122,7 +123,7 @@ impl Master {
         self.do_steps(t, h)?;
         self.time = self.land(t + h);
         self.read_predictions()?;
-        self.discrete.exchange(&mut self.units)?;
+        self.discrete.exchange(&self.plan.discrete, &mut self.units)?;
         let iterations = self.solve_coupling(Phase::Stepping)?;
         // Outputs of get-after-set FMUs not read during the coupling (recorded ones, say).
         self.for_units(Task::Read(Phase::Stepping), Units::All)?;
@@ -147,7 +148,7 @@ impl Master {
     pub(super) fn do_steps(&mut self, t: f64, h: f64) -> Result<(), MasterError> {
         let extrapolate = self.system.master.extrapolate_inputs;
         if extrapolate {
-            for u in 0..self.units.len() {
+            for u in (0..self.units.len()).map(UnitId) {
                 self.input_derivatives(u, t);
             }
         }
@@ -162,12 +163,12 @@ impl Master {
     }
 
     /// Fills `derivative_values` of unit `u` for a step from `t` when it extrapolates its inputs.
-    pub(super) fn input_derivatives(&mut self, u: usize, t: f64) {
+    pub(super) fn input_derivatives(&mut self, u: UnitId, t: f64) {
         let unit = &mut self.units[u];
         if !unit.extrapolates(true) {
             return;
         }
-        let n_in = unit.in_vrs.len();
+        let n_in = unit.plan.in_vrs.len();
         let quadratic = self.system.master.extrapolation_order == 2;
         // Derivatives at t of the polynomial through the inputs at the last two (linear) or
         // three (quadratic) communication points, by divided differences.
@@ -193,11 +194,11 @@ impl Master {
         }
         // External signals are known functions of time: use their own derivatives (a step
         // then stays a step instead of becoming a one-step ramp).
-        for (external_unit, j, signal) in &self.externals {
-            if *external_unit == u {
-                first[*j] = signal.derivative(t);
+        for (to, signal) in self.plan.externals.iter().zip(&self.signals) {
+            if to.unit == u {
+                first[to.input] = signal.derivative(t);
                 if quadratic {
-                    second[*j] = signal.second_derivative(t);
+                    second[to.input] = signal.second_derivative(t);
                 }
             }
         }

@@ -1,20 +1,21 @@
 //! One FMU instance as the master drives it: the inputs it is sent (batched, extrapolated), the
 //! outputs it is read (or predicted by its linear model), and its saved state.
 
+use std::sync::Arc;
+
 use super::MasterError;
+use super::ids::{InputId, OutputId};
+use super::plan::UnitPlan;
 use crate::import::model_description::ModelDescription;
 use crate::import::{CallError, FmuState, Instance, StepResult};
 
-/// One FMU instance with the master's buffers for it.
+/// One FMU instance with the master's buffers for it: the run data of one unit of the plan.
 pub(super) struct Unit {
-    pub(super) name: String,
+    /// Its coupling (driven inputs, read outputs, feedthrough), shared with the
+    /// [`super::CouplingPlan`]: a worker thread steps the unit with it.
+    pub(super) plan: Arc<UnitPlan>,
     pub(super) slave: Instance,
-    /// Our vendor annotation: outputs are valid after `fmi2SetReal` without a step.
-    pub(super) get_after_set: bool,
-    pub(super) provides_dd: bool,
-    pub(super) can_interpolate: bool,
-    /// Real inputs the master drives (connections and external signals).
-    pub(super) in_vrs: Vec<u32>,
+    /// Values of the driven inputs, by [`InputId`].
     pub(super) in_values: Vec<f64>,
     /// Inputs in effect during the last step (the linearisation point of `d`).
     pub(super) in_old: Vec<f64>,
@@ -28,12 +29,9 @@ pub(super) struct Unit {
     /// order they changed (`pending_list`); sent together by one `fmi2SetReal` before the FMU
     /// is next read, differentiated or stepped.
     pub(super) pending: Vec<bool>,
-    pub(super) pending_list: Vec<usize>,
+    pub(super) pending_list: Vec<InputId>,
     pub(super) set_vrs: Vec<u32>,
     pub(super) set_values: Vec<f64>,
-    /// Real outputs the master reads (connected and recorded).
-    pub(super) out_vrs: Vec<u32>,
-    pub(super) out_names: Vec<String>,
     /// Standard FMUs: outputs read right after the step (at `in_old`). Get-after-set FMUs (and
     /// every FMU in initialization mode): the outputs at the current inputs when `out_fresh`.
     pub(super) out_pred: Vec<f64>,
@@ -41,11 +39,8 @@ pub(super) struct Unit {
     pub(super) out_fresh: bool,
     /// The read outputs without direct feedthrough, read alone at a communication point.
     pub(super) state_only: StateOnly,
-    /// Output positions that depend directly on each driven input.
-    pub(super) feed_by_input: Vec<Vec<usize>>,
-    /// Inputs (positions) each output depends on directly.
-    pub(super) feed_by_output: Vec<Vec<usize>>,
-    /// `d[k * n_in + j] = d out_k / d in_j` for standard FMUs, from directional derivatives.
+    /// `d[k * n_in + j] = d out_k / d in_j` for standard FMUs, from directional derivatives
+    /// ([`Unit::d_index`]).
     pub(super) d: Vec<f64>,
     pub(super) dd_vrs: Vec<u32>,
     pub(super) dd_values: Vec<f64>,
@@ -70,7 +65,7 @@ pub(super) struct StateOnly {
     /// Per read output (position in `out_vrs`): it has no direct feedthrough.
     pub(super) is: Vec<bool>,
     /// Their positions in `out_vrs` and their value references, in `out_vrs` order.
-    pos: Vec<usize>,
+    pos: Vec<OutputId>,
     vrs: Vec<u32>,
     values: Vec<f64>,
     /// Their values in `out_pred` are those after the last step (or state change): read
@@ -89,7 +84,7 @@ impl StateOnly {
     /// The state-only reads of the outputs `out_vrs`, of which `is` marks those without
     /// feedthrough ([`StateOnly::outputs`]).
     pub(super) fn new(is: Vec<bool>, out_vrs: &[u32]) -> StateOnly {
-        let pos: Vec<usize> = (0..is.len()).filter(|&k| is[k]).collect();
+        let pos: Vec<OutputId> = (0..is.len()).filter(|&k| is[k]).map(OutputId).collect();
         let vrs = pos.iter().map(|&k| out_vrs[k]).collect();
         StateOnly { values: vec![0.0; pos.len()], is, pos, vrs, fresh: false }
     }
@@ -107,12 +102,17 @@ pub(super) enum Phase {
 impl Unit {
     /// Whether outputs may be read again after inputs were set.
     pub(super) fn exact(&self, phase: Phase) -> bool {
-        phase == Phase::Initialization || self.get_after_set
+        phase == Phase::Initialization || self.plan.get_after_set
+    }
+
+    /// The position of `d out_k / d in_j` in `d`.
+    pub(super) fn d_index(&self, k: OutputId, j: InputId) -> usize {
+        k.0 * self.plan.in_vrs.len() + j.0
     }
 
     /// Sets input `j`. The value reaches the FMU with the next [`Unit::flush`]: before the next
     /// read of a get-after-set FMU, before the next step of any.
-    pub(super) fn set_input(&mut self, j: usize, value: f64) {
+    pub(super) fn set_input(&mut self, j: InputId, value: f64) {
         if self.in_values[j] == value {
             return;
         }
@@ -133,7 +133,7 @@ impl Unit {
         self.set_values.clear();
         for &j in &self.pending_list {
             self.pending[j] = false;
-            self.set_vrs.push(self.in_vrs[j]);
+            self.set_vrs.push(self.plan.in_vrs[j]);
             self.set_values.push(self.in_values[j]);
         }
         self.pending_list.clear();
@@ -151,8 +151,8 @@ impl Unit {
     /// Reads every output the master uses, at the current inputs, into `out_pred`.
     pub(super) fn read_outputs(&mut self) -> Result<(), CallError> {
         self.flush()?;
-        if !self.out_vrs.is_empty() {
-            self.slave.get_real(&self.out_vrs, &mut self.out_pred)?;
+        if !self.plan.out_vrs.is_empty() {
+            self.slave.get_real(&self.plan.out_vrs, &mut self.out_pred)?;
         }
         self.out_fresh = true;
         self.state_only.fresh = true;
@@ -183,7 +183,7 @@ impl Unit {
     /// once, once per input change) where the protocol allows it, else the linear model. While
     /// stepping, an output without direct feedthrough is read with the others like it alone,
     /// once per step ([`StateOnly`]).
-    pub(super) fn output(&mut self, k: usize, phase: Phase) -> Result<f64, CallError> {
+    pub(super) fn output(&mut self, k: OutputId, phase: Phase) -> Result<f64, CallError> {
         if self.exact(phase) {
             if !self.out_fresh {
                 if phase == Phase::Stepping && self.state_only.is[k] {
@@ -196,10 +196,9 @@ impl Unit {
             }
             Ok(self.out_pred[k])
         } else {
-            let n_in = self.in_vrs.len();
             let mut y = self.out_pred[k];
-            for &j in &self.feed_by_output[k] {
-                y += self.d[k * n_in + j] * (self.in_values[j] - self.in_old[j]);
+            for &j in &self.plan.feed_by_output[k] {
+                y += self.d[self.d_index(k, j)] * (self.in_values[j] - self.in_old[j]);
             }
             Ok(y)
         }
@@ -208,7 +207,7 @@ impl Unit {
     /// Whether a step sends input derivatives (`derivative_values`), given the system's
     /// `extrapolate_inputs`.
     pub(super) fn extrapolates(&self, extrapolate: bool) -> bool {
-        extrapolate && self.can_interpolate && !self.in_vrs.is_empty()
+        extrapolate && self.plan.can_interpolate && !self.plan.in_vrs.is_empty()
     }
 
     /// `fmi2DoStep` from `t` by `h` with the inputs now set and, when it
@@ -227,12 +226,15 @@ impl Unit {
         self.outputs_changed();
         match self.slave.do_step(t, h, false)? {
             StepResult::Complete => Ok(()),
-            StepResult::Discarded => {
-                Err(MasterError::StepDiscarded { instance: self.name.clone(), time: t, step: h, hint: String::new() })
-            }
+            StepResult::Discarded => Err(MasterError::StepDiscarded {
+                instance: self.plan.name.clone(),
+                time: t,
+                step: h,
+                hint: String::new(),
+            }),
             StepResult::Terminated => {
                 let time = self.slave.last_successful_time().ok().filter(|x| x.is_finite()).unwrap_or(t);
-                Err(MasterError::Terminated { instance: self.name.clone(), time })
+                Err(MasterError::Terminated { instance: self.plan.name.clone(), time })
             }
         }
     }
@@ -252,18 +254,18 @@ impl Unit {
 
     /// `d = dg/du` for every output/input pair with feedthrough, by directional derivatives.
     pub(super) fn linearise(&mut self) -> Result<(), CallError> {
-        let n_in = self.in_vrs.len();
-        for j in 0..n_in {
-            let outs = &self.feed_by_input[j];
+        let plan = Arc::clone(&self.plan);
+        for (j, outs) in plan.feed_by_input.iter().enumerate().map(|(j, outs)| (InputId(j), outs)) {
             if outs.is_empty() {
                 continue;
             }
             self.dd_vrs.clear();
-            self.dd_vrs.extend(outs.iter().map(|&k| self.out_vrs[k]));
+            self.dd_vrs.extend(outs.iter().map(|&k| plan.out_vrs[k]));
             self.dd_values.resize(outs.len(), 0.0);
-            self.slave.get_directional_derivative(&self.dd_vrs, &self.in_vrs[j..j + 1], &[1.0], &mut self.dd_values)?;
+            self.slave.get_directional_derivative(&self.dd_vrs, &[plan.in_vrs[j]], &[1.0], &mut self.dd_values)?;
             for (n, &k) in outs.iter().enumerate() {
-                self.d[k * n_in + j] = self.dd_values[n];
+                let at = self.d_index(k, j);
+                self.d[at] = self.dd_values[n];
             }
         }
         Ok(())

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use cosim::import::{StderrLogger, process};
-use cosim::master::{FmuCache, Master, MasterError, Results};
+use cosim::master::{FmuCache, Interrupt, Master, MasterError, Results};
 use cosim::result_files::{ColumnInfo, column_infos};
 use cosim::system::{Experiment, SystemDescription};
 use orchestrator::plot::{PlotOptions, plot_svg};
@@ -76,6 +76,8 @@ pub fn run(
     let inputs_json = inputs.to_json(&description);
     set_crash_hook(&csv, outputs.summary_json.clone(), &inputs_json, title);
     process::install_interrupt_flag();
+    // SIGINT or SIGTERM ends the run at the last communication point completed.
+    master.set_interrupt(Interrupt::new(|| process::interrupt_requested().map(process::signal_name)));
 
     let started = std::time::Instant::now();
     let limit = rows_to_keep(outputs, checked.is_some(), names.len());

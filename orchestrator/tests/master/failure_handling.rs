@@ -69,3 +69,34 @@ fn pythonfmu_refusing_a_step_terminates_the_run_cleanly() {
     assert_eq!(results.time.len(), 3, "rows at 0, 0.1 and 0.2 s: {:?}", results.time);
     assert!((results.time[2] - 0.2).abs() < 1e-12, "{:?}", results.time);
 }
+
+/// A caller's own interrupt flag, set from the row callback once the run passed t = 0.3 s: the
+/// run ends before the next step with `MasterError::Interrupted` naming the flag and the last
+/// communication point completed, whose row was the last recorded.
+#[test]
+fn an_interrupt_flag_ends_the_run_at_the_last_communication_point() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let dir = test_fmus::two_mass::packaged();
+    let json = test_fmus::two_mass::json(0.1, r#""algorithm": "newton""#, r#""body.x""#);
+    let mut master = common::master(common::system(&json, dir.path())).unwrap();
+    let flag = Arc::new(AtomicBool::new(false));
+    master.set_interrupt(cosim::master::Interrupt::flag(flag.clone(), "test stop"));
+    let mut results = cosim::master::Results::new(Vec::new(), 0);
+    let outcome = master.run_into(&mut results, |t, _| {
+        if t > 0.25 {
+            flag.store(true, Ordering::Relaxed);
+        }
+    });
+    match outcome {
+        Err(MasterError::Interrupted { signal, time }) => {
+            assert_eq!(signal, "test stop");
+            assert!((time - 0.3).abs() < 1e-12, "{time}");
+            assert_eq!(results.time.len(), 4, "rows at 0, 0.1, 0.2 and 0.3 s: {:?}", results.time);
+            assert_eq!(*results.time.last().unwrap(), time);
+        }
+        other => panic!("not interrupted: {other:?}"),
+    }
+    assert_eq!(master.stats().steps, 3);
+}

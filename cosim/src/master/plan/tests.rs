@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::import::StderrLogger;
+use crate::master::ids::{InputId, LoopId, NodeId, OutputId, OutputRef, SlotId, UnitId};
 use crate::master::{FmuCache, Master};
 use crate::system::SystemDescription;
 
@@ -67,13 +68,16 @@ fn two_unit_loop_in_solution_order() {
     let components = plan.components();
     assert_eq!(components, vec![(vec!["c.z".to_string()], false), (vec!["a.y".into(), "b.y".into()], true)]);
     assert_eq!(plan.loops[0].members, "a.y, b.y");
-    assert_eq!(plan.loops[0].units, vec![0, 1]);
+    assert_eq!(plan.loops[0].units, vec![UnitId(0), UnitId(1)]);
     // The loop's inputs: a.u driven by b.y (local 1), b.u by a.y (local 0); not c.u.
     let mut inputs = plan.loops[0].inputs.clone();
     inputs.sort_unstable();
-    assert_eq!(inputs, vec![(0, 1, 1), (1, 0, 0)]);
-    assert_eq!(plan.gauss_seidel_order, vec![2, 0, 1]);
-    assert_eq!(plan.loop_of_component, vec![None, Some(0)]);
+    let input =
+        |unit, input, driver| LoopInput { input: InputRef { unit: UnitId(unit), input: InputId(input) }, driver };
+    assert_eq!(inputs, vec![input(0, 1, 1), input(1, 0, 0)]);
+    assert_eq!(plan.gauss_seidel_order, vec![UnitId(2), UnitId(0), UnitId(1)]);
+    // c.z (the first node) alone, then the loop.
+    assert_eq!(plan.order, vec![Solve::Output(NodeId(0)), Solve::Loop(LoopId(0))]);
 }
 
 #[test]
@@ -84,7 +88,12 @@ fn recording_resolves_outputs_inputs_and_discrete_variables() {
     assert_eq!(plan.recorded_names(), ["c.y", "a.u", "a.flag", "b.n"]);
     assert!(matches!(
         plan.recorded[..],
-        [Recorded::Output(2, 1), Recorded::Input(0, 1), Recorded::Discrete(0), Recorded::Discrete(1)]
+        [
+            Recorded::Output(OutputRef { unit: UnitId(2), output: OutputId(1) }),
+            Recorded::Input(InputRef { unit: UnitId(0), input: InputId(1) }),
+            Recorded::Discrete(SlotId(0)),
+            Recorded::Discrete(SlotId(1))
+        ]
     ));
     assert_eq!(plan.units[2].out_names, ["c.z", "c.y"]);
     assert!(plan.warnings().contains(&"a.s: String variables are not recorded".to_string()));
