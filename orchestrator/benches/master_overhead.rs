@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use cosim::import::{Fmu, StderrLogger};
 use cosim::master::{FmuCache, Master};
-use cosim::system::SystemDescription;
+use cosim::system::{SystemContext, SystemDescription};
 
 const STEPS: usize = 100_000;
 const H: f64 = 1e-4;
@@ -90,7 +90,7 @@ fn system_json(fmu: &Path) -> String {
 
 /// Seconds per step of [`Master::run`].
 fn master(fmu: &Path) -> f64 {
-    let description = SystemDescription::from_str(&system_json(fmu), "/").unwrap();
+    let description = SystemDescription::from_str(&system_json(fmu), "/", &SystemContext::default()).unwrap();
     let mut fmus = FmuCache::default();
     let system = description.resolve(|p| fmus.open(p).map(|f| f.model_description().clone())).unwrap();
     let mut master = Master::new(system, &mut fmus, Arc::new(StderrLogger::default())).unwrap();

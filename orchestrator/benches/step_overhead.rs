@@ -146,7 +146,7 @@ criterion_main!(benches);
 /// the same run.
 fn master_overhead(c: &mut Criterion) {
     use cosim::master::{FmuCache, Master};
-    use cosim::system::SystemDescription;
+    use cosim::system::{SystemContext, SystemDescription};
     use test_fmus::Body;
 
     let dir = tempfile::tempdir().unwrap();
@@ -165,7 +165,7 @@ fn master_overhead(c: &mut Criterion) {
         }}"#
         );
         let mut fmus = FmuCache::default();
-        let system = SystemDescription::from_str(&json, dir.path())
+        let system = SystemDescription::from_str(&json, dir.path(), &SystemContext::default())
             .unwrap()
             .resolve(|p| fmus.open(p).map(|f| f.model_description().clone()))
             .unwrap();

@@ -365,8 +365,6 @@ fn main() -> std::process::ExitCode {
     process::install_crash_reporter();
     // The libraries' warnings and notes, on standard error.
     cli::log::install();
-    // `"model": "Rotor"` names our FMUs, packaged from the built libraries on first use.
-    fmu_catalog::install();
     // Errors are printed as their cause chain, one line, without a backtrace.
     match dispatch(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,

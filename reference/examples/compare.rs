@@ -14,8 +14,6 @@ use cosim::master::{FmuCache, Master};
 use monolithic_reference::{MonolithicSystem, Options, Registry};
 
 fn main() {
-    // `"model": "Rotor"` entries name our FMUs, packaged from the built libraries on first use.
-    fmu_catalog::install();
     let mut args = std::env::args().skip(1);
     let mut path = None;
     let mut stop = None;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use cosim::import::{Fmu, StderrLogger};
 use cosim::master::{FmuCache, Master};
-use cosim::system::SystemDescription;
+use cosim::system::{SystemContext, SystemDescription};
 use rotorcraft_tests::{fmu, simulate_with_fmpy};
 
 const PARAMETERS: &[(&str, f64)] = &[("mass", 1800.0), ("cg.x", 0.05), ("I.xz", -120.0), ("u0", 20.0), ("q0", 0.05)];
@@ -31,7 +31,7 @@ fn orchestrator_and_fmpy_agree_on_a_single_fmu() {
         outputs.join(", ")
     );
     let mut fmus = FmuCache::default();
-    let system = SystemDescription::from_str(&json, "/")
+    let system = SystemDescription::from_str(&json, "/", &SystemContext::default())
         .unwrap()
         .resolve(|p| fmus.open(p).map(|f: Arc<Fmu>| f.model_description().clone()).map_err(|e| e.to_string()))
         .unwrap();

@@ -28,7 +28,7 @@ pub fn run_file(
     fmu_timeout: Option<f64>,
     isolate: bool,
 ) -> Result<()> {
-    let mut description = SystemDescription::from_file(system)?;
+    let mut description = SystemDescription::from_file(system, &fmu_catalog::context())?;
     changes.apply(&mut description)?;
     experiment.apply(&mut description)?;
     let out = files.out.take().unwrap_or_else(|| PathBuf::from("results.csv"));

@@ -31,7 +31,7 @@ pub fn trim(
     summary_json: Option<&Path>,
     verbose: bool,
 ) -> Result<()> {
-    let mut description = SystemDescription::from_file(system_path)?;
+    let mut description = SystemDescription::from_file(system_path, &fmu_catalog::context())?;
     changes.apply(&mut description)?;
     if let Some(path) = out {
         super::outputs::require_json_system(system_path, "trim --out")?;

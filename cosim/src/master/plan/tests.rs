@@ -45,7 +45,7 @@ fn system(dir: &std::path::Path, connections: &str, outputs: &str) -> System {
              "experiment": {{ "stop": 1.0, "step": 0.1 }},
              "outputs": {outputs} }}"#
     );
-    let description = SystemDescription::from_str(&json, dir).unwrap();
+    let description = SystemDescription::from_str(&json, dir, &Default::default()).unwrap();
     description.resolve(|_| ModelDescription::parse(MODEL).map_err(|e| e.to_string())).unwrap()
 }
 
