@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use cosim::import::StderrLogger;
+use cosim::import::FacadeLogger;
 use cosim::master::{FmuCache, Master};
 use monolithic_reference::{MonolithicSystem, Options, Registry};
 
@@ -44,7 +44,7 @@ fn main() {
     println!("monolithic (tol {tol:e}): {}", reference.stats().to_text());
 
     let mut fmus = FmuCache::default();
-    let mut master = Master::new(system.clone(), &mut fmus, Arc::new(StderrLogger::default())).unwrap();
+    let mut master = Master::new(system.clone(), &mut fmus, Arc::new(FacadeLogger::default())).unwrap();
     let wall = Instant::now();
     let cosim = master.run(|_| {}).unwrap_or_else(|e| panic!("co-simulation: {e}"));
     let cosim_seconds = wall.elapsed().as_secs_f64();

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use cosim::import::{Fmu, StderrLogger};
+use cosim::import::{FacadeLogger, Fmu};
 use cosim::master::{FmuCache, Master};
 use cosim::system::{SystemContext, SystemDescription};
 use rotorcraft_tests::{fmu, simulate_with_fmpy};
@@ -35,7 +35,7 @@ fn orchestrator_and_fmpy_agree_on_a_single_fmu() {
         .unwrap()
         .resolve(|p| fmus.open(p).map(|f: Arc<Fmu>| f.model_description().clone()).map_err(|e| e.to_string()))
         .unwrap();
-    let mut master = Master::new(system, &mut fmus, Arc::new(StderrLogger::default())).unwrap();
+    let mut master = Master::new(system, &mut fmus, Arc::new(FacadeLogger::default())).unwrap();
     let ours = master.run(|_| {}).unwrap();
 
     let start: Vec<(&str, String)> = PARAMETERS.iter().chain(INPUTS).map(|(n, v)| (*n, format!("{v:?}"))).collect();

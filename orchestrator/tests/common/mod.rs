@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use cosim::import::{Fmu, FmuLogger, StderrLogger};
+use cosim::import::{FacadeLogger, Fmu, FmuLogger};
 use cosim::master::{FmuCache, Master, Results};
 use cosim::system::{System, SystemDescription};
 
@@ -57,7 +57,7 @@ pub fn master(system: System) -> Result<Master, cosim::master::MasterError> {
 
 /// Logger for tests: warnings and errors to stderr.
 pub fn logger() -> Arc<dyn FmuLogger> {
-    Arc::new(StderrLogger::default())
+    Arc::new(FacadeLogger::default())
 }
 
 /// Builds and runs a system.

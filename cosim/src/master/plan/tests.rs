@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::import::StderrLogger;
+use crate::import::FacadeLogger;
 use crate::master::{FmuCache, Master};
 use crate::system::SystemDescription;
 
@@ -120,7 +120,7 @@ fn master_rejects_before_touching_any_fmu() {
     let dir = tempfile::tempdir().unwrap();
     // The `.fmu` files are empty: opening any of them would fail with `MasterError::Setup`.
     let sys = system(dir.path(), r#"["a.s -> b.s_in"]"#, "[]");
-    let logger = Arc::new(StderrLogger::new(false));
+    let logger = Arc::new(FacadeLogger::new(false));
     let mut fmus = FmuCache::default();
     for result in
         [Master::new(sys.clone(), &mut fmus, logger.clone()), Master::new_model_exchange(sys, &mut fmus, logger)]
@@ -133,6 +133,6 @@ fn master_rejects_before_touching_any_fmu() {
     }
     // A supported system gets as far as opening the (empty) archives.
     let sys = system(dir.path(), LOOP, "[]");
-    let result = Master::new(sys, &mut fmus, Arc::new(StderrLogger::new(false)));
+    let result = Master::new(sys, &mut fmus, Arc::new(FacadeLogger::new(false)));
     assert!(matches!(result, Err(MasterError::Setup { .. })), "the archives are opened after the plan");
 }

@@ -6,7 +6,7 @@ use std::f64::consts::PI;
 use std::path::Path;
 use std::sync::Arc;
 
-use cosim::import::StderrLogger;
+use cosim::import::FacadeLogger;
 use cosim::master::{FmuCache, Master, Results};
 use cosim::system::{SignalSpec, System, SystemDescription};
 use monolithic_reference::MonolithicSystem;
@@ -69,7 +69,7 @@ pub fn max_difference_on_coarser_grid(run: &Results, reference: &Results, column
 
 /// Runs the system through the orchestrator (FMUs, communication steps).
 pub fn cosim(system: &System) -> (Results, Master) {
-    let mut master = Master::new(system.clone(), &mut FmuCache::default(), Arc::new(StderrLogger::default())).unwrap();
+    let mut master = Master::new(system.clone(), &mut FmuCache::default(), Arc::new(FacadeLogger::default())).unwrap();
     let results = master.run(|_| {}).unwrap();
     (results, master)
 }
