@@ -14,8 +14,7 @@ use orchestrator::plot::{PlotOptions, plot_svg};
 use orchestrator::trim::{RESIDUAL_NAMES, start_residual};
 
 use super::csv_stream::CsvStream;
-use super::options::{ExperimentChanges, ResultOptions, SystemChanges};
-use super::options::{RunLimits, fmu_cache};
+use super::options::{ExperimentChanges, ResultOptions, RunLimits, SystemChanges, fmu_cache};
 use super::outputs::{OutputFiles, RunInputs};
 use super::progress::Progress;
 
