@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use cosim::system::{CatalogError, FMU_DIR_VARIABLE, ModelCatalog, fmu_in_folder};
+use cosim::system::{CatalogError, FMU_DIR_VARIABLE, ModelCatalog, SystemContext, fmu_in_folder};
 
 /// One of our FMUs: its identifier and how to generate its description and documentation.
 pub struct OurFmu {
@@ -207,9 +207,10 @@ impl ModelCatalog for Catalog {
     }
 }
 
-/// Installs [`Catalog`] for this process ([`cosim::system::install_model_catalog`]).
-pub fn install() {
-    cosim::system::install_model_catalog(&Catalog);
+/// The context in which system descriptions name our FMUs by `"model"` ([`Catalog`]): what a
+/// program that links our models passes to `SystemDescription::from_file` and `from_str`.
+pub fn context() -> SystemContext {
+    SystemContext::new(Catalog)
 }
 
 #[cfg(test)]

@@ -20,9 +20,9 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Instant;
 
-use cosim::import::{Fmu, StderrLogger};
+use cosim::import::{FacadeLogger, Fmu};
 use cosim::master::{FmuCache, Master};
-use cosim::system::SystemDescription;
+use cosim::system::{SystemContext, SystemDescription};
 
 const STEPS: usize = 100_000;
 const H: f64 = 1e-4;
@@ -53,7 +53,7 @@ fn van_der_pol_fmu(dir: &Path) -> PathBuf {
 
 /// Seconds per step of the bare loop through the FMU's function pointers.
 fn bare(fmu: &Fmu) -> f64 {
-    let mut slave = fmu.instantiate("bare", Arc::new(StderrLogger::default())).unwrap();
+    let mut slave = fmu.instantiate("bare", Arc::new(FacadeLogger::default())).unwrap();
     slave.setup_experiment(None, 0.0, None).unwrap();
     slave.enter_initialization_mode().unwrap();
     slave.exit_initialization_mode().unwrap();
@@ -90,10 +90,10 @@ fn system_json(fmu: &Path) -> String {
 
 /// Seconds per step of [`Master::run`].
 fn master(fmu: &Path) -> f64 {
-    let description = SystemDescription::from_str(&system_json(fmu), "/").unwrap();
+    let description = SystemDescription::from_str(&system_json(fmu), "/", &SystemContext::default()).unwrap();
     let mut fmus = FmuCache::default();
     let system = description.resolve(|p| fmus.open(p).map(|f| f.model_description().clone())).unwrap();
-    let mut master = Master::new(system, &mut fmus, Arc::new(StderrLogger::default())).unwrap();
+    let mut master = Master::new(system, &mut fmus, Arc::new(FacadeLogger::default())).unwrap();
     let started = Instant::now();
     let results = master.run(|_| {}).unwrap();
     let seconds = started.elapsed().as_secs_f64();

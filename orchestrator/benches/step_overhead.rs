@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use cosim::import::{Fmu, HostOptions, IsolatedSlave, OpenOptions, Slave, StderrLogger, StepResult, extract_fmu};
+use cosim::import::{FacadeLogger, Fmu, HostOptions, IsolatedSlave, OpenOptions, Slave, StepResult, extract_fmu};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 
@@ -34,7 +34,7 @@ fn fuselage_fmu() -> PathBuf {
 
 /// An initialised instance and the value references of `outputs`.
 fn setup(fmu: &Fmu, name: &str, outputs: &[&str]) -> (Slave, Vec<u32>) {
-    let mut slave = fmu.instantiate(name, Arc::new(StderrLogger::default())).expect("instantiate");
+    let mut slave = fmu.instantiate(name, Arc::new(FacadeLogger::default())).expect("instantiate");
     slave.setup_experiment(None, 0.0, None).unwrap();
     slave.enter_initialization_mode().unwrap();
     slave.exit_initialization_mode().unwrap();
@@ -128,7 +128,7 @@ fn isolated_setup(name: &str) -> (IsolatedSlave, Vec<u32>) {
     let (extracted, md) = extract_fmu(&fuselage_fmu(), &OpenOptions::default()).expect("extract Fuselage.fmu");
     let host = HostOptions { executable: env!("CARGO_BIN_EXE_orchestrator").into(), timeout: None };
     let mut slave =
-        IsolatedSlave::spawn(Arc::new(extracted), name, Arc::new(StderrLogger::default()), &host).expect("spawn");
+        IsolatedSlave::spawn(Arc::new(extracted), name, Arc::new(FacadeLogger::default()), &host).expect("spawn");
     slave.setup_experiment(None, 0.0, None).unwrap();
     slave.enter_initialization_mode().unwrap();
     slave.exit_initialization_mode().unwrap();
@@ -146,7 +146,7 @@ criterion_main!(benches);
 /// the same run.
 fn master_overhead(c: &mut Criterion) {
     use cosim::master::{FmuCache, Master};
-    use cosim::system::SystemDescription;
+    use cosim::system::{SystemContext, SystemDescription};
     use test_fmus::Body;
 
     let dir = tempfile::tempdir().unwrap();
@@ -165,11 +165,11 @@ fn master_overhead(c: &mut Criterion) {
         }}"#
         );
         let mut fmus = FmuCache::default();
-        let system = SystemDescription::from_str(&json, dir.path())
+        let system = SystemDescription::from_str(&json, dir.path(), &SystemContext::default())
             .unwrap()
             .resolve(|p| fmus.open(p).map(|f| f.model_description().clone()))
             .unwrap();
-        let mut master = Master::new(system, &mut fmus, Arc::new(StderrLogger::default())).unwrap();
+        let mut master = Master::new(system, &mut fmus, Arc::new(FacadeLogger::default())).unwrap();
         master.initialize().unwrap();
         let mut row = [0.0f64; 3];
         let name = if rollback { "master_step_and_record" } else { "master_step_and_record_no_rollback" };

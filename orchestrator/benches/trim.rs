@@ -23,7 +23,7 @@ mod common;
 
 use std::sync::Arc;
 
-use cosim::import::StderrLogger;
+use cosim::import::FacadeLogger;
 use cosim::master::FmuCache;
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trim, TrimStart, Trimmer};
 
@@ -38,7 +38,7 @@ fn start_from(trim: &Trim, with_jacobian: bool) -> TrimStart {
 fn main() {
     let description = common::example("helicopter.json");
     let mut fmus = FmuCache::default();
-    let mut trimmer = Trimmer::new(&description, &mut fmus, Arc::new(StderrLogger::new(false))).unwrap();
+    let mut trimmer = Trimmer::new(&description, &mut fmus, Arc::new(FacadeLogger::new(false))).unwrap();
     let cold = TrimStart { unknowns: [0.12, 0.0, 0.0, 0.12, 0.0, 0.0], rotor_states: None, jacobian: None };
     let hover = trimmer.trim(FlightCondition::hover(), cold.clone(), JacobianMethod::Broyden, |_| {}).unwrap();
     let fast = FlightCondition { speed: 40.0, turn_rate: 0.0 };

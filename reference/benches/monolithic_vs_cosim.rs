@@ -32,7 +32,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use cosim::import::StderrLogger;
+use cosim::import::FacadeLogger;
 use cosim::master::{FmuCache, Master, Results};
 use cosim::system::System;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -91,7 +91,7 @@ fn helicopter_system(degrees: f64, order: u8) -> System {
 }
 
 fn cosim_run(system: &System, fmus: &mut FmuCache) -> Results {
-    let mut master = Master::new(system.clone(), fmus, Arc::new(StderrLogger::default())).unwrap();
+    let mut master = Master::new(system.clone(), fmus, Arc::new(FacadeLogger::default())).unwrap();
     master.run(|_| {}).unwrap()
 }
 
@@ -263,7 +263,7 @@ fn measure(c: &mut Criterion, group: &str, variants: &[System; 3], accuracy: &mu
     for (name, system) in NAMES.iter().zip(variants) {
         g.bench_function(format!("cosim_{name}"), |b| {
             b.iter_batched(
-                || Master::new(system.clone(), fmus, Arc::new(StderrLogger::default())).unwrap(),
+                || Master::new(system.clone(), fmus, Arc::new(FacadeLogger::default())).unwrap(),
                 |mut master| black_box(master.run(|_| {}).unwrap()),
                 BatchSize::PerIteration,
             )

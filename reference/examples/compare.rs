@@ -9,13 +9,11 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use cosim::import::StderrLogger;
+use cosim::import::FacadeLogger;
 use cosim::master::{FmuCache, Master};
 use monolithic_reference::{MonolithicSystem, Options, Registry};
 
 fn main() {
-    // `"model": "Rotor"` entries name our FMUs, packaged from the built libraries on first use.
-    fmu_catalog::install();
     let mut args = std::env::args().skip(1);
     let mut path = None;
     let mut stop = None;
@@ -46,7 +44,7 @@ fn main() {
     println!("monolithic (tol {tol:e}): {}", reference.stats().to_text());
 
     let mut fmus = FmuCache::default();
-    let mut master = Master::new(system.clone(), &mut fmus, Arc::new(StderrLogger::default())).unwrap();
+    let mut master = Master::new(system.clone(), &mut fmus, Arc::new(FacadeLogger::default())).unwrap();
     let wall = Instant::now();
     let cosim = master.run(|_| {}).unwrap_or_else(|e| panic!("co-simulation: {e}"));
     let cosim_seconds = wall.elapsed().as_secs_f64();

@@ -243,9 +243,10 @@ pub fn resolve(description: &SystemDescription) -> Result<System, SystemError> {
     description.resolve(cosim::import::read_model_description)
 }
 
-/// Loads and resolves a JSON system description file.
+/// Loads and resolves a JSON system description file; its `"model"` names are our FMUs
+/// ([`fmu_catalog::context`]).
 pub fn load(path: impl AsRef<Path>) -> Result<System, SystemError> {
-    resolve(&SystemDescription::from_file(path)?)
+    resolve(&SystemDescription::from_file(path, &fmu_catalog::context())?)
 }
 
 impl MonolithicSystem {

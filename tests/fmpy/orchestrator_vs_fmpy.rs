@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use cosim::import::{Fmu, StderrLogger};
+use cosim::import::{FacadeLogger, Fmu};
 use cosim::master::{FmuCache, Master};
-use cosim::system::SystemDescription;
+use cosim::system::{SystemContext, SystemDescription};
 use rotorcraft_tests::{fmu, simulate_with_fmpy};
 
 const PARAMETERS: &[(&str, f64)] = &[("mass", 1800.0), ("cg.x", 0.05), ("I.xz", -120.0), ("u0", 20.0), ("q0", 0.05)];
@@ -31,11 +31,11 @@ fn orchestrator_and_fmpy_agree_on_a_single_fmu() {
         outputs.join(", ")
     );
     let mut fmus = FmuCache::default();
-    let system = SystemDescription::from_str(&json, "/")
+    let system = SystemDescription::from_str(&json, "/", &SystemContext::default())
         .unwrap()
         .resolve(|p| fmus.open(p).map(|f: Arc<Fmu>| f.model_description().clone()).map_err(|e| e.to_string()))
         .unwrap();
-    let mut master = Master::new(system, &mut fmus, Arc::new(StderrLogger::default())).unwrap();
+    let mut master = Master::new(system, &mut fmus, Arc::new(FacadeLogger::default())).unwrap();
     let ours = master.run(|_| {}).unwrap();
 
     let start: Vec<(&str, String)> = PARAMETERS.iter().chain(INPUTS).map(|(n, v)| (*n, format!("{v:?}"))).collect();

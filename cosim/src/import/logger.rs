@@ -35,25 +35,42 @@ pub trait FmuLogger: Send + Sync {
     }
 }
 
-/// Prints warnings and errors (every message when verbose) to stderr as
-/// `[fmi2Error] instance (category): message`.
+/// The `log` target of the FMU messages [`FacadeLogger`] passes on: their text names the FMI
+/// status itself, so a program's logger can print them without a level prefix of its own.
+pub const FMU_LOG_TARGET: &str = "fmu";
+
+/// Passes warnings and errors (every message when verbose) to the `log` facade as
+/// `[fmi2Error] instance (category): message`, with target [`FMU_LOG_TARGET`] and the level of
+/// the status ([`log_level`]); the program's logger decides where they go (the `orchestrator`
+/// prints them on standard error as they are).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct StderrLogger {
-    /// Print every message and instantiate with debug logging on.
+pub struct FacadeLogger {
+    /// Pass on every message and instantiate with debug logging on.
     pub verbose: bool,
 }
 
-impl StderrLogger {
-    /// A logger printing warnings and errors, or everything when `verbose`.
-    pub fn new(verbose: bool) -> StderrLogger {
-        StderrLogger { verbose }
+impl FacadeLogger {
+    /// A logger passing on warnings and errors, or everything when `verbose`.
+    pub fn new(verbose: bool) -> FacadeLogger {
+        FacadeLogger { verbose }
     }
 }
 
-impl FmuLogger for StderrLogger {
+/// The `log` level of an FMU message of this status: `Error` for fmi2Error and fmi2Fatal, `Warn`
+/// for fmi2Warning and fmi2Discard, `Info` for fmi2OK and fmi2Pending (passed on only when
+/// verbose, and `Info` so that a logger at the usual level shows what was asked for).
+pub fn log_level(status: Status) -> log::Level {
+    match status {
+        Status::Error | Status::Fatal => log::Level::Error,
+        Status::Warning | Status::Discard => log::Level::Warn,
+        Status::Ok | Status::Pending => log::Level::Info,
+    }
+}
+
+impl FmuLogger for FacadeLogger {
     fn log(&self, instance: &str, status: Status, category: &str, message: &str) {
         if self.verbose || severity(status) >= severity(Status::Warning) {
-            eprintln!("[{status}] {instance} ({category}): {message}");
+            log::log!(target: FMU_LOG_TARGET, log_level(status), "[{status}] {instance} ({category}): {message}");
         }
     }
 
@@ -198,6 +215,15 @@ mod tests {
         let mark = env.begin_call();
         env.record("a", Status::Warning, "c", "next call");
         assert_eq!(env.message_since(mark).as_deref(), Some("next call"));
+    }
+
+    #[test]
+    fn statuses_map_to_log_levels_by_severity() {
+        use log::Level;
+        let levels = [Status::Ok, Status::Pending, Status::Warning, Status::Discard, Status::Error, Status::Fatal]
+            .map(log_level);
+        let expected = [Level::Info, Level::Info, Level::Warn, Level::Warn, Level::Error, Level::Error];
+        assert_eq!(levels, expected);
     }
 
     #[test]

@@ -3,10 +3,10 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use cosim::import::{Fmu, StderrLogger, StepResult};
+//! use cosim::import::{Fmu, FacadeLogger, StepResult};
 //!
 //! let fmu = Fmu::open("Fuselage.fmu".as_ref())?;
-//! let mut slave = fmu.instantiate("fuselage", Arc::new(StderrLogger::default()))?;
+//! let mut slave = fmu.instantiate("fuselage", Arc::new(FacadeLogger::default()))?;
 //! slave.setup_experiment(None, 0.0, None)?;
 //! slave.enter_initialization_mode()?;
 //! slave.exit_initialization_mode()?;
@@ -62,7 +62,7 @@ pub use error::{CallError, CallErrorKind, ImportError};
 pub use ffi::Fmi2Functions;
 pub use instance::Instance;
 pub use isolated::{HostOptions, IsolatedSlave};
-pub use logger::{FmuLogger, Status, StderrLogger};
+pub use logger::{FMU_LOG_TARGET, FacadeLogger, FmuLogger, Status, log_level};
 pub use model_description::{DescriptionError, ModelDescription};
 pub use slave::{FmuState, Slave, StepResult};
 

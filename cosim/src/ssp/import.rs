@@ -7,11 +7,11 @@ use serde_json::{Map, Value, json};
 
 use super::xml::{Element, parse};
 use super::{ANNOTATION_TYPE, SspError};
-use crate::system::SystemDescription;
+use crate::system::{SystemContext, SystemDescription};
 
-/// Reads a `.ssp` archive (or a `.ssd` file beside its FMUs) as a system description; the
-/// warnings name what was not understood.
-pub fn import(path: &Path) -> Result<(SystemDescription, Vec<String>), SspError> {
+/// Reads a `.ssp` archive (or a `.ssd` file beside its FMUs) as a system description read in
+/// `context`; the warnings name what was not understood.
+pub fn import(path: &Path, context: &SystemContext) -> Result<(SystemDescription, Vec<String>), SspError> {
     let is_archive = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ssp"));
     let (ssd, base) = if is_archive {
         let dir = extract(path)?;
@@ -53,7 +53,7 @@ pub fn import(path: &Path) -> Result<(SystemDescription, Vec<String>), SspError>
     json.insert("connections".into(), Value::Array(connections));
     experiment(&root, system, &ssd, &mut json, &mut warnings)?;
     let text = serde_json::to_string(&Value::Object(json))?;
-    let description = SystemDescription::from_str(&text, &base)
+    let description = SystemDescription::from_str(&text, &base, context)
         .map_err(|source| SspError::System { path: path.to_path_buf(), source })?;
     Ok((description, warnings))
 }

@@ -1,17 +1,19 @@
 //! Where the `"model": NAME` entries of a system description are found. The library knows no
-//! model of its own: a program that links our models installs their catalog once
-//! ([`install_model_catalog`]; the `orchestrator` binary installs `fmu_catalog::Catalog`, which
-//! packages the built FMUs on first use). Without one, our FMUs are the `.fmu` files of the folder
-//! named by `$ROTORCRAFT_FMU_DIR` ([`FolderCatalog`]).
+//! model of its own: a program that links our models passes their catalog in the
+//! [`SystemContext`] it reads descriptions with (the `orchestrator` binary passes
+//! `fmu_catalog::context()`, whose catalog packages the built FMUs on first use). Without one, our
+//! FMUs are the `.fmu` files of the folder named by `$ROTORCRAFT_FMU_DIR` ([`FolderCatalog`], the
+//! [`SystemContext::default`]).
 
+use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::Arc;
 
 /// Environment variable naming a folder of our packaged FMUs (`<model>.fmu`).
 pub const FMU_DIR_VARIABLE: &str = "ROTORCRAFT_FMU_DIR";
 
 /// The names a system description's `"model"` accepts and the `.fmu` file of each.
-pub trait ModelCatalog: Sync {
+pub trait ModelCatalog: Send + Sync {
     /// The model identifiers that `"model"` accepts, or why none can be listed.
     fn models(&self) -> Result<Vec<String>, CatalogError>;
     /// The `.fmu` file of `model`, one of [`ModelCatalog::models`].
@@ -53,17 +55,45 @@ pub enum CatalogError {
     Other(String),
 }
 
-static INSTALLED: OnceLock<&'static dyn ModelCatalog> = OnceLock::new();
-
-/// Installs the catalog that resolves `"model"` names in this process; the first installation
-/// wins (a second call changes nothing).
-pub fn install_model_catalog(catalog: &'static dyn ModelCatalog) {
-    let _ = INSTALLED.set(catalog);
+/// What reading a system description needs from the program around it: the catalog its
+/// `"model"` names are found in. Given to [`SystemDescription::from_file`] and
+/// [`SystemDescription::from_str`] and kept by the description (as its `base_dir` is), so that
+/// [`SystemDescription::fmu_file`] and [`SystemDescription::resolve`] of it and of its clones use
+/// the same catalog.
+///
+/// [`SystemDescription::from_file`]: super::SystemDescription::from_file
+/// [`SystemDescription::from_str`]: super::SystemDescription::from_str
+/// [`SystemDescription::fmu_file`]: super::SystemDescription::fmu_file
+/// [`SystemDescription::resolve`]: super::SystemDescription::resolve
+#[derive(Clone)]
+pub struct SystemContext {
+    catalog: Arc<dyn ModelCatalog>,
 }
 
-/// The installed catalog, or the folder named by `$ROTORCRAFT_FMU_DIR`.
-pub fn model_catalog() -> &'static dyn ModelCatalog {
-    INSTALLED.get().copied().unwrap_or(&FolderCatalog)
+impl SystemContext {
+    /// A context whose `"model"` names are those of `catalog`.
+    pub fn new(catalog: impl ModelCatalog + 'static) -> Self {
+        Self { catalog: Arc::new(catalog) }
+    }
+
+    /// The catalog of `"model"` names.
+    pub fn catalog(&self) -> &dyn ModelCatalog {
+        self.catalog.as_ref()
+    }
+}
+
+/// Our FMUs from the folder `$ROTORCRAFT_FMU_DIR` ([`FolderCatalog`]): for programs that do not
+/// link our models.
+impl Default for SystemContext {
+    fn default() -> Self {
+        Self::new(FolderCatalog)
+    }
+}
+
+impl fmt::Debug for SystemContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SystemContext").finish_non_exhaustive()
+    }
 }
 
 /// Our FMUs as the `<model>.fmu` files of the folder `$ROTORCRAFT_FMU_DIR`.
@@ -99,4 +129,40 @@ impl ModelCatalog for FolderCatalog {
 pub fn fmu_in_folder(folder: &Path, model: &str) -> Result<PathBuf, CatalogError> {
     let path = folder.join(format!("{model}.fmu"));
     if path.is_file() { Ok(path) } else { Err(CatalogError::NotInFolder { path, folder: folder.to_path_buf() }) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::SystemDescription;
+
+    /// A catalog of one model, `Body`, whose `.fmu` is the file it holds.
+    struct OneModel(PathBuf);
+
+    impl ModelCatalog for OneModel {
+        fn models(&self) -> Result<Vec<String>, CatalogError> {
+            Ok(vec!["Body".into()])
+        }
+
+        fn fmu_file(&self, model: &str) -> Result<PathBuf, CatalogError> {
+            if model == "Body" { Ok(self.0.clone()) } else { Err(CatalogError::Other(format!("no {model}"))) }
+        }
+    }
+
+    #[test]
+    fn model_names_are_those_of_the_context_the_description_is_read_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let fmu = dir.path().join("elsewhere.fmu");
+        std::fs::write(&fmu, b"").unwrap();
+        let context = SystemContext::new(OneModel(fmu.clone()));
+        let json = r#"{"fmus": {"body": {"model": "Body"}}, "experiment": {"stop": 1, "step": 0.1}}"#;
+        let description = SystemDescription::from_str(json, "/", &context).unwrap();
+        let expected = std::fs::canonicalize(&fmu).unwrap();
+        assert_eq!(description.fmu_file("body").unwrap(), expected);
+        assert_eq!(description.clone().fmu_file("body").unwrap(), expected, "a clone keeps the context");
+
+        let error = SystemDescription::from_str(&json.replace("Body", "Rotor"), "/", &context).unwrap_err();
+        assert_eq!(error.path, "fmus.body.model");
+        assert!(error.message.starts_with("'Rotor' is not one of our FMUs (Body)"), "{error}");
+    }
 }

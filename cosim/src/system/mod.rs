@@ -42,7 +42,7 @@
 //!   (ASCII letters, digits, `_`; not starting with a digit; no dots); the same `.fmu` may be
 //!   instantiated under several names. The FMU is named by exactly one of `path` (a `.fmu` file,
 //!   relative to the JSON file's directory) and `model` (one of our FMUs, `"Fuselage"`,
-//!   `"Rotor"`, `"Aero"`, `"Controls"`, located by the installed [`ModelCatalog`]); see
+//!   `"Rotor"`, `"Aero"`, `"Controls"`, located by the [`ModelCatalog`] of the [`SystemContext`] it is read in); see
 //!   [`SystemDescription::fmu_file`]. `parameters` (optional) sets start
 //!   values before initialization: JSON numbers or booleans, checked against the variable's
 //!   type (`Real`: a number; `Integer`/`Enumeration`: an integral number in the 32-bit range;
@@ -101,17 +101,19 @@
 //! # Example
 //!
 //! ```
-//! use cosim::system::{Algorithm, SystemDescription};
+//! use cosim::system::{Algorithm, SystemContext, SystemDescription};
 //!
 //! let json = r#"{
 //!     "fmus": { "fuselage": { "path": "Fuselage.fmu", "parameters": { "mass": 2100 } } },
 //!     "experiment": { "stop": 1.0, "step": 0.01 },
 //!     "inputs": [ { "to": "fuselage.ext.F.z", "signal": { "constant": -20601.0 } } ]
 //! }"#;
-//! let description = SystemDescription::from_str(json, "/data/systems").unwrap();
+//! let context = SystemContext::default();
+//! let description = SystemDescription::from_str(json, "/data/systems", &context).unwrap();
 //! assert_eq!(description.master.algorithm, Algorithm::Newton);
 //!
-//! let error = SystemDescription::from_str(r#"{"fmus": {}, "experiment": {"stop": 1, "stpe": 0.1}}"#, ".").unwrap_err();
+//! let error = SystemDescription::from_str(r#"{"fmus": {}, "experiment": {"stop": 1, "stpe": 0.1}}"#, ".", &context)
+//!     .unwrap_err();
 //! assert_eq!(error.path, "experiment.stpe");
 //! ```
 
@@ -123,9 +125,7 @@ mod names;
 mod resolve;
 mod signal;
 
-pub use catalog::{
-    CatalogError, FMU_DIR_VARIABLE, FolderCatalog, ModelCatalog, fmu_in_folder, install_model_catalog, model_catalog,
-};
+pub use catalog::{CatalogError, FMU_DIR_VARIABLE, FolderCatalog, ModelCatalog, SystemContext, fmu_in_folder};
 pub use description::{
     Algorithm, ConnectionParseError, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec,
     ParameterSpec, SignalSpec, SystemDescription, TrimSpec,

@@ -180,14 +180,37 @@ fn lexical_absolute(path: &Path) -> PathBuf {
     out
 }
 
-/// `path`, canonical when the file exists; else the "file not found" error at `field`.
-pub(super) fn existing_file(path: &Path, field: &str) -> Result<PathBuf, SystemError> {
-    std::fs::canonicalize(path).map_err(|e| {
-        let shown = lexical_absolute(path);
-        if e.kind() == std::io::ErrorKind::NotFound {
-            SystemError::new(field, format!("file not found: {}", shown.display()))
+/// Why a file named in a system description cannot be used ([`existing_file`]).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum FileError {
+    /// Nothing at the path (shown absolute).
+    #[error("file not found: {}", .0.display())]
+    NotFound(PathBuf),
+    /// The path cannot be followed (permissions, a file where a folder is expected, ...).
+    #[error("cannot access {}: {source}", path.display())]
+    Inaccessible {
+        /// The path, shown absolute.
+        path: PathBuf,
+        /// The reason.
+        source: std::io::Error,
+    },
+}
+
+impl FileError {
+    /// This error reported at the JSON field `field`.
+    pub(super) fn at(&self, field: &str) -> SystemError {
+        SystemError::new(field, self.to_string())
+    }
+}
+
+/// `path`, canonical when the file exists.
+pub(super) fn existing_file(path: &Path) -> Result<PathBuf, FileError> {
+    std::fs::canonicalize(path).map_err(|source| {
+        let path = lexical_absolute(path);
+        if source.kind() == std::io::ErrorKind::NotFound {
+            FileError::NotFound(path)
         } else {
-            SystemError::new(field, format!("cannot access {}: {e}", shown.display()))
+            FileError::Inaccessible { path, source }
         }
     })
 }
@@ -384,7 +407,7 @@ impl SystemDescription {
                 Signal::Sine { amplitude: *amplitude, frequency: *frequency, phase: *phase, offset: *offset }
             }
             SignalSpec::Table { csv, column } => {
-                let path = existing_file(&self.base_dir.join(csv), &format!("{field}.table.csv"))?;
+                let path = existing_file(&self.base_dir.join(csv)).map_err(|e| e.at(&format!("{field}.table.csv")))?;
                 Signal::Table(
                     Table::from_csv(&path, column)
                         .map_err(|m| SystemError::new(format!("{field}.table"), m.to_string()))?,

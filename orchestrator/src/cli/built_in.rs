@@ -1,18 +1,16 @@
 //! `orchestrator run` without a system: the built-in helicopter scenario (package, trim in
 //! hover, fly a lateral-cyclic step).
 
-use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use cosim::import::StderrLogger;
+use cosim::import::FacadeLogger;
 use cosim::system::{SignalSpec, SystemDescription};
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trimmer};
 
 use super::options::{RunLimits, fmu_cache};
 use super::outputs::{OutputFiles, RunInputs};
-use super::run::run;
-use crate::{ExperimentChanges, ResultOptions, SystemChanges};
+use super::run::{RunArgs, run};
 
 /// The built-in scenario: examples/helicopter.json.
 const BUILT_IN_HELICOPTER: &str = include_str!("../../../examples/helicopter.json");
@@ -22,18 +20,14 @@ const BUILT_IN_STEP: (f64, f64) = (0.01, 1.0);
 
 /// Packages our FMUs into `out_dir/fmus`, trims the built-in helicopter in hover, and flies it
 /// for 4 s with a lateral-cyclic step (plotted with angles in degrees).
-pub fn run_built_in(
-    out_dir: &Path,
-    changes: &SystemChanges,
-    experiment: &ExperimentChanges,
-    mut files: ResultOptions,
-    verbose: bool,
-    limits: RunLimits,
-) -> Result<()> {
-    let out_dir = std::path::absolute(out_dir).with_context(|| format!("bad --out-dir {}", out_dir.display()))?;
+pub fn run_built_in(args: RunArgs) -> Result<()> {
+    let limits = RunLimits::new(args.fmu_timeout, args.isolate)?;
+    let RunArgs { changes, experiment, mut files, out_dir, verbose, .. } = args;
+    let out_dir = std::path::absolute(&out_dir).with_context(|| format!("bad --out-dir {}", out_dir.display()))?;
     let fmu_dir = out_dir.join("fmus");
     fmu_catalog::package_all(&fmu_dir, None).context("cannot package the built-in scenario's FMUs")?;
-    let mut description = SystemDescription::from_str(BUILT_IN_HELICOPTER, std::env::current_dir()?)?;
+    let mut description =
+        SystemDescription::from_str(BUILT_IN_HELICOPTER, std::env::current_dir()?, &fmu_catalog::context())?;
     description.use_fmus_in(&fmu_dir)?;
     changes.apply(&mut description)?;
     say!("built-in helicopter (examples/helicopter.json), FMUs in {}", fmu_dir.display());
@@ -45,7 +39,7 @@ pub fn run_built_in(
     let trim_path = out_dir.join("trim.json");
 
     let mut fmus = fmu_cache(None);
-    let logger = Arc::new(StderrLogger::new(verbose));
+    let logger = Arc::new(FacadeLogger::new(verbose));
     let mut trimmer = Trimmer::new(&description, &mut fmus, logger)?;
     let start = trimmer.start_from_system();
     let trim = trimmer.trim(FlightCondition::hover(), start, JacobianMethod::Broyden, |_| {})?;

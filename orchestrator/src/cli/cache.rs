@@ -1,8 +1,33 @@
 //! `orchestrator cache`: the FMU extraction cache's entries, and `cache clear`.
 
 use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
 use cosim::import::ExtractionCache;
 use cosim::import::cache::{self, Setting};
+
+/// The options of `orchestrator cache`.
+#[derive(Args, Debug, Clone)]
+pub struct CacheArgs {
+    #[command(subcommand)]
+    pub action: Option<CacheAction>,
+}
+
+/// What `orchestrator cache` does.
+#[derive(Subcommand, Debug, Clone, Copy)]
+pub enum CacheAction {
+    /// List the entries and their sizes (the default).
+    List,
+    /// Remove the cache directory and everything in it.
+    Clear,
+}
+
+/// `orchestrator cache [list|clear]`.
+pub fn cache(args: &CacheArgs) -> Result<()> {
+    match args.action.unwrap_or(CacheAction::List) {
+        CacheAction::List => list(),
+        CacheAction::Clear => clear(),
+    }
+}
 
 /// The cache the environment names, or why there is none.
 fn located() -> Result<ExtractionCache> {

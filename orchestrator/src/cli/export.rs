@@ -3,34 +3,56 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use clap::Args;
 use cosim::master::FmuCache;
 use cosim::system::{System, SystemDescription};
 
-/// What `--fmu` exposes and how the system FMU is built.
-pub struct FmuExport {
-    /// `--input` patterns.
+/// The options of `orchestrator export`.
+#[derive(Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("format").required(true).args(["ssp", "fmu"])))]
+pub struct ExportArgs {
+    /// System description (JSON).
+    pub system: PathBuf,
+    /// The `.ssp` archive to write.
+    #[arg(long)]
+    pub ssp: Option<PathBuf>,
+    /// The system FMU to write.
+    #[arg(long)]
+    pub fmu: Option<PathBuf>,
+    /// System FMU: inner inputs to expose, `instance.variable` with `*` (repeatable; default:
+    /// the inputs the system's `inputs` drive).
+    #[arg(long = "input", value_name = "PATTERN", requires = "fmu")]
     pub inputs: Vec<String>,
-    /// `--output` patterns.
+    /// System FMU: values to expose as outputs (repeatable; default: the recorded `outputs`).
+    #[arg(long = "output", value_name = "PATTERN", requires = "fmu")]
     pub outputs: Vec<String>,
-    /// `--parameter` patterns.
+    /// System FMU: inner parameters to expose (repeatable; default: none).
+    #[arg(long = "parameter", value_name = "PATTERN", requires = "fmu")]
     pub parameters: Vec<String>,
-    /// `--model-identifier`.
+    /// System FMU: its modelIdentifier (default: the JSON file's name).
+    #[arg(long, requires = "fmu")]
     pub model_identifier: Option<String>,
-    /// `--lib-dir`.
+    /// System FMU: folder of libRotorcraftSystem.so (default: beside this executable).
+    #[arg(long, requires = "fmu")]
     pub lib_dir: Option<PathBuf>,
 }
 
-/// Writes `system` as the SSP archive `ssp` or, without it, as the system FMU `fmu`.
-pub fn export(system: &Path, ssp: Option<PathBuf>, fmu: Option<PathBuf>, options: FmuExport) -> Result<()> {
+/// Writes `args.system` as the SSP archive `args.ssp` or, without it, as the system FMU `args.fmu`.
+pub fn export(args: ExportArgs) -> Result<()> {
+    let ExportArgs { system, ssp, fmu, inputs, outputs, parameters, model_identifier, lib_dir } = args;
+    let system = system.as_path();
     let out = ssp.as_ref().or(fmu.as_ref()).expect("clap requires one");
     super::outputs::require_json_system(system, "export")?;
     super::outputs::refuse_overwrite(out, system)?;
-    let description = SystemDescription::from_file(system)?;
+    let description = SystemDescription::from_file(system, &fmu_catalog::context())?;
     let mut fmus = FmuCache::default().with_extraction_cache(super::options::extraction_cache());
     let resolved = description.resolve(|path| fmus.open(path).map(|f| f.model_description().clone()))?;
     match ssp {
         Some(ssp) => export_ssp(system, &description, &resolved, &ssp),
-        None => export_fmu(system, &resolved, options, out),
+        None => {
+            let options = cosim::container::ExportOptions { inputs, outputs, parameters, model_identifier };
+            export_fmu(system, &resolved, &options, lib_dir.as_deref(), out)
+        }
     }
 }
 
@@ -54,12 +76,16 @@ fn export_ssp(system: &Path, description: &SystemDescription, resolved: &System,
     Ok(())
 }
 
-/// `--fmu`: the system FMU `out`.
-fn export_fmu(system: &Path, resolved: &System, options: FmuExport, out: &Path) -> Result<()> {
-    let FmuExport { inputs, outputs, parameters, model_identifier, lib_dir } = options;
-    let library = fmu_catalog::system_library(lib_dir.as_deref())?;
-    let options = cosim::container::ExportOptions { inputs, outputs, parameters, model_identifier };
-    let report = cosim::container::export(system, resolved, &library, &options, out)?;
+/// `--fmu`: the system FMU `out`, with the master library of `lib_dir` (`--lib-dir`).
+fn export_fmu(
+    system: &Path,
+    resolved: &System,
+    options: &cosim::container::ExportOptions,
+    lib_dir: Option<&Path>,
+    out: &Path,
+) -> Result<()> {
+    let library = fmu_catalog::system_library(lib_dir)?;
+    let report = cosim::container::export(system, resolved, &library, options, out)?;
     let [n_parameters, n_inputs, n_outputs] = report.counts;
     say!(
         "wrote {} (modelIdentifier {}): {} FMUs inside; {n_parameters} parameters, {n_inputs} inputs, \

@@ -1,19 +1,91 @@
 //! `orchestrator linearize` and `orchestrator modes`: the linear model of a system about its start
 //! (or a trim), and its modes over a parameter sweep with their plots.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use cosim::import::StderrLogger;
+use clap::Args;
+use cosim::import::FacadeLogger;
 use cosim::linear::{LinearModel, Mode, floquet};
 use cosim::master::{FmuCache, Master};
 use cosim::system::{System, SystemDescription};
 use orchestrator::plot;
 use orchestrator::trim::{FlightCondition, JacobianMethod};
 
+use super::options::{SystemChanges, TrimFirst};
 use super::trim::solve_trim;
-use crate::{SystemChanges, TrimFirst};
+
+/// The options of `orchestrator linearize`.
+#[derive(Args, Debug, Clone)]
+pub struct LinearizeArgs {
+    /// System description (JSON).
+    pub system: PathBuf,
+    /// The JSON file to write; the MAT file goes beside it.
+    #[arg(long, default_value = "lin.json")]
+    pub out: PathBuf,
+    /// An external input of the system (`instance.variable`, as in its `inputs`) to keep as
+    /// a model input; repeatable; default: all of them (for the helicopter, the pilot
+    /// controls).
+    #[arg(long = "input", value_name = "INSTANCE.VAR")]
+    pub inputs: Vec<String>,
+    #[command(flatten)]
+    pub trim: TrimFirst,
+    /// Keep the states that take no part (unused blades, locked hinges, inflow states the
+    /// chosen inflow model does not use); by default they are removed and listed.
+    #[arg(long, conflicts_with = "multiblade")]
+    pub keep_inert: bool,
+    /// Also write the frequency response from INPUT (one of the model's inputs) to OUTPUT (a
+    /// recorded output): OUT.bode.csv and the Bode diagram OUT.bode.svg, 0.01 to 30 Hz;
+    /// repeatable.
+    #[arg(long = "bode", value_name = "INPUT:OUTPUT")]
+    pub bode: Vec<String>,
+    /// Also compute the Floquet exponents of the periodic system over one rotor revolution
+    /// from this many linearisations along the co-simulated trajectory (forward flight,
+    /// where the multiblade system stays periodic): printed and written as `floquet`.
+    #[arg(long, value_name = "SAMPLES")]
+    pub floquet: Option<usize>,
+    /// Express the blade states of every rotor with 3 or more blades in multiblade
+    /// coordinates (collective, cyclic, differential): time-invariant in hover and axial
+    /// flight, and the cyclic modes named regressive or progressive.
+    #[arg(long)]
+    pub multiblade: bool,
+    #[command(flatten)]
+    pub changes: SystemChanges,
+    /// Print every FMU message, not only warnings and errors.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// The options of `orchestrator modes`.
+#[derive(Args, Debug, Clone)]
+pub struct ModesArgs {
+    /// System description (JSON).
+    pub system: PathBuf,
+    /// Output folder; created if missing.
+    #[arg(long, default_value = "modes")]
+    pub out: PathBuf,
+    /// A parameter and its values, `INSTANCE.PARAM=V1,V2,...`; repeatable: several are varied
+    /// together (the same number of values each), the first is the chart's axis.
+    #[arg(long = "sweep", value_name = "INSTANCE.PARAM=V1,V2,...")]
+    pub sweeps: Vec<String>,
+    #[command(flatten)]
+    pub trim: TrimFirst,
+    /// Blade states in multiblade coordinates (see `linearize`).
+    #[arg(long)]
+    pub multiblade: bool,
+    /// At every point, the Floquet exponents of the periodic system over one rotor revolution
+    /// from this many linearisations along the trajectory (see `linearize`) instead of the
+    /// eigenvalues at the start azimuth: needed where the multiblade system depends on the
+    /// azimuth (dissimilar blades, forward flight), which `modes --multiblade` warns about.
+    #[arg(long, value_name = "SAMPLES")]
+    pub floquet: Option<usize>,
+    #[command(flatten)]
+    pub changes: SystemChanges,
+    /// Print every FMU message, not only warnings and errors.
+    #[arg(long)]
+    pub verbose: bool,
+}
 
 /// What to linearise and in which form.
 #[derive(Debug, Clone)]
@@ -56,7 +128,7 @@ impl<'a> LinearRequest<'a> {
     fn description(&self, set: &[String]) -> Result<SystemDescription> {
         let mut changes = self.changes.clone();
         changes.set.extend_from_slice(set);
-        let mut description = SystemDescription::from_file(self.system_path)?;
+        let mut description = SystemDescription::from_file(self.system_path, &fmu_catalog::context())?;
         changes.apply(&mut description)?;
         if let Some(condition) = self.condition {
             let trim = solve_trim(&description, self.system_path, condition, JacobianMethod::Broyden, self.verbose)?;
@@ -66,7 +138,11 @@ impl<'a> LinearRequest<'a> {
             for assignment in &changes.set {
                 super::outputs::apply_set_to_json(&mut json, assignment)?;
             }
-            description = SystemDescription::from_str(&serde_json::to_string(&json)?, description.base_dir.clone())?;
+            description = SystemDescription::from_str(
+                &serde_json::to_string(&json)?,
+                description.base_dir.clone(),
+                &description.context,
+            )?;
         }
         Ok(description)
     }
@@ -76,7 +152,7 @@ impl<'a> LinearRequest<'a> {
     fn model(&self, description: &SystemDescription) -> Result<(LinearModel, Vec<String>)> {
         let mut fmus = FmuCache::default().with_extraction_cache(super::options::extraction_cache());
         let system = description.resolve(|path| fmus.description(path))?;
-        let logger = Arc::new(StderrLogger::new(self.verbose));
+        let logger = Arc::new(FacadeLogger::new(self.verbose));
         let settled = match self.settle {
             Some(_) => {
                 let mut trajectory = self.settled_trajectory(system.clone(), 0.0, &mut fmus, logger.clone())?;
@@ -107,7 +183,7 @@ impl<'a> LinearRequest<'a> {
         mut system: System,
         then: f64,
         fmus: &mut FmuCache,
-        logger: Arc<StderrLogger>,
+        logger: Arc<FacadeLogger>,
     ) -> Result<Master> {
         let settle = self.settle.unwrap_or(0.0);
         anyhow::ensure!(settle >= 0.0 && settle.is_finite(), "--settle {settle}: expected a time >= 0 s");
@@ -225,7 +301,7 @@ fn floquet_exponents(
     let period = std::f64::consts::TAU / omega;
     let mut fmus = FmuCache::default().with_extraction_cache(super::options::extraction_cache());
     let system = description.resolve(|path| fmus.description(path))?;
-    let logger = Arc::new(StderrLogger::new(request.verbose));
+    let logger = Arc::new(FacadeLogger::new(request.verbose));
     let mut trajectory = request.settled_trajectory(system.clone(), period, &mut fmus, logger.clone())?;
     let h = period / (2 * samples) as f64;
     let mut points = Vec::with_capacity(samples);

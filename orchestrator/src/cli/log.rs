@@ -1,7 +1,10 @@
 //! Where the libraries' messages go: `cosim` reports through the `log` facade
 //! (`log::warn!`, `log::info!`), and the command line prints them on standard error, a warning as
-//! `warning: <message>`, an error as `error: <message>`, anything else as the message alone.
+//! `warning: <message>`, an error as `error: <message>`, anything else as the message alone. FMU
+//! messages (target [`FMU_LOG_TARGET`], from `cosim::import::FacadeLogger`) name their FMI status
+//! themselves (`[fmi2Warning] rotor (log): ...`) and are printed as they are.
 
+use cosim::import::FMU_LOG_TARGET;
 use log::{Level, LevelFilter, Log, Metadata, Record};
 
 /// Prints every record at `Info` or above on standard error, one line each.
@@ -14,6 +17,10 @@ impl Log for StderrLog {
 
     fn log(&self, record: &Record) {
         if !self.enabled(record.metadata()) {
+            return;
+        }
+        if record.target() == FMU_LOG_TARGET {
+            eprintln!("{}", record.args());
             return;
         }
         match record.level() {

@@ -1,13 +1,93 @@
 //! What the shared command-line options do: changes to a system description and its experiment,
 //! the trim asked for before a linearisation, limits on a run, and the FMU cache.
 
+use std::path::PathBuf;
+
 use anyhow::{Context, Result};
 use cosim::import::{ExtractionCache, HostOptions};
 use cosim::master::FmuCache;
 use cosim::system::SystemDescription;
 use orchestrator::trim::FlightCondition;
 
-use crate::{ExperimentChanges, SystemChanges, TrimFirst};
+use clap::Args;
+
+/// `--trim [--speed V] [--turn-rate R]` and `--settle T`: trim or settle first, for `linearize`
+/// and `modes` (at every point).
+#[derive(Args, Debug, Clone, Default)]
+pub struct TrimFirst {
+    /// Trim first (needs the system's `trim` section) and linearise about the trim.
+    #[arg(long)]
+    pub trim: bool,
+    /// With --trim: airspeed of level flight, m/s (0: hover).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
+    pub speed: f64,
+    /// With --trim: turn rate of a level coordinated turn, deg/s.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, requires = "trim")]
+    pub turn_rate: f64,
+    /// Co-simulate this many seconds from the start (or the trim) first and linearise about the
+    /// state reached: the settled state of a helicopter on its gear with the rotor turning, or
+    /// of any system that comes to rest or to a steady rotation (with --floquet, the
+    /// revolution starts there).
+    #[arg(long, value_name = "SECONDS")]
+    pub settle: Option<f64>,
+}
+
+/// Changes to a system description given on the command line.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SystemChanges {
+    /// Set a parameter, or replace the signal of a driven input by a constant:
+    /// `INSTANCE.VARIABLE=VALUE` (a number, true or false); repeatable.
+    #[arg(long = "set", value_name = "INSTANCE.VAR=VALUE", allow_hyphen_values = true)]
+    pub set: Vec<String>,
+}
+
+/// Changes to the experiment and the recording of a run.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ExperimentChanges {
+    /// Start time, s (replaces experiment.start).
+    #[arg(long, allow_negative_numbers = true)]
+    pub start: Option<f64>,
+    /// Stop time, s (replaces experiment.stop).
+    #[arg(long, allow_negative_numbers = true)]
+    pub stop: Option<f64>,
+    /// Communication step, s (replaces experiment.step).
+    #[arg(long, allow_negative_numbers = true)]
+    pub step: Option<f64>,
+    /// Variables to record, as in the JSON `outputs` (`fuselage.*`, `rotor.blade[*].flap`);
+    /// repeatable; replaces the system's list.
+    #[arg(long = "output", value_name = "PATTERN")]
+    pub output: Vec<String>,
+    /// Threads that step and read independent FMUs at once (replaces master.threads, default
+    /// 1); the results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<u32>,
+}
+
+/// Where and how results are written.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ResultOptions {
+    /// Results file: `.csv` (FMPy-style quoted header, time first; the units go to
+    /// `<name>.units.csv` beside it) or `.mat` (MAT v4 trajectory file as written by Dymola and
+    /// OpenModelica). Default `results.csv`, or `OUT_DIR/results.csv` for the built-in scenario.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Also write the run figures (steps, wall time, real-time factor, Newton iterations,
+    /// residuals) and what was run (system file and hash, options, version) as JSON.
+    #[arg(long)]
+    pub summary_json: Option<PathBuf>,
+    /// Also plot the recorded variables over time (SVG, one panel per variable, units on the axes).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Variables to plot (exact names or one `*`); repeatable; default: every recorded variable.
+    #[arg(long = "plot-vars", value_name = "PATTERN")]
+    pub plot_vars: Vec<String>,
+    /// Plot angles (rad, rad/s, rad/s2) in degrees.
+    #[arg(long)]
+    pub degrees: bool,
+    /// Record only every N-th communication point (and the last), for long runs.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub record_every: u64,
+}
 
 impl TrimFirst {
     /// The condition to trim for, if asked.

@@ -12,8 +12,8 @@ use cosim::master::Results;
 use cosim::result_files::{ColumnInfo, units_path, write_mat, write_units_csv};
 use cosim::system::{SignalSpec, System, SystemDescription};
 
-use super::super::ResultOptions;
 use super::csv_stream::CsvStream;
+use super::options::ResultOptions;
 
 /// What a run was given, for the summary: the system file and its hash, the command line, the
 /// tool version.

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use cosim::import::{StderrLogger, process};
+use clap::Args;
+use cosim::import::{FacadeLogger, process};
 use cosim::master::{FmuCache, Interrupt, Master, MasterError, Results};
 use cosim::result_files::{ColumnInfo, column_infos};
 use cosim::system::{Experiment, SystemDescription};
@@ -13,22 +14,47 @@ use orchestrator::plot::{PlotOptions, plot_svg};
 use orchestrator::trim::{RESIDUAL_NAMES, start_residual};
 
 use super::csv_stream::CsvStream;
-use super::options::{RunLimits, fmu_cache};
+use super::options::{ExperimentChanges, ResultOptions, RunLimits, SystemChanges, fmu_cache};
 use super::outputs::{OutputFiles, RunInputs};
 use super::progress::Progress;
-use crate::{ExperimentChanges, ResultOptions, SystemChanges};
 
-/// `orchestrator run SYSTEM`: reads `system`, applies the command-line changes and runs it.
-pub fn run_file(
-    system: &Path,
-    changes: &SystemChanges,
-    experiment: &ExperimentChanges,
-    mut files: ResultOptions,
-    verbose: bool,
-    fmu_timeout: Option<f64>,
-    isolate: bool,
-) -> Result<()> {
-    let mut description = SystemDescription::from_file(system)?;
+/// The options of `orchestrator run`.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// System description (JSON): FMUs, connections, experiment, master options, signals.
+    /// Omit it for the built-in helicopter scenario.
+    pub system: Option<PathBuf>,
+    #[command(flatten)]
+    pub changes: SystemChanges,
+    #[command(flatten)]
+    pub experiment: ExperimentChanges,
+    #[command(flatten)]
+    pub files: ResultOptions,
+    /// Output folder of the built-in scenario (FMUs, trim, results, plot, summary); relative
+    /// to the current directory.
+    #[arg(long, default_value = "out")]
+    pub out_dir: PathBuf,
+    /// Print every FMU message, not only warnings and errors.
+    #[arg(long)]
+    pub verbose: bool,
+    /// End the process (exit code 124) when one FMI call takes longer than this, s: the
+    /// message names the instance, the function and the time; the CSV rows computed so far
+    /// are kept (a .mat file is not written). For isolated instances the call's process is
+    /// killed instead and the run ends with an ordinary error (results and summary written).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub fmu_timeout: Option<f64>,
+    /// Run every FMU instance in a child process of its own (as `"isolate": true` on each
+    /// entry of `fmus` does): a crash, `exit()` or hang of an FMU ends the run with an error
+    /// naming the instance, the function and the time, with results and summary written.
+    #[arg(long)]
+    pub isolate: bool,
+}
+
+/// `orchestrator run SYSTEM`: reads `system` (the `args.system` given), applies the command-line
+/// changes and runs it.
+pub fn run_file(system: &Path, args: RunArgs) -> Result<()> {
+    let RunArgs { changes, experiment, mut files, verbose, fmu_timeout, isolate, .. } = args;
+    let mut description = SystemDescription::from_file(system, &fmu_catalog::context())?;
     changes.apply(&mut description)?;
     experiment.apply(&mut description)?;
     let out = files.out.take().unwrap_or_else(|| PathBuf::from("results.csv"));
@@ -62,7 +88,7 @@ pub fn run(
     outputs.check_against(&description, &system, inputs.system_file())?;
     let mut columns = column_infos(&system);
     let experiment = system.experiment;
-    let logger = Arc::new(StderrLogger::new(verbose));
+    let logger = Arc::new(FacadeLogger::new(verbose));
     let mut master = Master::new(system, &mut fmus, logger)?;
     master.set_record_every(usize::try_from(files.record_every).unwrap_or(usize::MAX));
 

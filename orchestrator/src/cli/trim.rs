@@ -1,15 +1,48 @@
 //! `orchestrator trim`: trim a system, print the result and write the trimmed system.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use cosim::import::StderrLogger;
+use clap::Args;
+use cosim::import::FacadeLogger;
 use cosim::system::SystemDescription;
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trim, Trimmer};
 
+use super::options::SystemChanges;
 use super::options::fmu_cache;
-use crate::SystemChanges;
+
+/// The options of `orchestrator trim`.
+#[derive(Args, Debug, Clone)]
+pub struct TrimArgs {
+    /// System description (JSON) with a `trim` section.
+    pub system: PathBuf,
+    /// Airspeed of level flight, m/s (0: hover).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub speed: f64,
+    /// Turn rate of a level coordinated turn, deg/s (positive: to the right).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub turn_rate: f64,
+    #[command(flatten)]
+    pub changes: SystemChanges,
+    /// Write the trimmed system description here: `orchestrator run` on it starts from the
+    /// trim. Refused when the trim does not converge.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Also write the trim figures (controls, attitude, residual, iterations, trials,
+    /// revolutions, wall time) as JSON.
+    #[arg(long)]
+    pub summary_json: Option<PathBuf>,
+    /// Jacobian updates: `broyden` (differenced once, then rank-one updates), `linearized`
+    /// (from the linearised system, exact directional derivatives of the FMUs as Model
+    /// Exchange, then rank-one updates: no trials spent on it) or `fd` (re-differenced every
+    /// iteration; for comparison).
+    #[arg(long, default_value = "broyden", value_parser = ["broyden", "fd", "linearized"])]
+    pub jacobian: String,
+    /// Print every FMU message, not only warnings and errors.
+    #[arg(long)]
+    pub verbose: bool,
+}
 
 /// The `--jacobian` of `orchestrator trim` (`broyden`, `fd`, `linearized`).
 pub fn jacobian_method(name: &str) -> JacobianMethod {
@@ -20,18 +53,14 @@ pub fn jacobian_method(name: &str) -> JacobianMethod {
     }
 }
 
-/// `orchestrator trim`: trims the system at `system_path` (with `changes`) for `condition`,
-/// writes the summary and, when the trim converged, the trimmed system.
-pub fn trim(
-    system_path: &Path,
-    condition: FlightCondition,
-    method: JacobianMethod,
-    changes: &SystemChanges,
-    out: Option<&Path>,
-    summary_json: Option<&Path>,
-    verbose: bool,
-) -> Result<()> {
-    let mut description = SystemDescription::from_file(system_path)?;
+/// `orchestrator trim`: trims the system `args.system` (with the `--set` changes) for the flight
+/// condition asked, writes the summary and, when the trim converged, the trimmed system.
+pub fn trim(args: &TrimArgs) -> Result<()> {
+    let condition = FlightCondition { speed: args.speed, turn_rate: args.turn_rate.to_radians() };
+    let method = jacobian_method(&args.jacobian);
+    let (system_path, changes, verbose) = (args.system.as_path(), &args.changes, args.verbose);
+    let (out, summary_json) = (args.out.as_deref(), args.summary_json.as_deref());
+    let mut description = SystemDescription::from_file(system_path, &fmu_catalog::context())?;
     changes.apply(&mut description)?;
     if let Some(path) = out {
         super::outputs::require_json_system(system_path, "trim --out")?;
@@ -72,7 +101,7 @@ pub fn solve_trim(
     verbose: bool,
 ) -> Result<Trim> {
     let mut fmus = fmu_cache(None);
-    let logger = Arc::new(StderrLogger::new(verbose));
+    let logger = Arc::new(FacadeLogger::new(verbose));
     let mut trimmer = Trimmer::new(description, &mut fmus, logger)?;
     let start = trimmer.start_from_system();
     let spinner = super::progress::Spinner::new();

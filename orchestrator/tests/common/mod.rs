@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use cosim::import::{Fmu, FmuLogger, StderrLogger};
+use cosim::import::{FacadeLogger, Fmu, FmuLogger};
 use cosim::master::{FmuCache, Master, Results};
 use cosim::system::{System, SystemDescription};
 
@@ -13,8 +13,7 @@ pub use test_fmus::fixtures::{fmu_dir, our_fmu, package_test_fmu};
 
 /// Resolves a JSON system description whose relative paths start at `base`.
 pub fn system(json: &str, base: &Path) -> System {
-    fmu_catalog::install();
-    resolve(&SystemDescription::from_str(json, base).unwrap_or_else(|e| panic!("{e}")))
+    resolve(&SystemDescription::from_str(json, base, &fmu_catalog::context()).unwrap_or_else(|e| panic!("{e}")))
 }
 
 /// Resolves a system description against its FMUs.
@@ -25,9 +24,9 @@ pub fn resolve(description: &SystemDescription) -> System {
 /// `examples/<name>` with our packaged FMUs (looked up by file name in [`fmu_dir`]).
 pub fn example(name: &str) -> SystemDescription {
     // `"model"` names are checked against our FMUs, as the orchestrator binary does.
-    fmu_catalog::install();
     let mut description =
-        SystemDescription::from_file(test_fmus::fixtures::example_path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        SystemDescription::from_file(test_fmus::fixtures::example_path(name), &fmu_catalog::context())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
     description.use_fmus_in(&fmu_dir()).unwrap_or_else(|e| panic!("{name}: {e}"));
     description
 }
@@ -35,8 +34,8 @@ pub fn example(name: &str) -> SystemDescription {
 /// A system description written as JSON (relative paths from the current folder), with our
 /// packaged FMUs for its `"model"` entries.
 pub fn description_from_json(json: &serde_json::Value) -> SystemDescription {
-    fmu_catalog::install();
-    let mut description = SystemDescription::from_str(&json.to_string(), ".").unwrap_or_else(|e| panic!("{e}"));
+    let mut description =
+        SystemDescription::from_str(&json.to_string(), ".", &fmu_catalog::context()).unwrap_or_else(|e| panic!("{e}"));
     description.use_fmus_in(&fmu_dir()).unwrap_or_else(|e| panic!("{e}"));
     description
 }
@@ -58,7 +57,7 @@ pub fn master(system: System) -> Result<Master, cosim::master::MasterError> {
 
 /// Logger for tests: warnings and errors to stderr.
 pub fn logger() -> Arc<dyn FmuLogger> {
-    Arc::new(StderrLogger::default())
+    Arc::new(FacadeLogger::default())
 }
 
 /// Builds and runs a system.

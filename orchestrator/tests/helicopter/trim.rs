@@ -16,7 +16,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::{example, param};
-use cosim::import::StderrLogger;
+use cosim::import::FacadeLogger;
 use cosim::master::{FmuCache, Master};
 use cosim::system::SystemDescription;
 use fmu_core::verify::math::simpson;
@@ -24,7 +24,7 @@ use orchestrator::trim::{FlightCondition, JacobianMethod, Trim, TrimStart, Trimm
 
 /// A trimmer of `examples/helicopter.json`, its FMUs opened into `fmus`.
 fn helicopter_trimmer(fmus: &mut FmuCache) -> Trimmer<'_> {
-    Trimmer::new(&example("helicopter.json"), fmus, Arc::new(StderrLogger::new(false))).unwrap()
+    Trimmer::new(&example("helicopter.json"), fmus, Arc::new(FacadeLogger::new(false))).unwrap()
 }
 
 fn trim(trimmer: &mut Trimmer, condition: FlightCondition, start: TrimStart) -> Trim {
@@ -69,7 +69,7 @@ fn bemt_thrust(d: &SystemDescription, theta75: f64) -> f64 {
 fn hover_trim_matches_blade_element_momentum_theory_and_stays_trimmed() {
     let description = example("helicopter.json");
     let mut fmus = FmuCache::default();
-    let logger = Arc::new(StderrLogger::new(false));
+    let logger = Arc::new(FacadeLogger::new(false));
     let mut trimmer = Trimmer::new(&description, &mut fmus, logger.clone()).unwrap();
     // From a rough guess (the example itself starts trimmed): collective and pedal 0.12 rad,
     // cyclics and attitude zero, the rotor cold.

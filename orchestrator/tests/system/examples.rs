@@ -23,7 +23,8 @@ fn examples_resolve_against_the_committed_model_descriptions() {
     files.sort();
     assert!(!files.is_empty(), "no examples/*.json");
     for file in files {
-        let description = SystemDescription::from_file(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let description = SystemDescription::from_file(&file, &fmu_catalog::context())
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let system = description
             .resolve(|fmu: &Path| {
                 let stem = fmu.file_stem().and_then(|s| s.to_str()).ok_or("no file name")?;

@@ -13,7 +13,7 @@ use fmu_core::{CoSimulation, FmiError, FmiResult, Status};
 use super::{INTERFACE_FILE, Interface, OuterCausality, OuterType, SYSTEM_FILE};
 use crate::import::FmuLogger;
 use crate::master::{FmuCache, Master, MasterError, MasterState};
-use crate::system::{ExternalInput, Signal, System, SystemDescription, SystemError};
+use crate::system::{ExternalInput, Signal, System, SystemContext, SystemDescription, SystemError};
 
 /// Where the outer FMU is in the FMI 2.0 Co-Simulation state machine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -272,7 +272,7 @@ impl SystemSlave {
         if interface.guid != guid {
             return Err(OpenError::Guid { guid: guid.to_string(), found: interface.guid, path });
         }
-        let description = SystemDescription::from_file(resources.join(SYSTEM_FILE))?;
+        let description = SystemDescription::from_file(resources.join(SYSTEM_FILE), &SystemContext::default())?;
         let values: Vec<f64> = interface.variables.iter().map(|v| v.start.unwrap_or(0.0)).collect();
         let input_derivatives = vec![[0.0; 2]; values.len()];
         Ok(SystemSlave {

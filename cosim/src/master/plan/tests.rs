@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::import::StderrLogger;
+use crate::import::FacadeLogger;
 use crate::master::ids::{InputId, LoopId, NodeId, OutputId, OutputRef, SlotId, UnitId};
 use crate::master::{FmuCache, Master};
 use crate::system::SystemDescription;
@@ -46,7 +46,7 @@ fn system(dir: &std::path::Path, connections: &str, outputs: &str) -> System {
              "experiment": {{ "stop": 1.0, "step": 0.1 }},
              "outputs": {outputs} }}"#
     );
-    let description = SystemDescription::from_str(&json, dir).unwrap();
+    let description = SystemDescription::from_str(&json, dir, &Default::default()).unwrap();
     description.resolve(|_| ModelDescription::parse(MODEL).map_err(|e| e.to_string())).unwrap()
 }
 
@@ -129,7 +129,7 @@ fn master_rejects_before_touching_any_fmu() {
     let dir = tempfile::tempdir().unwrap();
     // The `.fmu` files are empty: opening any of them would fail with `MasterError::Setup`.
     let sys = system(dir.path(), r#"["a.s -> b.s_in"]"#, "[]");
-    let logger = Arc::new(StderrLogger::new(false));
+    let logger = Arc::new(FacadeLogger::new(false));
     let mut fmus = FmuCache::default();
     for result in
         [Master::new(sys.clone(), &mut fmus, logger.clone()), Master::new_model_exchange(sys, &mut fmus, logger)]
@@ -142,6 +142,6 @@ fn master_rejects_before_touching_any_fmu() {
     }
     // A supported system gets as far as opening the (empty) archives.
     let sys = system(dir.path(), LOOP, "[]");
-    let result = Master::new(sys, &mut fmus, Arc::new(StderrLogger::new(false)));
+    let result = Master::new(sys, &mut fmus, Arc::new(FacadeLogger::new(false)));
     assert!(matches!(result, Err(MasterError::Setup { .. })), "the archives are opened after the plan");
 }

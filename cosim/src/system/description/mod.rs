@@ -14,16 +14,17 @@ pub use spec::{
     ParameterSpec, SignalSpec, TrimSpec,
 };
 
+use super::SystemContext;
 use super::error::SystemError;
 use super::json_path::{offset_of, path_at};
 use super::names::{Reference, closest, did_you_mean, is_instance_name};
-use super::resolve::existing_file;
+use super::resolve::{FileError, existing_file};
 
 /// A system description as written in JSON (see the [module documentation](super) for the
 /// format). Built by [`SystemDescription::from_file`] or [`SystemDescription::from_str`], which
 /// also check everything that can be checked without the FMUs; [`SystemDescription::resolve`]
 /// checks the rest against the model descriptions.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SystemDescription {
     /// Directory that relative paths (FMUs, CSV tables) are resolved against: the JSON file's
@@ -50,17 +51,21 @@ pub struct SystemDescription {
     /// `trim`: what `orchestrator trim` may adjust (default: the system cannot be trimmed).
     #[serde(default)]
     pub trim: Option<TrimSpec>,
+    /// Where its `"model"` names are found: the context it was read in.
+    #[serde(skip)]
+    pub context: SystemContext,
 }
 
 impl SystemDescription {
     /// Reads and parses the JSON file at `path`; relative paths in it are taken relative to its
-    /// directory.
+    /// directory, `"model"` names are looked up in `context`.
     /// An `.ssp` archive or `.ssd` file is read as SSP 1.0 ([`crate::ssp::import`]; what it
-    /// does not support is printed as warnings).
-    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, SystemError> {
+    /// does not support is logged as warnings).
+    pub fn from_file(path: impl AsRef<Path>, context: &SystemContext) -> Result<Self, SystemError> {
         let path = std::path::absolute(path.as_ref()).unwrap_or_else(|_| path.as_ref().to_path_buf());
         if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ssp") || e.eq_ignore_ascii_case("ssd")) {
-            let (description, warnings) = crate::ssp::import(&path).map_err(|m| SystemError::new("", m.to_string()))?;
+            let (description, warnings) =
+                crate::ssp::import(&path, context).map_err(|m| SystemError::new("", m.to_string()))?;
             for warning in warnings {
                 log::warn!("{}: {warning}", path.display());
             }
@@ -75,15 +80,16 @@ impl SystemDescription {
         })?;
         let path = std::fs::canonicalize(&path).unwrap_or(path);
         let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        Self::from_str(&text, base_dir)
+        Self::from_str(&text, base_dir, context)
     }
 
-    /// Parses JSON text whose relative paths are relative to `base_dir`, and checks it on its
-    /// own: instance names, the form of every reference, that referenced instances exist, the
-    /// experiment and master numbers.
-    pub fn from_str(json: &str, base_dir: impl Into<PathBuf>) -> Result<Self, SystemError> {
+    /// Parses JSON text whose relative paths are relative to `base_dir` and whose `"model"` names
+    /// are looked up in `context`, and checks it on its own: instance names, the form of every
+    /// reference, that referenced instances exist, the experiment and master numbers.
+    pub fn from_str(json: &str, base_dir: impl Into<PathBuf>, context: &SystemContext) -> Result<Self, SystemError> {
         let mut description: Self = serde_json::from_str(json).map_err(|e| json_error(json, &e))?;
         description.base_dir = base_dir.into();
+        description.context = context.clone();
         description.validate()?;
         Ok(description)
     }
@@ -102,7 +108,7 @@ impl SystemDescription {
     }
 
     /// The `.fmu` file of instance `name`: its `path` joined to [`Self::base_dir`], or its
-    /// `model` looked up in the installed [`super::ModelCatalog`]. The only place that locates FMUs.
+    /// `model` looked up in the catalog of its [`SystemContext`]. The only place that locates FMUs.
     pub fn fmu_file(&self, name: &str) -> Result<PathBuf, SystemError> {
         let field = format!("fmus.{name}");
         let (_, fmu) = self
@@ -111,20 +117,22 @@ impl SystemDescription {
             .find(|(n, _)| n == name)
             .ok_or_else(|| SystemError::new(&field, format!("no instance '{name}'")))?;
         match (&fmu.path, &fmu.model) {
-            (Some(path), None) => {
-                existing_file(&self.base_dir.join(path), &format!("{field}.path")).map_err(|mut e| {
-                    if e.message.starts_with("file not found") {
-                        e.message += " (relative paths start at the JSON file's folder; our own FMUs can be named with \
-                                   \"model\": \"Rotor\" instead, or packaged with `orchestrator package --out DIR`)";
-                    }
-                    e
-                })
-            }
+            (Some(path), None) => existing_file(&self.base_dir.join(path)).map_err(|e| {
+                let mut error = e.at(&format!("{field}.path"));
+                if let FileError::NotFound(_) = e {
+                    error.message += " (relative paths start at the JSON file's folder; our own FMUs can be named \
+                                          with \"model\": \"Rotor\" instead, or packaged with `orchestrator package \
+                                          --out DIR`)";
+                }
+                error
+            }),
             (None, Some(model)) => {
-                let path = super::model_catalog()
+                let path = self
+                    .context
+                    .catalog()
                     .fmu_file(model)
                     .map_err(|e| SystemError::new(format!("{field}.model"), e.to_string()))?;
-                existing_file(&path, &format!("{field}.model"))
+                existing_file(&path).map_err(|e| e.at(&format!("{field}.model")))
             }
             _ => Err(SystemError::new(&field, "name the FMU by exactly one of 'path' and 'model'")),
         }
@@ -213,7 +221,9 @@ impl SystemDescription {
                 }
                 (Some(_), None) => {}
                 (None, Some(model)) => {
-                    let known = super::model_catalog()
+                    let known = self
+                        .context
+                        .catalog()
                         .models()
                         .map_err(|e| SystemError::new(format!("fmus.{name}.model"), e.to_string()))?;
                     if !known.contains(model) {

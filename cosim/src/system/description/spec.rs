@@ -54,7 +54,7 @@ pub struct FmuSpec {
     #[serde(default)]
     pub path: Option<PathBuf>,
     /// `model`: one of our own FMUs by its model identifier (`"Fuselage"`, `"Rotor"`, `"Aero"`,
-    /// `"Controls"`), found by the installed [`ModelCatalog`](crate::system::ModelCatalog).
+    /// `"Controls"`), found by the [`ModelCatalog`](crate::system::ModelCatalog) of the description's context.
     #[serde(default)]
     pub model: Option<String>,
     /// `parameters`: name and value, in document order (default: none).

@@ -74,7 +74,7 @@ pub(super) fn units(
 
 /// Units of the `INSTANCE.VARIABLE` names among `variables`, from the system's FMUs.
 fn parameter_units(system: &Path, variables: &[String]) -> Result<BTreeMap<String, String>> {
-    let description = SystemDescription::from_file(system)?;
+    let description = SystemDescription::from_file(system, &fmu_catalog::context())?;
     let mut fmus = crate::cli::options::fmu_cache(None);
     let system = description.resolve(|path| fmus.description(path))?;
     Ok(variables

@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 
 mod children;
 mod columns;
+mod command;
 mod design;
 mod fingerprint;
 mod lock;
@@ -29,6 +30,8 @@ mod packed;
 mod plot;
 mod slurm;
 mod worker;
+
+pub use command::{SweepArgs, sweep};
 
 /// A sweep file as written.
 #[derive(Debug, Deserialize)]

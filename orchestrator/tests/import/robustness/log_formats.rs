@@ -58,7 +58,8 @@ fn hostile_log_formats_do_not_crash_the_cli() {
     let out = run_ball(dir.path(), &fmu, "", r#"{ "stop": 0.2, "step": 0.1 }"#);
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    // StderrLogger prints warnings: the sane ones formatted, the %n one verbatim.
+    // FacadeLogger passes warnings on, the orchestrator prints them: the sane ones formatted, the
+    // %n one verbatim.
     assert!(stderr.contains("[fmi2Warning] ball (hostile): 3 apples and 0.50 pears, fine"), "{stderr}");
     assert!(stderr.contains(&format!("[fmi2Warning] ball (hostile): %s%s%s%n{UNFORMATTED}")), "{stderr}");
     assert!(stderr.contains("[fmi2Warning] ball (hostile): a real string\n"), "{stderr}");

@@ -139,8 +139,8 @@ fn actuator_model_matches_the_mixing_law() {
 }}"#
     );
     let dir = tempfile::tempdir().unwrap();
-    fmu_catalog::install();
-    let mut description = cosim::system::SystemDescription::from_str(&json, dir.path()).unwrap();
+    let mut description =
+        cosim::system::SystemDescription::from_str(&json, dir.path(), &fmu_catalog::context()).unwrap();
     description.use_fmus_in(&common::fmu_dir()).unwrap();
     let system = common::resolve(&description);
     let mut master = Master::new_model_exchange(system, &mut FmuCache::default(), common::logger()).unwrap();
@@ -198,7 +198,8 @@ fn differenced_jacobians_of_fmus_without_directional_derivatives_match_the_exact
     }
     let text = std::fs::read_to_string(test_fmus::fixtures::example_path("helicopter.json")).unwrap();
     let linearize = |fmu_dir: &Path| {
-        let mut description = cosim::system::SystemDescription::from_str(&text, dir.path()).unwrap();
+        let mut description =
+            cosim::system::SystemDescription::from_str(&text, dir.path(), &fmu_catalog::context()).unwrap();
         description.use_fmus_in(fmu_dir).unwrap();
         let mut master =
             Master::new_model_exchange(common::resolve(&description), &mut FmuCache::default(), common::logger())

@@ -10,7 +10,7 @@ fn json_syntax_error_has_line_and_column() {
     let e = error("{\n  \"fmus\": {\n    \"a\": { \"path\": \"x.fmu\", }\n  }\n}", "fmus.a");
     assert!(e.starts_with("fmus.a: JSON syntax error at line 3, column "), "{e}");
     assert!(e.contains("trailing comma"), "{e}");
-    let e = SystemDescription::from_str("{\"fmus\": ", ".").unwrap_err();
+    let e = SystemDescription::from_str("{\"fmus\": ", ".", &fmu_catalog::context()).unwrap_err();
     assert!(e.message.starts_with("JSON syntax error at line 1, column "), "{e}");
     assert!(e.message.contains("EOF"), "{e}");
 }
@@ -45,8 +45,7 @@ fn unknown_fields_are_refused_where_they_are() {
 
 #[test]
 fn missing_fields_and_wrong_types() {
-    // Model names are checked against the catalog of our FMUs, installed as the binary does.
-    fmu_catalog::install();
+    // Model names are checked against the catalog of our FMUs (`resolve_in`), as the binary does.
     let e = error(r#"{"fmus": {"rotor": {"path": "Rotor.fmu"}}}"#, "");
     assert!(e.starts_with("missing field 'experiment'"), "{e}");
     let e = error(r#"{"fmus": {"rotor": {}}, "experiment": {"stop": 1, "step": 1}}"#, "fmus.rotor");
@@ -363,11 +362,11 @@ fn table_errors_name_the_csv_file_and_line() {
 #[test]
 fn from_file_errors() {
     let dir = Dir::new();
-    let e = SystemDescription::from_file(dir.0.join("none.json")).unwrap_err();
+    let e = SystemDescription::from_file(dir.0.join("none.json"), &fmu_catalog::context()).unwrap_err();
     assert_eq!(e.path, "");
     assert_eq!(e.to_string(), format!("system description not found: {}", dir.0.join("none.json").display()));
     let file = dir.write("bad.json", "{\n  \"fmus\": {\n    \"rotor\": { \"path\": \"Rotor.fmu\" }\n  },\n  \"experiment\": { \"stop\": 1, \"step\": 1 },\n  \"outputs\": [\"rotor.azimuth\",, ]\n}\n");
-    let e = SystemDescription::from_file(&file).unwrap_err();
+    let e = SystemDescription::from_file(&file, &fmu_catalog::context()).unwrap_err();
     assert_eq!(e.path, "outputs");
     assert!(e.message.starts_with("JSON syntax error at line 6, column 31: "), "{e}");
 }

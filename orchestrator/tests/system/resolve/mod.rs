@@ -134,7 +134,7 @@ fn descriptions(path: &Path) -> Result<ModelDescription, String> {
 }
 
 fn resolve_in(dir: &Dir, json: &str) -> Result<System, SystemError> {
-    SystemDescription::from_str(json, &dir.0)?.resolve(descriptions)
+    SystemDescription::from_str(json, &dir.0, &fmu_catalog::context())?.resolve(descriptions)
 }
 
 fn resolve(json: &str) -> Result<System, SystemError> {
@@ -356,7 +356,7 @@ fn from_file_resolves_paths_relative_to_the_json_file() {
         .replace("sub/../Rotor.fmu", "../Rotor.fmu")
         .replace("gust.csv", "../gust.csv");
     let file = dir.write("systems/heli.json", &json);
-    let description = SystemDescription::from_file(&file).unwrap();
+    let description = SystemDescription::from_file(&file, &fmu_catalog::context()).unwrap();
     assert_eq!(description.base_dir, dir.0.join("systems"));
     let system = description.resolve(descriptions).unwrap();
     assert_eq!(system.instances[1].path, dir.0.join("Rotor.fmu"));

@@ -6,7 +6,7 @@ use std::f64::consts::PI;
 use std::path::Path;
 use std::sync::Arc;
 
-use cosim::import::StderrLogger;
+use cosim::import::FacadeLogger;
 use cosim::master::{FmuCache, Master, Results};
 use cosim::system::{SignalSpec, System, SystemDescription};
 use monolithic_reference::MonolithicSystem;
@@ -17,17 +17,17 @@ pub use test_fmus::fixtures::{fmu_dir, our_fmu, package_test_fmu};
 /// Resolves a JSON system description whose relative paths start at `base`, reading the model
 /// descriptions from the FMU archives.
 pub fn system(json: &str, base: &Path) -> System {
-    fmu_catalog::install();
-    let description = SystemDescription::from_str(json, base).unwrap_or_else(|e| panic!("{e}"));
+    let description =
+        SystemDescription::from_str(json, base, &fmu_catalog::context()).unwrap_or_else(|e| panic!("{e}"));
     monolithic_reference::resolve(&description).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// `examples/<name>` with our packaged FMUs (looked up by file name in [`fmu_dir`]).
 pub fn example(name: &str) -> SystemDescription {
     // `"model"` names are checked against our FMUs, as the orchestrator binary does.
-    fmu_catalog::install();
     let mut description =
-        SystemDescription::from_file(test_fmus::fixtures::example_path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        SystemDescription::from_file(test_fmus::fixtures::example_path(name), &fmu_catalog::context())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
     description.use_fmus_in(&fmu_dir()).unwrap_or_else(|e| panic!("{name}: {e}"));
     description
 }
@@ -69,7 +69,7 @@ pub fn max_difference_on_coarser_grid(run: &Results, reference: &Results, column
 
 /// Runs the system through the orchestrator (FMUs, communication steps).
 pub fn cosim(system: &System) -> (Results, Master) {
-    let mut master = Master::new(system.clone(), &mut FmuCache::default(), Arc::new(StderrLogger::default())).unwrap();
+    let mut master = Master::new(system.clone(), &mut FmuCache::default(), Arc::new(FacadeLogger::default())).unwrap();
     let results = master.run(|_| {}).unwrap();
     (results, master)
 }
