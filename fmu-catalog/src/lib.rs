@@ -77,13 +77,13 @@ pub fn our_fmu_file(model: &str) -> Result<PathBuf> {
 }
 
 /// `libRotorcraftSystem.so` beside the orchestrator, the binary of system FMUs
-/// ([`cosim::container`]), or `library_dir/libRotorcraftSystem.so` if given.
+/// ([`fmu_system`]), or `library_dir/libRotorcraftSystem.so` if given.
 pub fn system_library(library_dir: Option<&Path>) -> Result<PathBuf> {
     let dir = match library_dir {
         Some(d) => d.to_path_buf(),
         None => default_library_dir()?,
     };
-    library_file(&dir, cosim::container::LIBRARY_NAME)
+    library_file(&dir, fmu_system::LIBRARY_NAME)
 }
 
 /// `library_dir/lib<model>.so`, or an error that says how to build it.

@@ -58,8 +58,8 @@ fn export_ssp(system: &Path, description: &SystemDescription, resolved: &System,
 fn export_fmu(system: &Path, resolved: &System, options: FmuExport, out: &Path) -> Result<()> {
     let FmuExport { inputs, outputs, parameters, model_identifier, lib_dir } = options;
     let library = fmu_catalog::system_library(lib_dir.as_deref())?;
-    let options = cosim::container::ExportOptions { inputs, outputs, parameters, model_identifier };
-    let report = cosim::container::export(system, resolved, &library, &options, out)?;
+    let options = fmu_system::ExportOptions { inputs, outputs, parameters, model_identifier };
+    let report = fmu_system::export(system, resolved, &library, &options, out)?;
     let [n_parameters, n_inputs, n_outputs] = report.counts;
     say!(
         "wrote {} (modelIdentifier {}): {} FMUs inside; {n_parameters} parameters, {n_inputs} inputs, \
