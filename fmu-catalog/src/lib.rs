@@ -23,7 +23,8 @@ pub struct OurFmu {
 impl OurFmu {
     /// The entry of model `M`, named by its `modelIdentifier`.
     fn of<M: fmu_core::Model>() -> Self {
-        use fmu_core::description::{documentation_html, model_description, variables_markdown};
+        use fmu_core::description::model_description;
+        use fmu_tooling::{documentation_html, variables_markdown};
         OurFmu {
             identifier: M::INFO.model_identifier,
             model_description: model_description::<M>,
@@ -102,7 +103,7 @@ fn library_file(library_dir: &Path, model: &str) -> Result<PathBuf> {
 /// Packages `fmu` with its built `library` into `target`.
 fn write_one(fmu: &OurFmu, library: &Path, target: &Path) -> Result<()> {
     let documentation = (fmu.documentation)();
-    fmu_core::package::write_fmu(
+    fmu_tooling::write_fmu(
         target,
         &(fmu.model_description)(),
         fmu.identifier,

@@ -399,7 +399,7 @@ pub fn export(
     files.push((format!("resources/{SYSTEM_FILE}"), serde_json::to_vec_pretty(&raw)?));
     files.push((format!("resources/{INTERFACE_FILE}"), serde_json::to_vec_pretty(&interface)?));
     let refs: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
-    fmu_core::package::write_fmu(out, &xml, &model_identifier, library, &refs)
+    fmu_tooling::write_fmu(out, &xml, &model_identifier, library, &refs)
         .with_context(|| format!("cannot write {}", out.display()))?;
     Ok(ExportReport { model_identifier, fmus: embedded.len(), counts, skipped_outputs })
 }
