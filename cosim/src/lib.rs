@@ -1,12 +1,11 @@
 //! The rotorcraft co-simulation library: FMI 2.0 import, system descriptions, the Newton master,
-//! linearisation, results, and the system FMU's slave. It knows no physics model: our own FMUs
+//! linearisation and results. It knows no physics model: our own FMUs
 //! are found through the [`system::ModelCatalog`] that the program passes in a
 //! [`system::SystemContext`] (the `orchestrator` binary passes `fmu-catalog`'s). See `docs/architecture.md`.
 #![warn(missing_docs)]
 // Only the import layer crosses the C boundary; everything else is safe Rust.
 #![deny(unsafe_code)]
 
-pub mod container;
 #[allow(unsafe_code)]
 pub mod import;
 pub mod linear;

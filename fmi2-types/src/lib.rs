@@ -1,8 +1,11 @@
 //! The FMI 2.0 C types (`fmi2TypesPlatform.h`, `fmi2FunctionTypes.h`), constants and status
 //! codes, defined once for both sides of the C boundary: `fmu-core` exports FMUs with them and
-//! `cosim::import` calls FMUs with them. No code, no dependencies.
+//! `cosim::import` calls FMUs with them, the function types ([`functions`]) included. No code, no
+//! dependencies.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
+
+pub mod functions;
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::fmt;

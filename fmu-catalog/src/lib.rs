@@ -46,7 +46,8 @@ pub fn visit_our_models(visitor: &mut impl ModelVisitor) {
 
 impl ModelVisitor for Vec<OurFmu> {
     fn visit<M: fmu_core::Model>(&mut self) {
-        use fmu_core::description::{documentation_html, model_description, variables_markdown};
+        use fmu_core::description::model_description;
+        use fmu_tooling::{documentation_html, variables_markdown};
         self.push(OurFmu {
             identifier: M::INFO.model_identifier,
             description: M::INFO.description,
@@ -134,13 +135,13 @@ pub fn our_fmu_file(model: &str) -> Result<PathBuf> {
 }
 
 /// `libRotorcraftSystem.so` beside the orchestrator, the binary of system FMUs
-/// ([`cosim::container`]), or `library_dir/libRotorcraftSystem.so` if given.
+/// ([`fmu_system`]), or `library_dir/libRotorcraftSystem.so` if given.
 pub fn system_library(library_dir: Option<&Path>) -> Result<PathBuf> {
     let dir = match library_dir {
         Some(d) => d.to_path_buf(),
         None => default_library_dir()?,
     };
-    library_file(&dir, cosim::container::LIBRARY_NAME)
+    library_file(&dir, fmu_system::LIBRARY_NAME)
 }
 
 /// `library_dir/lib<model>.so`, or an error that says how to build it.
@@ -159,7 +160,7 @@ fn library_file(library_dir: &Path, model: &str) -> Result<PathBuf> {
 /// Packages `fmu` with its built `library` into `target`.
 fn write_one(fmu: &OurFmu, library: &Path, target: &Path) -> Result<()> {
     let documentation = (fmu.documentation)();
-    fmu_core::package::write_fmu(
+    fmu_tooling::write_fmu(
         target,
         &(fmu.model_description)(),
         fmu.identifier,

@@ -5,8 +5,6 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use quick_xml::escape::escape;
-
 use crate::catalog::{Catalog, DERIVATIVE_VR_BASE, STATE_VR_BASE};
 use crate::model::{Model, ModelInfo};
 use crate::units;
@@ -83,7 +81,7 @@ pub fn guid_of(text: &str) -> String {
 }
 
 /// Shortest text that reads back as the same `f64`.
-fn real(v: f64) -> String {
+pub fn real(v: f64) -> String {
     format!("{v:?}")
 }
 
@@ -104,9 +102,27 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
     x
 }
 
-/// XML-escaped text.
+/// XML-escaped text: `<`, `>`, `&`, `'`, `"` and carriage return as entities (the bytes
+/// `quick_xml::escape::escape` gives).
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\'' => out.push_str("&apos;"),
+            '"' => out.push_str("&quot;"),
+            '\r' => out.push_str("&#13;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Short name of [`escape`] for the writer below.
 fn e(s: &str) -> String {
-    escape(s).into_owned()
+    escape(s)
 }
 
 /// The XML declaration, `<fmiModelDescription ...>` and the Model Exchange (when the model has
@@ -360,116 +376,15 @@ fn model_structure(x: &mut String, catalog: &Catalog) {
     x.push_str("  </ModelStructure>\n");
 }
 
-/// The variable reference of a model as Markdown (`docs/variables/<modelIdentifier>.md`): one
-/// table per causality with type, unit, start value and description of every variable.
-pub fn variables_markdown<M: Model>() -> String {
-    let catalog = catalog::<M>();
-    let info = M::INFO;
-    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
-    let mut md = String::new();
-    let _ = write!(
-        md,
-        "# {} (`modelIdentifier=\"{}\"`)\n\n{}\n\nGenerated from the code by {TOOL_NAME} {} \
-         (`UPDATE_MODEL_DESCRIPTIONS=1 cargo test -p orchestrator --test model_descriptions`); do not edit. \
-         SI units; body axes FRD, inertial axes NED; angles in rad.\n",
-        info.model_name,
-        info.model_identifier,
-        cell(info.description),
-        env!("CARGO_PKG_VERSION")
-    );
-    for (heading, causality) in
-        [("Parameters", Causality::Parameter), ("Inputs", Causality::Input), ("Outputs", Causality::Output)]
-    {
-        let _ = write!(md, "\n## {heading}\n\n| name | type | unit | start | description |\n|---|---|---|---|---|\n");
-        for v in catalog.variables.iter().filter(|v| v.causality == causality) {
-            let (ty, unit, start) = match v.kind {
-                Kind::Real { unit, start } => {
-                    let start = if causality == Causality::Output { String::new() } else { real(start) };
-                    let unit = match units::display_unit(unit, v.display_unit) {
-                        Some(display) => format!("{unit} (shown in {display})"),
-                        None => unit.to_string(),
-                    };
-                    ("Real", unit, start)
-                }
-                Kind::Integer { start, .. } => {
-                    (if v.enumeration.is_some() { "Enumeration" } else { "Integer" }, String::new(), start.to_string())
-                }
-                Kind::Boolean { start } => ("Boolean", String::new(), start.to_string()),
-            };
-            let mut description = v.description.clone();
-            if let Some(min) = v.range.0 {
-                description += &format!(" [min {}]", real(min));
-            }
-            if let Some(max) = v.range.1 {
-                description += &format!(" [max {}]", real(max));
-            }
-            if let Some(t) = v.enumeration {
-                let items: Vec<String> = t.items.iter().map(|(name, value, _)| format!("`{name}` = {value}")).collect();
-                description += &format!(" ({}: {})", t.name, items.join(", "));
-            }
-            let _ = writeln!(md, "| `{}` | {ty} | {} | {start} | {} |", v.name, cell(&unit), cell(&description));
-        }
-    }
-    if !catalog.states.is_empty() {
-        let _ = write!(
-            md,
-            "\n## Continuous states (Model Exchange)\n\nEach state `s` has its derivative `der(s)`; value references \
-             {STATE_VR_BASE} + i and {DERIVATIVE_VR_BASE} + i.\n\n| name | unit | derivative unit | nominal | description |\n\
-             |---|---|---|---|---|\n"
-        );
-        for s in &catalog.states {
-            let _ = writeln!(
-                md,
-                "| `{}` | {} | {} | {} | {} |",
-                s.name,
-                s.unit,
-                s.derivative_unit,
-                real(s.nominal),
-                cell(&s.description)
-            );
-        }
-    }
-    md
-}
+#[cfg(test)]
+mod tests {
+    use super::escape;
 
-/// `documentation/index.html`: the variables of model `M` with unit, causality and meaning.
-pub fn documentation_html<M: Model>() -> String {
-    let catalog = catalog::<M>();
-    let info = M::INFO;
-    let e = |s: &str| escape(s).into_owned();
-    let mut h = String::new();
-    let _ = write!(
-        h,
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{0}</title>\
-         <style>body{{font-family:sans-serif}}td,th{{padding:2px 8px;text-align:left}}tr:nth-child(even){{background:#f3f3f3}}</style>\
-         </head><body>\n<h1>{0}</h1>\n<p>{1}</p>\n<p>FMI 2.0 Co-Simulation, generated by {TOOL_NAME} {2}. \
-         SI units; body axes FRD, inertial axes NED; angles in rad.</p>\n",
-        e(info.model_name),
-        e(info.description),
-        env!("CARGO_PKG_VERSION")
-    );
-    h.push_str("<table>\n<tr><th>name</th><th>causality</th><th>type</th><th>unit</th><th>start</th><th>description</th></tr>\n");
-    for v in &catalog.variables {
-        let causality = match v.causality {
-            Causality::Parameter => "parameter",
-            Causality::Input => "input",
-            Causality::Output => "output",
-        };
-        let (ty, unit, start) = match v.kind {
-            Kind::Real { unit, start } => {
-                ("Real", unit, if v.causality == Causality::Output { String::new() } else { real(start) })
-            }
-            Kind::Integer { start, .. } => ("Integer", "", start.to_string()),
-            Kind::Boolean { start } => ("Boolean", "", start.to_string()),
-        };
-        let _ = writeln!(
-            h,
-            "<tr><td><code>{}</code></td><td>{causality}</td><td>{ty}</td><td>{}</td><td>{start}</td><td>{}</td></tr>",
-            e(&v.name),
-            e(unit),
-            e(&v.description)
-        );
+    /// The writer's escaping gives the bytes of quick-xml's, which wrote our descriptions before.
+    #[test]
+    fn escape_matches_quick_xml() {
+        for text in ["plain", "a < b > c & 'd' \"e\"", "line\r\nnext\ttab", "ΔT [°C] <&>", ""] {
+            assert_eq!(escape(text), quick_xml::escape::escape(text));
+        }
     }
-    h.push_str("</table>\n</body></html>\n");
-    h
 }

@@ -5,7 +5,8 @@
 //! derives the rest: get/set dispatch, the FMI state machine ([`Instance`]), lazy outputs
 //! (get-after-set between steps is consistent), the Dormand-Prince integrator inside
 //! `fmi2DoStep`, exact directional derivatives by forward-mode AD, FMU state save, restore and
-//! serialisation, `modelDescription.xml` with its GUID, and `.fmu` packaging. All `unsafe` of the
+//! serialisation, and `modelDescription.xml` with its GUID (packaging and documentation are in
+//! `fmu-tooling`, which FMU binaries do not link). All `unsafe` of the
 //! export side lives in [`abi`].
 #![warn(missing_docs)]
 
@@ -18,7 +19,6 @@ pub mod description;
 pub mod instance;
 pub mod model;
 pub mod ode;
-pub mod package;
 pub mod params;
 pub mod slave;
 pub mod stateless;

@@ -26,7 +26,7 @@ pub fn package_test_fmu<M: fmu_core::Model>(dir: &Path) -> PathBuf {
         library.display()
     );
     let out = dir.join(format!("{id}.fmu"));
-    fmu_core::package::write_fmu(&out, &fmu_core::model_description::<M>(), id, &library, &[])
+    fmu_tooling::write_fmu(&out, &fmu_core::model_description::<M>(), id, &library, &[])
         .unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
     out
 }

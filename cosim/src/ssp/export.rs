@@ -328,7 +328,7 @@ fn write_archive(out: &Path, xml: &str, resources: &[(PathBuf, String)]) -> Resu
 type UnitDefinition = (String, Vec<(String, String)>);
 
 /// The `UnitDefinitions` of the FMU at `path`.
-pub(crate) fn unit_definitions(path: &Path) -> Result<Vec<UnitDefinition>, SspError> {
+pub fn unit_definitions(path: &Path) -> Result<Vec<UnitDefinition>, SspError> {
     let file = std::fs::File::open(path).map_err(SspError::read(path))?;
     let mut archive = zip::ZipArchive::new(file).map_err(SspError::invalid(path))?;
     let mut text = String::new();

@@ -20,7 +20,7 @@ mod import;
 mod xml;
 
 pub use error::SspError;
-pub(crate) use export::unit_definitions;
+pub use export::unit_definitions;
 pub use export::{ExportReport, export};
 pub use import::import;
 

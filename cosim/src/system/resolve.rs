@@ -137,9 +137,10 @@ impl System {
         Some(VarRef { instance, variable })
     }
 
-    /// One file name per distinct FMU file, in the order of first use (see [`archive_names`]):
-    /// the names an SSP or a container archive gives the FMUs it carries.
-    pub(crate) fn fmu_file_names(&self) -> Vec<(PathBuf, String)> {
+    /// One file name per distinct FMU file, in the order of first use (`<stem>.fmu`, numbered
+    /// `<stem>_<k>.fmu` when two files share a stem): the names an SSP or a system FMU archive
+    /// gives the FMUs it carries.
+    pub fn fmu_file_names(&self) -> Vec<(PathBuf, String)> {
         archive_names(self.instances.iter().map(|instance| instance.path.as_path()))
     }
 }

@@ -11,13 +11,16 @@ macro_rules! export_fmu {
     };
 }
 
-/// One `#[no_mangle] extern "C"` function per line, `fmi2Name(args) -> ret = abi_function;`,
-/// forwarding its arguments to `fmu_core::abi::abi_function::<$slave>`; used by the export
-/// macros.
+/// One `#[no_mangle] extern "C"` function per line, `fmi2NameTYPE fmi2Name(args) -> ret =
+/// abi_function;` as the C header declares it, forwarding its arguments to
+/// `fmu_core::abi::abi_function::<$slave>`; used by the export macros. Each function is assigned
+/// to its FMI 2.0 function type ([`fmi2_types::functions`]) in a `const`, so a signature that
+/// differs from the standard's (and from what the importer calls) does not compile.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __fmi2_forward {
-    ($slave:ty; $($fmi:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)? = $abi:ident;)*) => {$(
+    ($slave:ty; $($fmi_type:ident $fmi:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)? = $abi:ident;)*) => {$(
+        const _: $crate::abi::functions::$fmi_type = $fmi;
         #[unsafe(no_mangle)]
         pub unsafe extern "C" fn $fmi($($arg: $t),*) $(-> $ret)? {
             // SAFETY: the importer calls under the FMI 2.0 calling contract; the `abi` function
@@ -38,17 +41,26 @@ macro_rules! export_model_exchange {
             use $crate::abi::{Boolean, Component, EventInfo, StatusCode};
 
             $crate::__fmi2_forward! { $slave;
-                fmi2SetTime(c: Component, t: f64) -> StatusCode = set_time;
-                fmi2SetContinuousStates(c: Component, x: *const f64, n: usize) -> StatusCode = set_continuous_states;
-                fmi2GetContinuousStates(c: Component, x: *mut f64, n: usize) -> StatusCode = get_continuous_states;
-                fmi2GetDerivatives(c: Component, dx: *mut f64, n: usize) -> StatusCode = get_derivatives;
-                fmi2GetNominalsOfContinuousStates(c: Component, x: *mut f64, n: usize) -> StatusCode
-                    = get_nominals_of_continuous_states;
-                fmi2GetEventIndicators(c: Component, z: *mut f64, n: usize) -> StatusCode = get_event_indicators;
-                fmi2EnterEventMode(c: Component) -> StatusCode = enter_event_mode;
-                fmi2NewDiscreteStates(c: Component, info: *mut EventInfo) -> StatusCode = new_discrete_states;
-                fmi2EnterContinuousTimeMode(c: Component) -> StatusCode = enter_continuous_time_mode;
-                fmi2CompletedIntegratorStep(
+                fmi2SetTimeTYPE fmi2SetTime(c: Component, t: f64) -> StatusCode = set_time;
+                fmi2SetContinuousStatesTYPE fmi2SetContinuousStates(c: Component, x: *const f64, n: usize)
+                    -> StatusCode = set_continuous_states;
+                fmi2GetContinuousStatesTYPE fmi2GetContinuousStates(c: Component, x: *mut f64, n: usize)
+                    -> StatusCode = get_continuous_states;
+                fmi2GetDerivativesTYPE fmi2GetDerivatives(c: Component, dx: *mut f64, n: usize)
+                    -> StatusCode = get_derivatives;
+                fmi2GetNominalsOfContinuousStatesTYPE fmi2GetNominalsOfContinuousStates(
+                    c: Component,
+                    x: *mut f64,
+                    n: usize
+                ) -> StatusCode = get_nominals_of_continuous_states;
+                fmi2GetEventIndicatorsTYPE fmi2GetEventIndicators(c: Component, z: *mut f64, n: usize)
+                    -> StatusCode = get_event_indicators;
+                fmi2EnterEventModeTYPE fmi2EnterEventMode(c: Component) -> StatusCode = enter_event_mode;
+                fmi2NewDiscreteStatesTYPE fmi2NewDiscreteStates(c: Component, info: *mut EventInfo)
+                    -> StatusCode = new_discrete_states;
+                fmi2EnterContinuousTimeModeTYPE fmi2EnterContinuousTimeMode(c: Component)
+                    -> StatusCode = enter_continuous_time_mode;
+                fmi2CompletedIntegratorStepTYPE fmi2CompletedIntegratorStep(
                     c: Component,
                     no_prior: Boolean,
                     enter_event_mode: *mut Boolean,
@@ -70,6 +82,11 @@ macro_rules! export_cosimulation {
             use super::*;
             use std::ffi::{c_char, c_int};
             use $crate::abi::{self, Boolean, CallbackFunctions, Component, FmuStatePtr, StatusCode, ValueReference};
+
+            const _: abi::functions::fmi2GetTypesPlatformTYPE = fmi2GetTypesPlatform;
+            const _: abi::functions::fmi2GetVersionTYPE = fmi2GetVersion;
+            const _: abi::functions::fmi2GetIntegerStatusTYPE = fmi2GetIntegerStatus;
+            const _: abi::functions::fmi2GetStringStatusTYPE = fmi2GetStringStatus;
 
             #[unsafe(no_mangle)]
             pub extern "C" fn fmi2GetTypesPlatform() -> *const c_char {
@@ -95,9 +112,13 @@ macro_rules! export_cosimulation {
             }
 
             $crate::__fmi2_forward! { $slave;
-                fmi2SetDebugLogging(c: Component, on: Boolean, n: usize, cats: *const *const c_char) -> StatusCode
-                    = set_debug_logging;
-                fmi2Instantiate(
+                fmi2SetDebugLoggingTYPE fmi2SetDebugLogging(
+                    c: Component,
+                    on: Boolean,
+                    n: usize,
+                    cats: *const *const c_char
+                ) -> StatusCode = set_debug_logging;
+                fmi2InstantiateTYPE fmi2Instantiate(
                     name: *const c_char,
                     kind: c_int,
                     guid: *const c_char,
@@ -106,37 +127,72 @@ macro_rules! export_cosimulation {
                     visible: Boolean,
                     logging_on: Boolean
                 ) -> Component = instantiate;
-                fmi2FreeInstance(c: Component) = free_instance;
-                fmi2SetupExperiment(c: Component, tol_defined: Boolean, tol: f64, start: f64, stop_defined: Boolean, stop: f64)
+                fmi2FreeInstanceTYPE fmi2FreeInstance(c: Component) = free_instance;
+                fmi2SetupExperimentTYPE fmi2SetupExperiment(
+                    c: Component,
+                    tol_defined: Boolean,
+                    tol: f64,
+                    start: f64,
+                    stop_defined: Boolean,
+                    stop: f64
+                )
                     -> StatusCode = setup_experiment;
-                fmi2EnterInitializationMode(c: Component) -> StatusCode = enter_initialization_mode;
-                fmi2ExitInitializationMode(c: Component) -> StatusCode = exit_initialization_mode;
-                fmi2Terminate(c: Component) -> StatusCode = terminate;
-                fmi2Reset(c: Component) -> StatusCode = reset;
-                fmi2GetReal(c: Component, vr: *const ValueReference, n: usize, v: *mut f64) -> StatusCode = get_real;
-                fmi2GetInteger(c: Component, vr: *const ValueReference, n: usize, v: *mut c_int) -> StatusCode
+                fmi2EnterInitializationModeTYPE fmi2EnterInitializationMode(c: Component)
+                    -> StatusCode = enter_initialization_mode;
+                fmi2ExitInitializationModeTYPE fmi2ExitInitializationMode(c: Component)
+                    -> StatusCode = exit_initialization_mode;
+                fmi2TerminateTYPE fmi2Terminate(c: Component) -> StatusCode = terminate;
+                fmi2ResetTYPE fmi2Reset(c: Component) -> StatusCode = reset;
+                fmi2GetRealTYPE fmi2GetReal(c: Component, vr: *const ValueReference, n: usize, v: *mut f64)
+                    -> StatusCode = get_real;
+                fmi2GetIntegerTYPE fmi2GetInteger(c: Component, vr: *const ValueReference, n: usize, v: *mut c_int)
+                    -> StatusCode
                     = get_integer;
-                fmi2GetBoolean(c: Component, vr: *const ValueReference, n: usize, v: *mut Boolean) -> StatusCode
+                fmi2GetBooleanTYPE fmi2GetBoolean(c: Component, vr: *const ValueReference, n: usize, v: *mut Boolean)
+                    -> StatusCode
                     = get_boolean;
-                fmi2GetString(c: Component, vr: *const ValueReference, n: usize, v: *mut *const c_char) -> StatusCode
-                    = get_string;
-                fmi2SetReal(c: Component, vr: *const ValueReference, n: usize, v: *const f64) -> StatusCode = set_real;
-                fmi2SetInteger(c: Component, vr: *const ValueReference, n: usize, v: *const c_int) -> StatusCode
+                fmi2GetStringTYPE fmi2GetString(
+                    c: Component,
+                    vr: *const ValueReference,
+                    n: usize,
+                    v: *mut *const c_char
+                ) -> StatusCode = get_string;
+                fmi2SetRealTYPE fmi2SetReal(c: Component, vr: *const ValueReference, n: usize, v: *const f64)
+                    -> StatusCode = set_real;
+                fmi2SetIntegerTYPE fmi2SetInteger(c: Component, vr: *const ValueReference, n: usize, v: *const c_int)
+                    -> StatusCode
                     = set_integer;
-                fmi2SetBoolean(c: Component, vr: *const ValueReference, n: usize, v: *const Boolean) -> StatusCode
+                fmi2SetBooleanTYPE fmi2SetBoolean(c: Component, vr: *const ValueReference, n: usize, v: *const Boolean)
+                    -> StatusCode
                     = set_boolean;
-                fmi2SetString(c: Component, vr: *const ValueReference, n: usize, v: *const *const c_char) -> StatusCode
-                    = set_string;
-                fmi2GetFMUstate(c: Component, s: *mut FmuStatePtr) -> StatusCode = get_fmu_state;
-                fmi2SetFMUstate(c: Component, s: FmuStatePtr) -> StatusCode = set_fmu_state;
-                fmi2FreeFMUstate(c: Component, s: *mut FmuStatePtr) -> StatusCode = free_fmu_state;
-                fmi2SerializedFMUstateSize(c: Component, s: FmuStatePtr, size: *mut usize) -> StatusCode
-                    = serialized_fmu_state_size;
-                fmi2SerializeFMUstate(c: Component, s: FmuStatePtr, bytes: *mut c_char, size: usize) -> StatusCode
-                    = serialize_fmu_state;
-                fmi2DeSerializeFMUstate(c: Component, bytes: *const c_char, size: usize, s: *mut FmuStatePtr)
+                fmi2SetStringTYPE fmi2SetString(
+                    c: Component,
+                    vr: *const ValueReference,
+                    n: usize,
+                    v: *const *const c_char
+                ) -> StatusCode = set_string;
+                fmi2GetFMUstateTYPE fmi2GetFMUstate(c: Component, s: *mut FmuStatePtr) -> StatusCode = get_fmu_state;
+                fmi2SetFMUstateTYPE fmi2SetFMUstate(c: Component, s: FmuStatePtr) -> StatusCode = set_fmu_state;
+                fmi2FreeFMUstateTYPE fmi2FreeFMUstate(c: Component, s: *mut FmuStatePtr) -> StatusCode = free_fmu_state;
+                fmi2SerializedFMUstateSizeTYPE fmi2SerializedFMUstateSize(
+                    c: Component,
+                    s: FmuStatePtr,
+                    size: *mut usize
+                ) -> StatusCode = serialized_fmu_state_size;
+                fmi2SerializeFMUstateTYPE fmi2SerializeFMUstate(
+                    c: Component,
+                    s: FmuStatePtr,
+                    bytes: *mut c_char,
+                    size: usize
+                ) -> StatusCode = serialize_fmu_state;
+                fmi2DeSerializeFMUstateTYPE fmi2DeSerializeFMUstate(
+                    c: Component,
+                    bytes: *const c_char,
+                    size: usize,
+                    s: *mut FmuStatePtr
+                )
                     -> StatusCode = deserialize_fmu_state;
-                fmi2GetDirectionalDerivative(
+                fmi2GetDirectionalDerivativeTYPE fmi2GetDirectionalDerivative(
                     c: Component,
                     unknown: *const ValueReference,
                     n_unknown: usize,
@@ -145,25 +201,28 @@ macro_rules! export_cosimulation {
                     dv_known: *const f64,
                     dv_unknown: *mut f64
                 ) -> StatusCode = get_directional_derivative;
-                fmi2SetRealInputDerivatives(
+                fmi2SetRealInputDerivativesTYPE fmi2SetRealInputDerivatives(
                     c: Component,
                     vr: *const ValueReference,
                     n: usize,
                     order: *const c_int,
                     v: *const f64
                 ) -> StatusCode = set_real_input_derivatives;
-                fmi2GetRealOutputDerivatives(
+                fmi2GetRealOutputDerivativesTYPE fmi2GetRealOutputDerivatives(
                     c: Component,
                     vr: *const ValueReference,
                     n: usize,
                     order: *const c_int,
                     v: *mut f64
                 ) -> StatusCode = get_real_output_derivatives;
-                fmi2DoStep(c: Component, t: f64, h: f64, no_prior: Boolean) -> StatusCode = do_step;
-                fmi2CancelStep(c: Component) -> StatusCode = cancel_step;
-                fmi2GetStatus(c: Component, kind: c_int, v: *mut StatusCode) -> StatusCode = get_status;
-                fmi2GetRealStatus(c: Component, kind: c_int, v: *mut f64) -> StatusCode = get_real_status;
-                fmi2GetBooleanStatus(c: Component, kind: c_int, v: *mut Boolean) -> StatusCode = get_boolean_status;
+                fmi2DoStepTYPE fmi2DoStep(c: Component, t: f64, h: f64, no_prior: Boolean) -> StatusCode = do_step;
+                fmi2CancelStepTYPE fmi2CancelStep(c: Component) -> StatusCode = cancel_step;
+                fmi2GetStatusTYPE fmi2GetStatus(c: Component, kind: c_int, v: *mut StatusCode)
+                    -> StatusCode = get_status;
+                fmi2GetRealStatusTYPE fmi2GetRealStatus(c: Component, kind: c_int, v: *mut f64)
+                    -> StatusCode = get_real_status;
+                fmi2GetBooleanStatusTYPE fmi2GetBooleanStatus(c: Component, kind: c_int, v: *mut Boolean)
+                    -> StatusCode = get_boolean_status;
             }
         }
     };

@@ -33,6 +33,7 @@ pub use variables::*;
 
 /// `fmi2FMUstate`
 pub use fmi2_types::FmuState as FmuStatePtr;
+pub use fmi2_types::functions;
 pub use fmi2_types::{Boolean, CallbackFunctions, CallbackLogger, Component, EventInfo, StatusCode, ValueReference};
 
 /// Text for `fmi2GetTypesPlatform`.

@@ -50,7 +50,7 @@ pub fn export(args: ExportArgs) -> Result<()> {
     match ssp {
         Some(ssp) => export_ssp(system, &description, &resolved, &ssp),
         None => {
-            let options = cosim::container::ExportOptions { inputs, outputs, parameters, model_identifier };
+            let options = fmu_system::ExportOptions { inputs, outputs, parameters, model_identifier };
             export_fmu(system, &resolved, &options, lib_dir.as_deref(), out)
         }
     }
@@ -80,12 +80,12 @@ fn export_ssp(system: &Path, description: &SystemDescription, resolved: &System,
 fn export_fmu(
     system: &Path,
     resolved: &System,
-    options: &cosim::container::ExportOptions,
+    options: &fmu_system::ExportOptions,
     lib_dir: Option<&Path>,
     out: &Path,
 ) -> Result<()> {
     let library = fmu_catalog::system_library(lib_dir)?;
-    let report = cosim::container::export(system, resolved, &library, options, out)?;
+    let report = fmu_system::export(system, resolved, &library, options, out)?;
     let [n_parameters, n_inputs, n_outputs] = report.counts;
     say!(
         "wrote {} (modelIdentifier {}): {} FMUs inside; {n_parameters} parameters, {n_inputs} inputs, \

@@ -15,7 +15,7 @@ fn a_loop_without_jacobian_is_named_in_the_run_summary() {
         .replace(r#"getAfterSet="true""#, r#"getAfterSet="false""#);
     assert!(!xml.contains(r#"providesDirectionalDerivative="true""#) && xml.contains(r#"getAfterSet="false""#));
     let library = test_fmus::fixtures::library_dir().join("libTwoMassLoad.so");
-    fmu_core::package::write_fmu(&dir.path().join("LoadPlain.fmu"), &xml, "TwoMassLoad", &library, &[]).unwrap();
+    fmu_tooling::write_fmu(&dir.path().join("LoadPlain.fmu"), &xml, "TwoMassLoad", &library, &[]).unwrap();
     let json = r#"{
   "fmus": {
     "body": { "path": "TwoMassBody.fmu", "parameters": { "m": 1.0, "k": 4.0, "c": 0.3, "x0": 0.1 } },

@@ -12,7 +12,7 @@ use test_fmus::{Body, Load};
 fn fmu(dir: &Path, file: &str, identifier: &str, xml: &str) {
     let binary = dir.join("placeholder.so");
     std::fs::write(&binary, b"not a shared library").unwrap();
-    fmu_core::package::write_fmu(&dir.join(file), xml, identifier, &binary, &[]).unwrap();
+    fmu_tooling::write_fmu(&dir.join(file), xml, identifier, &binary, &[]).unwrap();
 }
 
 fn two_mass_fmus(dir: &Path) {

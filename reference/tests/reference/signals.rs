@@ -13,7 +13,7 @@ const W: f64 = 2.0; // sqrt(k / m)
 fn system(dir: &Path, signal: &str) -> cosim::system::System {
     let binary = dir.join("placeholder.so");
     std::fs::write(&binary, b"not a shared library").unwrap();
-    fmu_core::package::write_fmu(
+    fmu_tooling::write_fmu(
         &dir.join("TwoMassBody.fmu"),
         &fmu_core::model_description::<Body>(),
         "TwoMassBody",

@@ -17,7 +17,7 @@ mod python;
 
 pub use python::{PythonRuntimeError, ensure_python_runtime};
 
-use std::ffi::{CStr, c_char, c_int, c_void};
+use std::ffi::{CStr, c_int, c_void};
 use std::path::Path;
 
 use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
@@ -55,98 +55,19 @@ unsafe extern "C" {
     pub(crate) fn free(ptr: *mut c_void);
 }
 
-/// `fmi2GetTypesPlatform`, `fmi2GetVersion`
-pub type GetTextFn = unsafe extern "C" fn() -> *const c_char;
-/// `fmi2SetDebugLogging`
-pub type SetDebugLoggingFn = unsafe extern "C" fn(Fmi2Component, Fmi2Boolean, usize, *const Fmi2String) -> Fmi2Status;
-/// `fmi2Instantiate`
-pub type InstantiateFn = unsafe extern "C" fn(
-    Fmi2String,
-    Fmi2Type,
-    Fmi2String,
-    Fmi2String,
-    *const Fmi2CallbackFunctions,
-    Fmi2Boolean,
-    Fmi2Boolean,
-) -> Fmi2Component;
-/// `fmi2FreeInstance`
-pub type FreeInstanceFn = unsafe extern "C" fn(Fmi2Component);
-/// `fmi2SetupExperiment`
-pub type SetupExperimentFn =
-    unsafe extern "C" fn(Fmi2Component, Fmi2Boolean, Fmi2Real, Fmi2Real, Fmi2Boolean, Fmi2Real) -> Fmi2Status;
-/// Functions taking only the component (`fmi2EnterInitializationMode`, `fmi2Terminate`, ...)
-pub type ComponentFn = unsafe extern "C" fn(Fmi2Component) -> Fmi2Status;
-/// `fmi2Get<Type>` for values of the C type `T`
+// The function types are the standard's (`fmi2FunctionTypes.h`), defined once in `fmi2-types`,
+// where fmu-core's export macros check the exported functions against them too.
+pub use fmi2_types::functions::*;
+
+/// The shape of the functions that take only the component (`fmi2EnterInitializationMode`,
+/// `fmi2Terminate`, `fmi2Reset`, `fmi2CancelStep`, ...).
+pub type ComponentFn = fmi2TerminateTYPE;
+/// `fmi2Get<Type>` for values of the C type `T` (`GetFn<Fmi2Real>` is [`fmi2GetRealTYPE`], ...).
 pub type GetFn<T> = unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *mut T) -> Fmi2Status;
-/// `fmi2Set<Type>` for values of the C type `T`
+/// `fmi2Set<Type>` for values of the C type `T` (`SetFn<Fmi2Real>` is [`fmi2SetRealTYPE`], ...).
 pub type SetFn<T> = unsafe extern "C" fn(Fmi2Component, *const Fmi2ValueReference, usize, *const T) -> Fmi2Status;
-/// `fmi2GetReal`
-pub type GetRealFn = GetFn<Fmi2Real>;
-/// `fmi2GetInteger`
-pub type GetIntegerFn = GetFn<Fmi2Integer>;
-/// `fmi2GetBoolean`
-pub type GetBooleanFn = GetFn<Fmi2Boolean>;
-/// `fmi2GetString`
-pub type GetStringFn = GetFn<Fmi2String>;
-/// `fmi2SetReal`
-pub type SetRealFn = SetFn<Fmi2Real>;
-/// `fmi2SetInteger`
-pub type SetIntegerFn = SetFn<Fmi2Integer>;
-/// `fmi2SetBoolean`
-pub type SetBooleanFn = SetFn<Fmi2Boolean>;
-/// `fmi2SetString`
-pub type SetStringFn = SetFn<Fmi2String>;
-/// `fmi2GetFMUstate`
-pub type GetFmuStateFn = unsafe extern "C" fn(Fmi2Component, *mut Fmi2FmuState) -> Fmi2Status;
-/// `fmi2SetFMUstate`
-pub type SetFmuStateFn = unsafe extern "C" fn(Fmi2Component, Fmi2FmuState) -> Fmi2Status;
-/// `fmi2FreeFMUstate`
-pub type FreeFmuStateFn = unsafe extern "C" fn(Fmi2Component, *mut Fmi2FmuState) -> Fmi2Status;
-/// `fmi2SerializedFMUstateSize`
-pub type SerializedFmuStateSizeFn = unsafe extern "C" fn(Fmi2Component, Fmi2FmuState, *mut usize) -> Fmi2Status;
-/// `fmi2SerializeFMUstate`
-pub type SerializeFmuStateFn = unsafe extern "C" fn(Fmi2Component, Fmi2FmuState, *mut Fmi2Byte, usize) -> Fmi2Status;
-/// `fmi2DeSerializeFMUstate`
-pub type DeserializeFmuStateFn =
-    unsafe extern "C" fn(Fmi2Component, *const Fmi2Byte, usize, *mut Fmi2FmuState) -> Fmi2Status;
-/// `fmi2GetDirectionalDerivative`
-pub type GetDirectionalDerivativeFn = unsafe extern "C" fn(
-    Fmi2Component,
-    *const Fmi2ValueReference,
-    usize,
-    *const Fmi2ValueReference,
-    usize,
-    *const Fmi2Real,
-    *mut Fmi2Real,
-) -> Fmi2Status;
-/// `fmi2SetRealInputDerivatives` / `fmi2GetRealOutputDerivatives` (`*const`/`*mut` values)
-pub type SetRealInputDerivativesFn = unsafe extern "C" fn(
-    Fmi2Component,
-    *const Fmi2ValueReference,
-    usize,
-    *const Fmi2Integer,
-    *const Fmi2Real,
-) -> Fmi2Status;
-/// `fmi2GetRealOutputDerivatives`
-pub type GetRealOutputDerivativesFn = unsafe extern "C" fn(
-    Fmi2Component,
-    *const Fmi2ValueReference,
-    usize,
-    *const Fmi2Integer,
-    *mut Fmi2Real,
-) -> Fmi2Status;
-/// `fmi2GetContinuousStates` / `fmi2GetDerivatives` (Model Exchange)
-pub type GetRealArrayFn = unsafe extern "C" fn(Fmi2Component, *mut Fmi2Real, usize) -> Fmi2Status;
-/// `fmi2SetContinuousStates` (Model Exchange)
-pub type SetRealArrayFn = unsafe extern "C" fn(Fmi2Component, *const Fmi2Real, usize) -> Fmi2Status;
-/// `fmi2SetTime` (Model Exchange)
-pub type SetTimeFn = unsafe extern "C" fn(Fmi2Component, Fmi2Real) -> Fmi2Status;
-/// `fmi2DoStep`
-pub type DoStepFn = unsafe extern "C" fn(Fmi2Component, Fmi2Real, Fmi2Real, Fmi2Boolean) -> Fmi2Status;
-/// `fmi2GetRealStatus`
-pub type GetRealStatusFn = unsafe extern "C" fn(Fmi2Component, Fmi2StatusKind, *mut Fmi2Real) -> Fmi2Status;
-/// `fmi2GetBooleanStatus`
-pub type GetBooleanStatusFn = unsafe extern "C" fn(Fmi2Component, Fmi2StatusKind, *mut Fmi2Boolean) -> Fmi2Status;
+/// The shape of `fmi2GetContinuousStates` and `fmi2GetDerivatives` (Model Exchange).
+pub type GetRealArrayFn = fmi2GetDerivativesTYPE;
 
 /// The FMI 2.0 Co-Simulation functions of one loaded binary.
 ///
@@ -159,75 +80,75 @@ pub type GetBooleanStatusFn = unsafe extern "C" fn(Fmi2Component, Fmi2StatusKind
 #[derive(Clone, Copy)]
 pub struct Fmi2Functions {
     /// `fmi2GetTypesPlatform`
-    pub get_types_platform: GetTextFn,
+    pub get_types_platform: fmi2GetTypesPlatformTYPE,
     /// `fmi2GetVersion`
-    pub get_version: GetTextFn,
+    pub get_version: fmi2GetVersionTYPE,
     /// `fmi2SetDebugLogging`
-    pub set_debug_logging: SetDebugLoggingFn,
+    pub set_debug_logging: fmi2SetDebugLoggingTYPE,
     /// `fmi2Instantiate`
-    pub instantiate: InstantiateFn,
+    pub instantiate: fmi2InstantiateTYPE,
     /// `fmi2FreeInstance`
-    pub free_instance: FreeInstanceFn,
+    pub free_instance: fmi2FreeInstanceTYPE,
     /// `fmi2SetupExperiment`
-    pub setup_experiment: SetupExperimentFn,
+    pub setup_experiment: fmi2SetupExperimentTYPE,
     /// `fmi2EnterInitializationMode`
-    pub enter_initialization_mode: ComponentFn,
+    pub enter_initialization_mode: fmi2EnterInitializationModeTYPE,
     /// `fmi2ExitInitializationMode`
-    pub exit_initialization_mode: ComponentFn,
+    pub exit_initialization_mode: fmi2ExitInitializationModeTYPE,
     /// `fmi2Terminate`
-    pub terminate: ComponentFn,
+    pub terminate: fmi2TerminateTYPE,
     /// `fmi2Reset`
-    pub reset: ComponentFn,
+    pub reset: fmi2ResetTYPE,
     /// `fmi2GetReal`
-    pub get_real: GetRealFn,
+    pub get_real: fmi2GetRealTYPE,
     /// `fmi2GetInteger`
-    pub get_integer: GetIntegerFn,
+    pub get_integer: fmi2GetIntegerTYPE,
     /// `fmi2GetBoolean`
-    pub get_boolean: GetBooleanFn,
+    pub get_boolean: fmi2GetBooleanTYPE,
     /// `fmi2GetString`
-    pub get_string: GetStringFn,
+    pub get_string: fmi2GetStringTYPE,
     /// `fmi2SetReal`
-    pub set_real: SetRealFn,
+    pub set_real: fmi2SetRealTYPE,
     /// `fmi2SetInteger`
-    pub set_integer: SetIntegerFn,
+    pub set_integer: fmi2SetIntegerTYPE,
     /// `fmi2SetBoolean`
-    pub set_boolean: SetBooleanFn,
+    pub set_boolean: fmi2SetBooleanTYPE,
     /// `fmi2SetString`
-    pub set_string: SetStringFn,
+    pub set_string: fmi2SetStringTYPE,
     /// `fmi2DoStep`
-    pub do_step: DoStepFn,
+    pub do_step: fmi2DoStepTYPE,
     /// `fmi2GetFMUstate` (`canGetAndSetFMUstate`)
-    pub get_fmu_state: Option<GetFmuStateFn>,
+    pub get_fmu_state: Option<fmi2GetFMUstateTYPE>,
     /// `fmi2SetFMUstate` (`canGetAndSetFMUstate`)
-    pub set_fmu_state: Option<SetFmuStateFn>,
+    pub set_fmu_state: Option<fmi2SetFMUstateTYPE>,
     /// `fmi2FreeFMUstate` (`canGetAndSetFMUstate`)
-    pub free_fmu_state: Option<FreeFmuStateFn>,
+    pub free_fmu_state: Option<fmi2FreeFMUstateTYPE>,
     /// `fmi2SerializedFMUstateSize` (`canSerializeFMUstate`)
-    pub serialized_fmu_state_size: Option<SerializedFmuStateSizeFn>,
+    pub serialized_fmu_state_size: Option<fmi2SerializedFMUstateSizeTYPE>,
     /// `fmi2SerializeFMUstate` (`canSerializeFMUstate`)
-    pub serialize_fmu_state: Option<SerializeFmuStateFn>,
+    pub serialize_fmu_state: Option<fmi2SerializeFMUstateTYPE>,
     /// `fmi2DeSerializeFMUstate` (`canSerializeFMUstate`)
-    pub deserialize_fmu_state: Option<DeserializeFmuStateFn>,
+    pub deserialize_fmu_state: Option<fmi2DeSerializeFMUstateTYPE>,
     /// `fmi2GetDirectionalDerivative` (`providesDirectionalDerivative`)
-    pub get_directional_derivative: Option<GetDirectionalDerivativeFn>,
+    pub get_directional_derivative: Option<fmi2GetDirectionalDerivativeTYPE>,
     /// `fmi2SetRealInputDerivatives` (`canInterpolateInputs`)
-    pub set_real_input_derivatives: Option<SetRealInputDerivativesFn>,
+    pub set_real_input_derivatives: Option<fmi2SetRealInputDerivativesTYPE>,
     /// `fmi2GetRealOutputDerivatives` (`maxOutputDerivativeOrder` >= 1)
-    pub get_real_output_derivatives: Option<GetRealOutputDerivativesFn>,
+    pub get_real_output_derivatives: Option<fmi2GetRealOutputDerivativesTYPE>,
     /// `fmi2CancelStep` (if exported; only meaningful for asynchronous steps)
-    pub cancel_step: Option<ComponentFn>,
+    pub cancel_step: Option<fmi2CancelStepTYPE>,
     /// `fmi2GetRealStatus` (if exported; used for `fmi2LastSuccessfulTime`)
-    pub get_real_status: Option<GetRealStatusFn>,
+    pub get_real_status: Option<fmi2GetRealStatusTYPE>,
     /// `fmi2GetBooleanStatus` (if exported; used for `fmi2Terminated` after a discarded step)
-    pub get_boolean_status: Option<GetBooleanStatusFn>,
+    pub get_boolean_status: Option<fmi2GetBooleanStatusTYPE>,
     /// `fmi2GetContinuousStates` (if exported: Model Exchange from the same binary)
-    pub get_continuous_states: Option<GetRealArrayFn>,
+    pub get_continuous_states: Option<fmi2GetContinuousStatesTYPE>,
     /// `fmi2GetDerivatives` (if exported: Model Exchange from the same binary)
-    pub get_derivatives: Option<GetRealArrayFn>,
+    pub get_derivatives: Option<fmi2GetDerivativesTYPE>,
     /// `fmi2SetContinuousStates` (if exported: Model Exchange from the same binary)
-    pub set_continuous_states: Option<SetRealArrayFn>,
+    pub set_continuous_states: Option<fmi2SetContinuousStatesTYPE>,
     /// `fmi2SetTime` (if exported: Model Exchange from the same binary)
-    pub set_time: Option<SetTimeFn>,
+    pub set_time: Option<fmi2SetTimeTYPE>,
 }
 
 /// Why a binary could not be loaded or resolved (turned into an `ImportError` by the caller,
@@ -305,7 +226,7 @@ fn looks_like_missing_python(message: &str) -> bool {
 }
 
 /// Calls a function returning a C string and compares the text.
-fn check_text(f: GetTextFn, function: &'static str, expected: &'static str) -> Result<(), LoadError> {
+fn check_text(f: fmi2GetVersionTYPE, function: &'static str, expected: &'static str) -> Result<(), LoadError> {
     // SAFETY: `f` was resolved from the loaded library with the FMI 2.0 signature
     // `const char* f(void)`; it takes no arguments and may be called at any time.
     let ptr = unsafe { f() };

@@ -105,7 +105,7 @@ fn an_fmu_without_model_exchange_is_refused_by_name() {
     let xml = fmu_core::model_description::<Body>();
     let cs_only: String = xml.lines().filter(|l| !l.contains("<ModelExchange")).collect::<Vec<_>>().join("\n");
     let path = dir.path().join("BodyCS.fmu");
-    fmu_core::package::write_fmu(&path, &cs_only, "TwoMassBody", &library, &[]).unwrap();
+    fmu_tooling::write_fmu(&path, &cs_only, "TwoMassBody", &library, &[]).unwrap();
     let system = common::system(&two_mass_json("BodyCS.fmu"), dir.path());
     let Err(err) = Master::new_model_exchange(system, &mut FmuCache::default(), common::logger()) else {
         panic!("a Co-Simulation-only FMU was instantiated as Model Exchange");
@@ -194,7 +194,7 @@ fn differenced_jacobians_of_fmus_without_directional_derivatives_match_the_exact
         assert!(xml.contains(r#"providesDirectionalDerivative="false""#), "{}", fmu.identifier);
         let library = library_dir.join(format!("lib{}.so", fmu.identifier));
         let path = dir.path().join(format!("{}.fmu", fmu.identifier));
-        fmu_core::package::write_fmu(&path, &xml, fmu.identifier, &library, &[]).unwrap();
+        fmu_tooling::write_fmu(&path, &xml, fmu.identifier, &library, &[]).unwrap();
     }
     let text = std::fs::read_to_string(test_fmus::fixtures::example_path("helicopter.json")).unwrap();
     let linearize = |fmu_dir: &Path| {

@@ -11,9 +11,9 @@ use fmu_core::instance::Logger;
 use fmu_core::{CoSimulation, FmiError, FmiResult, Status};
 
 use super::{INTERFACE_FILE, Interface, OuterCausality, OuterType, SYSTEM_FILE};
-use crate::import::FmuLogger;
-use crate::master::{FmuCache, Master, MasterError, MasterState};
-use crate::system::{ExternalInput, Signal, System, SystemContext, SystemDescription, SystemError};
+use cosim::import::FmuLogger;
+use cosim::master::{FmuCache, Master, MasterError, MasterState};
+use cosim::system::{ExternalInput, Signal, System, SystemContext, SystemDescription, SystemError};
 
 /// Where the outer FMU is in the FMI 2.0 Co-Simulation state machine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,7 +98,7 @@ struct Run {
     segment: Option<Segment>,
     /// Communication points of the system grid `start + n * step` passed so far.
     grid_index: usize,
-    experiment: crate::system::Experiment,
+    experiment: cosim::system::Experiment,
 }
 
 /// The master's last step when the outer communication point fell inside it: the recorded

@@ -1,5 +1,5 @@
 //! [`SystemSlave`]'s `fmi2*` functions: the [`CoSimulation`] trait that `fmu-core`'s export
-//! calls, over the inner [`Master`](crate::master::Master).
+//! calls, over the inner [`Master`](cosim::master::Master).
 
 use fmu_core::instance::Logger;
 use fmu_core::{CoSimulation, FmiError, FmiResult, InstantiateArgs, Status};

@@ -10,8 +10,8 @@ use quick_xml::escape::escape;
 use serde_json::Value;
 
 use super::{INTERFACE_FILE, Interface, OuterCausality, OuterType, OuterVariable, SYSTEM_FILE};
-use crate::import::model_description::{Causality, ScalarVariable, VarType};
-use crate::system::{ParameterValue, System, VarRef, name_matches};
+use cosim::import::model_description::{Causality, ScalarVariable, VarType};
+use cosim::system::{ParameterValue, System, VarRef, name_matches};
 
 /// What the outer FMU exposes: patterns `instance.variable` with `*` (empty: the default).
 #[derive(Debug, Clone, Default)]
@@ -220,7 +220,7 @@ fn write_root(x: &mut String, model_name: &str, system: &System) {
 /// The `CoSimulation` element: the capabilities every inner FMU shares.
 fn write_co_simulation(x: &mut String, model_identifier: &str, system: &System) {
     // FMU state: composed of the inner FMUs' states, so only where every one provides it.
-    let every = |f: fn(&crate::import::model_description::CoSimulation) -> bool| {
+    let every = |f: fn(&cosim::import::model_description::CoSimulation) -> bool| {
         system.instances.iter().all(|i| f(&i.description.co_simulation))
     };
     let get_and_set = every(|c| c.can_get_and_set_fmu_state);
@@ -399,7 +399,7 @@ pub fn export(
     files.push((format!("resources/{SYSTEM_FILE}"), serde_json::to_vec_pretty(&raw)?));
     files.push((format!("resources/{INTERFACE_FILE}"), serde_json::to_vec_pretty(&interface)?));
     let refs: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
-    fmu_core::package::write_fmu(out, &xml, &model_identifier, library, &refs)
+    fmu_tooling::write_fmu(out, &xml, &model_identifier, library, &refs)
         .with_context(|| format!("cannot write {}", out.display()))?;
     Ok(ExportReport { model_identifier, fmus: embedded.len(), counts, skipped_outputs })
 }
@@ -459,7 +459,7 @@ fn embed_tables(base: &Path, raw: &mut Value, files: &mut Vec<(String, Vec<u8>)>
 fn unit_definitions(embedded: &[(PathBuf, String)]) -> Result<BTreeMap<String, Vec<(String, String)>>> {
     let mut units = BTreeMap::new();
     for (path, _) in embedded {
-        for (name, base) in crate::ssp::unit_definitions(path).map_err(anyhow::Error::msg)? {
+        for (name, base) in cosim::ssp::unit_definitions(path).map_err(anyhow::Error::msg)? {
             units.entry(name).or_insert(base);
         }
     }
