@@ -14,8 +14,10 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use cosim::linear::StateNames;
 use cosim::master::{FmuCache, Master, Results};
 use nalgebra::{Complex, DMatrix, Matrix4};
+use rotorcraft::{RotorNaming, Rotors};
 use test_fmus::{Body, Load};
 
 const M: f64 = 1.0;
@@ -89,7 +91,7 @@ fn two_mass_loop_is_eliminated_exactly() {
     }
     assert_eq!((lin.b.ncols(), lin.d.ncols()), (0, 0));
     // Eigenvalues: those of the monolithic matrix (nalgebra's Schur of the closed form).
-    let got = sorted(lin.modes().unwrap().iter().map(|m| m.eigenvalue).collect());
+    let got = sorted(lin.modes(&StateNames).unwrap().iter().map(|m| m.eigenvalue).collect());
     let want = sorted(DMatrix::from_iterator(4, 4, a.iter().copied()).complex_eigenvalues().iter().copied().collect());
     for (g, w) in got.iter().zip(&want) {
         assert!((g - w).norm() < 1e-10, "{got:?} vs {want:?}");
