@@ -311,7 +311,7 @@ impl LinearModel {
     /// whose derivative is exactly another state (`x_i' = x_j`: a row of `A` that is a unit
     /// vector to [`KINEMATIC`], no input) counted with that state, as a body's position with
     /// its velocity while its attitude is level.
-    pub fn state_groups(&self, naming: &dyn ModeNaming) -> Vec<String> {
+    pub(crate) fn state_groups(&self, naming: &dyn ModeNaming) -> Vec<String> {
         let mut groups: Vec<String> = self.state_names.iter().map(|s| naming.group(s)).collect();
         let n = self.state_names.len();
         for i in 0..n {

@@ -245,7 +245,7 @@ pub fn resolve(description: &SystemDescription) -> Result<System, SystemError> {
 
 /// Loads and resolves a JSON system description file.
 pub fn load(path: impl AsRef<Path>) -> Result<System, SystemError> {
-    resolve(&SystemDescription::from_file(path)?)
+    resolve(&rotorcraft::read_system(path)?)
 }
 
 impl MonolithicSystem {

@@ -7,13 +7,17 @@
 //!   [`StateTransform`](cosim::linear::StateTransform) to multiblade (Coleman) coordinates;
 //! - [`RotorNaming`] is the [`ModeNaming`](cosim::linear::ModeNaming): a blade angle with its
 //!   rate and every blade together, multiblade coordinates as collective, cyclic and
-//!   differential, cyclic modes regressive or progressive.
+//!   differential, cyclic modes regressive or progressive;
+//! - [`TrimSpec`] is the system description's `trim` section, an application section `cosim`
+//!   keeps as written: [`read_system`] reads a description with it.
 
 mod multiblade;
 mod naming;
+mod trim;
 
 pub use multiblade::{MultibladeError, RotorFrame, Rotors, multiblade_entry, multiblade_names};
 pub use naming::{RotorNaming, state_group};
+pub use trim::{SECTIONS, TrimSpec, read_system, system_from_str};
 
 #[cfg(test)]
 mod tests;

@@ -9,9 +9,10 @@ use super::xml::{Element, parse};
 use super::{ANNOTATION_TYPE, SspError};
 use crate::system::SystemDescription;
 
-/// Reads a `.ssp` archive (or a `.ssd` file beside its FMUs) as a system description; the
-/// warnings name what was not understood.
-pub fn import(path: &Path) -> Result<(SystemDescription, Vec<String>), SspError> {
+/// Reads a `.ssp` archive (or a `.ssd` file beside its FMUs) as a system description, keeping
+/// the application sections `sections` of our annotation ([`SystemDescription::from_str_with`]);
+/// the warnings name what was not understood.
+pub fn import(path: &Path, sections: &[&str]) -> Result<(SystemDescription, Vec<String>), SspError> {
     let is_archive = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ssp"));
     let (ssd, base) = if is_archive {
         let dir = extract(path)?;
@@ -53,7 +54,7 @@ pub fn import(path: &Path) -> Result<(SystemDescription, Vec<String>), SspError>
     json.insert("connections".into(), Value::Array(connections));
     experiment(&root, system, &ssd, &mut json, &mut warnings)?;
     let text = serde_json::to_string(&Value::Object(json))?;
-    let description = SystemDescription::from_str(&text, &base)
+    let description = SystemDescription::from_str_with(&text, &base, sections)
         .map_err(|source| SspError::System { path: path.to_path_buf(), source })?;
     Ok((description, warnings))
 }

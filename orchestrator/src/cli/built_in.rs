@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use cosim::import::StderrLogger;
-use cosim::system::{SignalSpec, SystemDescription};
+use cosim::system::SignalSpec;
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trimmer};
 
 use super::options::{RunLimits, fmu_cache};
@@ -33,7 +33,7 @@ pub fn run_built_in(
     let out_dir = std::path::absolute(out_dir).with_context(|| format!("bad --out-dir {}", out_dir.display()))?;
     let fmu_dir = out_dir.join("fmus");
     fmu_catalog::package_all(&fmu_dir, None).context("cannot package the built-in scenario's FMUs")?;
-    let mut description = SystemDescription::from_str(BUILT_IN_HELICOPTER, std::env::current_dir()?)?;
+    let mut description = rotorcraft::system_from_str(BUILT_IN_HELICOPTER, std::env::current_dir()?)?;
     description.use_fmus_in(&fmu_dir)?;
     changes.apply(&mut description)?;
     say!("built-in helicopter (examples/helicopter.json), FMUs in {}", fmu_dir.display());

@@ -67,7 +67,7 @@ impl<'a> LinearRequest<'a> {
     fn description(&self, set: &[String]) -> Result<SystemDescription> {
         let mut changes = self.changes.clone();
         changes.set.extend_from_slice(set);
-        let mut description = SystemDescription::from_file(self.system_path)?;
+        let mut description = rotorcraft::read_system(self.system_path)?;
         changes.apply(&mut description)?;
         if let Some(condition) = self.condition {
             let trim = solve_trim(&description, self.system_path, condition, JacobianMethod::Broyden, self.verbose)?;
@@ -77,7 +77,7 @@ impl<'a> LinearRequest<'a> {
             for assignment in &changes.set {
                 super::outputs::apply_set_to_json(&mut json, assignment)?;
             }
-            description = SystemDescription::from_str(&serde_json::to_string(&json)?, description.base_dir.clone())?;
+            description = rotorcraft::system_from_str(&serde_json::to_string(&json)?, description.base_dir.clone())?;
         }
         Ok(description)
     }

@@ -31,7 +31,7 @@ pub fn trim(
     summary_json: Option<&Path>,
     verbose: bool,
 ) -> Result<()> {
-    let mut description = SystemDescription::from_file(system_path)?;
+    let mut description = rotorcraft::read_system(system_path)?;
     changes.apply(&mut description)?;
     if let Some(path) = out {
         super::outputs::require_json_system(system_path, "trim --out")?;

@@ -14,7 +14,7 @@ pub use test_fmus::fixtures::{fmu_dir, our_fmu, package_test_fmu};
 /// Resolves a JSON system description whose relative paths start at `base`.
 pub fn system(json: &str, base: &Path) -> System {
     fmu_catalog::install();
-    resolve(&SystemDescription::from_str(json, base).unwrap_or_else(|e| panic!("{e}")))
+    resolve(&rotorcraft::system_from_str(json, base).unwrap_or_else(|e| panic!("{e}")))
 }
 
 /// Resolves a system description against its FMUs.
@@ -27,7 +27,7 @@ pub fn example(name: &str) -> SystemDescription {
     // `"model"` names are checked against our FMUs, as the orchestrator binary does.
     fmu_catalog::install();
     let mut description =
-        SystemDescription::from_file(test_fmus::fixtures::example_path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        rotorcraft::read_system(test_fmus::fixtures::example_path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     description.use_fmus_in(&fmu_dir()).unwrap_or_else(|e| panic!("{name}: {e}"));
     description
 }
@@ -36,7 +36,7 @@ pub fn example(name: &str) -> SystemDescription {
 /// packaged FMUs for its `"model"` entries.
 pub fn description_from_json(json: &serde_json::Value) -> SystemDescription {
     fmu_catalog::install();
-    let mut description = SystemDescription::from_str(&json.to_string(), ".").unwrap_or_else(|e| panic!("{e}"));
+    let mut description = rotorcraft::system_from_str(&json.to_string(), ".").unwrap_or_else(|e| panic!("{e}"));
     description.use_fmus_in(&fmu_dir()).unwrap_or_else(|e| panic!("{e}"));
     description
 }

@@ -7,11 +7,13 @@ mod spec;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::{Map, Value};
 
 use spec::ordered_map;
 pub use spec::{
     Algorithm, ConnectionParseError, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec,
-    ParameterSpec, SignalSpec, TrimSpec,
+    ParameterSpec, SignalSpec,
 };
 
 use super::error::SystemError;
@@ -22,9 +24,10 @@ use super::resolve::existing_file;
 /// A system description as written in JSON (see the [module documentation](super) for the
 /// format). Built by [`SystemDescription::from_file`] or [`SystemDescription::from_str`], which
 /// also check everything that can be checked without the FMUs; [`SystemDescription::resolve`]
-/// checks the rest against the model descriptions.
+/// checks the rest against the model descriptions. Top-level sections of the application's
+/// (declared to [`SystemDescription::from_file_with`]) are kept as written in
+/// [`SystemDescription::sections`]; any other unknown field is an error.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct SystemDescription {
     /// Directory that relative paths (FMUs, CSV tables) are resolved against: the JSON file's
     /// directory.
@@ -47,20 +50,32 @@ pub struct SystemDescription {
     /// `outputs`: variables to record; `None` records every output of every instance.
     #[serde(default)]
     pub outputs: Option<Vec<String>>,
-    /// `trim`: what `orchestrator trim` may adjust (default: the system cannot be trimmed).
-    #[serde(default)]
-    pub trim: Option<TrimSpec>,
+    /// The application's sections (declared to [`SystemDescription::from_file_with`]), by name,
+    /// as written; read one with [`SystemDescription::section`].
+    #[serde(flatten)]
+    pub sections: Map<String, Value>,
 }
 
+/// The top-level fields of a system description that this library reads.
+const OWN_FIELDS: [&str; 6] = ["fmus", "connections", "experiment", "master", "inputs", "outputs"];
+
 impl SystemDescription {
-    /// Reads and parses the JSON file at `path`; relative paths in it are taken relative to its
-    /// directory.
+    /// Reads and parses the JSON file at `path` (no application sections: see
+    /// [`SystemDescription::from_file_with`]).
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, SystemError> {
+        Self::from_file_with(path, &[])
+    }
+
+    /// Reads and parses the JSON file at `path`, keeping the top-level sections named in
+    /// `sections` (the application's) in [`SystemDescription::sections`]; relative paths in it
+    /// are taken relative to its directory.
     /// An `.ssp` archive or `.ssd` file is read as SSP 1.0 ([`crate::ssp::import`]; what it
     /// does not support is printed as warnings).
-    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, SystemError> {
+    pub fn from_file_with(path: impl AsRef<Path>, sections: &[&str]) -> Result<Self, SystemError> {
         let path = std::path::absolute(path.as_ref()).unwrap_or_else(|_| path.as_ref().to_path_buf());
         if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ssp") || e.eq_ignore_ascii_case("ssd")) {
-            let (description, warnings) = crate::ssp::import(&path).map_err(|m| SystemError::new("", m.to_string()))?;
+            let (description, warnings) =
+                crate::ssp::import(&path, sections).map_err(|m| SystemError::new("", m.to_string()))?;
             for warning in warnings {
                 log::warn!("{}: {warning}", path.display());
             }
@@ -75,17 +90,53 @@ impl SystemDescription {
         })?;
         let path = std::fs::canonicalize(&path).unwrap_or(path);
         let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        Self::from_str(&text, base_dir)
+        Self::from_str_with(&text, base_dir, sections)
     }
 
     /// Parses JSON text whose relative paths are relative to `base_dir`, and checks it on its
     /// own: instance names, the form of every reference, that referenced instances exist, the
-    /// experiment and master numbers.
+    /// experiment and master numbers (no application sections: see
+    /// [`SystemDescription::from_str_with`]).
     pub fn from_str(json: &str, base_dir: impl Into<PathBuf>) -> Result<Self, SystemError> {
-        let mut description: Self = serde_json::from_str(json).map_err(|e| json_error(json, &e))?;
+        Self::from_str_with(json, base_dir, &[])
+    }
+
+    /// [`SystemDescription::from_str`] keeping the top-level sections named in `sections` (the
+    /// application's) in [`SystemDescription::sections`].
+    pub fn from_str_with(json: &str, base_dir: impl Into<PathBuf>, sections: &[&str]) -> Result<Self, SystemError> {
+        let parsed: Result<Self, _> = serde_json::from_str(json);
+        // Syntax errors first, then unknown fields (which `sections` would take), then the rest.
+        if let Err(e) = &parsed
+            && (e.is_syntax() || e.is_eof())
+        {
+            return Err(json_error(json, e));
+        }
+        let mut known: Vec<&str> = OWN_FIELDS.to_vec();
+        known.extend_from_slice(sections);
+        let mut reader = serde_json::Deserializer::from_str(json);
+        KnownFields(&known).deserialize(&mut reader).map_err(|e| json_error(json, &e))?;
+        let mut description = parsed.map_err(|e| json_error(json, &e))?;
         description.base_dir = base_dir.into();
         description.validate()?;
         Ok(description)
+    }
+
+    /// The application section `name` read as a `T` (`None` without the section); an error
+    /// names the field in it (`name.field`), without a line and column.
+    pub fn section<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<Option<T>, SystemError> {
+        let Some(value) = self.sections.get(name) else { return Ok(None) };
+        // Reprinted, so that serde_json's position in the text gives the field path.
+        let text = serde_json::to_string_pretty(value).map_err(|e| SystemError::new(name, e.to_string()))?;
+        serde_json::from_str(&text).map(Some).map_err(|e| {
+            let inner =
+                if e.line() == 0 { String::new() } else { path_at(&text, offset_of(&text, e.line(), e.column())) };
+            let path = match inner.as_str() {
+                "" => name.to_string(),
+                _ if inner.starts_with('[') => format!("{name}{inner}"),
+                _ => format!("{name}.{inner}"),
+            };
+            SystemError::new(path, bare_message(&e))
+        })
     }
 
     /// Takes every `model` entry (our own FMUs) from `dir` (as `dir/<model>.fmu`, made absolute)
@@ -150,7 +201,7 @@ impl SystemDescription {
         }
     }
 
-    /// Applies one `INSTANCE.VARIABLE=VALUE` assignment (the `--set` of `run` and `trim`): a
+    /// Applies one `INSTANCE.VARIABLE=VALUE` assignment (a command line's `--set`): a
     /// variable that an `inputs` entry drives exactly (`"to"` equal to the reference) gets the
     /// constant `VALUE` instead of its signal; any other variable becomes (or stays) a
     /// parameter with that value. `VALUE` is a finite number, `true` or `false`. The variable
@@ -335,11 +386,52 @@ impl SystemDescription {
     }
 }
 
+/// The top-level field names a system description may have: an unknown one is the error serde
+/// gives for an unknown field, where it stands (the values are read by [`SystemDescription`]).
+struct KnownFields<'a>(&'a [&'a str]);
+
+impl<'de> DeserializeSeed<'de> for KnownFields<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KnownFields<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("struct SystemDescription")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if !self.0.contains(&key.as_str()) {
+                let expected: Vec<String> = self.0.iter().map(|k| format!("`{k}`")).collect();
+                return Err(de::Error::custom(format!(
+                    "unknown field `{key}`, expected one of {}",
+                    expected.join(", ")
+                )));
+            }
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(())
+    }
+}
+
+/// A serde_json error's message without its position, quotes as `'`.
+fn bare_message(error: &serde_json::Error) -> String {
+    let full = error.to_string();
+    full.strip_suffix(&format!(" at line {} column {}", error.line(), error.column()))
+        .unwrap_or(&full)
+        .replace('`', "'")
+}
+
 /// A serde_json error as a [`SystemError`] at the field path where it happened.
 fn json_error(json: &str, error: &serde_json::Error) -> SystemError {
     let (line, column) = (error.line(), error.column());
-    let full = error.to_string();
-    let bare = full.strip_suffix(&format!(" at line {line} column {column}")).unwrap_or(&full).replace('`', "'");
+    let bare = bare_message(error);
     let path = if line == 0 { String::new() } else { path_at(json, offset_of(json, line, column)) };
     let message = match error.classify() {
         serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {

@@ -200,7 +200,7 @@ fn differenced_jacobians_of_fmus_without_directional_derivatives_match_the_exact
     }
     let text = std::fs::read_to_string(test_fmus::fixtures::example_path("helicopter.json")).unwrap();
     let linearize = |fmu_dir: &Path| {
-        let mut description = cosim::system::SystemDescription::from_str(&text, dir.path()).unwrap();
+        let mut description = rotorcraft::system_from_str(&text, dir.path()).unwrap();
         description.use_fmus_in(fmu_dir).unwrap();
         let mut master =
             Master::new_model_exchange(common::resolve(&description), &mut FmuCache::default(), common::logger())

@@ -18,7 +18,7 @@ pub use test_fmus::fixtures::{fmu_dir, our_fmu, package_test_fmu};
 /// descriptions from the FMU archives.
 pub fn system(json: &str, base: &Path) -> System {
     fmu_catalog::install();
-    let description = SystemDescription::from_str(json, base).unwrap_or_else(|e| panic!("{e}"));
+    let description = rotorcraft::system_from_str(json, base).unwrap_or_else(|e| panic!("{e}"));
     monolithic_reference::resolve(&description).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -27,7 +27,7 @@ pub fn example(name: &str) -> SystemDescription {
     // `"model"` names are checked against our FMUs, as the orchestrator binary does.
     fmu_catalog::install();
     let mut description =
-        SystemDescription::from_file(test_fmus::fixtures::example_path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        rotorcraft::read_system(test_fmus::fixtures::example_path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     description.use_fmus_in(&fmu_dir()).unwrap_or_else(|e| panic!("{name}: {e}"));
     description
 }
