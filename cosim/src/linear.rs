@@ -1,6 +1,11 @@
 //! Linear state-space models of the coupled system (from [`crate::master::Master::linearize`]):
 //! eigenvalues, mode shapes named by participation, and the files they are read from (JSON and
 //! MAT v4 for MATLAB, Octave and SciPy).
+//!
+//! What the states mean is the application's: a [`StateTransform`] changes the state
+//! coordinates (e.g. to a frame in which a periodic system is time-invariant) and a
+//! [`ModeNaming`] says which states name a mode together. [`Identity`] and [`StateNames`] are
+//! the generic defaults.
 
 use std::io::{self, Write};
 
@@ -12,33 +17,16 @@ use crate::result_files;
 mod modes;
 
 pub use modes::floquet;
-use modes::{multiblade_entry, multiblade_names, named_modes, sort_modes, state_group};
+use modes::{named_modes, sort_modes};
 
 /// Why a linear model could not be transformed or queried.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum LinearError {
-    /// The multiblade transform needs at least three blades with the coordinate.
-    #[error("{rotor}: {blades} blades with {kind} states: the multiblade transform needs at least 3")]
-    TooFewBlades {
-        /// Rotor instance.
-        rotor: String,
-        /// Blade coordinate: `lag` or `flap`.
-        kind: String,
-        /// Blades found with it.
-        blades: usize,
-    },
-    /// A blade coordinate has no rate state.
-    #[error("{rotor}: blade {blade} has no {kind}_rate")]
-    MissingRate {
-        /// Rotor instance.
-        rotor: String,
-        /// Blade number, from 1.
-        blade: usize,
-        /// Blade coordinate.
-        kind: String,
-    },
-    /// The multiblade transform matrix cannot be inverted.
-    #[error("the multiblade transform is singular")]
+    /// The [`StateTransform`] does not apply to the model's states (its message).
+    #[error("{0}")]
+    Transform(String),
+    /// The state transform matrix cannot be inverted.
+    #[error("the state transform is singular")]
     SingularTransform,
     /// No input of that name.
     #[error("'{input}' is not an input of the linear model (inputs: {inputs})")]
@@ -97,28 +85,64 @@ pub struct LinearModel {
     pub c: DMatrix<f64>,
     /// `dy/du`.
     pub d: DMatrix<f64>,
-    /// The rotors' blade azimuths and speeds at the operating point, for
-    /// [`LinearModel::multiblade`].
-    pub rotors: Vec<RotorFrame>,
-    /// The multiblade transform has been applied: blade states are multiblade coordinates.
-    pub multiblade: bool,
 }
 
-/// Coleman's transform at one azimuth ([`LinearModel::multiblade_transform`]).
+/// A change of state coordinates `x = S x_t` at one time ([`StateTransform::transform`]).
 #[derive(Debug, Clone)]
-pub struct Multiblade {
-    /// `S(psi)`: `x = S x_m`, rotating-frame states from multiblade ones.
+pub struct Transform {
+    /// `S`: the model's states from the transformed ones.
     pub s: DMatrix<f64>,
-    /// `dS/dt` at the shaft speed.
+    /// `dS/dt`.
     pub s_dot: DMatrix<f64>,
-    /// The states' names in multiblade coordinates.
+    /// The names of the transformed states.
     pub names: Vec<String>,
 }
 
-/// Where a multiblade model differs most from the same system's at another azimuth
-/// ([`LinearModel::azimuth_dependence`]).
+/// A time-dependent change of a linear model's state coordinates, as
+/// [`LinearModel::transformed`] and [`floquet`] use it: the application's knowledge of what
+/// the states are (e.g. states in a rotating frame taken to a fixed one).
+pub trait StateTransform {
+    /// The transform for the states `states` at `dt` seconds after the operating point it was
+    /// taken at (the identity and the same names where it changes nothing).
+    fn transform(&self, states: &[String], dt: f64) -> Result<Transform, LinearError>;
+}
+
+/// The generic [`StateTransform`]: the states as they are.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Identity;
+
+impl StateTransform for Identity {
+    fn transform(&self, states: &[String], _dt: f64) -> Result<Transform, LinearError> {
+        let n = states.len();
+        Ok(Transform { s: DMatrix::identity(n, n), s_dot: DMatrix::zeros(n, n), names: states.to_vec() })
+    }
+}
+
+/// Which states name a mode together, and the final form of a mode's name: the application's
+/// naming rules ([`LinearModel::modes`], [`floquet`]).
+pub trait ModeNaming {
+    /// The group of the state `state` (`instance.variable`): a mode is named by the group of
+    /// its largest participation.
+    fn group(&self, state: &str) -> String;
+
+    /// Refines the name of `mode` (named by its group) from its eigenvalue; the default keeps it.
+    fn label(&self, _mode: &mut Mode) {}
+}
+
+/// The generic [`ModeNaming`]: each state is a group of its own.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StateNames;
+
+impl ModeNaming for StateNames {
+    fn group(&self, state: &str) -> String {
+        state.to_string()
+    }
+}
+
+/// Where a transformed model differs most from the same system's at another time
+/// ([`LinearModel::time_dependence`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct AzimuthDependence {
+pub struct TimeDependence {
     /// The largest `|A_1 - A_2|` entry (units of that entry of `A`).
     pub difference: f64,
     /// `difference` over the largest `|A_1|` entry.
@@ -129,26 +153,15 @@ pub struct AzimuthDependence {
     pub column: String,
 }
 
-impl AzimuthDependence {
-    /// Relative differences above this are not round-off: the multiblade system depends on the
-    /// azimuth (periodic coefficients) and its eigenvalues describe the snapshot only.
+impl TimeDependence {
+    /// Relative differences above this are not round-off: the transformed system depends on the
+    /// time (periodic coefficients) and its eigenvalues describe the snapshot only.
     pub const TOLERANCE: f64 = 1e-6;
 
-    /// The system is periodic in the azimuth beyond round-off.
+    /// The system depends on the time beyond round-off.
     pub fn is_periodic(&self) -> bool {
         self.relative > Self::TOLERANCE
     }
-}
-
-/// Where a rotor instance's blades are at the operating point.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RotorFrame {
-    /// The instance name.
-    pub instance: String,
-    /// `blade[b].azimuth` of blades 1, 2, ..., rad.
-    pub blade_azimuths: Vec<f64>,
-    /// Shaft speed relative to the airframe (`shaft.rate`), rad/s.
-    pub omega: f64,
 }
 
 /// One eigenvalue of `A` with its mode.
@@ -160,8 +173,7 @@ pub struct Mode {
     pub frequency_hz: f64,
     /// Damping ratio `-Re / |lambda|` (`None` for a zero eigenvalue).
     pub damping: Option<f64>,
-    /// The state group with the largest participation (`instance.state`, an angle and its
-    /// rate counted together).
+    /// The state group ([`ModeNaming::group`]) with the largest participation.
     pub name: String,
     /// The largest participations, `(group, share)`, shares summing to 1 over all groups.
     pub participation: Vec<(String, f64)>,
@@ -184,14 +196,12 @@ impl LinearModel {
             state_names,
             input_names,
             output_names,
-            rotors: Vec::new(),
-            multiblade: false,
         }
     }
 
     /// States that take no part: constant (zero row of `A` and `B`, zero derivative) and
-    /// influencing nothing (zero column of `A` and `C`), such as the declared states of a
-    /// rotor's unused blades, a locked hinge, or Pitt-Peters states under uniform inflow.
+    /// influencing nothing (zero column of `A` and `C`), such as declared states of unused
+    /// parts of a model.
     pub fn inert_states(&self) -> Vec<usize> {
         (0..self.state_names.len())
             .filter(|&i| {
@@ -221,22 +231,19 @@ impl LinearModel {
             b: self.b.select_rows(&keep),
             c: self.c.select_columns(&keep),
             d: self.d.clone(),
-            rotors: self.rotors.clone(),
-            multiblade: self.multiblade,
         }
     }
 
-    /// The model in multiblade coordinates (Coleman's transform): for each rotor of
-    /// [`LinearModel::rotors`] with N >= 3 blades, the lag (and flap) angles `q_b` of its blades
-    /// become `q_0` (collective), `q_nc`, `q_ns` (cyclic, n = 1 ... (N-1)/2) and, for even N,
-    /// `q_d` (differential), with
-    /// `q_b = q_0 + sum_n (q_nc cos n psi_b + q_ns sin n psi_b) + q_d (-1)^b`. With the
-    /// transform `x = S(psi) x_m` (rates included: `q' = T q_m' + Omega T_psi q_m`),
-    /// `x_m' = S^-1 (A S - S') x_m + S^-1 B u`, `y = C S x_m + D u`. For an isotropic rotor in
-    /// hover or axial flight the result is time-invariant: the eigenvalues are those of the
-    /// periodic system. Named `instance.lag.0`, `instance.lag.1c`, ..., rates `..._rate`.
-    pub fn multiblade(&self) -> Result<LinearModel, LinearError> {
-        let Multiblade { s, s_dot, names } = self.multiblade_transform()?;
+    /// The model in the coordinates of `transform` at its operating point (see
+    /// [`LinearModel::transformed_at`]).
+    pub fn transformed(&self, transform: &dyn StateTransform) -> Result<LinearModel, LinearError> {
+        self.transformed_at(transform, 0.0)
+    }
+
+    /// The model in the coordinates of `transform` taken `dt` seconds after its operating
+    /// point: with `x = S x_t`, `x_t' = S^-1 (A S - S') x_t + S^-1 B u`, `y = C S x_t + D u`.
+    pub fn transformed_at(&self, transform: &dyn StateTransform, dt: f64) -> Result<LinearModel, LinearError> {
+        let Transform { s, s_dot, names } = transform.transform(&self.state_names, dt)?;
         let s_inv = s.clone().try_inverse().ok_or(LinearError::SingularTransform)?;
         let x0 = &s_inv * DVector::from_column_slice(&self.x0);
         let dx0 = &s_inv * (DVector::from_column_slice(&self.dx0) - &s_dot * &x0);
@@ -253,78 +260,13 @@ impl LinearModel {
             b: &s_inv * &self.b,
             c: &self.c * &s,
             d: self.d.clone(),
-            rotors: self.rotors.clone(),
-            multiblade: true,
         })
     }
 
-    /// Coleman's transform of [`LinearModel::multiblade`] at this model's blade azimuths: `S`
-    /// with `x = S x_m`, its time derivative and the multiblade state names (the identity and
-    /// the same names for a model without rotors).
-    pub fn multiblade_transform(&self) -> Result<Multiblade, LinearError> {
-        let n = self.state_names.len();
-        let mut s = DMatrix::<f64>::identity(n, n);
-        let mut s_dot = DMatrix::<f64>::zeros(n, n);
-        let mut names = self.state_names.clone();
-        for rotor in &self.rotors {
-            let prefix = format!("{}.state.blade[", rotor.instance);
-            // Coordinate kinds of this rotor's blade states: "lag", "flap".
-            let mut kinds: Vec<String> = Vec::new();
-            for name in &self.state_names {
-                if let Some(rest) = name.strip_prefix(&prefix)
-                    && let Some((_, kind)) = rest.split_once("].")
-                    && !kind.ends_with("_rate")
-                    && !kinds.iter().any(|k| k == kind)
-                {
-                    kinds.push(kind.to_string());
-                }
-            }
-            for kind in kinds {
-                let index = |b: usize, suffix: &str| {
-                    let name = format!("{prefix}{}].{kind}{suffix}", b + 1);
-                    self.state_names.iter().position(|s| *s == name)
-                };
-                let blades = (0..rotor.blade_azimuths.len()).take_while(|&b| index(b, "").is_some()).count();
-                if blades < 3 {
-                    return Err(LinearError::TooFewBlades { rotor: rotor.instance.clone(), kind, blades });
-                }
-                let angles: Vec<usize> = (0..blades).map(|b| index(b, "").expect("counted")).collect();
-                let rates: Vec<usize> = (0..blades)
-                    .map(|b| {
-                        index(b, "_rate").ok_or_else(|| LinearError::MissingRate {
-                            rotor: rotor.instance.clone(),
-                            blade: b + 1,
-                            kind: kind.clone(),
-                        })
-                    })
-                    .collect::<Result<_, _>>()?;
-                let coordinates = multiblade_names(blades);
-                let omega = rotor.omega;
-                for (b, (&ia, &ir)) in angles.iter().zip(&rates).enumerate() {
-                    let psi = rotor.blade_azimuths[b];
-                    for (m, (&ma, &mr)) in angles.iter().zip(&rates).enumerate() {
-                        let [t, t1, t2] = multiblade_entry(blades, b, m, psi);
-                        s[(ia, ma)] = t;
-                        s[(ir, mr)] = t;
-                        s[(ir, ma)] = omega * t1;
-                        s_dot[(ia, ma)] = omega * t1;
-                        s_dot[(ir, mr)] = omega * t1;
-                        s_dot[(ir, ma)] = omega * omega * t2;
-                    }
-                }
-                for (m, (&ia, &ir)) in angles.iter().zip(&rates).enumerate() {
-                    names[ia] = format!("{}.{kind}.{}", rotor.instance, coordinates[m]);
-                    names[ir] = format!("{}.{kind}.{}_rate", rotor.instance, coordinates[m]);
-                }
-            }
-        }
-        Ok(Multiblade { s, s_dot, names })
-    }
-
     /// The largest difference between this model's `A` and `other`'s (the same states, e.g. the
-    /// same system in multiblade coordinates at a second azimuth), named by its row and column
+    /// same system in transformed coordinates at a second time), named by its row and column
     /// states; `None` when the two have different states.
-    pub fn azimuth_dependence(&self, other: &LinearModel) -> Option<AzimuthDependence> {
+    pub fn time_dependence(&self, other: &LinearModel) -> Option<TimeDependence> {
         if self.state_names != other.state_names || self.state_names.is_empty() {
             return None;
         }
@@ -339,7 +281,7 @@ impl LinearModel {
             }
         }
         let scale = self.a.amax();
-        Some(AzimuthDependence {
+        Some(TimeDependence {
             difference: worst,
             relative: if scale > 0.0 { worst / scale } else { 0.0 },
             row: self.state_names[at.0].clone(),
@@ -347,31 +289,30 @@ impl LinearModel {
         })
     }
 
-    /// Eigenvalues of `A` (real Schur form with an iteration limit) with their modes, sorted by
-    /// frequency, then by real part; an error where the eigenvalues do not converge.
-    pub fn modes(&self) -> Result<Vec<Mode>, LinearError> {
+    /// Eigenvalues of `A` (real Schur form with an iteration limit) with their modes named by
+    /// `naming`, sorted by frequency, then by real part; an error where the eigenvalues do not
+    /// converge.
+    pub fn modes(&self, naming: &dyn ModeNaming) -> Result<Vec<Mode>, LinearError> {
         let n = self.state_names.len();
         if n == 0 {
             return Ok(Vec::new());
         }
-        let zero = neutral_below(std::slice::from_ref(self));
+        let zero = neutral_below([self]);
         let lambdas = modes::eigenvalues(&self.a, "state matrix A")?;
-        let mut modes = named_modes(&self.a, &lambdas, &self.state_groups(), zero);
-        if self.multiblade {
-            for mode in &mut modes {
-                mode.label_cyclic(&self.rotors);
-            }
+        let mut modes = named_modes(&self.a, &lambdas, &self.state_groups(naming), zero);
+        for mode in &mut modes {
+            naming.label(mode);
         }
         sort_modes(&mut modes);
         Ok(modes)
     }
 
-    /// The group of each state for naming modes ([`state_group`]: an angle with its rate,
-    /// every blade together), with a coordinate whose derivative is exactly another state
-    /// (`x_i' = x_j`: a row of `A` that is a unit vector to [`KINEMATIC`], no input) counted with
-    /// that state, as a hub's position with its velocity while its attitude is level.
-    pub(crate) fn state_groups(&self) -> Vec<String> {
-        let mut groups: Vec<String> = self.state_names.iter().map(|s| state_group(s)).collect();
+    /// The group of each state for naming modes ([`ModeNaming::group`]), with a coordinate
+    /// whose derivative is exactly another state (`x_i' = x_j`: a row of `A` that is a unit
+    /// vector to [`KINEMATIC`], no input) counted with that state, as a body's position with
+    /// its velocity while its attitude is level.
+    pub(crate) fn state_groups(&self, naming: &dyn ModeNaming) -> Vec<String> {
+        let mut groups: Vec<String> = self.state_names.iter().map(|s| naming.group(s)).collect();
         let n = self.state_names.len();
         for i in 0..n {
             let row = self.a.row(i);
@@ -490,7 +431,7 @@ impl LinearModel {
 }
 
 /// How far (sum of the absolute deviations) a row of `A` may be from a unit vector for its
-/// state to count as the integral of another (an airframe's position of its velocity with the
+/// state to count as the integral of another (a body's position of its velocity with the
 /// attitude within about 0.05 deg of level).
 const KINEMATIC: f64 = 1e-3;
 
@@ -498,8 +439,8 @@ const KINEMATIC: f64 = 1e-3;
 /// norm: zero up to the round-off of the Jacobians and the eigen-solver, which spreads a
 /// double zero root by about the square root of it) and have no damping ratio: `1e-6` of the
 /// largest entry of the `A` of `models` (at least `1e-6`).
-fn neutral_below(models: &[LinearModel]) -> f64 {
-    1e-6 * models.iter().map(|m| m.a.amax()).fold(1.0, f64::max)
+fn neutral_below<'a>(models: impl IntoIterator<Item = &'a LinearModel>) -> f64 {
+    1e-6 * models.into_iter().map(|m| m.a.amax()).fold(1.0, f64::max)
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@
 //! `e_right = (-sin track, cos track, 0)`. The air-relative velocity is
 //! `V_air = V_body - C(phi, theta, psi) W_ned`, `C` the 3-2-1 NED-to-body rotation.
 
-use fmu_core::declare::Tables;
 use fmu_core::StatelessModel;
+use fmu_core::declare::Tables;
 use fmu_core::model::{ModelInfo, Parameters, Scalar};
 use fmu_core::params::{ParameterError, Reader};
 

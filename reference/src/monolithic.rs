@@ -246,7 +246,7 @@ pub fn resolve(description: &SystemDescription) -> Result<System, SystemError> {
 /// Loads and resolves a JSON system description file; its `"model"` names are our FMUs
 /// ([`fmu_catalog::context`]).
 pub fn load(path: impl AsRef<Path>) -> Result<System, SystemError> {
-    resolve(&SystemDescription::from_file(path, &fmu_catalog::context())?)
+    resolve(&rotorcraft::read_system(path, &fmu_catalog::context())?)
 }
 
 impl MonolithicSystem {

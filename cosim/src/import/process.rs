@@ -129,7 +129,7 @@ fn unpack(word: u64) -> &'static str {
 }
 
 /// `name` as a `&'static str`, leaked once per distinct name (instances are named by the system,
-/// so the set stays small even when a trim instantiates the same names again and again).
+/// so the set stays small even when an iteration instantiates the same names again and again).
 pub(crate) fn intern(name: &str) -> &'static str {
     static NAMES: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
     let mut names = NAMES.lock().unwrap_or_else(|p| p.into_inner());

@@ -1,41 +1,49 @@
-//! Modes of a linear model: eigenvalues named by the participation of state groups, the Floquet
-//! exponents of a periodic system, and the multiblade coordinates of a rotor's blade states.
+//! Modes of a linear model: eigenvalues named by the participation of state groups, and the
+//! Floquet exponents of a periodic system.
 
 use nalgebra::{Complex, DMatrix, DVector};
 
-use super::{LinearError, LinearModel, Mode, RotorFrame};
+use super::{LinearError, LinearModel, Mode, ModeNaming, StateTransform};
 
 /// Floquet exponents of the periodic system whose linear models `samples` were taken at the
-/// midpoints of `samples.len()` equal intervals of one period `period` (s): the monodromy
-/// matrix `Phi = exp(A_N h) ... exp(A_1 h)` (second order in `h` for the midpoint samples), its
+/// midpoints of `samples.len()` equal intervals of one period `period` (s), each with the
+/// [`StateTransform`] of its operating point: the monodromy matrix
+/// `Phi = exp(A_N h) ... exp(A_1 h)` (second order in `h` for the midpoint samples), its
 /// eigenvalues `mu`, and `ln(mu) / period`, whose imaginary part is known only modulo
-/// `Omega = 2 pi / period`. Each exponent is reported in the fixed frame (see
-/// `fixed_frame_harmonic`): `lambda = ln(mu) / period + i k Omega` with `k` the dominant
-/// harmonic of its periodic mode shape in multiblade coordinates, and named by the participation
-/// factors of `Phi` in multiblade coordinates at the start of the period (cyclic modes
-/// regressive or progressive as in [`LinearModel::modes`]). An empty list for no samples.
-pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, LinearError> {
-    let Some(first) = samples.first() else { return Ok(Vec::new()) };
+/// `Omega = 2 pi / period`. Each exponent is reported in the transformed frame (see
+/// `dominant_harmonic`): `lambda = ln(mu) / period + i k Omega` with `k` the dominant
+/// harmonic of its periodic mode shape in transformed coordinates, and named by `naming` from
+/// the participation factors of `Phi` in transformed coordinates at the start of the period.
+/// An empty list for no samples.
+pub fn floquet<T: StateTransform>(
+    samples: &[(LinearModel, T)],
+    naming: &dyn ModeNaming,
+    period: f64,
+) -> Result<Vec<Mode>, LinearError> {
+    let Some((first, first_transform)) = samples.first() else { return Ok(Vec::new()) };
     let n = first.state_names.len();
-    if let Some(other) = samples.iter().find(|s| s.state_names != first.state_names) {
+    if let Some((other, _)) = samples.iter().find(|(s, _)| s.state_names != first.state_names) {
         return Err(LinearError::DifferentStates(n, other.state_names.len()));
     }
     let h = period / samples.len() as f64;
-    let steps: Vec<DMatrix<f64>> = samples.iter().map(|s| (&s.a * h).exp()).collect();
+    let steps: Vec<DMatrix<f64>> = samples.iter().map(|(s, _)| (&s.a * h).exp()).collect();
     let phi = steps.iter().fold(DMatrix::<f64>::identity(n, n), |phi, step| step * phi);
-    // Multiblade coordinates at each sample and at the start of the period (rotating-frame
-    // coordinates where the transform does not apply, e.g. a two-bladed rotor).
-    let to_multiblade: Vec<DMatrix<f64>> = samples.iter().map(|s| inverse_transform(s, 0.0)).collect();
-    let start = inverse_transform(first, -0.5 * h);
+    // Transformed coordinates at each sample and at the start of the period (the model's own
+    // where the transform does not apply).
+    let to_transformed: Vec<DMatrix<f64>> = samples.iter().map(|(s, t)| inverse_transform(s, t, 0.0)).collect();
+    let start = inverse_transform(first, first_transform, -0.5 * h);
 
-    let from_multiblade = start.clone().try_inverse().ok_or(LinearError::SingularTransform)?;
-    let phi_m = &start * &phi * &from_multiblade;
-    // State groups in multiblade coordinates at the start (rotating-frame ones where the
+    let from_transformed = start.clone().try_inverse().ok_or(LinearError::SingularTransform)?;
+    let phi_m = &start * &phi * &from_transformed;
+    // State groups in transformed coordinates at the start (the model's own where the
     // transform does not apply).
-    let groups = turned(first, -0.5 * h).multiblade().map_or_else(|_| first.state_groups(), |m| m.state_groups());
+    let groups = first
+        .transformed_at(first_transform, -0.5 * h)
+        .map_or_else(|_| first.state_groups(naming), |m| m.state_groups(naming));
     let omega = std::f64::consts::TAU / period;
-    let zero = super::neutral_below(samples);
-    let shape = PeriodicShape { samples, steps: &steps, to_multiblade: &to_multiblade, h, omega };
+    let models: Vec<&LinearModel> = samples.iter().map(|(s, _)| s).collect();
+    let zero = super::neutral_below(models.iter().copied());
+    let shape = PeriodicShape { samples: &models, steps: &steps, to_transformed: &to_transformed, h, omega };
     let multipliers = eigenvalues(&phi_m, "monodromy matrix")?;
     // Named as the modes of Phi (one group per mode where it can), |mu| = 1 neutral.
     let phi_minus_one = &phi_m - DMatrix::<f64>::identity(n, n);
@@ -46,11 +54,11 @@ pub fn floquet(samples: &[LinearModel], period: f64) -> Result<Vec<Mode>, Linear
         .map(|(&mu, named)| {
             let principal = mu.ln() / period;
             let v_m = inverse_iteration(&phi_m.map(|x| Complex::new(x, 0.0)), mu, &[]);
-            let v = from_multiblade.map(|x| Complex::new(x, 0.0)) * v_m;
-            let k = fixed_frame_harmonic(&shape, v, principal);
+            let v = from_transformed.map(|x| Complex::new(x, 0.0)) * v_m;
+            let k = dominant_harmonic(&shape, v, principal);
             let lambda = principal + Complex::new(0.0, k as f64 * omega);
             let mut mode = Mode::with_name(lambda, named.participation, named.name, zero);
-            mode.label_cyclic(&first.rotors);
+            naming.label(&mut mode);
             mode
         })
         .collect();
@@ -92,46 +100,35 @@ fn shifted(multipliers: &[Complex<f64>]) -> Vec<Complex<f64>> {
     multipliers.iter().map(|mu| mu - 1.0).collect()
 }
 
-/// `S^-1` of `model`'s multiblade transform with the rotors turned by `dt` seconds of their
-/// shaft speed (the identity where the transform does not apply).
-fn inverse_transform(model: &LinearModel, dt: f64) -> DMatrix<f64> {
+/// `S^-1` of `transform` for `model`'s states `dt` seconds after its operating point (the
+/// identity where the transform does not apply).
+fn inverse_transform(model: &LinearModel, transform: &dyn StateTransform, dt: f64) -> DMatrix<f64> {
     let n = model.state_names.len();
-    turned(model, dt)
-        .multiblade_transform()
+    transform
+        .transform(&model.state_names, dt)
         .ok()
         .and_then(|t| t.s.try_inverse())
         .unwrap_or_else(|| DMatrix::identity(n, n))
 }
 
-/// `model` with its rotors' blades `dt` seconds further on at their shaft speed.
-fn turned(model: &LinearModel, dt: f64) -> LinearModel {
-    let mut turned = model.clone();
-    for rotor in &mut turned.rotors {
-        for psi in &mut rotor.blade_azimuths {
-            *psi += rotor.omega * dt;
-        }
-    }
-    turned
-}
-
 /// The trajectory of a Floquet mode over the period: the samples' one-interval exponentials,
-/// their multiblade transforms, the interval `h` and the rotor speed `omega = 2 pi / period`.
+/// their inverse transforms, the interval `h` and the frequency `omega = 2 pi / period`.
 struct PeriodicShape<'a> {
-    samples: &'a [LinearModel],
+    samples: &'a [&'a LinearModel],
     steps: &'a [DMatrix<f64>],
-    to_multiblade: &'a [DMatrix<f64>],
+    to_transformed: &'a [DMatrix<f64>],
     h: f64,
     omega: f64,
 }
 
 /// The harmonic `k` that dominates the periodic mode shape of the Floquet solution
 /// `x(t) = p(t) e^(lambda t)` that starts at `v` (rotating-frame states at the start of the
-/// period): `p` in multiblade coordinates at the sample midpoints, `x` carried from the start by
-/// the samples' exponentials, and its Fourier coefficients `c_k` over the period; `k` is the one
-/// of largest norm `|c_k|`. In the fixed frame the mode oscillates at `Im lambda + k Omega`. For
-/// a time-invariant multiblade system (an isotropic rotor in hover) `p` is one harmonic exactly
-/// and the result is the multiblade eigenvalue.
-fn fixed_frame_harmonic(shape: &PeriodicShape, v: DVector<Complex<f64>>, lambda: Complex<f64>) -> i64 {
+/// period): `p` in transformed coordinates at the sample midpoints, `x` carried from the start
+/// by the samples' exponentials, and its Fourier coefficients `c_k` over the period; `k` is the
+/// one of largest norm `|c_k|`. In the transformed frame the mode oscillates at
+/// `Im lambda + k Omega`. For a system that is time-invariant in transformed coordinates `p` is
+/// one harmonic exactly and the result is the transformed model's eigenvalue.
+fn dominant_harmonic(shape: &PeriodicShape, v: DVector<Complex<f64>>, lambda: Complex<f64>) -> i64 {
     let samples = shape.samples.len();
     let highest = (samples as i64 - 1) / 2;
     let mut coefficients = vec![DVector::<Complex<f64>>::zeros(v.len()); (2 * highest + 1) as usize];
@@ -139,7 +136,7 @@ fn fixed_frame_harmonic(shape: &PeriodicShape, v: DVector<Complex<f64>>, lambda:
     for (j, sample) in shape.samples.iter().enumerate() {
         let tau = (j as f64 + 0.5) * shape.h;
         let half = (&sample.a * (0.5 * shape.h)).exp().map(|a| Complex::new(a, 0.0));
-        let p = shape.to_multiblade[j].map(|a| Complex::new(a, 0.0)) * (&half * &x) * (-lambda * tau).exp();
+        let p = shape.to_transformed[j].map(|a| Complex::new(a, 0.0)) * (&half * &x) * (-lambda * tau).exp();
         for (slot, c) in coefficients.iter_mut().enumerate() {
             let k = slot as i64 - highest;
             *c += &p * Complex::new(0.0, -(k as f64) * shape.omega * tau).exp();
@@ -155,16 +152,6 @@ fn fixed_frame_harmonic(shape: &PeriodicShape, v: DVector<Complex<f64>>, lambda:
 }
 
 impl Mode {
-    /// Cyclic modes of a rotor in `rotors` named *regressive* below its speed and *progressive*
-    /// above it (fixed-frame frequency; true for blade frequencies below 2 Omega).
-    pub(super) fn label_cyclic(&mut self, rotors: &[RotorFrame]) {
-        if self.name.ends_with(".cyclic")
-            && let Some(rotor) = rotors.iter().find(|r| self.name.starts_with(&format!("{}.", r.instance)))
-        {
-            self.name += if self.eigenvalue.im.abs() < rotor.omega.abs() { " regressive" } else { " progressive" };
-        }
-    }
-
     /// The mode of eigenvalue `lambda` named `name`, with the participation `by_group` (largest
     /// first; the first three are kept); no damping ratio below magnitude `zero`.
     fn with_name(lambda: Complex<f64>, mut by_group: Vec<(String, f64)>, name: String, zero: f64) -> Mode {
@@ -186,71 +173,6 @@ pub(super) fn sort_modes(modes: &mut [Mode]) {
         let (p, q) = (p.eigenvalue, q.eigenvalue);
         p.im.abs().total_cmp(&q.im.abs()).then(p.re.total_cmp(&q.re)).then(q.im.total_cmp(&p.im))
     });
-}
-
-/// Names of the N multiblade coordinates: `0`, `1c`, `1s`, `2c`, `2s`, ..., and `d` for even N.
-pub(super) fn multiblade_names(blades: usize) -> Vec<String> {
-    let mut names = vec!["0".to_string()];
-    for n in 1..=(blades - 1) / 2 {
-        names.push(format!("{n}c"));
-        names.push(format!("{n}s"));
-    }
-    if blades.is_multiple_of(2) {
-        names.push("d".to_string());
-    }
-    names
-}
-
-/// Entry (blade `b`, coordinate `m`) of the multiblade matrix `T(psi_b)` and its first and
-/// second derivatives with respect to the azimuth.
-pub(super) fn multiblade_entry(blades: usize, b: usize, m: usize, psi: f64) -> [f64; 3] {
-    let cyclic = (blades - 1) / 2;
-    if m == 0 {
-        [1.0, 0.0, 0.0]
-    } else if m <= 2 * cyclic {
-        let n = m.div_ceil(2) as f64;
-        let (sin, cos) = (n * psi).sin_cos();
-        if m % 2 == 1 { [cos, -n * sin, -n * n * cos] } else { [sin, n * cos, -n * n * sin] }
-    } else {
-        // Differential: (-1)^b for blade number b + 1.
-        [if (b + 1).is_multiple_of(2) { 1.0 } else { -1.0 }, 0.0, 0.0]
-    }
-}
-
-/// The group a state belongs to: an angle and its rate together, every blade together (in the
-/// rotating frame the modes of identical blades are degenerate, so which blade an eigenvector
-/// favours is arbitrary): `rotor.state.blade[2].lag_rate` is in `rotor.blade[*].lag`.
-pub(super) fn state_group(name: &str) -> String {
-    let name = name.replacen(".state.", ".", 1);
-    let name = name.strip_suffix("_rate").unwrap_or(&name);
-    let mut group = String::with_capacity(name.len());
-    let mut rest = name;
-    while let Some(start) = rest.find("blade[") {
-        let (head, tail) = rest.split_at(start + "blade[".len());
-        group.push_str(head);
-        match tail.find(']') {
-            Some(end) if tail[..end].chars().all(|c| c.is_ascii_digit()) => {
-                group.push('*');
-                rest = &tail[end..];
-            }
-            _ => rest = tail,
-        }
-    }
-    group.push_str(rest);
-    // Multiblade coordinates: 0 collective, nc and ns cyclic, d differential.
-    match group.rsplit_once('.') {
-        Some((head, "0")) => format!("{head}.collective"),
-        Some((head, "d")) => format!("{head}.differential"),
-        Some((head, "1c" | "1s")) => format!("{head}.cyclic"),
-        Some((head, tail))
-            if tail.len() >= 2
-                && (tail.ends_with('c') || tail.ends_with('s'))
-                && tail[..tail.len() - 1].chars().all(|c| c.is_ascii_digit()) =>
-        {
-            format!("{head}.cyclic{}", &tail[..tail.len() - 1])
-        }
-        _ => group,
-    }
 }
 
 /// Participation of each state in the mode of eigenvalue `lambda`: `|v_k w_k|` normalised to
@@ -314,7 +236,7 @@ fn inverse_iteration(
 /// (a conjugate pair takes two), and the modes choose in order of their largest participation,
 /// each the group of largest participation that has room and a share of 0.1 at least (else
 /// its largest group). Neutral roots take no room. Two modes that share their largest
-/// group (a hub mode coupled with a cyclic lag mode, or the two roots of a repeated eigenvalue)
+/// group (two strongly coupled modes, or the two roots of a repeated eigenvalue)
 /// so get different names. A root with `Im < 0` takes the name of its conjugate. Roots smaller
 /// than `zero` are neutral (no damping ratio).
 pub(super) fn named_modes(a: &DMatrix<f64>, lambdas: &[Complex<f64>], groups: &[String], zero: f64) -> Vec<Mode> {

@@ -19,7 +19,8 @@
 use super::ids::{InputRef, UnitId};
 use super::{Master, MasterError, Recorded, linalg};
 use crate::import::Instance;
-use crate::linear::{LinearModel, RotorFrame};
+use crate::import::ModelDescription;
+use crate::linear::LinearModel;
 
 /// One instance's Jacobian blocks: rows `[der(x); y]`, columns `[x, u]`, row-major.
 struct Blocks {
@@ -136,7 +137,6 @@ impl Master {
         );
         state_rows(&mut model, &blocks, &layout, &eliminated);
         self.output_rows(&mut model, &layout, &eliminated);
-        model.rotors = self.rotor_frames()?;
         model.x0 = x0;
         model.dx0 = dx0;
         model.u0 = selected
@@ -321,26 +321,37 @@ impl Master {
         self.resolve_coupling()
     }
 
-    /// Blade azimuths and shaft speed of the instances that are rotors of ours (outputs
-    /// `blade[k].azimuth` and `shaft.rate`), for the multiblade transform.
-    fn rotor_frames(&mut self) -> Result<Vec<RotorFrame>, MasterError> {
-        let mut frames = Vec::new();
-        for u in 0..self.units.len() {
-            let md = &self.system.instances[u].description;
-            let output_vr = |name: &str| md.variable(name).filter(|v| v.is_output()).map(|v| v.value_reference);
-            let Some(rate_vr) = output_vr("shaft.rate") else { continue };
-            let azimuth_vrs: Vec<u32> = (1..).map_while(|k| output_vr(&format!("blade[{k}].azimuth"))).collect();
-            if azimuth_vrs.is_empty() {
-                continue;
-            }
-            let slave = &mut self.units[u].slave;
-            let mut blade_azimuths = vec![0.0; azimuth_vrs.len()];
-            slave.get_real(&azimuth_vrs, &mut blade_azimuths)?;
-            let mut omega = [0.0];
-            slave.get_real(&[rate_vr], &mut omega)?;
-            frames.push(RotorFrame { instance: self.plan.units[u].name.clone(), blade_azimuths, omega: omega[0] });
-        }
-        Ok(frames)
+    /// The instances' names and model descriptions, in instance order: what an application
+    /// looks for in [`Master::real_values`] at the operating point.
+    pub fn instance_descriptions(&self) -> impl Iterator<Item = (&str, &ModelDescription)> {
+        self.plan
+            .units
+            .iter()
+            .zip(&self.system.instances)
+            .map(|(unit, instance)| (unit.name.as_str(), &instance.description))
+    }
+
+    /// The current values of the Real variables `names` of instance `instance`.
+    pub fn real_values(&mut self, instance: &str, names: &[String]) -> Result<Vec<f64>, MasterError> {
+        let unknown = |what: String| MasterError::Unsupported(format!("real_values: {what}"));
+        let u = self
+            .plan
+            .units
+            .iter()
+            .position(|unit| unit.name == instance)
+            .ok_or_else(|| unknown(format!("no instance '{instance}'")))?;
+        let md = &self.system.instances[u].description;
+        let vrs = names
+            .iter()
+            .map(|name| {
+                md.variable(name)
+                    .map(|v| v.value_reference)
+                    .ok_or_else(|| unknown(format!("no variable '{instance}.{name}'")))
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        let mut values = vec![0.0; vrs.len()];
+        self.units[u].slave.get_real(&vrs, &mut values)?;
+        Ok(values)
     }
 
     /// `instance.variable` of a driven input.

@@ -13,8 +13,8 @@
 //!   across iterations and points (chord Newton) and recomputed when an iteration reduces the
 //!   residual by less than [`CONTRACTION`]; the convergence test is on the true residual.
 //!   Their outputs without direct feedthrough (dependencies naming no input) are read alone,
-//!   once per step, before their other outputs (`unit::StateOnly`): a rotor need not evaluate
-//!   everything with the old pitch to give the controls its azimuth.
+//!   once per step, before their other outputs (`unit::StateOnly`): a plant need not evaluate
+//!   everything with its old input to give a controller its state.
 //! - Stepping, standard FMUs: FMI 2.0 forbids `fmi2GetReal` after `fmi2SetReal` without a step,
 //!   so their outputs are read once after `fmi2DoStep` together with `dg/du` (directional
 //!   derivatives are allowed then) and enter the loop as the linear model

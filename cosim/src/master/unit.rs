@@ -57,8 +57,8 @@ pub(super) struct Unit {
 /// others alone, in one `fmi2GetReal`, before any full read ([`Unit::output`]); the inputs set
 /// afterwards cannot change them, so that read serves until the next step. An FMU that
 /// evaluates just those (`fmu-core`'s `Model::state_outputs`) then need not evaluate its other
-/// outputs at inputs that are about to change: the rotor's with the last point's pitch, before
-/// the controls have computed the pitch from its azimuth. Only where outputs may be read at all
+/// outputs at inputs that are about to change: those of a plant at the last point's input,
+/// before a controller has computed the new input from the plant's state outputs. Only where outputs may be read at all
 /// ([`Unit::exact`]): a standard FMU's outputs are all read right after its step, before any
 /// input is set (FMI 2.0 forbids a get after a set between steps), as before.
 pub(super) struct StateOnly {

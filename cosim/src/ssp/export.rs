@@ -282,7 +282,14 @@ fn annotations(xml: &mut String, system: &System, raw: &Value) -> Result<Vec<Str
     let mut ours = Map::new();
     let mut annotation_only = vec!["experiment.step".to_string()];
     ours.insert("experiment".into(), raw.get("experiment").cloned().unwrap_or(json!({})));
-    for key in ["master", "inputs", "outputs", "trim"] {
+    // Ours, then the application's sections (any other top-level field), in document order.
+    let application = raw
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(key, _)| key.as_str())
+        .filter(|key| !["fmus", "connections", "experiment", "master", "inputs", "outputs"].contains(key));
+    for key in ["master", "inputs", "outputs"].into_iter().chain(application) {
         if let Some(v) = raw.get(key) {
             ours.insert(key.into(), v.clone());
             if key != "inputs" {

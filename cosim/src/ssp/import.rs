@@ -10,7 +10,8 @@ use super::{ANNOTATION_TYPE, SspError};
 use crate::system::{SystemContext, SystemDescription};
 
 /// Reads a `.ssp` archive (or a `.ssd` file beside its FMUs) as a system description read in
-/// `context`; the warnings name what was not understood.
+/// `context` (its catalog, and the application sections of our annotation it keeps); the
+/// warnings name what was not understood.
 pub fn import(path: &Path, context: &SystemContext) -> Result<(SystemDescription, Vec<String>), SspError> {
     let is_archive = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ssp"));
     let (ssd, base) = if is_archive {

@@ -6,7 +6,7 @@
 //! patterns expanded, the parameters and the constant external inputs (as their inputs' start
 //! values) as inline SSV parameter bindings, and the default experiment. What SSP 1.0 cannot carry
 //! (the communication step, the master options, the other external signals, the recorded outputs,
-//! the trim section) goes verbatim into a vendor annotation ([`ANNOTATION_TYPE`]) on the system, so
+//! the application's sections) goes verbatim into a vendor annotation ([`ANNOTATION_TYPE`]) on the system, so
 //! an export read back runs exactly as its JSON; OMSimulator's annotation
 //! ([`OPENMODELICA_ANNOTATION_TYPE`]) before it gives OMSimulator its master and step. Import reads
 //! SSP written by us or by other tools and names every element it does not support in a warning.

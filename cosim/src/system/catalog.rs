@@ -68,17 +68,30 @@ pub enum CatalogError {
 #[derive(Clone)]
 pub struct SystemContext {
     catalog: Arc<dyn ModelCatalog>,
+    sections: Arc<[String]>,
 }
 
 impl SystemContext {
-    /// A context whose `"model"` names are those of `catalog`.
+    /// A context whose `"model"` names are those of `catalog`, with no application sections.
     pub fn new(catalog: impl ModelCatalog + 'static) -> Self {
-        Self { catalog: Arc::new(catalog) }
+        Self { catalog: Arc::new(catalog), sections: Arc::new([]) }
+    }
+
+    /// The same context, also keeping the application's top-level sections `sections` of a
+    /// description (such as a program's own settings) instead of refusing them as unknown.
+    pub fn with_sections(mut self, sections: &[&str]) -> Self {
+        self.sections = self.sections.iter().cloned().chain(sections.iter().map(|s| s.to_string())).collect();
+        self
     }
 
     /// The catalog of `"model"` names.
     pub fn catalog(&self) -> &dyn ModelCatalog {
         self.catalog.as_ref()
+    }
+
+    /// The application's top-level sections a description may have ([`SystemContext::with_sections`]).
+    pub fn sections(&self) -> &[String] {
+        &self.sections
     }
 }
 

@@ -5,7 +5,7 @@ use std::fmt;
 /// What is wrong with a system description, and where.
 ///
 /// `path` is the JSON field path of the offending value, written with dots for object keys and
-/// brackets for array positions (`connections[2].to`, `fmus.rotor.path`,
+/// brackets for array positions (`connections[2].to`, `fmus.plant.path`,
 /// `fmus.fuselage.parameters.mass`); it is empty for problems of the document as a whole (an
 /// unreadable file, a syntax error before the first field). Displayed as `path: message`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,11 +17,11 @@
 //! {
 //!   "fmus": {
 //!     "fuselage": { "model": "Fuselage", "parameters": { "mass": 2100, "euler_sequence": 321, "strict_inertia": false } },
-//!     "rotor":    { "path": "../fmus/Rotor.fmu" }
+//!     "plant":    { "path": "../fmus/Plant.fmu" }
 //!   },
 //!   "connections": [
-//!     { "from": "rotor.hub.F.*", "to": "fuselage.hub.F.*" },
-//!     "fuselage.hub.acc.* -> rotor.hub.acc.*"
+//!     { "from": "plant.hub.F.*", "to": "fuselage.hub.F.*" },
+//!     "fuselage.hub.acc.* -> plant.hub.acc.*"
 //!   ],
 //!   "experiment": { "start": 0.0, "stop": 10.0, "step": 0.01 },
 //!   "master": { "algorithm": "newton", "tolerance": 1e-10, "max_iterations": 20, "extrapolate_inputs": false, "min_step": 1e-6 },
@@ -31,7 +31,7 @@
 //!     { "to": "fuselage.ext.F.z", "signal": { "table": { "csv": "gust.csv", "column": "Fz" } } },
 //!     { "to": "fuselage.ext.M.x", "signal": { "sine": { "amplitude": 1.0, "frequency": 0.5, "phase": 0.0, "offset": 0.0 } } }
 //!   ],
-//!   "outputs": ["fuselage.x", "fuselage.hub.acc.*", "rotor.*"]
+//!   "outputs": ["fuselage.x", "fuselage.hub.acc.*", "plant.*"]
 //! }
 //! ```
 //!
@@ -52,7 +52,7 @@
 //!   `fuselage.hub.F.x` is variable `hub.F.x` of instance `fuselage`.
 //! - **`connections`** (optional): output → input, as `{"from": ..., "to": ...}` or the string
 //!   `"from -> to"`. A `*` in the variable part of `from` matches any run of characters,
-//!   possibly empty, dots and brackets included (`rotor.blade[*].flap`, `rotor.*`); it selects
+//!   possibly empty, dots and brackets included (`plant.wheel[*].angle`, `plant.*`); it selects
 //!   the matching **outputs** of the instance, in model-description order, and the `*` of `to`
 //!   is replaced by the same text for each. Both sides have the same number of `*`, zero or one.
 //!   `from` must be an output, `to` an input of a compatible type (equal, Integer with
@@ -91,12 +91,10 @@
 //!   selects the outputs it matches, or, when it matches no output, the inputs it matches (so
 //!   `"fuselage.hub.F.*"` records the hub loads); an exact name may be any variable. Without
 //!   `outputs`, every output of every instance is recorded.
-//! - **`trim`** (optional): what `orchestrator trim` adjusts: `airframe` (the Fuselage
-//!   instance), `controls` (the four pilot inputs collective, longitudinal cyclic, lateral cyclic,
-//!   pedal: each the `to` of a `constant` entry of `inputs`), `rotors` (Rotor instances carried
-//!   from trial to trial on their periodic state; the first one's revolution is the averaging
-//!   period), and optionally `tolerance` (default 1e-3 m/s^2 and rad/s^2), `max_iterations`
-//!   (default 30) and `settle_revolutions` (default 1). See `orchestrator::trim`.
+//! - **application sections** (optional): further top-level sections that the application
+//!   reading the description declares in its [`SystemContext`] ([`SystemContext::with_sections`]), kept as written
+//!   in [`SystemDescription::sections`] and read with [`SystemDescription::section`] (the
+//!   orchestrator's `trim`, see the `rotorcraft` crate). Any other field is an error.
 //!
 //! # Example
 //!
@@ -128,7 +126,7 @@ mod signal;
 pub use catalog::{CatalogError, FMU_DIR_VARIABLE, FolderCatalog, ModelCatalog, SystemContext, fmu_in_folder};
 pub use description::{
     Algorithm, ConnectionParseError, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec,
-    ParameterSpec, SignalSpec, SystemDescription, TrimSpec,
+    ParameterSpec, SignalSpec, SystemDescription,
 };
 pub use error::SystemError;
 pub use names::name_matches;

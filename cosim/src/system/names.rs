@@ -101,7 +101,7 @@ impl<'a> Pattern<'a> {
 }
 
 /// Whether `name` (`instance.variable`) matches `pattern`, written as in `outputs`: an exact
-/// name, or one `*` standing for any run of characters (`fuselage.*`, `rotor.blade[*].flap`).
+/// name, or one `*` standing for any run of characters (`fuselage.*`, `plant.wheel[*].angle`).
 pub fn name_matches(pattern: &str, name: &str) -> bool {
     Pattern::new(pattern).capture(name).is_some()
 }
@@ -120,11 +120,11 @@ mod tests {
 
     #[test]
     fn instance_names() {
-        assert!(is_instance_name("rotor"));
-        assert!(is_instance_name("_main_rotor2"));
+        assert!(is_instance_name("plant"));
+        assert!(is_instance_name("_main_plant2"));
         assert!(!is_instance_name(""));
-        assert!(!is_instance_name("2rotor"));
-        assert!(!is_instance_name("main.rotor"));
+        assert!(!is_instance_name("2plant"));
+        assert!(!is_instance_name("main.plant"));
         assert!(!is_instance_name("rot*"));
     }
 
@@ -132,9 +132,9 @@ mod tests {
     fn references_split_at_the_first_dot() {
         let r = Reference::parse("fuselage.hub.F.x").unwrap();
         assert_eq!((r.instance, r.variable), ("fuselage", "hub.F.x"));
-        assert_eq!(Reference::parse("rotor.*").unwrap().stars(), 1);
-        assert!(Reference::parse("rotor").unwrap_err().contains("not a variable reference"));
-        assert!(Reference::parse("rotor.").unwrap_err().contains("names no variable"));
+        assert_eq!(Reference::parse("plant.*").unwrap().stars(), 1);
+        assert!(Reference::parse("plant").unwrap_err().contains("not a variable reference"));
+        assert!(Reference::parse("plant.").unwrap_err().contains("names no variable"));
         assert!(Reference::parse("ro-tor.x").unwrap_err().contains("not an instance name"));
     }
 
@@ -145,9 +145,9 @@ mod tests {
         assert_eq!(p.capture("hub.F."), Some(""));
         assert_eq!(p.capture("hub.M.x"), None);
         assert_eq!(p.fill("y"), "hub.F.y");
-        let p = Pattern::new("blade[*].flap");
-        assert_eq!(p.capture("blade[3].flap"), Some("3"));
-        assert_eq!(p.capture("blade[3].flap_rate"), None);
+        let p = Pattern::new("wheel[*].angle");
+        assert_eq!(p.capture("wheel[3].angle"), Some("3"));
+        assert_eq!(p.capture("wheel[3].angle_rate"), None);
         let p = Pattern::new("a*a");
         assert_eq!(p.capture("a"), None);
         assert_eq!(p.capture("aa"), Some(""));

@@ -425,11 +425,11 @@ mod tests {
 
     #[test]
     fn each_distinct_fmu_file_gets_one_name_numbered_where_stems_clash() {
-        let paths = ["a/Rotor.fmu", "b/Rotor.fmu", "a/Rotor.fmu", "c/Aero.fmu", "d/Rotor.fmu"];
+        let paths = ["a/Plant.fmu", "b/Plant.fmu", "a/Plant.fmu", "c/Aero.fmu", "d/Plant.fmu"];
         let names = archive_names(paths.iter().map(Path::new));
-        let expected = [("a/Rotor.fmu", "Rotor.fmu"), ("b/Rotor.fmu", "Rotor_2.fmu"), ("c/Aero.fmu", "Aero.fmu")]
+        let expected = [("a/Plant.fmu", "Plant.fmu"), ("b/Plant.fmu", "Plant_2.fmu"), ("c/Aero.fmu", "Aero.fmu")]
             .into_iter()
-            .chain([("d/Rotor.fmu", "Rotor_3.fmu")])
+            .chain([("d/Plant.fmu", "Plant_3.fmu")])
             .map(|(p, n)| (PathBuf::from(p), n.to_string()))
             .collect::<Vec<_>>();
         assert_eq!(names, expected);

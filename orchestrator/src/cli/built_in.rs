@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use cosim::import::FacadeLogger;
-use cosim::system::{SignalSpec, SystemDescription};
+use cosim::system::SignalSpec;
 use orchestrator::trim::{FlightCondition, JacobianMethod, Trimmer};
 
 use super::options::{RunLimits, fmu_cache};
@@ -27,7 +27,7 @@ pub fn run_built_in(args: RunArgs) -> Result<()> {
     let fmu_dir = out_dir.join("fmus");
     fmu_catalog::package_all(&fmu_dir, None).context("cannot package the built-in scenario's FMUs")?;
     let mut description =
-        SystemDescription::from_str(BUILT_IN_HELICOPTER, std::env::current_dir()?, &fmu_catalog::context())?;
+        rotorcraft::system_from_str(BUILT_IN_HELICOPTER, std::env::current_dir()?, &fmu_catalog::context())?;
     description.use_fmus_in(&fmu_dir)?;
     changes.apply(&mut description)?;
     say!("built-in helicopter (examples/helicopter.json), FMUs in {}", fmu_dir.display());

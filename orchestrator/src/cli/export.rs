@@ -44,7 +44,7 @@ pub fn export(args: ExportArgs) -> Result<()> {
     let out = ssp.as_ref().or(fmu.as_ref()).expect("clap requires one");
     super::outputs::require_json_system(system, "export")?;
     super::outputs::refuse_overwrite(out, system)?;
-    let description = SystemDescription::from_file(system, &fmu_catalog::context())?;
+    let description = rotorcraft::read_system(system, &fmu_catalog::context())?;
     let mut fmus = FmuCache::default().with_extraction_cache(super::options::extraction_cache());
     let resolved = description.resolve(|path| fmus.open(path).map(|f| f.model_description().clone()))?;
     match ssp {

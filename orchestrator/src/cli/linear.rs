@@ -12,6 +12,7 @@ use cosim::master::{FmuCache, Master};
 use cosim::system::{System, SystemDescription};
 use orchestrator::plot;
 use orchestrator::trim::{FlightCondition, JacobianMethod};
+use rotorcraft::{RotorNaming, Rotors};
 
 use super::options::{SystemChanges, TrimFirst};
 use super::trim::solve_trim;
@@ -109,6 +110,16 @@ pub struct LinearRequest<'a> {
     pub verbose: bool,
 }
 
+/// A linear model of [`LinearRequest::model`] with what its modes are named from.
+struct Linearised {
+    /// The model (multiblade when asked).
+    model: LinearModel,
+    /// The names of the inert states removed.
+    inert: Vec<String>,
+    /// The system's rotors at the operating point.
+    rotors: Rotors,
+}
+
 impl<'a> LinearRequest<'a> {
     /// A request for `system_path` after `trim` (`--trim`, `--settle`), keeping every input and
     /// removing the inert states.
@@ -128,7 +139,7 @@ impl<'a> LinearRequest<'a> {
     fn description(&self, set: &[String]) -> Result<SystemDescription> {
         let mut changes = self.changes.clone();
         changes.set.extend_from_slice(set);
-        let mut description = SystemDescription::from_file(self.system_path, &fmu_catalog::context())?;
+        let mut description = rotorcraft::read_system(self.system_path, &fmu_catalog::context())?;
         changes.apply(&mut description)?;
         if let Some(condition) = self.condition {
             let trim = solve_trim(&description, self.system_path, condition, JacobianMethod::Broyden, self.verbose)?;
@@ -138,7 +149,7 @@ impl<'a> LinearRequest<'a> {
             for assignment in &changes.set {
                 super::outputs::apply_set_to_json(&mut json, assignment)?;
             }
-            description = SystemDescription::from_str(
+            description = rotorcraft::system_from_str(
                 &serde_json::to_string(&json)?,
                 description.base_dir.clone(),
                 &description.context,
@@ -147,9 +158,15 @@ impl<'a> LinearRequest<'a> {
         Ok(description)
     }
 
-    /// The linear model of `description` (from [`LinearRequest::description`]), and the names
-    /// of the inert states removed.
-    fn model(&self, description: &SystemDescription) -> Result<(LinearModel, Vec<String>)> {
+    /// How the modes of a model of this request with the rotors `rotors` are named: cyclic
+    /// modes labelled in multiblade coordinates only.
+    fn naming<'r>(&self, rotors: &'r Rotors) -> RotorNaming<'r> {
+        RotorNaming { rotors: if self.multiblade { &rotors.frames } else { &[] } }
+    }
+
+    /// The linear model of `description` (from [`LinearRequest::description`]), the names of
+    /// the inert states removed and the rotors.
+    fn model(&self, description: &SystemDescription) -> Result<Linearised> {
         let mut fmus = FmuCache::default().with_extraction_cache(super::options::extraction_cache());
         let system = description.resolve(|path| fmus.description(path))?;
         let logger = Arc::new(FacadeLogger::new(self.verbose));
@@ -166,13 +183,14 @@ impl<'a> LinearRequest<'a> {
             master.set_states(t, &x)?;
         }
         let full = master.linearize(self.inputs)?;
+        let rotors = Rotors::read(&mut master)?;
         let inert = if self.keep_inert { Vec::new() } else { full.inert_states() };
         let mut model = full.without_states(&inert);
         if self.multiblade {
-            model = model.multiblade()?;
-            warn_if_periodic(&model, &second_azimuth(&mut master, &full, &inert, self.inputs)?);
+            model = model.transformed(&rotors)?;
+            warn_if_periodic(&model, &second_azimuth(&mut master, &full, &rotors, &inert, self.inputs)?);
         }
-        Ok((model, inert.iter().map(|&i| full.state_names[i].clone()).collect()))
+        Ok(Linearised { model, inert: inert.iter().map(|&i| full.state_names[i].clone()).collect(), rotors })
     }
 
     /// A Co-Simulation of `system` initialised and advanced by `--settle` seconds (none without
@@ -200,22 +218,24 @@ impl<'a> LinearRequest<'a> {
 }
 
 /// The multiblade model of the system of `master` at the operating point of `full` (its
-/// rotating-frame linear model) with every rotor turned by a quarter of its blade spacing: the
-/// same states at a later time, so a driven shaft has turned on (a free shaft's angle is a state
-/// and stays). `None` without rotors of ours.
+/// rotating-frame linear model, with the rotors `rotors`) with every rotor turned by a quarter
+/// of its blade spacing: the same states at a later time, so a driven shaft has turned on (a
+/// free shaft's angle is a state and stays). `None` without rotors of ours.
 fn second_azimuth(
     master: &mut Master,
     full: &LinearModel,
+    rotors: &Rotors,
     inert: &[usize],
     inputs: &[String],
 ) -> Result<Option<(f64, LinearModel)>> {
-    let Some(rotor) = full.rotors.iter().find(|r| r.omega != 0.0 && !r.blade_azimuths.is_empty()) else {
+    let Some(rotor) = rotors.frames.iter().find(|r| r.omega != 0.0 && !r.blade_azimuths.is_empty()) else {
         return Ok(None);
     };
     let turn = std::f64::consts::FRAC_PI_2 / rotor.blade_azimuths.len() as f64;
     master.set_states(full.time + turn / rotor.omega.abs(), &full.x0)?;
-    let turned = master.linearize(inputs)?.without_states(inert).multiblade()?;
-    Ok(Some((turn, turned)))
+    let turned = master.linearize(inputs)?;
+    let turned_rotors = Rotors::read(master)?;
+    Ok(Some((turn, turned.without_states(inert).transformed(&turned_rotors)?)))
 }
 
 /// Prints a warning when the multiblade `model` differs from `turned`, the same system at the
@@ -223,7 +243,7 @@ fn second_azimuth(
 /// its eigenvalues describe the start azimuth only (Floquet analysis is needed).
 fn warn_if_periodic(model: &LinearModel, turned: &Option<(f64, LinearModel)>) {
     let Some((turn, turned)) = turned else { return };
-    let Some(dependence) = model.azimuth_dependence(turned) else { return };
+    let Some(dependence) = model.time_dependence(turned) else { return };
     if dependence.is_periodic() {
         eprintln!(
             "warning: the multiblade system depends on the rotor azimuth (dissimilar blades, forward flight or a \
@@ -285,17 +305,18 @@ fn write_bode(model: &LinearModel, pairs: &[String], out: &Path, title: &str) ->
     Ok(())
 }
 
-/// Floquet exponents over one revolution of the slowest rotor of `model` (the operating point's
-/// linear model), from `samples` linear models along the co-simulated trajectory: the system is
-/// co-simulated from its start (after `--settle`), its states read at the midpoints of `samples`
-/// equal intervals of the revolution, and the Model Exchange instances linearised at each.
+/// Floquet exponents over one revolution of the slowest of `rotors` (at the operating point),
+/// from `samples` linear models along the co-simulated trajectory: the system is co-simulated
+/// from its start (after `--settle`), its states read at the midpoints of `samples` equal
+/// intervals of the revolution, and the Model Exchange instances linearised at each; in
+/// multiblade coordinates, named as in multiblade coordinates.
 fn floquet_exponents(
     request: &LinearRequest,
     description: &SystemDescription,
-    model: &LinearModel,
+    rotors: &Rotors,
     samples: usize,
 ) -> Result<Vec<Mode>> {
-    let omega = model.rotors.iter().map(|r| r.omega.abs()).filter(|w| *w > 0.0).fold(f64::INFINITY, f64::min);
+    let omega = rotors.slowest_speed().unwrap_or(f64::INFINITY);
     anyhow::ensure!(omega.is_finite(), "--floquet: the system has no rotor of ours (blade[k].azimuth, shaft.rate)");
     anyhow::ensure!(samples >= 4, "--floquet {samples}: at least 4 samples per revolution");
     let period = std::f64::consts::TAU / omega;
@@ -318,10 +339,12 @@ fn floquet_exponents(
     for (t, x) in &points {
         linear.set_states(*t, x)?;
         let full = linear.linearize(request.inputs)?;
+        let rotors = Rotors::read(&mut linear)?;
         let inert = inert.get_or_insert_with(|| if request.keep_inert { Vec::new() } else { full.inert_states() });
-        models.push(full.without_states(inert));
+        models.push((full.without_states(inert), rotors));
     }
-    Ok(floquet(&models, period)?)
+    let first = models.first().map(|(_, rotors)| rotors.frames.as_slice()).unwrap_or_default();
+    Ok(floquet(&models, &RotorNaming { rotors: first }, period)?)
 }
 
 /// `orchestrator linearize`: writes OUT (JSON) and OUT.mat, prints the eigenvalue table, and
@@ -334,11 +357,11 @@ pub fn linearize(request: &LinearRequest, out: &Path, bode: &[String], floquet: 
         super::outputs::refuse_overwrite(path, request.system_path)?;
     }
     let description = request.description(&[])?;
-    let (model, inert) = request.model(&description)?;
-    let modes = model.modes()?;
+    let Linearised { model, inert, rotors } = request.model(&description)?;
+    let modes = model.modes(&request.naming(&rotors))?;
     let mut json = model.to_json(&modes, &inert);
     if let Some(samples) = floquet {
-        let exponents = floquet_exponents(request, &description, &model, samples)?;
+        let exponents = floquet_exponents(request, &description, &rotors, samples)?;
         say!("Floquet exponents over one revolution ({samples} linearisations along the trajectory):");
         say!("{}", LinearModel::modes_table(&exponents).trim_end());
         json["floquet"] = serde_json::json!(
@@ -385,10 +408,13 @@ fn point_modes(request: &LinearRequest, set: &[String], floquet: Option<usize>) 
     match floquet {
         Some(samples) => {
             // The Floquet exponents need the rotor speeds only: no multiblade snapshot.
-            let (model, _) = LinearRequest { multiblade: false, ..request.clone() }.model(&description)?;
-            floquet_exponents(request, &description, &model, samples)
+            let point = LinearRequest { multiblade: false, ..request.clone() }.model(&description)?;
+            floquet_exponents(request, &description, &point.rotors, samples)
         }
-        None => Ok(request.model(&description)?.0.modes()?),
+        None => {
+            let point = request.model(&description)?;
+            Ok(point.model.modes(&request.naming(&point.rotors))?)
+        }
     }
 }
 

@@ -12,6 +12,7 @@ use cosim::result_files::{ColumnInfo, column_infos};
 use cosim::system::{Experiment, SystemDescription};
 use orchestrator::plot::{PlotOptions, plot_svg};
 use orchestrator::trim::{RESIDUAL_NAMES, start_residual};
+use rotorcraft::TrimSpec;
 
 use super::csv_stream::CsvStream;
 use super::options::{ExperimentChanges, ResultOptions, RunLimits, SystemChanges, fmu_cache};
@@ -54,7 +55,7 @@ pub struct RunArgs {
 /// changes and runs it.
 pub fn run_file(system: &Path, args: RunArgs) -> Result<()> {
     let RunArgs { changes, experiment, mut files, verbose, fmu_timeout, isolate, .. } = args;
-    let mut description = SystemDescription::from_file(system, &fmu_catalog::context())?;
+    let mut description = rotorcraft::read_system(system, &fmu_catalog::context())?;
     changes.apply(&mut description)?;
     experiment.apply(&mut description)?;
     let out = files.out.take().unwrap_or_else(|| PathBuf::from("results.csv"));
@@ -308,7 +309,7 @@ fn plot(
 /// recorded variables (when a list is given and lacks them), for [`warn_if_not_trimmed`];
 /// returns the names added, to be dropped from the results again.
 fn record_trim_residual(description: &mut SystemDescription) -> Option<Vec<String>> {
-    let airframe = &description.trim.as_ref()?.airframe;
+    let airframe = TrimSpec::of(description).ok().flatten()?.airframe;
     let names: Vec<String> = RESIDUAL_NAMES.iter().map(|r| format!("{airframe}.{r}")).collect();
     let mut added = Vec::new();
     if let Some(outputs) = description.outputs.as_mut() {
@@ -326,7 +327,7 @@ fn record_trim_residual(description: &mut SystemDescription) -> Option<Vec<Strin
 /// averaged over the first rotor revolution exceed ten times the trim tolerance (a swapped FMU
 /// or changed parameter invalidates a stored trim).
 fn warn_if_not_trimmed(description: &SystemDescription, fmus: &mut FmuCache, results: &cosim::master::Results) {
-    let Some(spec) = &description.trim else { return };
+    let Ok(Some(spec)) = TrimSpec::of(description) else { return };
     match start_residual(description, fmus, results) {
         Ok(Some(residual)) => {
             let (k, largest) = residual

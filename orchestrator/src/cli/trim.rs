@@ -60,7 +60,7 @@ pub fn trim(args: &TrimArgs) -> Result<()> {
     let method = jacobian_method(&args.jacobian);
     let (system_path, changes, verbose) = (args.system.as_path(), &args.changes, args.verbose);
     let (out, summary_json) = (args.out.as_deref(), args.summary_json.as_deref());
-    let mut description = SystemDescription::from_file(system_path, &fmu_catalog::context())?;
+    let mut description = rotorcraft::read_system(system_path, &fmu_catalog::context())?;
     changes.apply(&mut description)?;
     if let Some(path) = out {
         super::outputs::require_json_system(system_path, "trim --out")?;

@@ -3,6 +3,7 @@
 
 use cosim::master::Master;
 use cosim::master::linalg;
+use rotorcraft::Rotors;
 
 use super::trial::Trial;
 use super::{FlightCondition, JacobianMethod, RESIDUAL_NAMES, RotorStates, TrimError, Trimmer};
@@ -78,10 +79,13 @@ impl Trimmer<'_> {
         warm: &RotorStates,
     ) -> Result<[[f64; 6]; 6], TrimError> {
         let airframe = self.spec.airframe.clone();
-        let full = self.linearization_start(condition, x, warm)?.linearize(&self.spec.controls)?;
+        let (full, rotors) = {
+            let mut start = self.linearization_start(condition, x, warm)?;
+            (start.linearize(&self.spec.controls)?, Rotors::read(&mut start)?)
+        };
         let lin = full
             .without_states(&full.inert_states())
-            .multiblade()
+            .transformed(&rotors)
             .map_err(|e| TrimError::Linearization(e.to_string()))?;
         let held: Vec<usize> =
             (0..lin.state_names.len()).filter(|&i| lin.state_names[i].starts_with(&format!("{airframe}."))).collect();

@@ -3,6 +3,7 @@
 
 use cosim::master::{FmuCache, Master};
 use cosim::system::{Experiment, SignalSpec, SystemDescription};
+use rotorcraft::TrimSpec;
 
 use super::trimmer::parameter_value;
 use super::{FlightCondition, RESIDUAL_NAMES, RotorStates, TrimError, Trimmer};
@@ -160,7 +161,9 @@ pub fn start_residual(
     fmus: &mut FmuCache,
     results: &cosim::master::Results,
 ) -> Result<Option<[f64; 6]>, TrimError> {
-    let spec = description.trim.as_ref().ok_or(TrimError::Spec("the system has no 'trim' section".into()))?;
+    let spec = TrimSpec::of(description)
+        .map_err(|e| TrimError::Spec(e.to_string()))?
+        .ok_or(TrimError::Spec("the system has no 'trim' section".into()))?;
     let rotor = spec.rotors.first().ok_or(TrimError::Spec("trim.rotors is empty".into()))?;
     let omega = parameter_value(description, fmus, rotor, "Omega")?;
     let n = (2.0 * std::f64::consts::PI / omega.abs() / description.experiment.step).round() as usize;

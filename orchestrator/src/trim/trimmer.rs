@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use cosim::import::FmuLogger;
 use cosim::master::FmuCache;
-use cosim::system::{SignalSpec, SystemDescription, TrimSpec};
+use cosim::system::{SignalSpec, SystemDescription};
+use rotorcraft::TrimSpec;
 
 use super::{TrimError, TrimStart};
 
@@ -33,7 +34,7 @@ impl<'a> Trimmer<'a> {
         fmus: &'a mut FmuCache,
         logger: Arc<dyn FmuLogger>,
     ) -> Result<Self, TrimError> {
-        let spec = description.trim.clone().ok_or(TrimError::Spec(
+        let spec = TrimSpec::of(description).map_err(|e| TrimError::Spec(e.to_string()))?.ok_or(TrimError::Spec(
             "the system has no 'trim' section (airframe, controls, rotors): see the system description format".into(),
         ))?;
         let instance = |name: &str, field: &str| -> Result<(), TrimError> {

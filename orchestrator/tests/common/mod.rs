@@ -13,7 +13,7 @@ pub use test_fmus::fixtures::{fmu_dir, our_fmu, package_test_fmu};
 
 /// Resolves a JSON system description whose relative paths start at `base`.
 pub fn system(json: &str, base: &Path) -> System {
-    resolve(&SystemDescription::from_str(json, base, &fmu_catalog::context()).unwrap_or_else(|e| panic!("{e}")))
+    resolve(&rotorcraft::system_from_str(json, base, &fmu_catalog::context()).unwrap_or_else(|e| panic!("{e}")))
 }
 
 /// Resolves a system description against its FMUs.
@@ -24,9 +24,8 @@ pub fn resolve(description: &SystemDescription) -> System {
 /// `examples/<name>` with our packaged FMUs (looked up by file name in [`fmu_dir`]).
 pub fn example(name: &str) -> SystemDescription {
     // `"model"` names are checked against our FMUs, as the orchestrator binary does.
-    let mut description =
-        SystemDescription::from_file(test_fmus::fixtures::example_path(name), &fmu_catalog::context())
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut description = rotorcraft::read_system(test_fmus::fixtures::example_path(name), &fmu_catalog::context())
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     description.use_fmus_in(&fmu_dir()).unwrap_or_else(|e| panic!("{name}: {e}"));
     description
 }
@@ -35,7 +34,7 @@ pub fn example(name: &str) -> SystemDescription {
 /// packaged FMUs for its `"model"` entries.
 pub fn description_from_json(json: &serde_json::Value) -> SystemDescription {
     let mut description =
-        SystemDescription::from_str(&json.to_string(), ".", &fmu_catalog::context()).unwrap_or_else(|e| panic!("{e}"));
+        rotorcraft::system_from_str(&json.to_string(), ".", &fmu_catalog::context()).unwrap_or_else(|e| panic!("{e}"));
     description.use_fmus_in(&fmu_dir()).unwrap_or_else(|e| panic!("{e}"));
     description
 }

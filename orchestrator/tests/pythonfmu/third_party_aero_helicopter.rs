@@ -147,7 +147,7 @@ fn stale_simple_aero() -> (tempfile::TempDir, std::path::PathBuf) {
 fn a_third_party_aero_without_outputs_in_initialization_mode_is_named() {
     let (_dir, fmu) = stale_simple_aero();
     let mut description = example_with(&fmu);
-    description.trim.as_mut().unwrap().max_iterations = 1;
+    description.sections["trim"]["max_iterations"] = serde_json::json!(1);
     let mut fmus = FmuCache::default();
     let collector = Arc::new(Collector::default());
     let mut trimmer = Trimmer::new(&description, &mut fmus, collector.clone()).unwrap();

@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 
 use cosim::import::Fmu;
 use cosim::import::model_description::ModelDescription;
-use cosim::system::SystemDescription;
 
 #[test]
 fn examples_resolve_against_the_committed_model_descriptions() {
@@ -23,7 +22,7 @@ fn examples_resolve_against_the_committed_model_descriptions() {
     files.sort();
     assert!(!files.is_empty(), "no examples/*.json");
     for file in files {
-        let description = SystemDescription::from_file(&file, &fmu_catalog::context())
+        let description = rotorcraft::read_system(&file, &fmu_catalog::context())
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let system = description
             .resolve(|fmu: &Path| {

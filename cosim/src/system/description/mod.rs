@@ -7,11 +7,13 @@ mod spec;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::{Map, Value};
 
 use spec::ordered_map;
 pub use spec::{
     Algorithm, ConnectionParseError, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec,
-    ParameterSpec, SignalSpec, TrimSpec,
+    ParameterSpec, SignalSpec,
 };
 
 use super::SystemContext;
@@ -23,9 +25,10 @@ use super::resolve::{FileError, existing_file};
 /// A system description as written in JSON (see the [module documentation](super) for the
 /// format). Built by [`SystemDescription::from_file`] or [`SystemDescription::from_str`], which
 /// also check everything that can be checked without the FMUs; [`SystemDescription::resolve`]
-/// checks the rest against the model descriptions.
+/// checks the rest against the model descriptions. Top-level sections of the application's
+/// (declared in the [`SystemContext`] it is read in) are kept as written in
+/// [`SystemDescription::sections`]; any other unknown field is an error.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct SystemDescription {
     /// Directory that relative paths (FMUs, CSV tables) are resolved against: the JSON file's
     /// directory.
@@ -48,17 +51,22 @@ pub struct SystemDescription {
     /// `outputs`: variables to record; `None` records every output of every instance.
     #[serde(default)]
     pub outputs: Option<Vec<String>>,
-    /// `trim`: what `orchestrator trim` may adjust (default: the system cannot be trimmed).
-    #[serde(default)]
-    pub trim: Option<TrimSpec>,
     /// Where its `"model"` names are found: the context it was read in.
     #[serde(skip)]
     pub context: SystemContext,
+    /// The application's sections (declared in its [`SystemContext`]), by name, as written; read
+    /// one with [`SystemDescription::section`].
+    #[serde(flatten)]
+    pub sections: Map<String, Value>,
 }
+
+/// The top-level fields of a system description that this library reads.
+const OWN_FIELDS: [&str; 6] = ["fmus", "connections", "experiment", "master", "inputs", "outputs"];
 
 impl SystemDescription {
     /// Reads and parses the JSON file at `path`; relative paths in it are taken relative to its
-    /// directory, `"model"` names are looked up in `context`.
+    /// directory, `"model"` names are looked up in `context`, and the top-level sections the
+    /// context declares (the application's) are kept in [`SystemDescription::sections`].
     /// An `.ssp` archive or `.ssd` file is read as SSP 1.0 ([`crate::ssp::import`]; what it
     /// does not support is logged as warnings).
     pub fn from_file(path: impl AsRef<Path>, context: &SystemContext) -> Result<Self, SystemError> {
@@ -85,13 +93,43 @@ impl SystemDescription {
 
     /// Parses JSON text whose relative paths are relative to `base_dir` and whose `"model"` names
     /// are looked up in `context`, and checks it on its own: instance names, the form of every
-    /// reference, that referenced instances exist, the experiment and master numbers.
+    /// reference, that referenced instances exist, the experiment and master numbers. The
+    /// top-level sections `context` declares are kept in [`SystemDescription::sections`].
     pub fn from_str(json: &str, base_dir: impl Into<PathBuf>, context: &SystemContext) -> Result<Self, SystemError> {
-        let mut description: Self = serde_json::from_str(json).map_err(|e| json_error(json, &e))?;
+        let parsed: Result<Self, _> = serde_json::from_str(json);
+        // Syntax errors first, then unknown fields (which the sections would take), then the rest.
+        if let Err(e) = &parsed
+            && (e.is_syntax() || e.is_eof())
+        {
+            return Err(json_error(json, e));
+        }
+        let mut known: Vec<&str> = OWN_FIELDS.to_vec();
+        known.extend(context.sections().iter().map(String::as_str));
+        let mut reader = serde_json::Deserializer::from_str(json);
+        KnownFields(&known).deserialize(&mut reader).map_err(|e| json_error(json, &e))?;
+        let mut description = parsed.map_err(|e| json_error(json, &e))?;
         description.base_dir = base_dir.into();
         description.context = context.clone();
         description.validate()?;
         Ok(description)
+    }
+
+    /// The application section `name` read as a `T` (`None` without the section); an error
+    /// names the field in it (`name.field`), without a line and column.
+    pub fn section<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<Option<T>, SystemError> {
+        let Some(value) = self.sections.get(name) else { return Ok(None) };
+        // Reprinted, so that serde_json's position in the text gives the field path.
+        let text = serde_json::to_string_pretty(value).map_err(|e| SystemError::new(name, e.to_string()))?;
+        serde_json::from_str(&text).map(Some).map_err(|e| {
+            let inner =
+                if e.line() == 0 { String::new() } else { path_at(&text, offset_of(&text, e.line(), e.column())) };
+            let path = match inner.as_str() {
+                "" => name.to_string(),
+                _ if inner.starts_with('[') => format!("{name}{inner}"),
+                _ => format!("{name}.{inner}"),
+            };
+            SystemError::new(path, bare_message(&e))
+        })
     }
 
     /// Takes every `model` entry (our own FMUs) from `dir` (as `dir/<model>.fmu`, made absolute)
@@ -158,7 +196,7 @@ impl SystemDescription {
         }
     }
 
-    /// Applies one `INSTANCE.VARIABLE=VALUE` assignment (the `--set` of `run` and `trim`): a
+    /// Applies one `INSTANCE.VARIABLE=VALUE` assignment (a command line's `--set`): a
     /// variable that an `inputs` entry drives exactly (`"to"` equal to the reference) gets the
     /// constant `VALUE` instead of its signal; any other variable becomes (or stays) a
     /// parameter with that value. `VALUE` is a finite number, `true` or `false`. The variable
@@ -345,11 +383,52 @@ impl SystemDescription {
     }
 }
 
+/// The top-level field names a system description may have: an unknown one is the error serde
+/// gives for an unknown field, where it stands (the values are read by [`SystemDescription`]).
+struct KnownFields<'a>(&'a [&'a str]);
+
+impl<'de> DeserializeSeed<'de> for KnownFields<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KnownFields<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("struct SystemDescription")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if !self.0.contains(&key.as_str()) {
+                let expected: Vec<String> = self.0.iter().map(|k| format!("`{k}`")).collect();
+                return Err(de::Error::custom(format!(
+                    "unknown field `{key}`, expected one of {}",
+                    expected.join(", ")
+                )));
+            }
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(())
+    }
+}
+
+/// A serde_json error's message without its position, quotes as `'`.
+fn bare_message(error: &serde_json::Error) -> String {
+    let full = error.to_string();
+    full.strip_suffix(&format!(" at line {} column {}", error.line(), error.column()))
+        .unwrap_or(&full)
+        .replace('`', "'")
+}
+
 /// A serde_json error as a [`SystemError`] at the field path where it happened.
 fn json_error(json: &str, error: &serde_json::Error) -> SystemError {
     let (line, column) = (error.line(), error.column());
-    let full = error.to_string();
-    let bare = full.strip_suffix(&format!(" at line {line} column {column}")).unwrap_or(&full).replace('`', "'");
+    let bare = bare_message(error);
     let path = if line == 0 { String::new() } else { path_at(json, offset_of(json, line, column)) };
     let message = match error.classify() {
         serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {

@@ -1,5 +1,5 @@
-//! The parts of a system description (`fmus`, `connections`, `experiment`, `master`, `inputs`,
-//! `trim`) as serde types, with their defaults and the hand-written deserialisers (parameters,
+//! The parts of a system description (`fmus`, `connections`, `experiment`, `master`, `inputs`)
+//! as serde types, with their defaults and the hand-written deserialisers (parameters,
 //! connections, objects in document order).
 
 use std::fmt;
@@ -9,42 +9,6 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-/// `trim`: the unknowns of a trim and how it is run (see `orchestrator::trim`).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TrimSpec {
-    /// `airframe`: the Fuselage instance: its attitude and velocity parameters are set from the
-    /// flight condition, and its `free.*` outputs are the residual.
-    pub airframe: String,
-    /// `controls`: the four pilot inputs (collective, longitudinal cyclic, lateral cyclic, pedal),
-    /// each the `to` of a constant entry of `inputs`; rad.
-    pub controls: Vec<String>,
-    /// `rotors`: Rotor instances handed from trial to trial on their periodic state (azimuth and
-    /// per-blade lag/flap); the first sets the revolution that residuals are averaged over.
-    pub rotors: Vec<String>,
-    /// `tolerance` on every revolution-averaged free acceleration, m/s^2 and rad/s^2 (default 1e-3).
-    #[serde(default = "default_trim_tolerance")]
-    pub tolerance: f64,
-    /// `max_iterations` of the trim's Newton-Broyden iteration (default 30).
-    #[serde(default = "default_trim_iterations")]
-    pub max_iterations: u32,
-    /// `settle_revolutions` run before the averaged revolution of every trial (default 1).
-    #[serde(default = "default_settle_revolutions")]
-    pub settle_revolutions: u32,
-}
-
-fn default_trim_tolerance() -> f64 {
-    1e-3
-}
-
-fn default_trim_iterations() -> u32 {
-    30
-}
-
-fn default_settle_revolutions() -> u32 {
-    1
-}
-
 /// One entry of `fmus`: the FMU, named by exactly one of `path` and `model`, and its parameters.
 /// [`SystemDescription::fmu_file`](super::SystemDescription::fmu_file) is the one place that turns either into a file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -53,8 +17,8 @@ pub struct FmuSpec {
     /// `path` of a `.fmu` file, relative to the JSON file's directory (or absolute).
     #[serde(default)]
     pub path: Option<PathBuf>,
-    /// `model`: one of our own FMUs by its model identifier (`"Fuselage"`, `"Rotor"`, `"Aero"`,
-    /// `"Controls"`), found by the [`ModelCatalog`](crate::system::ModelCatalog) of the description's context.
+    /// `model`: one of our own FMUs by its model identifier (e.g. `"Plant"`), found by the
+    /// [`ModelCatalog`](crate::system::ModelCatalog) of the description's context.
     #[serde(default)]
     pub model: Option<String>,
     /// `parameters`: name and value, in document order (default: none).

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Result;
-use cosim::system::SystemDescription;
 
 /// The group-name suffixes of the trim summary that give the unit of their members, with that
 /// unit (`controls_rad` → rad, `body_velocity_m_per_s` → m/s).
@@ -74,7 +73,7 @@ pub(super) fn units(
 
 /// Units of the `INSTANCE.VARIABLE` names among `variables`, from the system's FMUs.
 fn parameter_units(system: &Path, variables: &[String]) -> Result<BTreeMap<String, String>> {
-    let description = SystemDescription::from_file(system, &fmu_catalog::context())?;
+    let description = rotorcraft::read_system(system, &fmu_catalog::context())?;
     let mut fmus = crate::cli::options::fmu_cache(None);
     let system = description.resolve(|path| fmus.description(path))?;
     Ok(variables

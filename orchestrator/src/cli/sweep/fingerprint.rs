@@ -32,7 +32,7 @@ impl SweepInputs {
         let mut paths = vec![system.to_path_buf()];
         let is_ssp = system.extension().is_some_and(|e| e.eq_ignore_ascii_case("ssp"));
         if !is_ssp {
-            let description = SystemDescription::from_file(system, &fmu_catalog::context())?;
+            let description = rotorcraft::read_system(system, &fmu_catalog::context())?;
             paths.extend(referenced_files(&description)?);
         }
         let mut files = BTreeMap::new();

@@ -14,8 +14,10 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use cosim::linear::StateNames;
 use cosim::master::{FmuCache, Master, Results};
 use nalgebra::{Complex, DMatrix, Matrix4};
+use rotorcraft::{RotorNaming, Rotors};
 use test_fmus::{Body, Load};
 
 const M: f64 = 1.0;
@@ -89,7 +91,7 @@ fn two_mass_loop_is_eliminated_exactly() {
     }
     assert_eq!((lin.b.ncols(), lin.d.ncols()), (0, 0));
     // Eigenvalues: those of the monolithic matrix (nalgebra's Schur of the closed form).
-    let got = sorted(lin.modes().unwrap().iter().map(|m| m.eigenvalue).collect());
+    let got = sorted(lin.modes(&StateNames).unwrap().iter().map(|m| m.eigenvalue).collect());
     let want = sorted(DMatrix::from_iterator(4, 4, a.iter().copied()).complex_eigenvalues().iter().copied().collect());
     for (g, w) in got.iter().zip(&want) {
         assert!((g - w).norm() < 1e-10, "{got:?} vs {want:?}");
@@ -198,8 +200,7 @@ fn differenced_jacobians_of_fmus_without_directional_derivatives_match_the_exact
     }
     let text = std::fs::read_to_string(test_fmus::fixtures::example_path("helicopter.json")).unwrap();
     let linearize = |fmu_dir: &Path| {
-        let mut description =
-            cosim::system::SystemDescription::from_str(&text, dir.path(), &fmu_catalog::context()).unwrap();
+        let mut description = rotorcraft::system_from_str(&text, dir.path(), &fmu_catalog::context()).unwrap();
         description.use_fmus_in(fmu_dir).unwrap();
         let mut master =
             Master::new_model_exchange(common::resolve(&description), &mut FmuCache::default(), common::logger())

@@ -179,8 +179,12 @@ fn flap_mode_matches_the_decay_of_the_nonlinear_co_simulation() {
     master.initialize().unwrap();
     let lin = master.linearize(&[]).unwrap();
     let lin = lin.without_states(&lin.inert_states());
-    let flap =
-        lin.modes().unwrap().into_iter().find(|m| m.name == "rotor.blade[*].flap" && m.eigenvalue.im > 0.0).unwrap();
+    let flap = lin
+        .modes(&RotorNaming::default())
+        .unwrap()
+        .into_iter()
+        .find(|m| m.name == "rotor.blade[*].flap" && m.eigenvalue.im > 0.0)
+        .unwrap();
 
     let (results, _) = common::run_description(&description(0.005));
     let (t, beta) = (&results.time, results.column("rotor.blade[1].flap").unwrap());
@@ -257,7 +261,8 @@ fn roll_response_to_lateral_cyclic_matches_a_sine_run_of_the_nonlinear_co_simula
     // In multiblade coordinates: the rotating-frame model frozen at the start azimuth is not the
     // hover's time-invariant model.
     let lin = master.linearize(&[]).unwrap();
-    let lin = lin.without_states(&lin.inert_states()).multiblade().unwrap();
+    let rotors = Rotors::read(&mut master).unwrap();
+    let lin = lin.without_states(&lin.inert_states()).transformed(&rotors).unwrap();
     let (i, o) = lin.input_output("controls.lat_cyclic", "fuselage.p").unwrap();
     let linear = lin.frequency_response(i, o, &[std::f64::consts::TAU])[0].unwrap();
 
@@ -429,7 +434,8 @@ fn lateral_cyclic_response_against_cosimulation(mut json: serde_json::Value, f: 
         Master::new_model_exchange(common::resolve(&description), &mut FmuCache::default(), common::logger()).unwrap();
     master.initialize().unwrap();
     let linear = master.linearize(&[]).unwrap();
-    let linear = linear.without_states(&linear.inert_states()).multiblade().unwrap();
+    let rotors = Rotors::read(&mut master).unwrap();
+    let linear = linear.without_states(&linear.inert_states()).transformed(&rotors).unwrap();
     let (ui, yo) = linear.input_output("controls.lat_cyclic", "fuselage.v").unwrap();
     let linear = linear.frequency_response(ui, yo, &[std::f64::consts::TAU * f])[0].unwrap();
     for input in json["inputs"].as_array_mut().unwrap() {

@@ -18,16 +18,15 @@ pub use test_fmus::fixtures::{fmu_dir, our_fmu, package_test_fmu};
 /// descriptions from the FMU archives.
 pub fn system(json: &str, base: &Path) -> System {
     let description =
-        SystemDescription::from_str(json, base, &fmu_catalog::context()).unwrap_or_else(|e| panic!("{e}"));
+        rotorcraft::system_from_str(json, base, &fmu_catalog::context()).unwrap_or_else(|e| panic!("{e}"));
     monolithic_reference::resolve(&description).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// `examples/<name>` with our packaged FMUs (looked up by file name in [`fmu_dir`]).
 pub fn example(name: &str) -> SystemDescription {
     // `"model"` names are checked against our FMUs, as the orchestrator binary does.
-    let mut description =
-        SystemDescription::from_file(test_fmus::fixtures::example_path(name), &fmu_catalog::context())
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut description = rotorcraft::read_system(test_fmus::fixtures::example_path(name), &fmu_catalog::context())
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     description.use_fmus_in(&fmu_dir()).unwrap_or_else(|e| panic!("{name}: {e}"));
     description
 }

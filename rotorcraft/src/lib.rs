@@ -1,0 +1,23 @@
+//! The rotorcraft layer above `cosim`: what the co-simulation library does not know about
+//! helicopters. `cosim::linear` linearises any system and calls two small interfaces; this
+//! crate implements them for rotors of ours:
+//!
+//! - [`Rotors`] finds the rotors of a system (instances with outputs `shaft.rate` and
+//!   `blade[k].azimuth`), reads where their blades are, and is the
+//!   [`StateTransform`](cosim::linear::StateTransform) to multiblade (Coleman) coordinates;
+//! - [`RotorNaming`] is the [`ModeNaming`](cosim::linear::ModeNaming): a blade angle with its
+//!   rate and every blade together, multiblade coordinates as collective, cyclic and
+//!   differential, cyclic modes regressive or progressive;
+//! - [`TrimSpec`] is the system description's `trim` section, an application section `cosim`
+//!   keeps as written: [`read_system`] reads a description with it.
+
+mod multiblade;
+mod naming;
+mod trim;
+
+pub use multiblade::{MultibladeError, RotorFrame, Rotors, multiblade_entry, multiblade_names};
+pub use naming::{RotorNaming, state_group};
+pub use trim::{SECTIONS, TrimSpec, read_system, system_from_str, with_our_sections};
+
+#[cfg(test)]
+mod tests;
