@@ -1,7 +1,8 @@
-//! The rotorcraft co-simulation library: FMI 2.0 import, system descriptions, the Newton master,
-//! linearisation and results. It knows no physics model: our own FMUs
+//! The co-simulation library of rotorcraft-fmi: FMI 2.0 import, system descriptions, the Newton
+//! master, linearisation and results. It knows no physics model and no rotorcraft: our own FMUs
 //! are found through the [`system::ModelCatalog`] that the program passes in a
-//! [`system::SystemContext`] (the `orchestrator` binary passes `fmu-catalog`'s). See `docs/architecture.md`.
+//! [`system::SystemContext`] (the `orchestrator` binary passes `fmu-catalog`'s), and what is
+//! special to rotors comes in through the traits of [`linear`]. See `docs/architecture.md`.
 #![warn(missing_docs)]
 // Only the import layer crosses the C boundary; everything else is safe Rust.
 #![deny(unsafe_code)]

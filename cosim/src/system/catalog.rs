@@ -174,8 +174,8 @@ mod tests {
         assert_eq!(description.fmu_file("body").unwrap(), expected);
         assert_eq!(description.clone().fmu_file("body").unwrap(), expected, "a clone keeps the context");
 
-        let error = SystemDescription::from_str(&json.replace("Body", "Rotor"), "/", &context).unwrap_err();
+        let error = SystemDescription::from_str(&json.replace("Body", "Plant"), "/", &context).unwrap_err();
         assert_eq!(error.path, "fmus.body.model");
-        assert!(error.message.starts_with("'Rotor' is not one of our FMUs (Body)"), "{error}");
+        assert!(error.message.starts_with("'Plant' is not one of our FMUs (Body)"), "{error}");
     }
 }

@@ -41,8 +41,8 @@
 //! - **`fmus`** (required, at least one): instance name → FMU. Instance names are identifiers
 //!   (ASCII letters, digits, `_`; not starting with a digit; no dots); the same `.fmu` may be
 //!   instantiated under several names. The FMU is named by exactly one of `path` (a `.fmu` file,
-//!   relative to the JSON file's directory) and `model` (one of our FMUs, `"Fuselage"`,
-//!   `"Rotor"`, `"Aero"`, `"Controls"`, located by the [`ModelCatalog`] of the [`SystemContext`] it is read in); see
+//!   relative to the JSON file's directory) and `model` (one of our FMUs by its model identifier,
+//!   located by the [`ModelCatalog`] of the [`SystemContext`] it is read in); see
 //!   [`SystemDescription::fmu_file`]. `parameters` (optional) sets start
 //!   values before initialization: JSON numbers or booleans, checked against the variable's
 //!   type (`Real`: a number; `Integer`/`Enumeration`: an integral number in the 32-bit range;
@@ -92,9 +92,10 @@
 //!   `"fuselage.hub.F.*"` records the hub loads); an exact name may be any variable. Without
 //!   `outputs`, every output of every instance is recorded.
 //! - **application sections** (optional): further top-level sections that the application
-//!   reading the description declares in its [`SystemContext`] ([`SystemContext::with_sections`]), kept as written
-//!   in [`SystemDescription::sections`] and read with [`SystemDescription::section`] (the
-//!   orchestrator's `trim`, see the `rotorcraft` crate). Any other field is an error.
+//!   reading the description declares in its [`SystemContext`] ([`SystemContext::with_sections`]),
+//!   kept as written in [`SystemDescription::sections`] and read with
+//!   [`SystemDescription::section`] (such as the orchestrator's own settings, read by the
+//!   `rotorcraft` crate). Any other field is an error.
 //!
 //! # Example
 //!

@@ -5,3 +5,4 @@
 
 mod checks;
 mod committed;
+mod structure;

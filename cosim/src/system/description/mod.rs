@@ -159,8 +159,7 @@ impl SystemDescription {
                 let mut error = e.at(&format!("{field}.path"));
                 if let FileError::NotFound(_) = e {
                     error.message += " (relative paths start at the JSON file's folder; our own FMUs can be named \
-                                          with \"model\": \"Rotor\" instead, or packaged with `orchestrator package \
-                                          --out DIR`)";
+                                          by \"model\" instead, or packaged with `orchestrator package --out DIR`)";
                 }
                 error
             }),
@@ -279,9 +278,11 @@ impl SystemDescription {
                     ));
                 }
                 (None, None) => {
+                    let ours =
+                        self.context.catalog().models().map(|m| format!(": {}", m.join(", "))).unwrap_or_default();
                     return Err(SystemError::new(
                         format!("fmus.{name}"),
-                        "missing 'path' (a .fmu file) or 'model' (one of our FMUs: Fuselage, Rotor, Aero, Controls)",
+                        format!("missing 'path' (a .fmu file) or 'model' (one of our FMUs{ours})"),
                     ));
                 }
             }
