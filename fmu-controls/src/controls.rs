@@ -61,29 +61,6 @@ pub struct Controls {
 }
 
 impl Controls {
-    /// Builds the model from parameter values, validating them (errors name the parameter).
-    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
-        let p = Reader::new(params, vr::TABLE);
-        let nb = p.integer(vr::NB)?;
-        let tau = p.real(vr::TAU)?;
-        let gains = p.vector(vr::GAINS)?;
-        let phase = p.real(vr::PHASE)?;
-        let tail_offset = p.real(vr::TAIL_OFFSET)?;
-        let initial = p.vector(vr::INITIAL)?;
-        let tolerance = p.real(vr::TOLERANCE)?;
-        let mut me = Controls {
-            nb: nb as usize,
-            tau,
-            gains,
-            phase: (phase.cos(), phase.sin()),
-            tail_offset,
-            x0: [0.0; x::N],
-            tolerance,
-        };
-        me.x0 = me.command(initial);
-        Ok(me)
-    }
-
     /// Commanded swashplate coordinates `(theta0, theta1c, theta1s, tail)` for the pilot inputs
     /// `(collective, lon_cyclic, lat_cyclic, pedal)`.
     pub fn command<D: Scalar>(&self, pilot: [D; 4]) -> [D; 4] {
@@ -129,8 +106,27 @@ impl Model for Controls {
 
     fn work<D: Scalar>(&self) {}
 
+    /// Builds the model from parameter values, validating them (errors name the parameter).
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
-        Self::from_parameters(params)
+        let p = Reader::new(params, vr::TABLE);
+        let nb = p.integer(vr::NB)?;
+        let tau = p.real(vr::TAU)?;
+        let gains = p.vector(vr::GAINS)?;
+        let phase = p.real(vr::PHASE)?;
+        let tail_offset = p.real(vr::TAIL_OFFSET)?;
+        let initial = p.vector(vr::INITIAL)?;
+        let tolerance = p.real(vr::TOLERANCE)?;
+        let mut me = Controls {
+            nb: nb as usize,
+            tau,
+            gains,
+            phase: (phase.cos(), phase.sin()),
+            tail_offset,
+            x0: [0.0; x::N],
+            tolerance,
+        };
+        me.x0 = me.command(initial);
+        Ok(me)
     }
 
     fn n_states(&self) -> usize {

@@ -91,9 +91,25 @@ impl Params {
     }
 }
 
-impl Aero {
+impl Model for Aero {
+    const INFO: ModelInfo = ModelInfo {
+        model_name: "Aero",
+        model_identifier: "Aero",
+        description: "Quasi-steady blade-element lifting-line rotor aerodynamics (seed 004 eqs. 23-35 without small \
+                      angles): per-blade loads at the blade root reference from the blade kinematics, with no, \
+                      uniform-momentum (Glauert) or Pitt-Peters dynamic inflow",
+        default_stop_time: 1.0,
+        default_step_size: 0.001,
+    };
+
+    const TABLES: Tables = crate::layout::TABLES;
+
+    type Work<D: Scalar> = ();
+
+    fn work<D: Scalar>(&self) {}
+
     /// Builds the model from parameter values, validating them (errors name the parameter).
-    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
+    fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let p = Params::read(params)?;
         let (radius, n) = (p.radius, p.n);
         let (r, w) = quadrature::stations(p.rule, n, p.r_root, radius);
@@ -128,28 +144,6 @@ impl Aero {
             lambda_start: p.lambda_start,
             tolerance: p.tolerance,
         })
-    }
-}
-
-impl Model for Aero {
-    const INFO: ModelInfo = ModelInfo {
-        model_name: "Aero",
-        model_identifier: "Aero",
-        description: "Quasi-steady blade-element lifting-line rotor aerodynamics (seed 004 eqs. 23-35 without small \
-                      angles): per-blade loads at the blade root reference from the blade kinematics, with no, \
-                      uniform-momentum (Glauert) or Pitt-Peters dynamic inflow",
-        default_stop_time: 1.0,
-        default_step_size: 0.001,
-    };
-
-    const TABLES: Tables = crate::layout::TABLES;
-
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
-
-    fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
-        Self::from_parameters(params)
     }
 
     fn n_states(&self) -> usize {
