@@ -3,48 +3,7 @@
 //! Parsed with `quick-xml` from any FMU, ours or third-party. Anything that is not FMI 2.0
 //! Co-Simulation is refused with a clear error.
 
-/// FMI 2.0 causality.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Causality {
-    /// `parameter`
-    Parameter,
-    /// `calculatedParameter`
-    CalculatedParameter,
-    /// `input`
-    Input,
-    /// `output`
-    Output,
-    /// `local` (the FMI default)
-    Local,
-    /// `independent`
-    Independent,
-}
-
-/// FMI 2.0 variability.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variability {
-    /// `constant`
-    Constant,
-    /// `fixed`
-    Fixed,
-    /// `tunable`
-    Tunable,
-    /// `discrete`
-    Discrete,
-    /// `continuous` (the FMI default)
-    Continuous,
-}
-
-/// FMI 2.0 `initial` attribute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Initial {
-    /// `exact`
-    Exact,
-    /// `approx`
-    Approx,
-    /// `calculated`
-    Calculated,
-}
+pub use fmi2_types::model_description::{Causality, Initial, Variability};
 
 /// Base type of a scalar variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,76 +161,6 @@ impl ScalarVariable {
     /// True for `causality="output"`.
     pub fn is_output(&self) -> bool {
         self.causality == Causality::Output
-    }
-}
-
-impl Causality {
-    /// The attribute value as written in `modelDescription.xml`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Causality::Parameter => "parameter",
-            Causality::CalculatedParameter => "calculatedParameter",
-            Causality::Input => "input",
-            Causality::Output => "output",
-            Causality::Local => "local",
-            Causality::Independent => "independent",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Causality> {
-        Some(match s {
-            "parameter" => Causality::Parameter,
-            "calculatedParameter" => Causality::CalculatedParameter,
-            "input" => Causality::Input,
-            "output" => Causality::Output,
-            "local" => Causality::Local,
-            "independent" => Causality::Independent,
-            _ => return None,
-        })
-    }
-}
-
-impl Variability {
-    /// The attribute value as written in `modelDescription.xml`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Variability::Constant => "constant",
-            Variability::Fixed => "fixed",
-            Variability::Tunable => "tunable",
-            Variability::Discrete => "discrete",
-            Variability::Continuous => "continuous",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Variability> {
-        Some(match s {
-            "constant" => Variability::Constant,
-            "fixed" => Variability::Fixed,
-            "tunable" => Variability::Tunable,
-            "discrete" => Variability::Discrete,
-            "continuous" => Variability::Continuous,
-            _ => return None,
-        })
-    }
-}
-
-impl Initial {
-    /// The attribute value as written in `modelDescription.xml`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Initial::Exact => "exact",
-            Initial::Approx => "approx",
-            Initial::Calculated => "calculated",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Initial> {
-        Some(match s {
-            "exact" => Initial::Exact,
-            "approx" => Initial::Approx,
-            "calculated" => Initial::Calculated,
-            _ => return None,
-        })
     }
 }
 

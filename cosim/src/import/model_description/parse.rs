@@ -263,20 +263,20 @@ impl Builder {
             .ok_or_else(|| a.invalid(format!("ScalarVariable '{name}' has no valueReference attribute")))?;
         let causality = match a.get("causality") {
             None => Causality::Local,
-            Some(s) => Causality::parse(s)
+            Some(s) => Causality::from_attribute(s)
                 .ok_or_else(|| a.invalid(format!("ScalarVariable '{name}' has unknown causality \"{s}\"")))?,
         };
         let variability = match a.get("variability") {
             None => None,
             Some(s) => Some(
-                Variability::parse(s)
+                Variability::from_attribute(s)
                     .ok_or_else(|| a.invalid(format!("ScalarVariable '{name}' has unknown variability \"{s}\"")))?,
             ),
         };
         let initial = match a.get("initial") {
             None => None,
             Some(s) => Some(
-                Initial::parse(s)
+                Initial::from_attribute(s)
                     .ok_or_else(|| a.invalid(format!("ScalarVariable '{name}' has unknown initial \"{s}\"")))?,
             ),
         };
