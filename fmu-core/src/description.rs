@@ -46,7 +46,7 @@ fn generated<M: Model>() -> Generated {
         let catalog = Catalog::new(M::variables())
             .and_then(|c| c.with_states(M::state_variables()))
             .unwrap_or_else(|e| panic!("model {}: invalid variable declarations: {e}", M::INFO.model_identifier));
-        let body = render::<M>(&catalog, "@GUID@");
+        let body = document::<M>(&catalog, "@GUID@").to_xml();
         let guid = guid_of(&body);
         let xml = body.replace("@GUID@", &guid);
         Generated { catalog: Arc::new(catalog), xml: Arc::from(xml), guid: Arc::from(guid) }
@@ -62,6 +62,12 @@ pub fn catalog<M: Model>() -> Arc<Catalog> {
 /// The `modelDescription.xml` of model `M`.
 pub fn model_description<M: Model>() -> Arc<str> {
     generated::<M>().xml
+}
+
+/// The model description of model `M` in the schema's types: what [`model_description`] writes.
+pub fn description_document<M: Model>() -> schema::ModelDescription {
+    let generated = generated::<M>();
+    document::<M>(&generated.catalog, &generated.guid)
 }
 
 /// The GUID of model `M`: a hash of its model description, so any change of the interface
@@ -87,7 +93,8 @@ pub fn real(v: f64) -> String {
     format!("{v:?}")
 }
 
-fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
+/// The model description of model `M` with variables `catalog` and GUID `guid`.
+fn document<M: Model>(catalog: &Catalog, guid: &str) -> schema::ModelDescription {
     let info = &M::INFO;
     let version = env!("CARGO_PKG_VERSION");
     let mut md = schema::ModelDescription::new(info.model_name, guid);
@@ -122,7 +129,7 @@ fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
     md.model_variables = catalog.variables.iter().map(scalar_variable).collect();
     md.model_variables.extend(states_and_derivatives(catalog));
     md.model_structure = model_structure(catalog);
-    md.to_xml()
+    md
 }
 
 /// [`LOG_CATEGORIES`] as the schema's categories.

@@ -15,7 +15,7 @@ mod write;
 pub use write::escape;
 
 /// `fmiModelDescription`: the whole document.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ModelDescription {
     /// `modelName`
     pub model_name: String,
@@ -445,26 +445,7 @@ attribute_enum!(DependencyKind {
 impl ModelDescription {
     /// A description with the required attributes and nothing else.
     pub fn new(model_name: &str, guid: &str) -> ModelDescription {
-        ModelDescription {
-            model_name: model_name.to_string(),
-            guid: guid.to_string(),
-            description: None,
-            author: None,
-            version: None,
-            license: None,
-            generation_tool: None,
-            variable_naming_convention: None,
-            number_of_event_indicators: None,
-            model_exchange: None,
-            co_simulation: None,
-            unit_definitions: Vec::new(),
-            type_definitions: Vec::new(),
-            log_categories: Vec::new(),
-            default_experiment: None,
-            vendor_annotations: Vec::new(),
-            model_variables: Vec::new(),
-            model_structure: ModelStructure::default(),
-        }
+        ModelDescription { model_name: model_name.to_string(), guid: guid.to_string(), ..Default::default() }
     }
 }
 

@@ -46,10 +46,20 @@ impl Attributes {
         self
     }
 
-    /// Real `value` as the shortest text that reads back as the same `f64`.
+    /// Real `value` as the shortest text that reads back as the same `f64` (`INF`, `-INF`, `NaN`
+    /// as XML Schema spells them).
     fn real(mut self, name: &str, value: Option<f64>) -> Self {
-        if let Some(value) = value {
-            let _ = write!(self.0, " {name}=\"{value:?}\"");
+        match value {
+            Some(v) if v.is_nan() => {
+                let _ = write!(self.0, " {name}=\"NaN\"");
+            }
+            Some(v) if v.is_infinite() => {
+                let _ = write!(self.0, " {name}=\"{}INF\"", if v < 0.0 { "-" } else { "" });
+            }
+            Some(v) => {
+                let _ = write!(self.0, " {name}=\"{v:?}\"");
+            }
+            None => {}
         }
         self
     }

@@ -3,7 +3,7 @@
 //! Parsed with `quick-xml` from any FMU, ours or third-party. Anything that is not FMI 2.0
 //! Co-Simulation is refused with a clear error.
 
-pub use fmi2_types::model_description::{Causality, Initial, Variability};
+pub use fmi2_types::model_description::{self as schema, Causality, Initial, Variability};
 
 /// Base type of a scalar variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -261,7 +261,15 @@ impl ModelDescription {
     /// `rotorcraft-fmi` vendor annotation. The unit of a Real whose type element has no `unit`
     /// is taken from its `declaredType` in `TypeDefinitions`.
     pub fn parse(xml: &str) -> Result<ModelDescription, DescriptionError> {
-        parse::parse(xml)
+        parse::parse(xml).map(|(view, _)| view)
+    }
+
+    /// Parses a `modelDescription.xml` document, with the checks of [`ModelDescription::parse`],
+    /// into the schema's types: every element and attribute the writer
+    /// ([`schema::ModelDescription::to_xml`]) writes, as written (no defaults filled in, indices
+    /// 1-based), except that `causality` and `variability` are given their defaults.
+    pub fn parse_document(xml: &str) -> Result<schema::ModelDescription, DescriptionError> {
+        parse::parse(xml).map(|(_, document)| document)
     }
 
     /// The variables with `causality="input"`, with their indices.
@@ -326,6 +334,7 @@ impl ModelDescription {
 }
 
 mod checks;
+mod document;
 mod parse;
 #[cfg(test)]
 mod tests;
