@@ -1,9 +1,11 @@
 //! The parts of an FMI 2.0 `modelDescription.xml` the orchestrator uses.
 //!
 //! Parsed with `quick-xml` from any FMU, ours or third-party. Anything that is not FMI 2.0
-//! Co-Simulation is refused with a clear error.
+//! Co-Simulation is refused with a clear error. The same parse also gives the whole document in
+//! the types of the one FMI 2.0 schema ([`schema`], [`ModelDescription::parse_document`]), which
+//! our FMUs and the system FMU write.
 
-pub use fmi2_types::model_description::{self as schema, Causality, Initial, Variability};
+pub use fmi2_types::model_description::{self as schema, Causality, DefaultExperiment, Initial, Variability};
 
 /// Base type of a scalar variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,19 +77,6 @@ pub struct OutputDependency {
     /// Indices (0-based) of the variables this output depends on directly; `None` when the
     /// attribute is absent, which FMI defines as "depends on all inputs".
     pub dependencies: Option<Vec<usize>>,
-}
-
-/// `DefaultExperiment`, each field optional.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct DefaultExperiment {
-    /// `startTime`, s
-    pub start_time: Option<f64>,
-    /// `stopTime`, s
-    pub stop_time: Option<f64>,
-    /// `tolerance`
-    pub tolerance: Option<f64>,
-    /// `stepSize`, s
-    pub step_size: Option<f64>,
 }
 
 /// The model description of an FMI 2.0 Co-Simulation FMU.
