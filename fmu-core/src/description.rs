@@ -353,16 +353,3 @@ fn model_structure(catalog: &Catalog) -> schema::ModelStructure {
         .collect();
     schema::ModelStructure { outputs, derivatives, initial_unknowns }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::escape;
-
-    /// The writer's escaping gives the bytes of quick-xml's, which wrote our descriptions before.
-    #[test]
-    fn escape_matches_quick_xml() {
-        for text in ["plain", "a < b > c & 'd' \"e\"", "line\r\nnext\ttab", "ΔT [°C] <&>", ""] {
-            assert_eq!(escape(text), quick_xml::escape::escape(text));
-        }
-    }
-}

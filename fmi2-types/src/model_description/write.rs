@@ -304,3 +304,27 @@ fn write_structure(x: &mut String, s: &ModelStructure) {
     }
     x.push_str("  </ModelStructure>\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The writer's escaping gives the bytes of quick-xml's, which wrote our descriptions before.
+    #[test]
+    fn escape_matches_quick_xml() {
+        for text in ["plain", "a < b > c & 'd' \"e\"", "line\r\nnext\ttab", "ΔT [°C] <&>", ""] {
+            assert_eq!(escape(text), quick_xml::escape::escape(text));
+        }
+    }
+
+    /// Reals that are not finite are spelled as XML Schema's xs:double spells them.
+    #[test]
+    fn infinite_and_nan_reals_are_xml_schema_doubles() {
+        let a = Attributes::default()
+            .real("min", Some(f64::NEG_INFINITY))
+            .real("max", Some(f64::INFINITY))
+            .real("nominal", Some(f64::NAN))
+            .real("start", Some(0.5));
+        assert_eq!(a.0, r#" min="-INF" max="INF" nominal="NaN" start="0.5""#);
+    }
+}
