@@ -1,11 +1,13 @@
 //! The FMI 2.0 C types (`fmi2TypesPlatform.h`, `fmi2FunctionTypes.h`), constants and status
 //! codes, defined once for both sides of the C boundary: `fmu-core` exports FMUs with them and
-//! `cosim::import` calls FMUs with them, the function types ([`functions`]) included. No code, no
-//! dependencies.
+//! `cosim::import` calls FMUs with them, the function types ([`functions`]) included; and the
+//! model description ([`model_description`]): its types and the one writer of
+//! `modelDescription.xml`, used by our FMUs and the system FMU. No dependencies.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
 pub mod functions;
+pub mod model_description;
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::fmt;

@@ -66,7 +66,8 @@ pub fn our_fmus() -> Vec<OurFmu> {
 }
 
 /// The command that rewrites [`generated_files`] (the test that checks them, in update mode).
-pub const REGENERATE_COMMAND: &str = "UPDATE_MODEL_DESCRIPTIONS=1 cargo test -p orchestrator --test model_descriptions";
+pub const REGENERATE_COMMAND: &str =
+    "UPDATE_MODEL_DESCRIPTIONS=1 cargo test --release -p orchestrator --test model_descriptions";
 
 /// The committed files generated from [`our_fmus`], as `(path relative to the workspace root,
 /// contents)`: each FMU's `modelDescription/<id>.xml` and `docs/variables/<id>.md`, and the index

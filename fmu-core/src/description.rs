@@ -2,8 +2,10 @@
 
 use std::any::TypeId;
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, OnceLock};
+
+use fmi2_types::model_description as schema;
+pub use fmi2_types::model_description::escape;
 
 use crate::catalog::{Catalog, DERIVATIVE_VR_BASE, STATE_VR_BASE};
 use crate::model::{Model, ModelInfo};
@@ -44,7 +46,7 @@ fn generated<M: Model>() -> Generated {
         let catalog = Catalog::new(M::variables())
             .and_then(|c| c.with_states(M::state_variables()))
             .unwrap_or_else(|e| panic!("model {}: invalid variable declarations: {e}", M::INFO.model_identifier));
-        let body = render::<M>(&catalog, "@GUID@");
+        let body = document::<M>(&catalog, "@GUID@").to_xml();
         let guid = guid_of(&body);
         let xml = body.replace("@GUID@", &guid);
         Generated { catalog: Arc::new(catalog), xml: Arc::from(xml), guid: Arc::from(guid) }
@@ -60,6 +62,12 @@ pub fn catalog<M: Model>() -> Arc<Catalog> {
 /// The `modelDescription.xml` of model `M`.
 pub fn model_description<M: Model>() -> Arc<str> {
     generated::<M>().xml
+}
+
+/// The model description of model `M` in the schema's types: what [`model_description`] writes.
+pub fn description_document<M: Model>() -> schema::ModelDescription {
+    let generated = generated::<M>();
+    document::<M>(&generated.catalog, &generated.guid)
 }
 
 /// The GUID of model `M`: a hash of its model description, so any change of the interface
@@ -85,78 +93,82 @@ pub fn real(v: f64) -> String {
     format!("{v:?}")
 }
 
-fn render<M: Model>(catalog: &Catalog, guid: &str) -> String {
-    let mut x = String::new();
-    root_and_interfaces(&mut x, &M::INFO, catalog, guid);
-    unit_definitions(&mut x, catalog);
-    type_definitions(&mut x, catalog);
-    categories_experiment_annotations(&mut x, &M::INFO);
-    x.push_str("  <ModelVariables>\n");
-    for (i, v) in catalog.variables.iter().enumerate() {
-        scalar_variable(&mut x, i + 1, v);
-    }
-    states_and_derivatives(&mut x, catalog);
-    x.push_str("  </ModelVariables>\n");
-    model_structure(&mut x, catalog);
-    x.push_str("</fmiModelDescription>\n");
-    x
+/// The model description of model `M` with variables `catalog` and GUID `guid`.
+fn document<M: Model>(catalog: &Catalog, guid: &str) -> schema::ModelDescription {
+    let info = &M::INFO;
+    let version = env!("CARGO_PKG_VERSION");
+    let mut md = schema::ModelDescription::new(info.model_name, guid);
+    md.description = Some(info.description.to_string());
+    md.author = Some(AUTHOR.to_string());
+    md.version = Some(version.to_string());
+    md.license = Some(LICENSE.to_string());
+    md.generation_tool = Some(format!("{TOOL_NAME} {version}"));
+    md.variable_naming_convention = Some(schema::VariableNamingConvention::Flat);
+    md.number_of_event_indicators = Some(0);
+    interfaces(&mut md, info, catalog);
+    md.unit_definitions = unit_definitions(catalog);
+    md.type_definitions = type_definitions(catalog);
+    md.log_categories = log_categories();
+    md.default_experiment = Some(schema::DefaultExperiment {
+        start_time: Some(0.0),
+        stop_time: Some(info.default_stop_time),
+        tolerance: None,
+        step_size: Some(info.default_step_size),
+    });
+    md.vendor_annotations = vec![schema::Tool {
+        name: TOOL_NAME.to_string(),
+        coupling: Some(schema::Coupling {
+            get_after_set: true,
+            description: Some(
+                "Outputs are recomputed whenever inputs change, so fmi2GetReal after fmi2SetReal between steps \
+                 returns consistent outputs (Newton coupling)."
+                    .to_string(),
+            ),
+        }),
+    }];
+    md.model_variables = catalog.variables.iter().map(scalar_variable).collect();
+    md.model_variables.extend(states_and_derivatives(catalog));
+    md.model_structure = model_structure(catalog);
+    md
 }
 
-/// XML-escaped text: `<`, `>`, `&`, `'`, `"` and carriage return as entities (the bytes
-/// `quick_xml::escape::escape` gives).
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '\'' => out.push_str("&apos;"),
-            '"' => out.push_str("&quot;"),
-            '\r' => out.push_str("&#13;"),
-            c => out.push(c),
-        }
-    }
-    out
+/// [`LOG_CATEGORIES`] as the schema's categories.
+pub fn log_categories() -> Vec<schema::Category> {
+    LOG_CATEGORIES
+        .iter()
+        .map(|(name, description)| schema::Category {
+            name: name.to_string(),
+            description: Some(description.to_string()),
+        })
+        .collect()
 }
 
-/// Short name of [`escape`] for the writer below.
-fn e(s: &str) -> String {
-    escape(s)
-}
-
-/// The XML declaration, `<fmiModelDescription ...>` and the Model Exchange (when the model has
-/// states) and Co-Simulation elements.
-fn root_and_interfaces(x: &mut String, info: &ModelInfo, catalog: &Catalog, guid: &str) {
-    x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        x,
-        "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"{}\" guid=\"{guid}\" description=\"{}\" \
-         author=\"{AUTHOR}\" version=\"{version}\" license=\"{LICENSE}\" generationTool=\"{TOOL_NAME} {version}\" \
-         variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">",
-        e(info.model_name),
-        e(info.description),
-        version = env!("CARGO_PKG_VERSION"),
-    );
+/// The Model Exchange (when the model has states) and Co-Simulation elements.
+fn interfaces(md: &mut schema::ModelDescription, info: &ModelInfo, catalog: &Catalog) {
     if !catalog.states.is_empty() {
-        let _ = writeln!(
-            x,
-            "  <ModelExchange modelIdentifier=\"{}\" completedIntegratorStepNotNeeded=\"true\" \
-             canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"true\"/>",
-            e(info.model_identifier)
-        );
+        md.model_exchange = Some(schema::ModelExchange {
+            model_identifier: info.model_identifier.to_string(),
+            completed_integrator_step_not_needed: Some(true),
+            can_get_and_set_fmu_state: Some(true),
+            can_serialize_fmu_state: Some(true),
+            provides_directional_derivative: Some(true),
+            ..Default::default()
+        });
     }
-    let _ = writeln!(
-        x,
-        "  <CoSimulation modelIdentifier=\"{}\" canHandleVariableCommunicationStepSize=\"true\" \
-         canInterpolateInputs=\"true\" maxOutputDerivativeOrder=\"1\" canGetAndSetFMUstate=\"true\" \
-         canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"true\"/>",
-        e(info.model_identifier)
-    );
+    md.co_simulation = Some(schema::CoSimulation {
+        model_identifier: info.model_identifier.to_string(),
+        can_handle_variable_communication_step_size: Some(true),
+        can_interpolate_inputs: Some(true),
+        max_output_derivative_order: Some(1),
+        can_get_and_set_fmu_state: Some(true),
+        can_serialize_fmu_state: Some(true),
+        provides_directional_derivative: Some(true),
+        ..Default::default()
+    });
 }
 
-/// `<UnitDefinitions>`: the units of the variables and states, in first-use order.
-fn unit_definitions(x: &mut String, catalog: &Catalog) {
+/// The units of the variables and states, in first-use order.
+fn unit_definitions(catalog: &Catalog) -> Vec<schema::Unit> {
     let mut used: Vec<&str> = Vec::new();
     let state_units = catalog.states.iter().flat_map(|s| [s.unit, s.derivative_unit]);
     for unit in catalog
@@ -172,29 +184,35 @@ fn unit_definitions(x: &mut String, catalog: &Catalog) {
             used.push(unit);
         }
     }
-    if used.is_empty() {
-        return;
-    }
-    x.push_str("  <UnitDefinitions>\n");
-    for u in used {
-        let b = units::base_unit(u).expect("units are checked by the catalog");
-        let mut attrs = String::new();
-        for (name, exp) in [("kg", b.kg), ("m", b.m), ("s", b.s), ("K", b.k), ("rad", b.rad)] {
-            if exp != 0 {
-                let _ = write!(attrs, " {name}=\"{exp}\"");
+    let exponent = |e: i32| (e != 0).then_some(e);
+    used.into_iter()
+        .map(|u| {
+            let b = units::base_unit(u).expect("units are checked by the catalog");
+            schema::Unit {
+                name: u.to_string(),
+                base_unit: Some(schema::BaseUnit {
+                    kg: exponent(b.kg),
+                    m: exponent(b.m),
+                    s: exponent(b.s),
+                    k: exponent(b.k),
+                    rad: exponent(b.rad),
+                    ..Default::default()
+                }),
+                display_units: units::display_units(u)
+                    .iter()
+                    .map(|(name, factor)| schema::DisplayUnit {
+                        name: name.to_string(),
+                        factor: Some(*factor),
+                        offset: None,
+                    })
+                    .collect(),
             }
-        }
-        let displays: String = units::display_units(u)
-            .iter()
-            .map(|(name, factor)| format!("<DisplayUnit name=\"{}\" factor=\"{}\"/>", e(name), real(*factor)))
-            .collect();
-        let _ = writeln!(x, "    <Unit name=\"{}\"><BaseUnit{attrs}/>{displays}</Unit>", e(u));
-    }
-    x.push_str("  </UnitDefinitions>\n");
+        })
+        .collect()
 }
 
-/// `<TypeDefinitions>`: the enumeration types, in first-use order.
-fn type_definitions(x: &mut String, catalog: &Catalog) {
+/// The enumeration types, in first-use order.
+fn type_definitions(catalog: &Catalog) -> Vec<schema::SimpleType> {
     let mut enumerations: Vec<&Enumeration> = Vec::new();
     for v in &catalog.variables {
         if let Some(t) = v.enumeration
@@ -203,188 +221,135 @@ fn type_definitions(x: &mut String, catalog: &Catalog) {
             enumerations.push(t);
         }
     }
-    if enumerations.is_empty() {
-        return;
-    }
-    x.push_str("  <TypeDefinitions>\n");
-    for t in enumerations {
-        let _ = writeln!(
-            x,
-            "    <SimpleType name=\"{}\" description=\"{}\">\n      <Enumeration>",
-            e(t.name),
-            e(t.description)
-        );
-        for (name, value, description) in t.items {
-            let _ = writeln!(
-                x,
-                "        <Item name=\"{}\" value=\"{value}\" description=\"{}\"/>",
-                e(name),
-                e(description)
-            );
-        }
-        x.push_str("      </Enumeration>\n    </SimpleType>\n");
-    }
-    x.push_str("  </TypeDefinitions>\n");
+    enumerations
+        .into_iter()
+        .map(|t| schema::SimpleType {
+            name: t.name.to_string(),
+            description: Some(t.description.to_string()),
+            kind: schema::SimpleTypeKind::Enumeration(
+                t.items
+                    .iter()
+                    .map(|(name, value, description)| schema::EnumerationItem {
+                        name: name.to_string(),
+                        value: *value,
+                        description: Some(description.to_string()),
+                    })
+                    .collect(),
+            ),
+        })
+        .collect()
 }
 
-/// `<LogCategories>`, `<DefaultExperiment>` and our `<VendorAnnotations>`.
-fn categories_experiment_annotations(x: &mut String, info: &ModelInfo) {
-    x.push_str("  <LogCategories>\n");
-    for (name, description) in LOG_CATEGORIES {
-        let _ = writeln!(x, "    <Category name=\"{name}\" description=\"{}\"/>", e(description));
-    }
-    x.push_str("  </LogCategories>\n");
-    let _ = writeln!(
-        x,
-        "  <DefaultExperiment startTime=\"0.0\" stopTime=\"{}\" stepSize=\"{}\"/>",
-        real(info.default_stop_time),
-        real(info.default_step_size)
-    );
-    let _ = writeln!(
-        x,
-        "  <VendorAnnotations>\n    <Tool name=\"{TOOL_NAME}\">\n      \
-         <Coupling getAfterSet=\"true\" description=\"Outputs are recomputed whenever inputs change, \
-         so fmi2GetReal after fmi2SetReal between steps returns consistent outputs (Newton coupling).\"/>\n    \
-         </Tool>\n  </VendorAnnotations>"
-    );
-}
-
-/// The `<ScalarVariable>` of variable `v`, at 1-based `index`.
-fn scalar_variable(x: &mut String, index: usize, v: &Variable) {
+/// The `ScalarVariable` of variable `v`.
+fn scalar_variable(v: &Variable) -> schema::ScalarVariable {
     let causality = match v.causality {
-        Causality::Parameter => "parameter",
-        Causality::Input => "input",
-        Causality::Output => "output",
+        Causality::Parameter => schema::Causality::Parameter,
+        Causality::Input => schema::Causality::Input,
+        Causality::Output => schema::Causality::Output,
     };
     let variability = match v.variability {
-        Variability::Fixed => "fixed",
-        Variability::Tunable => "tunable",
-        Variability::Discrete => "discrete",
-        Variability::Continuous => "continuous",
+        Variability::Fixed => schema::Variability::Fixed,
+        Variability::Tunable => schema::Variability::Tunable,
+        Variability::Discrete => schema::Variability::Discrete,
+        Variability::Continuous => schema::Variability::Continuous,
     };
-    let initial = if v.causality == Causality::Parameter { " initial=\"exact\"" } else { "" };
-    let _ = writeln!(
-        x,
-        "    <!-- index {index} -->\n    <ScalarVariable name=\"{}\" valueReference=\"{}\" causality=\"{causality}\" \
-         variability=\"{variability}\"{initial} description=\"{}\">",
-        e(&v.name),
-        v.vr,
-        e(&v.description)
-    );
     let has_start = v.causality != Causality::Output;
-    match v.kind {
-        Kind::Real { unit, start } => {
-            let display = units::display_unit(unit, v.display_unit)
-                .map(|d| format!(" displayUnit=\"{}\"", e(d)))
-                .unwrap_or_default();
-            let unit = if unit.is_empty() { String::new() } else { format!(" unit=\"{}\"", e(unit)) };
-            let (min, max) = v.range;
-            let min = min.map(|m| format!(" min=\"{}\"", real(m))).unwrap_or_default();
-            let max = max.map(|m| format!(" max=\"{}\"", real(m))).unwrap_or_default();
-            let start = if has_start { format!(" start=\"{}\"", real(start)) } else { String::new() };
-            let _ = writeln!(x, "      <Real{unit}{display}{min}{max}{start}/>");
-        }
+    let value = match v.kind {
+        Kind::Real { unit, start } => schema::VariableType::Real(schema::RealAttributes {
+            unit: (!unit.is_empty()).then(|| unit.to_string()),
+            display_unit: units::display_unit(unit, v.display_unit).map(str::to_string),
+            min: v.range.0,
+            max: v.range.1,
+            start: has_start.then_some(start),
+            ..Default::default()
+        }),
         Kind::Integer { start, min, max } => match v.enumeration {
-            Some(t) => {
-                let _ = writeln!(x, "      <Enumeration declaredType=\"{}\" start=\"{start}\"/>", e(t.name));
-            }
-            None => {
-                let _ = writeln!(x, "      <Integer min=\"{min}\" max=\"{max}\" start=\"{start}\"/>");
-            }
+            Some(t) => schema::VariableType::Enumeration(schema::IntegerAttributes {
+                declared_type: Some(t.name.to_string()),
+                start: Some(start),
+                ..Default::default()
+            }),
+            None => schema::VariableType::Integer(schema::IntegerAttributes {
+                declared_type: None,
+                min: Some(min),
+                max: Some(max),
+                start: Some(start),
+            }),
         },
-        Kind::Boolean { start } => {
-            let _ = writeln!(x, "      <Boolean start=\"{start}\"/>");
-        }
+        Kind::Boolean { start } => schema::VariableType::Boolean { declared_type: None, start: Some(start) },
+    };
+    schema::ScalarVariable {
+        name: v.name.clone(),
+        value_reference: v.vr,
+        description: Some(v.description.clone()),
+        causality,
+        variability,
+        initial: (v.causality == Causality::Parameter).then_some(schema::Initial::Exact),
+        value,
     }
-    x.push_str("    </ScalarVariable>\n");
 }
 
 /// The continuous states, then their derivatives (Model Exchange), after the model variables.
-fn states_and_derivatives(x: &mut String, catalog: &Catalog) {
+fn states_and_derivatives(catalog: &Catalog) -> Vec<schema::ScalarVariable> {
     let first_state = catalog.variables.len() + 1;
-    let n_states = catalog.states.len();
-    for (i, s) in catalog.states.iter().enumerate() {
-        let unit = if s.unit.is_empty() { String::new() } else { format!(" unit=\"{}\"", e(s.unit)) };
-        let display =
-            units::display_unit(s.unit, None).map(|d| format!(" displayUnit=\"{}\"", e(d))).unwrap_or_default();
-        let _ = writeln!(
-            x,
-            "    <!-- index {} -->\n    <ScalarVariable name=\"{}\" valueReference=\"{}\" causality=\"local\" \
-             variability=\"continuous\" initial=\"calculated\" description=\"{}\">\n      \
-             <Real{unit}{display} nominal=\"{}\"/>\n    </ScalarVariable>",
-            first_state + i,
-            e(&s.name),
-            STATE_VR_BASE + i as u32,
-            e(&s.description),
-            real(s.nominal)
-        );
-    }
-    for (i, s) in catalog.states.iter().enumerate() {
-        let unit =
-            if s.derivative_unit.is_empty() { String::new() } else { format!(" unit=\"{}\"", e(s.derivative_unit)) };
-        let _ = writeln!(
-            x,
-            "    <!-- index {} -->\n    <ScalarVariable name=\"der({})\" valueReference=\"{}\" causality=\"local\" \
-             variability=\"continuous\" initial=\"calculated\" description=\"Time derivative of {}\">\n      \
-             <Real{unit} derivative=\"{}\"/>\n    </ScalarVariable>",
-            first_state + n_states + i,
-            e(&s.name),
-            DERIVATIVE_VR_BASE + i as u32,
-            e(&s.name),
-            first_state + i
-        );
-    }
+    let local = |name: String, vr: u32, description: String, value: schema::RealAttributes| schema::ScalarVariable {
+        name,
+        value_reference: vr,
+        description: Some(description),
+        causality: schema::Causality::Local,
+        variability: schema::Variability::Continuous,
+        initial: Some(schema::Initial::Calculated),
+        value: schema::VariableType::Real(value),
+    };
+    let unit = |u: &str| (!u.is_empty()).then(|| u.to_string());
+    let states = catalog.states.iter().enumerate().map(|(i, s)| {
+        let value = schema::RealAttributes {
+            unit: unit(s.unit),
+            display_unit: units::display_unit(s.unit, None).map(str::to_string),
+            nominal: Some(s.nominal),
+            ..Default::default()
+        };
+        local(s.name.clone(), STATE_VR_BASE + i as u32, s.description.clone(), value)
+    });
+    let derivatives = catalog.states.iter().enumerate().map(|(i, s)| {
+        let value = schema::RealAttributes {
+            unit: unit(s.derivative_unit),
+            derivative: Some(first_state + i),
+            ..Default::default()
+        };
+        let description = format!("Time derivative of {}", s.name);
+        local(format!("der({})", s.name), DERIVATIVE_VR_BASE + i as u32, description, value)
+    });
+    states.chain(derivatives).collect()
 }
 
 /// `<ModelStructure>`: outputs with their dependencies (the inputs they declare and,
 /// conservatively, every state), derivatives, initial unknowns.
-fn model_structure(x: &mut String, catalog: &Catalog) {
+fn model_structure(catalog: &Catalog) -> schema::ModelStructure {
     let first_state = catalog.variables.len() + 1;
     let n_states = catalog.states.len();
     let indices = |causality: Causality| -> Vec<usize> {
         catalog.variables.iter().enumerate().filter(|(_, v)| v.causality == causality).map(|(i, _)| i + 1).collect()
     };
     let (output_indices, input_indices) = (indices(Causality::Output), indices(Causality::Input));
-    x.push_str("  <ModelStructure>\n");
-    let state_indices: Vec<String> = (first_state..first_state + n_states).map(|i| i.to_string()).collect();
-    if !output_indices.is_empty() {
-        x.push_str("    <Outputs>\n");
-        for (k, index) in output_indices.iter().enumerate() {
-            let deps: Vec<String> = catalog.feedthrough[k]
-                .iter()
-                .map(|&p| input_indices[p].to_string())
-                .chain(state_indices.iter().cloned())
-                .collect();
-            let _ = writeln!(x, "      <Unknown index=\"{index}\" dependencies=\"{}\"/>", deps.join(" "));
-        }
-        x.push_str("    </Outputs>\n");
-    }
-    if n_states > 0 {
-        x.push_str("    <Derivatives>\n");
-        for i in 0..n_states {
-            let _ = writeln!(x, "      <Unknown index=\"{}\"/>", first_state + n_states + i);
-        }
-        x.push_str("    </Derivatives>\n");
-    }
-    if !output_indices.is_empty() || n_states > 0 {
-        x.push_str("    <InitialUnknowns>\n");
-        for index in output_indices.iter().copied().chain(first_state..first_state + 2 * n_states) {
-            let _ = writeln!(x, "      <Unknown index=\"{index}\"/>");
-        }
-        x.push_str("    </InitialUnknowns>\n");
-    }
-    x.push_str("  </ModelStructure>\n");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::escape;
-
-    /// The writer's escaping gives the bytes of quick-xml's, which wrote our descriptions before.
-    #[test]
-    fn escape_matches_quick_xml() {
-        for text in ["plain", "a < b > c & 'd' \"e\"", "line\r\nnext\ttab", "ΔT [°C] <&>", ""] {
-            assert_eq!(escape(text), quick_xml::escape::escape(text));
-        }
-    }
+    let states = first_state..first_state + n_states;
+    let outputs = output_indices
+        .iter()
+        .enumerate()
+        .map(|(k, &index)| schema::Unknown {
+            index,
+            dependencies: Some(
+                catalog.feedthrough[k].iter().map(|&p| input_indices[p]).chain(states.clone()).collect(),
+            ),
+            dependencies_kind: None,
+        })
+        .collect();
+    let derivatives = (first_state + n_states..first_state + 2 * n_states).map(schema::Unknown::at).collect();
+    let initial_unknowns = output_indices
+        .iter()
+        .copied()
+        .chain(first_state..first_state + 2 * n_states)
+        .map(schema::Unknown::at)
+        .collect();
+    schema::ModelStructure { outputs, derivatives, initial_unknowns }
 }

@@ -2,16 +2,15 @@
 //! the archive with the system and its FMUs as resources.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use quick_xml::escape::escape;
 use serde_json::Value;
 
 use super::{INTERFACE_FILE, Interface, OuterCausality, OuterType, OuterVariable, SYSTEM_FILE};
-use cosim::import::model_description::{Causality, ScalarVariable, VarType};
+use cosim::import::model_description::{Causality, Initial, ScalarVariable, VarType, Variability};
 use cosim::system::{ParameterValue, System, VarRef, name_matches};
+use fmi2_types::model_description as schema;
 
 /// What the outer FMU exposes: patterns `instance.variable` with `*` (empty: the default).
 #[derive(Debug, Clone, Default)]
@@ -176,49 +175,70 @@ fn interface(system: &System, options: &ExportOptions) -> Result<(Chosen, Vec<St
     Ok((chosen, skipped))
 }
 
-/// `s` with the XML special characters escaped, for an attribute value.
-fn esc(s: &str) -> String {
-    escape(s).into_owned()
-}
-
 /// `modelDescription.xml` of the system FMU, with `@GUID@` where the GUID goes.
 fn model_description(
     model_name: &str,
     model_identifier: &str,
     system: &System,
     chosen: &[(VarRef, OuterVariable)],
-    units: &BTreeMap<String, Vec<(String, String)>>,
+    units: &BTreeMap<String, schema::BaseUnit>,
 ) -> String {
-    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    write_root(&mut x, model_name, system);
-    write_co_simulation(&mut x, model_identifier, system);
-    write_unit_definitions(&mut x, system, chosen, units);
-    write_log_categories_and_experiment(&mut x, system);
-    write_model_variables(&mut x, system, chosen, units);
-    write_model_structure(&mut x, chosen);
-    x
-}
-
-/// The opening `fmiModelDescription` element: names, description and generation tool.
-fn write_root(x: &mut String, model_name: &str, system: &System) {
     let instances: Vec<&str> = system.instances.iter().map(|i| i.name.as_str()).collect();
-    let description = format!(
+    let mut md = schema::ModelDescription::new(model_name, "@GUID@");
+    md.description = Some(format!(
         "The coupled system {model_name} ({}) with its algebraic loops solved by the rotorcraft-fmi Newton master",
         instances.join(", ")
-    );
-    let _ = writeln!(
-        x,
-        "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"{}\" guid=\"@GUID@\" description=\"{}\" \
-         generationTool=\"{} orchestrator {}\" variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">",
-        esc(model_name),
-        esc(&description),
-        fmu_core::description::TOOL_NAME,
-        env!("CARGO_PKG_VERSION")
-    );
+    ));
+    md.generation_tool =
+        Some(format!("{} orchestrator {}", fmu_core::description::TOOL_NAME, env!("CARGO_PKG_VERSION")));
+    md.variable_naming_convention = Some(schema::VariableNamingConvention::Flat);
+    md.number_of_event_indicators = Some(0);
+    md.co_simulation = Some(co_simulation(model_identifier, system));
+    let used: Vec<&str> = chosen.iter().filter_map(|(r, _)| system.variable(*r).unit.as_deref()).collect();
+    md.unit_definitions = units
+        .iter()
+        .filter(|(name, _)| used.contains(&name.as_str()))
+        .map(|(name, base)| schema::Unit {
+            name: name.clone(),
+            base_unit: Some(base.clone()),
+            display_units: Vec::new(),
+        })
+        .collect();
+    md.log_categories = fmu_core::description::log_categories();
+    let exp = system.experiment;
+    md.default_experiment = Some(schema::DefaultExperiment {
+        start_time: Some(exp.start),
+        stop_time: Some(exp.stop),
+        tolerance: None,
+        step_size: Some(exp.step),
+    });
+    md.vendor_annotations = vec![schema::Tool {
+        name: fmu_core::description::TOOL_NAME.to_string(),
+        coupling: Some(schema::Coupling {
+            get_after_set: true,
+            description: Some(
+                "Inputs set between steps are applied at once: fmi2GetReal after fmi2SetReal solves the inner \
+                 coupling again and returns consistent outputs."
+                    .to_string(),
+            ),
+        }),
+    }];
+    md.model_variables =
+        chosen.iter().enumerate().map(|(k, (r, v))| scalar_variable(k as u32 + 1, system, *r, v, units)).collect();
+    // No `dependencies`: through the algebraic loops an output may depend on every input.
+    let outputs: Vec<schema::Unknown> = chosen
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, v))| v.causality == OuterCausality::Output)
+        .map(|(k, _)| schema::Unknown::at(k + 1))
+        .collect();
+    md.model_structure.initial_unknowns = outputs.clone();
+    md.model_structure.outputs = outputs;
+    md.to_xml()
 }
 
 /// The `CoSimulation` element: the capabilities every inner FMU shares.
-fn write_co_simulation(x: &mut String, model_identifier: &str, system: &System) {
+fn co_simulation(model_identifier: &str, system: &System) -> schema::CoSimulation {
     // FMU state: composed of the inner FMUs' states, so only where every one provides it.
     let every = |f: fn(&cosim::import::model_description::CoSimulation) -> bool| {
         system.instances.iter().all(|i| f(&i.description.co_simulation))
@@ -227,132 +247,61 @@ fn write_co_simulation(x: &mut String, model_identifier: &str, system: &System) 
     // Input derivatives reach the inner FMUs only through the master's input extrapolation.
     let interpolate = system.master.extrapolate_inputs && every(|c| c.can_interpolate_inputs);
     let serialize = get_and_set && every(|c| c.can_serialize_fmu_state);
-    let _ = writeln!(
-        x,
-        "  <CoSimulation modelIdentifier=\"{}\" canHandleVariableCommunicationStepSize=\"true\" \
-         canInterpolateInputs=\"{interpolate}\" maxOutputDerivativeOrder=\"0\" canGetAndSetFMUstate=\"{get_and_set}\" \
-         canSerializeFMUstate=\"{serialize}\" providesDirectionalDerivative=\"false\"/>",
-        esc(model_identifier)
-    );
+    schema::CoSimulation {
+        model_identifier: model_identifier.to_string(),
+        can_handle_variable_communication_step_size: Some(true),
+        can_interpolate_inputs: Some(interpolate),
+        max_output_derivative_order: Some(0),
+        can_get_and_set_fmu_state: Some(get_and_set),
+        can_serialize_fmu_state: Some(serialize),
+        provides_directional_derivative: Some(false),
+        ..Default::default()
+    }
 }
 
-/// `UnitDefinitions` of the units the chosen variables use (none: no element).
-fn write_unit_definitions(
-    x: &mut String,
+/// The `ScalarVariable` of outer variable `v` (standing for inner variable `r`), value reference
+/// `vr`: its type (`Real`, `Integer` or `Boolean`) with its start value (not for outputs) and, for
+/// a Real, the unit of the inner variable where defined.
+fn scalar_variable(
+    vr: u32,
     system: &System,
-    chosen: &[(VarRef, OuterVariable)],
-    units: &BTreeMap<String, Vec<(String, String)>>,
-) {
-    let used: Vec<&str> = chosen.iter().filter_map(|(r, _)| system.variable(*r).unit.as_deref()).collect();
-    let defined: Vec<(&String, &Vec<(String, String)>)> =
-        units.iter().filter(|(name, _)| used.contains(&name.as_str())).collect();
-    if !defined.is_empty() {
-        x.push_str("  <UnitDefinitions>\n");
-        for (name, base) in defined {
-            let attributes: String = base.iter().map(|(k, v)| format!(" {k}=\"{}\"", esc(v))).collect();
-            let _ = writeln!(x, "    <Unit name=\"{}\"><BaseUnit{attributes}/></Unit>", esc(name));
-        }
-        x.push_str("  </UnitDefinitions>\n");
-    }
-}
-
-/// `LogCategories`, `DefaultExperiment` (the system's, s) and the vendor annotation that
-/// declares get-after-set.
-fn write_log_categories_and_experiment(x: &mut String, system: &System) {
-    x.push_str("  <LogCategories>\n");
-    for (name, description) in fmu_core::description::LOG_CATEGORIES {
-        let _ = writeln!(x, "    <Category name=\"{name}\" description=\"{}\"/>", esc(description));
-    }
-    x.push_str("  </LogCategories>\n");
-    let exp = system.experiment;
-    let _ = writeln!(
-        x,
-        "  <DefaultExperiment startTime=\"{:?}\" stopTime=\"{:?}\" stepSize=\"{:?}\"/>",
-        exp.start, exp.stop, exp.step
-    );
-    let _ = writeln!(
-        x,
-        "  <VendorAnnotations>\n    <Tool name=\"{}\">\n      <Coupling getAfterSet=\"true\" description=\"Inputs set \
-         between steps are applied at once: fmi2GetReal after fmi2SetReal solves the inner coupling again and returns \
-         consistent outputs.\"/>\n    </Tool>\n  </VendorAnnotations>",
-        fmu_core::description::TOOL_NAME
-    );
-}
-
-/// `ModelVariables`: one `ScalarVariable` per chosen variable, value reference = index.
-fn write_model_variables(
-    x: &mut String,
-    system: &System,
-    chosen: &[(VarRef, OuterVariable)],
-    units: &BTreeMap<String, Vec<(String, String)>>,
-) {
-    x.push_str("  <ModelVariables>\n");
-    for (k, (r, v)) in chosen.iter().enumerate() {
-        let inner = system.variable(*r);
-        let (causality, variability, initial) = match (v.causality, v.var_type) {
-            (OuterCausality::Parameter, _) => ("parameter", "fixed", " initial=\"exact\""),
-            (OuterCausality::Input, _) => ("input", "continuous", ""),
-            (OuterCausality::Output, _) => ("output", "continuous", ""),
-        };
-        let instance = &system.instances[r.instance].name;
-        let text = match inner.description.as_deref() {
-            Some(d) => format!("{instance}: {d}"),
-            None => format!("{instance}: {}", inner.name),
-        };
-        let _ = writeln!(
-            x,
-            "    <!-- index {} -->\n    <ScalarVariable name=\"{}\" valueReference=\"{}\" causality=\"{causality}\" \
-             variability=\"{variability}\"{initial} description=\"{}\">",
-            k + 1,
-            esc(&v.name),
-            k + 1,
-            esc(&text)
-        );
-        let _ = writeln!(x, "      {}\n    </ScalarVariable>", type_element(v, inner, units));
-    }
-    x.push_str("  </ModelVariables>\n");
-}
-
-/// The type element of outer variable `v` (`Real`, `Integer` or `Boolean`) with its start
-/// value (not for outputs) and, for a Real, the unit of the `inner` variable where defined.
-fn type_element(v: &OuterVariable, inner: &ScalarVariable, units: &BTreeMap<String, Vec<(String, String)>>) -> String {
+    r: VarRef,
+    v: &OuterVariable,
+    units: &BTreeMap<String, schema::BaseUnit>,
+) -> schema::ScalarVariable {
+    let inner = system.variable(r);
+    let (causality, variability, initial) = match v.causality {
+        OuterCausality::Parameter => (Causality::Parameter, Variability::Fixed, Some(Initial::Exact)),
+        OuterCausality::Input => (Causality::Input, Variability::Continuous, None),
+        OuterCausality::Output => (Causality::Output, Variability::Continuous, None),
+    };
+    let instance = &system.instances[r.instance].name;
+    let description = match inner.description.as_deref() {
+        Some(d) => format!("{instance}: {d}"),
+        None => format!("{instance}: {}", inner.name),
+    };
     let start = v.start.filter(|_| v.causality != OuterCausality::Output);
-    match v.var_type {
-        OuterType::Real => {
-            let unit = inner.unit.as_deref().filter(|u| units.contains_key(*u));
-            let unit = unit.map(|u| format!(" unit=\"{}\"", esc(u))).unwrap_or_default();
-            let start = start.map(|s| format!(" start=\"{s:?}\"")).unwrap_or_default();
-            format!("<Real{unit}{start}/>")
-        }
-        OuterType::Integer => {
-            let start = start.map(|s| format!(" start=\"{}\"", s as i64)).unwrap_or_default();
-            format!("<Integer{start}/>")
-        }
-        OuterType::Boolean => {
-            let start = start.map(|s| format!(" start=\"{}\"", s != 0.0)).unwrap_or_default();
-            format!("<Boolean{start}/>")
-        }
+    let value = match v.var_type {
+        OuterType::Real => schema::VariableType::Real(schema::RealAttributes {
+            unit: inner.unit.clone().filter(|u| units.contains_key(u)),
+            start,
+            ..Default::default()
+        }),
+        OuterType::Integer => schema::VariableType::Integer(schema::IntegerAttributes {
+            start: start.map(|s| s as i32),
+            ..Default::default()
+        }),
+        OuterType::Boolean => schema::VariableType::Boolean { declared_type: None, start: start.map(|s| s != 0.0) },
+    };
+    schema::ScalarVariable {
+        name: v.name.clone(),
+        value_reference: vr,
+        description: Some(description),
+        causality,
+        variability,
+        initial,
+        value,
     }
-}
-
-/// `ModelStructure`: every output is an output and an initial unknown, and closes the document.
-fn write_model_structure(x: &mut String, chosen: &[(VarRef, OuterVariable)]) {
-    x.push_str("  <ModelStructure>\n    <Outputs>\n");
-    // No `dependencies`: through the algebraic loops an output may depend on every input.
-    let outputs: Vec<usize> = chosen
-        .iter()
-        .enumerate()
-        .filter(|(_, (_, v))| v.causality == OuterCausality::Output)
-        .map(|(k, _)| k + 1)
-        .collect();
-    for index in &outputs {
-        let _ = writeln!(x, "      <Unknown index=\"{index}\"/>");
-    }
-    x.push_str("    </Outputs>\n    <InitialUnknowns>\n");
-    for index in &outputs {
-        let _ = writeln!(x, "      <Unknown index=\"{index}\"/>");
-    }
-    x.push_str("    </InitialUnknowns>\n  </ModelStructure>\n</fmiModelDescription>\n");
 }
 
 /// Writes the system of `json_path` (resolved as `system`) as the system FMU `out`, whose binary
@@ -456,12 +405,41 @@ fn embed_tables(base: &Path, raw: &mut Value, files: &mut Vec<(String, Vec<u8>)>
 }
 
 /// The unit definitions of the `embedded` FMUs, the first of each name kept.
-fn unit_definitions(embedded: &[(PathBuf, String)]) -> Result<BTreeMap<String, Vec<(String, String)>>> {
+fn unit_definitions(embedded: &[(PathBuf, String)]) -> Result<BTreeMap<String, schema::BaseUnit>> {
     let mut units = BTreeMap::new();
     for (path, _) in embedded {
-        for (name, base) in cosim::ssp::unit_definitions(path).map_err(anyhow::Error::msg)? {
-            units.entry(name).or_insert(base);
+        for (name, attributes) in cosim::ssp::unit_definitions(path).map_err(anyhow::Error::msg)? {
+            if let std::collections::btree_map::Entry::Vacant(entry) = units.entry(name) {
+                let base =
+                    base_unit(&attributes).with_context(|| format!("{}: unit '{}'", path.display(), entry.key()))?;
+                entry.insert(base);
+            }
         }
     }
     Ok(units)
+}
+
+/// The `BaseUnit` of its attributes as read (name, text); attributes FMI 2.0 does not define are
+/// left out.
+fn base_unit(attributes: &[(String, String)]) -> Result<schema::BaseUnit> {
+    let mut base = schema::BaseUnit::default();
+    for (name, text) in attributes {
+        let exponent =
+            || text.trim().parse::<i32>().with_context(|| format!("BaseUnit {name}=\"{text}\" is not an integer"));
+        let real = || text.trim().parse::<f64>().with_context(|| format!("BaseUnit {name}=\"{text}\" is not a number"));
+        match name.as_str() {
+            "kg" => base.kg = Some(exponent()?),
+            "m" => base.m = Some(exponent()?),
+            "s" => base.s = Some(exponent()?),
+            "A" => base.a = Some(exponent()?),
+            "K" => base.k = Some(exponent()?),
+            "mol" => base.mol = Some(exponent()?),
+            "cd" => base.cd = Some(exponent()?),
+            "rad" => base.rad = Some(exponent()?),
+            "factor" => base.factor = Some(real()?),
+            "offset" => base.offset = Some(real()?),
+            _ => {}
+        }
+    }
+    Ok(base)
 }

@@ -19,7 +19,7 @@ pub fn variables_markdown<M: Model>() -> String {
     let _ = write!(
         md,
         "# {} (`modelIdentifier=\"{}\"`)\n\n{}\n\nGenerated from the code by {TOOL_NAME} {} \
-         (`UPDATE_MODEL_DESCRIPTIONS=1 cargo test -p orchestrator --test model_descriptions`); do not edit. \
+         (`UPDATE_MODEL_DESCRIPTIONS=1 cargo test --release -p orchestrator --test model_descriptions`); do not edit. \
          SI units; body axes FRD, inertial axes NED; angles in rad.\n",
         info.model_name,
         info.model_identifier,

@@ -2,7 +2,7 @@
 //! `docs/variables/<id>.md` (with their index `docs/variables/README.md`) its reference for
 //! readers; all must equal what the code generates ([`fmu_catalog::generated_files`]). After an
 //! intended interface change, or after adding an FMU, regenerate them with
-//! `UPDATE_MODEL_DESCRIPTIONS=1 cargo test -p orchestrator --test model_descriptions`
+//! `UPDATE_MODEL_DESCRIPTIONS=1 cargo test --release -p orchestrator --test model_descriptions`
 //! ([`fmu_catalog::REGENERATE_COMMAND`]).
 
 use std::path::PathBuf;

@@ -1,8 +1,11 @@
 //! `modelDescription.xml`: ours, generated from the code, equal to the committed files
-//! (`committed`; `UPDATE_MODEL_DESCRIPTIONS=1 cargo test -p orchestrator --test model_descriptions`
-//! rewrites them, the command that the generated files name), and what the importer's parser
-//! accepts and refuses (`checks`). One test binary.
+//! (`committed`; `UPDATE_MODEL_DESCRIPTIONS=1 cargo test --release -p orchestrator --test
+//! model_descriptions` rewrites them, the command that the generated files name), the outputs our
+//! committed descriptions declare without feedthrough (`structure`), what the importer's parser
+//! accepts and refuses (`checks`), and the schema's writer and the parser as each other's inverse
+//! (`round_trip`). One test binary.
 
 mod checks;
 mod committed;
+mod round_trip;
 mod structure;

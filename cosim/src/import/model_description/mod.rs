@@ -1,50 +1,11 @@
 //! The parts of an FMI 2.0 `modelDescription.xml` the orchestrator uses.
 //!
 //! Parsed with `quick-xml` from any FMU, ours or third-party. Anything that is not FMI 2.0
-//! Co-Simulation is refused with a clear error.
+//! Co-Simulation is refused with a clear error. The same parse also gives the whole document in
+//! the types of the one FMI 2.0 schema ([`schema`], [`ModelDescription::parse_document`]), which
+//! our FMUs and the system FMU write.
 
-/// FMI 2.0 causality.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Causality {
-    /// `parameter`
-    Parameter,
-    /// `calculatedParameter`
-    CalculatedParameter,
-    /// `input`
-    Input,
-    /// `output`
-    Output,
-    /// `local` (the FMI default)
-    Local,
-    /// `independent`
-    Independent,
-}
-
-/// FMI 2.0 variability.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variability {
-    /// `constant`
-    Constant,
-    /// `fixed`
-    Fixed,
-    /// `tunable`
-    Tunable,
-    /// `discrete`
-    Discrete,
-    /// `continuous` (the FMI default)
-    Continuous,
-}
-
-/// FMI 2.0 `initial` attribute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Initial {
-    /// `exact`
-    Exact,
-    /// `approx`
-    Approx,
-    /// `calculated`
-    Calculated,
-}
+pub use fmi2_types::model_description::{self as schema, Causality, DefaultExperiment, Initial, Variability};
 
 /// Base type of a scalar variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,19 +79,6 @@ pub struct OutputDependency {
     pub dependencies: Option<Vec<usize>>,
 }
 
-/// `DefaultExperiment`, each field optional.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct DefaultExperiment {
-    /// `startTime`, s
-    pub start_time: Option<f64>,
-    /// `stopTime`, s
-    pub stop_time: Option<f64>,
-    /// `tolerance`
-    pub tolerance: Option<f64>,
-    /// `stepSize`, s
-    pub step_size: Option<f64>,
-}
-
 /// The model description of an FMI 2.0 Co-Simulation FMU.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelDescription {
@@ -202,76 +150,6 @@ impl ScalarVariable {
     /// True for `causality="output"`.
     pub fn is_output(&self) -> bool {
         self.causality == Causality::Output
-    }
-}
-
-impl Causality {
-    /// The attribute value as written in `modelDescription.xml`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Causality::Parameter => "parameter",
-            Causality::CalculatedParameter => "calculatedParameter",
-            Causality::Input => "input",
-            Causality::Output => "output",
-            Causality::Local => "local",
-            Causality::Independent => "independent",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Causality> {
-        Some(match s {
-            "parameter" => Causality::Parameter,
-            "calculatedParameter" => Causality::CalculatedParameter,
-            "input" => Causality::Input,
-            "output" => Causality::Output,
-            "local" => Causality::Local,
-            "independent" => Causality::Independent,
-            _ => return None,
-        })
-    }
-}
-
-impl Variability {
-    /// The attribute value as written in `modelDescription.xml`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Variability::Constant => "constant",
-            Variability::Fixed => "fixed",
-            Variability::Tunable => "tunable",
-            Variability::Discrete => "discrete",
-            Variability::Continuous => "continuous",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Variability> {
-        Some(match s {
-            "constant" => Variability::Constant,
-            "fixed" => Variability::Fixed,
-            "tunable" => Variability::Tunable,
-            "discrete" => Variability::Discrete,
-            "continuous" => Variability::Continuous,
-            _ => return None,
-        })
-    }
-}
-
-impl Initial {
-    /// The attribute value as written in `modelDescription.xml`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Initial::Exact => "exact",
-            Initial::Approx => "approx",
-            Initial::Calculated => "calculated",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Initial> {
-        Some(match s {
-            "exact" => Initial::Exact,
-            "approx" => Initial::Approx,
-            "calculated" => Initial::Calculated,
-            _ => return None,
-        })
     }
 }
 
@@ -372,7 +250,15 @@ impl ModelDescription {
     /// `rotorcraft-fmi` vendor annotation. The unit of a Real whose type element has no `unit`
     /// is taken from its `declaredType` in `TypeDefinitions`.
     pub fn parse(xml: &str) -> Result<ModelDescription, DescriptionError> {
-        parse::parse(xml)
+        parse::parse(xml).map(|(view, _)| view)
+    }
+
+    /// Parses a `modelDescription.xml` document, with the checks of [`ModelDescription::parse`],
+    /// into the schema's types: every element and attribute the writer
+    /// ([`schema::ModelDescription::to_xml`]) writes, as written (no defaults filled in, indices
+    /// 1-based), except that `causality` and `variability` are given their defaults.
+    pub fn parse_document(xml: &str) -> Result<schema::ModelDescription, DescriptionError> {
+        parse::parse(xml).map(|(_, document)| document)
     }
 
     /// The variables with `causality="input"`, with their indices.
@@ -437,6 +323,7 @@ impl ModelDescription {
 }
 
 mod checks;
+mod document;
 mod parse;
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,10 @@ use std::collections::{HashMap, HashSet};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::reader::Reader;
 
+use fmi2_types::model_description as schema;
+
 use super::checks::{check_aliases, check_known, check_start};
+use super::document;
 use super::xml::{Attrs, Lines, at, attrs, is_c_identifier, line_column};
 use super::*;
 
@@ -32,6 +35,8 @@ struct TypeElement {
     declared_type: Option<String>,
     /// `derivative` of a Real: the 1-based index of the state this is the derivative of.
     derivative: Option<usize>,
+    /// The element in the schema's types.
+    document: schema::VariableType,
 }
 
 /// An `Outputs/Unknown` with 1-based indices, checked at the end.
@@ -64,9 +69,12 @@ struct Builder {
     unknowns: Vec<PendingUnknown>,
     /// (line, variable, 1-based index of its state) for each Real with a `derivative`.
     derivative_of: Vec<(usize, usize, usize)>,
+    /// The whole document in the schema's types.
+    document: schema::ModelDescription,
 }
 
-pub(super) fn parse(xml: &str) -> Result<ModelDescription, DescriptionError> {
+/// The importer's view of `xml` and the whole document in the schema's types.
+pub(super) fn parse(xml: &str) -> Result<(ModelDescription, schema::ModelDescription), DescriptionError> {
     let mut reader = Reader::from_str(xml);
     let xml_error = |reader: &Reader<&[u8]>, e: &dyn std::fmt::Display| {
         let (line, column) = line_column(xml, reader.error_position() as usize);
@@ -130,6 +138,7 @@ impl Builder {
         if stack.is_empty() {
             return self.root(name, &a);
         }
+        document::element(&mut self.document, stack, name, &a);
         const ROOT: &str = "fmiModelDescription";
         if at(stack, &[ROOT]) {
             self.root_child(name, &a)?;
@@ -160,6 +169,7 @@ impl Builder {
 
     /// A child of the document element: the interface types and the default experiment.
     fn root_child(&mut self, name: &str, a: &Attrs) -> Result<(), DescriptionError> {
+        document::root_child(&mut self.document, name, a);
         match name {
             "CoSimulation" => {
                 self.co_simulation = Some(CoSimulation {
@@ -225,6 +235,7 @@ impl Builder {
             unit,
             declared_type: a.get("declaredType").map(str::to_string),
             derivative,
+            document: document::variable_type(var_type, a),
         });
         Ok(())
     }
@@ -247,6 +258,7 @@ impl Builder {
         }
         self.description = a.get("description").map(str::to_string);
         self.generation_tool = a.get("generationTool").map(str::to_string);
+        document::root(&mut self.document, a);
         Ok(())
     }
 
@@ -263,20 +275,20 @@ impl Builder {
             .ok_or_else(|| a.invalid(format!("ScalarVariable '{name}' has no valueReference attribute")))?;
         let causality = match a.get("causality") {
             None => Causality::Local,
-            Some(s) => Causality::parse(s)
+            Some(s) => Causality::from_attribute(s)
                 .ok_or_else(|| a.invalid(format!("ScalarVariable '{name}' has unknown causality \"{s}\"")))?,
         };
         let variability = match a.get("variability") {
             None => None,
             Some(s) => Some(
-                Variability::parse(s)
+                Variability::from_attribute(s)
                     .ok_or_else(|| a.invalid(format!("ScalarVariable '{name}' has unknown variability \"{s}\"")))?,
             ),
         };
         let initial = match a.get("initial") {
             None => None,
             Some(s) => Some(
-                Initial::parse(s)
+                Initial::from_attribute(s)
                     .ok_or_else(|| a.invalid(format!("ScalarVariable '{name}' has unknown initial \"{s}\"")))?,
             ),
         };
@@ -320,7 +332,7 @@ impl Builder {
         let parent_is = |path: &[&str]| depth == path.len() && at(&stack[..depth], path);
         if name == "ScalarVariable" && parent_is(&["fmiModelDescription", "ModelVariables"]) {
             let Some(p) = self.pending.take() else { return Ok(()) };
-            let Some(TypeElement { var_type, start, unit, declared_type, derivative }) = p.typed else {
+            let Some(TypeElement { var_type, start, unit, declared_type, derivative, document }) = p.typed else {
                 return Err(DescriptionError::Invalid {
                     line: p.line,
                     message: format!(
@@ -340,11 +352,21 @@ impl Builder {
             if let Some(state) = derivative {
                 self.derivative_of.push((p.line, self.variables.len(), state));
             }
+            let variability = p.variability.unwrap_or(default_variability);
+            self.document.model_variables.push(schema::ScalarVariable {
+                name: p.name.clone(),
+                value_reference: p.value_reference,
+                description: p.description.clone(),
+                causality: p.causality,
+                variability,
+                initial: p.initial,
+                value: document,
+            });
             self.variables.push(ScalarVariable {
                 name: p.name,
                 value_reference: p.value_reference,
                 causality: p.causality,
-                variability: p.variability.unwrap_or(default_variability),
+                variability,
                 initial: p.initial,
                 var_type,
                 start,
@@ -359,7 +381,7 @@ impl Builder {
         Ok(())
     }
 
-    fn finish(self) -> Result<ModelDescription, DescriptionError> {
+    fn finish(self) -> Result<(ModelDescription, schema::ModelDescription), DescriptionError> {
         let Some(fmi_version) = self.fmi_version else {
             return Err(DescriptionError::NotAModelDescription { root: String::new() });
         };
@@ -367,15 +389,7 @@ impl Builder {
             return Err(DescriptionError::NotCoSimulation { model_exchange: self.model_exchange });
         };
         let n = self.variables.len();
-        let mut names = HashSet::with_capacity(n);
-        for (v, &line) in self.variables.iter().zip(&self.variable_lines) {
-            if !names.insert(v.name.as_str()) {
-                return Err(DescriptionError::Invalid {
-                    line,
-                    message: format!("two ScalarVariables are named '{}'", v.name),
-                });
-            }
-        }
+        check_unique_names(&self.variables, &self.variable_lines)?;
         let check = |line: usize, i: usize, what: &str| {
             if (1..=n).contains(&i) {
                 Ok(i - 1)
@@ -424,7 +438,7 @@ impl Builder {
             };
             continuous_states.push(ContinuousState { state: check(line, state, "derivative")?, derivative });
         }
-        Ok(ModelDescription {
+        let view = ModelDescription {
             model_exchange: self.model_exchange_element,
             continuous_states,
             fmi_version,
@@ -437,6 +451,21 @@ impl Builder {
             get_after_set: self.get_after_set,
             variables: self.variables,
             outputs,
-        })
+        };
+        Ok((view, self.document))
     }
+}
+
+/// Refuses two variables of one name.
+fn check_unique_names(variables: &[ScalarVariable], lines: &[usize]) -> Result<(), DescriptionError> {
+    let mut names = HashSet::with_capacity(variables.len());
+    for (v, &line) in variables.iter().zip(lines) {
+        if !names.insert(v.name.as_str()) {
+            return Err(DescriptionError::Invalid {
+                line,
+                message: format!("two ScalarVariables are named '{}'", v.name),
+            });
+        }
+    }
+    Ok(())
 }

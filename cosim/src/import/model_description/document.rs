@@ -1,0 +1,222 @@
+//! The parser's second product: the whole document in the schema's types
+//! ([`schema::ModelDescription`]), for the elements and attributes the importer does not check
+//! itself. Attribute values the importer never used are read leniently: a value that is not
+//! valid FMI is left out (`None`) rather than refused, so the importer accepts what it accepted
+//! before.
+
+use fmi2_types::model_description as schema;
+
+use super::checks::parse_real;
+use super::xml::{Attrs, at};
+use super::*;
+
+const ROOT: &str = "fmiModelDescription";
+
+/// `true`/`1`, `false`/`0`, else `None`.
+pub(super) fn flag(a: &Attrs, name: &str) -> Option<bool> {
+    match a.get(name).map(str::trim) {
+        Some("true" | "1") => Some(true),
+        Some("false" | "0") => Some(false),
+        _ => None,
+    }
+}
+
+/// An xs:double, `INF`, `-INF` or `NaN`, else `None`.
+pub(super) fn real(a: &Attrs, name: &str) -> Option<f64> {
+    match a.get(name).map(str::trim)? {
+        "INF" => Some(f64::INFINITY),
+        "-INF" => Some(f64::NEG_INFINITY),
+        "NaN" => Some(f64::NAN),
+        text => parse_real(text),
+    }
+}
+
+/// An xs:int (a leading `+` allowed), else `None`.
+pub(super) fn integer(a: &Attrs, name: &str) -> Option<i32> {
+    let text = a.get(name)?.trim();
+    text.strip_prefix('+').unwrap_or(text).parse().ok()
+}
+
+/// An unsigned number, else `None`.
+pub(super) fn unsigned<T: std::str::FromStr>(a: &Attrs, name: &str) -> Option<T> {
+    a.get(name)?.trim().parse().ok()
+}
+
+fn text(a: &Attrs, name: &str) -> Option<String> {
+    a.get(name).map(str::to_string)
+}
+
+/// The attributes of the document element.
+pub(super) fn root(doc: &mut schema::ModelDescription, a: &Attrs) {
+    doc.model_name = a.get("modelName").unwrap_or_default().to_string();
+    doc.guid = a.get("guid").unwrap_or_default().to_string();
+    doc.description = text(a, "description");
+    doc.author = text(a, "author");
+    doc.version = text(a, "version");
+    doc.license = text(a, "license");
+    doc.generation_tool = text(a, "generationTool");
+    doc.variable_naming_convention =
+        a.get("variableNamingConvention").and_then(schema::VariableNamingConvention::from_attribute);
+    doc.number_of_event_indicators = unsigned(a, "numberOfEventIndicators");
+}
+
+/// The `ModelExchange` or `CoSimulation` element, `DefaultExperiment`.
+pub(super) fn root_child(doc: &mut schema::ModelDescription, name: &str, a: &Attrs) {
+    let model_identifier = || a.get("modelIdentifier").unwrap_or_default().to_string();
+    match name {
+        "ModelExchange" => {
+            doc.model_exchange = Some(schema::ModelExchange {
+                model_identifier: model_identifier(),
+                needs_execution_tool: flag(a, "needsExecutionTool"),
+                completed_integrator_step_not_needed: flag(a, "completedIntegratorStepNotNeeded"),
+                can_be_instantiated_only_once_per_process: flag(a, "canBeInstantiatedOnlyOncePerProcess"),
+                can_get_and_set_fmu_state: flag(a, "canGetAndSetFMUstate"),
+                can_serialize_fmu_state: flag(a, "canSerializeFMUstate"),
+                provides_directional_derivative: flag(a, "providesDirectionalDerivative"),
+            })
+        }
+        "CoSimulation" => {
+            doc.co_simulation = Some(schema::CoSimulation {
+                model_identifier: model_identifier(),
+                needs_execution_tool: flag(a, "needsExecutionTool"),
+                can_handle_variable_communication_step_size: flag(a, "canHandleVariableCommunicationStepSize"),
+                can_interpolate_inputs: flag(a, "canInterpolateInputs"),
+                max_output_derivative_order: unsigned(a, "maxOutputDerivativeOrder"),
+                can_be_instantiated_only_once_per_process: flag(a, "canBeInstantiatedOnlyOncePerProcess"),
+                can_get_and_set_fmu_state: flag(a, "canGetAndSetFMUstate"),
+                can_serialize_fmu_state: flag(a, "canSerializeFMUstate"),
+                provides_directional_derivative: flag(a, "providesDirectionalDerivative"),
+            })
+        }
+        "DefaultExperiment" => {
+            doc.default_experiment = Some(schema::DefaultExperiment {
+                start_time: real(a, "startTime"),
+                stop_time: real(a, "stopTime"),
+                tolerance: real(a, "tolerance"),
+                step_size: real(a, "stepSize"),
+            })
+        }
+        _ => {}
+    }
+}
+
+/// Unit and type definitions, log categories, vendor annotations and the model structure's
+/// unknowns: element `name` below the open elements `stack`.
+pub(super) fn element(doc: &mut schema::ModelDescription, stack: &[String], name: &str, a: &Attrs) {
+    if at(stack, &[ROOT, "UnitDefinitions"]) && name == "Unit" {
+        let name = text(a, "name").unwrap_or_default();
+        doc.unit_definitions.push(schema::Unit { name, base_unit: None, display_units: Vec::new() });
+    } else if at(stack, &[ROOT, "UnitDefinitions", "Unit"]) {
+        unit_child(doc, name, a);
+    } else if at(stack, &[ROOT, "TypeDefinitions"]) && name == "SimpleType" {
+        let name = text(a, "name").unwrap_or_default();
+        // The type element that follows says which kind; until then none has items.
+        let kind = schema::SimpleTypeKind::Enumeration(Vec::new());
+        doc.type_definitions.push(schema::SimpleType { name, description: text(a, "description"), kind });
+    } else if at(stack, &[ROOT, "TypeDefinitions", "SimpleType"]) {
+        simple_type_kind(doc, name, a);
+    } else if at(stack, &[ROOT, "TypeDefinitions", "SimpleType", "Enumeration"]) && name == "Item" {
+        if let Some(schema::SimpleType { kind: schema::SimpleTypeKind::Enumeration(items), .. }) =
+            doc.type_definitions.last_mut()
+            && let Some(value) = integer(a, "value")
+        {
+            let item_name = text(a, "name").unwrap_or_default();
+            items.push(schema::EnumerationItem { name: item_name, value, description: text(a, "description") });
+        }
+    } else if at(stack, &[ROOT, "LogCategories"]) && name == "Category" {
+        let name = text(a, "name").unwrap_or_default();
+        doc.log_categories.push(schema::Category { name, description: text(a, "description") });
+    } else if at(stack, &[ROOT, "VendorAnnotations"]) && name == "Tool" {
+        doc.vendor_annotations.push(schema::Tool { name: text(a, "name").unwrap_or_default(), coupling: None });
+    } else if at(stack, &[ROOT, "VendorAnnotations", "Tool"]) && name == "Coupling" {
+        if let Some(tool) = doc.vendor_annotations.last_mut() {
+            let get_after_set = flag(a, "getAfterSet").unwrap_or(false);
+            tool.coupling = Some(schema::Coupling { get_after_set, description: text(a, "description") });
+        }
+    } else if name == "Unknown" && stack.len() == 3 && at(&stack[..2], &[ROOT, "ModelStructure"]) {
+        unknown(doc, &stack[2], a);
+    }
+}
+
+fn unit_child(doc: &mut schema::ModelDescription, name: &str, a: &Attrs) {
+    let Some(unit) = doc.unit_definitions.last_mut() else { return };
+    match name {
+        "BaseUnit" => {
+            unit.base_unit = Some(schema::BaseUnit {
+                kg: integer(a, "kg"),
+                m: integer(a, "m"),
+                s: integer(a, "s"),
+                a: integer(a, "A"),
+                k: integer(a, "K"),
+                mol: integer(a, "mol"),
+                cd: integer(a, "cd"),
+                rad: integer(a, "rad"),
+                factor: real(a, "factor"),
+                offset: real(a, "offset"),
+            })
+        }
+        "DisplayUnit" => unit.display_units.push(schema::DisplayUnit {
+            name: text(a, "name").unwrap_or_default(),
+            factor: real(a, "factor"),
+            offset: real(a, "offset"),
+        }),
+        _ => {}
+    }
+}
+
+fn simple_type_kind(doc: &mut schema::ModelDescription, name: &str, a: &Attrs) {
+    let Some(simple_type) = doc.type_definitions.last_mut() else { return };
+    simple_type.kind = match name {
+        "Real" => schema::SimpleTypeKind::Real { unit: text(a, "unit"), display_unit: text(a, "displayUnit") },
+        "Integer" => schema::SimpleTypeKind::Integer,
+        "Boolean" => schema::SimpleTypeKind::Boolean,
+        "String" => schema::SimpleTypeKind::String,
+        "Enumeration" => schema::SimpleTypeKind::Enumeration(Vec::new()),
+        _ => return,
+    };
+}
+
+/// An `Unknown` of `Outputs`, `Derivatives` or `InitialUnknowns` (`list`).
+fn unknown(doc: &mut schema::ModelDescription, list: &str, a: &Attrs) {
+    let structure = &mut doc.model_structure;
+    let unknowns = match list {
+        "Outputs" => &mut structure.outputs,
+        "Derivatives" => &mut structure.derivatives,
+        "InitialUnknowns" => &mut structure.initial_unknowns,
+        _ => return,
+    };
+    let Some(index) = unsigned(a, "index") else { return };
+    let dependencies =
+        a.get("dependencies").map(|list| list.split_ascii_whitespace().filter_map(|d| d.parse().ok()).collect());
+    let dependencies_kind = a
+        .get("dependenciesKind")
+        .map(|list| list.split_ascii_whitespace().filter_map(schema::DependencyKind::from_attribute).collect());
+    unknowns.push(schema::Unknown { index, dependencies, dependencies_kind });
+}
+
+/// The type element `var_type` of a `ScalarVariable` with its attributes.
+pub(super) fn variable_type(var_type: VarType, a: &Attrs) -> schema::VariableType {
+    let declared_type = text(a, "declaredType");
+    let integer_attributes = || schema::IntegerAttributes {
+        declared_type: declared_type.clone(),
+        min: integer(a, "min"),
+        max: integer(a, "max"),
+        start: integer(a, "start"),
+    };
+    match var_type {
+        VarType::Real => schema::VariableType::Real(schema::RealAttributes {
+            declared_type: declared_type.clone(),
+            unit: text(a, "unit"),
+            display_unit: text(a, "displayUnit"),
+            min: real(a, "min"),
+            max: real(a, "max"),
+            nominal: real(a, "nominal"),
+            start: real(a, "start"),
+            derivative: unsigned(a, "derivative"),
+        }),
+        VarType::Integer => schema::VariableType::Integer(integer_attributes()),
+        VarType::Enumeration => schema::VariableType::Enumeration(integer_attributes()),
+        VarType::Boolean => schema::VariableType::Boolean { declared_type, start: flag(a, "start") },
+        VarType::String => schema::VariableType::String { declared_type, start: text(a, "start") },
+    }
+}
