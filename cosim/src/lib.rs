@@ -2,7 +2,7 @@
 //! master, linearisation and results. It knows no physics model and no rotorcraft: our own FMUs
 //! are found through the [`system::ModelCatalog`] that the program passes in a
 //! [`system::SystemContext`] (the `orchestrator` binary passes `fmu-catalog`'s), and what is
-//! special to rotors comes in through the traits of [`linear`]. See `docs/architecture.md`.
+//! special to an application comes in through the traits of [`linear`]. See `docs/architecture.md`.
 #![warn(missing_docs)]
 // Only the import layer crosses the C boundary; everything else is safe Rust.
 #![deny(unsafe_code)]
