@@ -57,9 +57,10 @@ impl Atmosphere {
     /// Builds the model from parameter values, validating them (errors name the parameter).
     pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let p = Reader::new(params, vr::TABLE);
+        let from = p.real(vr::WIND_FROM)?;
         let wind = SteadyWind {
             speed: p.real(vr::WIND_SPEED)?,
-            from: p.real(vr::WIND_FROM)?,
+            from: (from.cos(), from.sin()),
             shear_exponent: p.real(vr::WIND_SHEAR)?,
             reference_height: p.real(vr::WIND_REFERENCE_HEIGHT)?,
         };

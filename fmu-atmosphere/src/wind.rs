@@ -52,8 +52,9 @@ pub fn gust_shape<D: Scalar>(shape: GustShape, x: D, length: f64) -> D {
 pub struct SteadyWind {
     /// Speed at `reference_height`, m/s (>= 0).
     pub speed: f64,
-    /// Direction the wind blows from, rad from north towards east.
-    pub from: f64,
+    /// `(cos psi_w, sin psi_w)` of the direction `psi_w` the wind blows from (rad from north towards
+    /// east).
+    pub from: (f64, f64),
     /// Shear exponent `n` (>= 0; 0: uniform).
     pub shear_exponent: f64,
     /// Height above the field of `speed`, m (> 0).
@@ -70,11 +71,11 @@ impl SteadyWind {
         } else {
             (height / self.reference_height).powf(self.shear_exponent) * self.speed
         };
-        [speed * (-self.from.cos()), speed * (-self.from.sin()), D::from(0.0)]
+        [speed * (-self.from.0), speed * (-self.from.1), D::from(0.0)]
     }
 
     /// Wind velocity in NED at the reference height, m/s: the speed the frozen air mass moves with.
     pub fn reference_velocity(&self) -> [f64; 3] {
-        [-self.speed * self.from.cos(), -self.speed * self.from.sin(), 0.0]
+        [-self.speed * self.from.0, -self.speed * self.from.1, 0.0]
     }
 }
