@@ -54,31 +54,6 @@ struct Wind<D> {
 }
 
 impl Atmosphere {
-    /// Builds the model from parameter values, validating them (errors name the parameter).
-    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
-        let p = Reader::new(params, vr::TABLE);
-        let from = p.real(vr::WIND_FROM)?;
-        let wind = SteadyWind {
-            speed: p.real(vr::WIND_SPEED)?,
-            from: (from.cos(), from.sin()),
-            shear_exponent: p.real(vr::WIND_SHEAR)?,
-            reference_height: p.real(vr::WIND_REFERENCE_HEIGHT)?,
-        };
-        let track = p.real(vr::TRACK)?;
-        let gust_shape = if p.integer(vr::GUST_SHAPE)? == 1 { GustShape::Ramp } else { GustShape::Pulse };
-        Ok(Atmosphere {
-            field_elevation: p.real(vr::FIELD_ELEVATION)?,
-            isa_dt: p.real(vr::ISA_DT)?,
-            wind,
-            track: (track.cos(), track.sin()),
-            gust_shape,
-            gust_amplitude: p.vector(vr::GUST_AMPLITUDE)?,
-            gust_length: p.real(vr::GUST_LENGTH)?,
-            gust_start: p.real(vr::GUST_START)?,
-            turbulence: turbulence(&p)?,
-        })
-    }
-
     /// Position along the track in the air mass, `e . (p - W_ref t)`, m.
     pub fn track_position<D: Scalar>(&self, t: D, position: [D; 3]) -> D {
         let w = self.wind.reference_velocity();
@@ -148,8 +123,29 @@ impl StatelessModel for Atmosphere {
 
     const TABLES: Tables = crate::layout::TABLES;
 
+    /// Builds the model from parameter values, validating them (errors name the parameter).
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
-        Self::from_parameters(params)
+        let p = Reader::new(params, vr::TABLE);
+        let from = p.real(vr::WIND_FROM)?;
+        let wind = SteadyWind {
+            speed: p.real(vr::WIND_SPEED)?,
+            from: (from.cos(), from.sin()),
+            shear_exponent: p.real(vr::WIND_SHEAR)?,
+            reference_height: p.real(vr::WIND_REFERENCE_HEIGHT)?,
+        };
+        let track = p.real(vr::TRACK)?;
+        let gust_shape = if p.integer(vr::GUST_SHAPE)? == 1 { GustShape::Ramp } else { GustShape::Pulse };
+        Ok(Atmosphere {
+            field_elevation: p.real(vr::FIELD_ELEVATION)?,
+            isa_dt: p.real(vr::ISA_DT)?,
+            wind,
+            track: (track.cos(), track.sin()),
+            gust_shape,
+            gust_amplitude: p.vector(vr::GUST_AMPLITUDE)?,
+            gust_length: p.real(vr::GUST_LENGTH)?,
+            gust_start: p.real(vr::GUST_START)?,
+            turbulence: turbulence(&p)?,
+        })
     }
 
     fn outputs<D: Scalar>(&self, t: D, us: &[D], ys: &mut [D]) {
