@@ -162,7 +162,7 @@ impl Master {
                 *z = self.units[source.unit].output(source.output, phase)?;
             }
         }
-        if phase == Phase::Stepping && !self.loop_has_jacobian(l) && !self.loops[l].warned_delay {
+        if phase == Phase::Stepping && !self.loops[l].warned_delay && !self.loop_has_jacobian(l) {
             self.loops[l].warned_delay = true;
             let members = self.plan.loops[l].members.clone();
             self.warn(format!(
