@@ -316,8 +316,8 @@ fn floquet_exponents(
     rotors: &Rotors,
     samples: usize,
 ) -> Result<Vec<Mode>> {
-    let omega = rotors.slowest_speed().unwrap_or(f64::INFINITY);
-    anyhow::ensure!(omega.is_finite(), "--floquet: the system has no rotor of ours (blade[k].azimuth, shaft.rate)");
+    let omega =
+        rotors.slowest_speed().context("--floquet: the system has no rotor of ours (blade[k].azimuth, shaft.rate)")?;
     anyhow::ensure!(samples >= 4, "--floquet {samples}: at least 4 samples per revolution");
     let period = std::f64::consts::TAU / omega;
     let mut fmus = FmuCache::default().with_extraction_cache(super::options::extraction_cache());
