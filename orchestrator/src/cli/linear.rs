@@ -164,9 +164,10 @@ impl<'a> LinearRequest<'a> {
         RotorNaming { rotors: if self.multiblade { &rotors.frames } else { &[] } }
     }
 
-    /// The linear model of `description` (from [`LinearRequest::description`]), the names of
-    /// the inert states removed and the rotors.
-    fn model(&self, description: &SystemDescription) -> Result<Linearised> {
+    /// The Model Exchange master of `description` (from [`LinearRequest::description`]) at the
+    /// operating point: initialised, and with `--settle` set to the states the Co-Simulation
+    /// settled to.
+    fn operating_point(&self, description: &SystemDescription) -> Result<Master> {
         let mut fmus = FmuCache::default().with_extraction_cache(super::options::extraction_cache());
         let system = description.resolve(|path| fmus.description(path))?;
         let logger = Arc::new(FacadeLogger::new(self.verbose));
@@ -182,6 +183,13 @@ impl<'a> LinearRequest<'a> {
         if let Some((t, x)) = settled {
             master.set_states(t, &x)?;
         }
+        Ok(master)
+    }
+
+    /// The linear model of `description` (from [`LinearRequest::description`]), the names of
+    /// the inert states removed and the rotors.
+    fn model(&self, description: &SystemDescription) -> Result<Linearised> {
+        let mut master = self.operating_point(description)?;
         let full = master.linearize(self.inputs)?;
         let rotors = Rotors::read(&mut master)?;
         let inert = if self.keep_inert { Vec::new() } else { full.inert_states() };
@@ -407,9 +415,9 @@ fn point_modes(request: &LinearRequest, set: &[String], floquet: Option<usize>) 
     let description = request.description(set)?;
     match floquet {
         Some(samples) => {
-            // The Floquet exponents need the rotor speeds only: no multiblade snapshot.
-            let point = LinearRequest { multiblade: false, ..request.clone() }.model(&description)?;
-            floquet_exponents(request, &description, &point.rotors, samples)
+            // The Floquet exponents need the rotor speeds at the operating point only.
+            let rotors = Rotors::read(&mut request.operating_point(&description)?)?;
+            floquet_exponents(request, &description, &rotors, samples)
         }
         None => {
             let point = request.model(&description)?;
