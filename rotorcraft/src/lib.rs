@@ -15,9 +15,9 @@ mod multiblade;
 mod naming;
 mod trim;
 
-pub use multiblade::{MultibladeError, RotorFrame, Rotors, multiblade_entry, multiblade_names};
+pub use multiblade::{MultibladeError, RotorFrame, Rotors};
 pub use naming::{RotorNaming, state_group};
-pub use trim::{SECTIONS, TrimSpec, read_system, system_from_str, with_our_sections};
+pub use trim::{TrimSpec, read_system, system_from_str};
 
 #[cfg(test)]
 mod tests;

@@ -187,7 +187,7 @@ fn rotor_block(
     Ok(())
 }
 /// Names of the N multiblade coordinates: `0`, `1c`, `1s`, `2c`, `2s`, ..., and `d` for even N.
-pub fn multiblade_names(blades: usize) -> Vec<String> {
+pub(crate) fn multiblade_names(blades: usize) -> Vec<String> {
     let mut names = vec!["0".to_string()];
     for n in 1..=(blades - 1) / 2 {
         names.push(format!("{n}c"));
@@ -201,7 +201,7 @@ pub fn multiblade_names(blades: usize) -> Vec<String> {
 
 /// Entry (blade `b`, coordinate `m`) of the multiblade matrix `T(psi_b)` and its first and
 /// second derivatives with respect to the azimuth.
-pub fn multiblade_entry(blades: usize, b: usize, m: usize, psi: f64) -> [f64; 3] {
+pub(crate) fn multiblade_entry(blades: usize, b: usize, m: usize, psi: f64) -> [f64; 3] {
     let cyclic = (blades - 1) / 2;
     if m == 0 {
         [1.0, 0.0, 0.0]

@@ -7,15 +7,15 @@ use cosim::system::{SystemContext, SystemDescription, SystemError};
 use serde::Deserialize;
 
 /// The top-level sections of a system description that are ours, not `cosim`'s.
-pub const SECTIONS: &[&str] = &["trim"];
+pub(crate) const SECTIONS: &[&str] = &["trim"];
 
 /// `context` with our sections ([`SECTIONS`]) declared: a description read in it keeps them.
-pub fn with_our_sections(context: &SystemContext) -> SystemContext {
+pub(crate) fn with_our_sections(context: &SystemContext) -> SystemContext {
     context.clone().with_sections(SECTIONS)
 }
 
-/// Reads the system description at `path` in `context` with our sections ([`SECTIONS`]), and
-/// checks them.
+/// Reads the system description at `path` in `context` with our sections (`trim`), and checks
+/// them.
 pub fn read_system(path: impl AsRef<Path>, context: &SystemContext) -> Result<SystemDescription, SystemError> {
     let description = SystemDescription::from_file(path, &with_our_sections(context))?;
     TrimSpec::of(&description)?;
@@ -23,7 +23,7 @@ pub fn read_system(path: impl AsRef<Path>, context: &SystemContext) -> Result<Sy
 }
 
 /// Parses the system description `json` (relative paths from `base_dir`) in `context` with our
-/// sections ([`SECTIONS`]), and checks them.
+/// sections (`trim`), and checks them.
 pub fn system_from_str(
     json: &str,
     base_dir: impl Into<PathBuf>,
