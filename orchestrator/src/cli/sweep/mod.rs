@@ -529,6 +529,14 @@ fn flatten(value: &Value) -> Vec<(String, String)> {
 /// Minimum, maximum, mean and final value of each named column of a results CSV.
 fn statistics(csv: &Path, names: &[String]) -> Vec<(String, String)> {
     let Ok(text) = std::fs::read_to_string(csv) else { return Vec::new() };
+    statistics_of(&text, names)
+}
+
+/// Minimum, maximum, mean and final value of each named column of the text of a results CSV.
+fn statistics_of(text: &str, names: &[String]) -> Vec<(String, String)> {
+    if names.is_empty() {
+        return Vec::new();
+    }
     let mut lines = text.lines();
     let header: Vec<String> = lines.next().unwrap_or("").split(',').map(|h| h.trim_matches('"').to_string()).collect();
     let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|v| v.parse().unwrap_or(f64::NAN)).collect()).collect();

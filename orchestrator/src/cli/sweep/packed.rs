@@ -118,16 +118,21 @@ impl PackedTask {
     /// the folder. `statistics` are the sweep's statistics, computed here from the point's CSV.
     pub(super) fn append(&self, k: usize, out: &Path, status: &Value, statistics: &[String]) -> Result<()> {
         let _one_at_a_time = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-        let csv = out.join("results.csv");
-        if let Ok(text) = std::fs::read_to_string(&csv) {
-            self.append_rows(k, &text)?;
+        let text = std::fs::read_to_string(out.join("results.csv")).ok();
+        if let Some(text) = &text {
+            self.append_rows(k, text)?;
             let units = self.dir.join("results.units.csv");
             if !units.exists() {
                 let _ = std::fs::copy(out.join("results.units.csv"), &units);
             }
         }
-        let stats: serde_json::Map<String, Value> =
-            super::statistics(&csv, statistics).into_iter().map(|(n, v)| (n, Value::String(v))).collect();
+        // No results CSV: no statistics.
+        let stats: serde_json::Map<String, Value> = text
+            .map(|text| super::statistics_of(&text, statistics))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(n, v)| (n, Value::String(v)))
+            .collect();
         // What describes the inputs (the command line, the system's hash) is in the status.
         let summary = super::read_json(&out.join("summary.json")).map(|mut s| {
             s.as_object_mut().map(|m| m.remove("inputs"));
