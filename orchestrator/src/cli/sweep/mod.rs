@@ -9,7 +9,7 @@
 //! false`: a folder per point). One sweep at a time writes into a folder ([`lock`]); each point
 //! (or worker) runs in a process group of its own, ended on timeout and on Ctrl-C ([`children`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -320,6 +320,7 @@ impl Sweep {
         let inputs = fingerprint::SweepInputs::of_system(&self.system)?;
         let mut rows: Vec<BTreeMap<String, String>> = Vec::new();
         let mut figures: Vec<String> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new(); // the names in `figures`
         let recorded = packed::finished(dir);
         for (k, point) in self.points.iter().enumerate() {
             let record = recorded.get(&k);
@@ -335,7 +336,7 @@ impl Sweep {
             row.insert("status".into(), status["status"].as_str().unwrap_or("unknown").to_string());
             row.insert("error".into(), status["error"].as_str().unwrap_or("").replace('"', "'"));
             let mut add = |name: String, value: String| {
-                if !figures.contains(&name) {
+                if seen.insert(name.clone()) {
                     figures.push(name.clone());
                 }
                 row.insert(name, value);
