@@ -12,17 +12,7 @@ typedef struct {
 
 FMI2_PLATFORM_AND_VERSION
 
-fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid, fmi2String resources,
-                              const fmi2CallbackFunctions* f, fmi2Boolean visible, fmi2Boolean loggingOn) {
-    (void)name; (void)type; (void)guid; (void)resources; (void)visible; (void)loggingOn;
-    Instance* i = f->allocateMemory(1, sizeof(Instance));
-    if (!i) return NULL;
-    i->cb = *f;
-    i->x[0] = 2.0;
-    i->x[1] = 0.0;
-    i->x[2] = 1.0;
-    return i;
-}
+FMI2_INSTANTIATE(Instance, i->x[0] = 2.0; i->x[1] = 0.0; i->x[2] = 1.0;)
 
 FMI2_FREE_INSTANCE(Instance)
 FMI2_IGNORE_DEBUG_LOGGING

@@ -9,7 +9,7 @@
 //! false`: a folder per point). One sweep at a time writes into a folder ([`lock`]); each point
 //! (or worker) runs in a process group of its own, ended on timeout and on Ctrl-C ([`children`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -320,6 +320,7 @@ impl Sweep {
         let inputs = fingerprint::SweepInputs::of_system(&self.system)?;
         let mut rows: Vec<BTreeMap<String, String>> = Vec::new();
         let mut figures: Vec<String> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new(); // the names in `figures`
         let recorded = packed::finished(dir);
         for (k, point) in self.points.iter().enumerate() {
             let record = recorded.get(&k);
@@ -335,7 +336,7 @@ impl Sweep {
             row.insert("status".into(), status["status"].as_str().unwrap_or("unknown").to_string());
             row.insert("error".into(), status["error"].as_str().unwrap_or("").replace('"', "'"));
             let mut add = |name: String, value: String| {
-                if !figures.contains(&name) {
+                if seen.insert(name.clone()) {
                     figures.push(name.clone());
                 }
                 row.insert(name, value);
@@ -529,6 +530,14 @@ fn flatten(value: &Value) -> Vec<(String, String)> {
 /// Minimum, maximum, mean and final value of each named column of a results CSV.
 fn statistics(csv: &Path, names: &[String]) -> Vec<(String, String)> {
     let Ok(text) = std::fs::read_to_string(csv) else { return Vec::new() };
+    statistics_of(&text, names)
+}
+
+/// Minimum, maximum, mean and final value of each named column of the text of a results CSV.
+fn statistics_of(text: &str, names: &[String]) -> Vec<(String, String)> {
+    if names.is_empty() {
+        return Vec::new();
+    }
     let mut lines = text.lines();
     let header: Vec<String> = lines.next().unwrap_or("").split(',').map(|h| h.trim_matches('"').to_string()).collect();
     let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|v| v.parse().unwrap_or(f64::NAN)).collect()).collect();

@@ -118,16 +118,21 @@ impl PackedTask {
     /// the folder. `statistics` are the sweep's statistics, computed here from the point's CSV.
     pub(super) fn append(&self, k: usize, out: &Path, status: &Value, statistics: &[String]) -> Result<()> {
         let _one_at_a_time = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-        let csv = out.join("results.csv");
-        if let Ok(text) = std::fs::read_to_string(&csv) {
-            self.append_rows(k, &text)?;
+        let text = std::fs::read_to_string(out.join("results.csv")).ok();
+        if let Some(text) = &text {
+            self.append_rows(k, text)?;
             let units = self.dir.join("results.units.csv");
             if !units.exists() {
                 let _ = std::fs::copy(out.join("results.units.csv"), &units);
             }
         }
-        let stats: serde_json::Map<String, Value> =
-            super::statistics(&csv, statistics).into_iter().map(|(n, v)| (n, Value::String(v))).collect();
+        // No results CSV: no statistics.
+        let stats: serde_json::Map<String, Value> = text
+            .map(|text| super::statistics_of(&text, statistics))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(n, v)| (n, Value::String(v)))
+            .collect();
         // What describes the inputs (the command line, the system's hash) is in the status.
         let summary = super::read_json(&out.join("summary.json")).map(|mut s| {
             s.as_object_mut().map(|m| m.remove("inputs"));
@@ -147,20 +152,35 @@ impl PackedTask {
         let path = self.results_path();
         let mut lines = text.lines();
         let header = format!("\"point\",{}", lines.next().unwrap_or(""));
-        let existing = std::fs::read_to_string(&path).ok();
+        let existing = first_line(&path);
         let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&path)?;
-        match existing.as_deref().and_then(|t| t.lines().next()) {
+        match existing.as_deref() {
             None => writeln!(file, "{header}")?,
             Some(first) if first != header => {
                 bail!("point {k} records other columns than {}: {header}", path.display())
             }
             Some(_) => {}
         }
+        use std::fmt::Write as _;
         let mut rows = String::with_capacity(text.len() + 8 * text.lines().count());
         for line in lines {
-            rows += &format!("{k},{line}\n");
+            let _ = writeln!(rows, "{k},{line}"); // writing to a String cannot fail
         }
         file.write_all(rows.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+    }
+}
+
+/// The first line of the file at `path` without its line ending (`None`: no such file, or empty).
+fn first_line(path: &Path) -> Option<String> {
+    use std::io::BufRead;
+    let mut line = String::new();
+    let read = std::io::BufReader::new(std::fs::File::open(path).ok()?).read_line(&mut line).ok()?;
+    if read == 0 {
+        return None;
+    }
+    match line.strip_suffix('\n') {
+        Some(content) => Some(content.strip_suffix('\r').unwrap_or(content).to_string()),
+        None => Some(line),
     }
 }
 
