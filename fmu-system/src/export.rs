@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{INTERFACE_FILE, Interface, OuterCausality, OuterType, OuterVariable, SYSTEM_FILE};
 use cosim::import::model_description::{Causality, Initial, ScalarVariable, VarType, Variability};
-use cosim::system::{ParameterValue, System, VarRef, name_matches};
+use cosim::system::{OWN_FIELDS, ParameterValue, System, VarRef, name_matches};
 use fmi2_types::model_description as schema;
 
 /// What the outer FMU exposes: patterns `instance.variable` with `*` (empty: the default).
@@ -333,10 +333,14 @@ pub fn export(
         .filter(|(_, v)| v.causality == OuterCausality::Output)
         .map(|(_, v)| Value::String(v.name.clone()))
         .collect();
-    raw.as_object_mut()
-        .context("the system description is not a JSON object")?
-        .insert("outputs".into(), outputs.into());
-    raw.as_object_mut().expect("checked").remove("trim");
+    let object = raw.as_object_mut().context("the system description is not a JSON object")?;
+    object.insert("outputs".into(), outputs.into());
+    // Only cosim's own fields: the slave reads it in a context that declares no application
+    // sections. (Removed one by one, as `trim` was, so the stored bytes keep their key order.)
+    let sections: Vec<String> = object.keys().filter(|k| !OWN_FIELDS.contains(&k.as_str())).cloned().collect();
+    for key in sections {
+        object.remove(&key);
+    }
 
     let units = unit_definitions(&embedded)?;
     let body = model_description(&stem, &model_identifier, system, &chosen, &units);

@@ -288,7 +288,7 @@ fn annotations(xml: &mut String, system: &System, raw: &Value) -> Result<Vec<Str
         .into_iter()
         .flatten()
         .map(|(key, _)| key.as_str())
-        .filter(|key| !["fmus", "connections", "experiment", "master", "inputs", "outputs"].contains(key));
+        .filter(|key| !crate::system::OWN_FIELDS.contains(key));
     for key in ["master", "inputs", "outputs"].into_iter().chain(application) {
         if let Some(v) = raw.get(key) {
             ours.insert(key.into(), v.clone());

@@ -127,7 +127,7 @@ mod signal;
 pub use catalog::{CatalogError, FMU_DIR_VARIABLE, FolderCatalog, ModelCatalog, SystemContext, fmu_in_folder};
 pub use description::{
     Algorithm, ConnectionParseError, ConnectionSpec, Experiment, FmuSpec, InputSpec, JacobianUpdate, MasterSpec,
-    ParameterSpec, SignalSpec, SystemDescription,
+    OWN_FIELDS, ParameterSpec, SignalSpec, SystemDescription,
 };
 pub use error::SystemError;
 pub use names::name_matches;

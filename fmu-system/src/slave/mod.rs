@@ -96,6 +96,8 @@ struct Run {
     time: f64,
     /// While [`Run::time`] lies between grid points: the recorded values at both of them.
     segment: Option<Segment>,
+    /// A segment no longer in use, kept for its buffers (not part of the state).
+    spare: Option<Segment>,
     /// Communication points of the system grid `start + n * step` passed so far.
     grid_index: usize,
     experiment: cosim::system::Experiment,
@@ -163,11 +165,18 @@ impl Run {
             let next_grid = exp.start + (self.grid_index + 1) as f64 * exp.step;
             let target = stop_time.filter(|&s| next_grid >= s - tolerance).unwrap_or(next_grid);
             let look_ahead = target > end + tolerance;
-            // The segment's buffers are reused from one look-ahead step to the next.
-            let mut segment = self.segment.take().filter(|_| look_ahead);
+            // The segment's buffers are reused from one look-ahead step to the next (kept in
+            // `spare` while no step looks ahead).
+            let mut segment = self.segment.take();
+            if !look_ahead && segment.is_some() {
+                self.spare = segment.take();
+            }
             if look_ahead {
                 let n = self.row.len();
-                let s = segment.get_or_insert_with(|| Segment { start: time, left: vec![0.0; n], right: vec![0.0; n] });
+                let spare = &mut self.spare;
+                let s = segment.get_or_insert_with(|| {
+                    spare.take().unwrap_or_else(|| Segment { start: time, left: vec![0.0; n], right: vec![0.0; n] })
+                });
                 s.start = time;
                 self.master.record(&mut s.left).map_err(Err)?;
             }
@@ -179,7 +188,9 @@ impl Run {
             self.segment = segment;
         }
         if self.master.time() <= end + tolerance {
-            self.segment = None;
+            if let Some(s) = self.segment.take() {
+                self.spare = Some(s);
+            }
             self.time = self.master.time();
             return self.master.record(&mut self.row).map_err(Err);
         }
@@ -461,7 +472,7 @@ impl SystemSlave {
         let mut row = vec![0.0; master.recorded_names().len()];
         master.record(&mut row).map_err(|e| self.master_error(function, e))?;
         let time = master.time();
-        self.run = Some(Run { master, slot, row, time, segment: None, grid_index: 0, experiment });
+        self.run = Some(Run { master, slot, row, time, segment: None, spare: None, grid_index: 0, experiment });
         self.rebuild = false;
         self.inputs_changed = false;
         self.last_successful_time = self.start_time;

@@ -250,7 +250,7 @@ impl ModelDescription {
     /// `rotorcraft-fmi` vendor annotation. The unit of a Real whose type element has no `unit`
     /// is taken from its `declaredType` in `TypeDefinitions`.
     pub fn parse(xml: &str) -> Result<ModelDescription, DescriptionError> {
-        parse::parse(xml).map(|(view, _)| view)
+        parse::parse(xml, false).map(|(view, _)| view)
     }
 
     /// Parses a `modelDescription.xml` document, with the checks of [`ModelDescription::parse`],
@@ -258,7 +258,7 @@ impl ModelDescription {
     /// ([`schema::ModelDescription::to_xml`]) writes, as written (no defaults filled in, indices
     /// 1-based), except that `causality` and `variability` are given their defaults.
     pub fn parse_document(xml: &str) -> Result<schema::ModelDescription, DescriptionError> {
-        parse::parse(xml).map(|(_, document)| document)
+        parse::parse(xml, true).map(|(_, document)| document.expect("the parser was asked for the document"))
     }
 
     /// The variables with `causality="input"`, with their indices.

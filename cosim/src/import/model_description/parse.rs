@@ -35,8 +35,8 @@ struct TypeElement {
     declared_type: Option<String>,
     /// `derivative` of a Real: the 1-based index of the state this is the derivative of.
     derivative: Option<usize>,
-    /// The element in the schema's types.
-    document: schema::VariableType,
+    /// The element in the schema's types, when the document is built.
+    document: Option<schema::VariableType>,
 }
 
 /// An `Outputs/Unknown` with 1-based indices, checked at the end.
@@ -69,19 +69,24 @@ struct Builder {
     unknowns: Vec<PendingUnknown>,
     /// (line, variable, 1-based index of its state) for each Real with a `derivative`.
     derivative_of: Vec<(usize, usize, usize)>,
-    /// The whole document in the schema's types.
-    document: schema::ModelDescription,
+    /// The whole document in the schema's types, when asked for (only the checks and the
+    /// importer's view otherwise).
+    document: Option<schema::ModelDescription>,
 }
 
-/// The importer's view of `xml` and the whole document in the schema's types.
-pub(super) fn parse(xml: &str) -> Result<(ModelDescription, schema::ModelDescription), DescriptionError> {
+/// The importer's view of `xml` and, if `with_document`, the whole document in the schema's
+/// types; the checks and errors are the same either way.
+pub(super) fn parse(
+    xml: &str,
+    with_document: bool,
+) -> Result<(ModelDescription, Option<schema::ModelDescription>), DescriptionError> {
     let mut reader = Reader::from_str(xml);
     let xml_error = |reader: &Reader<&[u8]>, e: &dyn std::fmt::Display| {
         let (line, column) = line_column(xml, reader.error_position() as usize);
         DescriptionError::Xml { line, column, message: e.to_string() }
     };
     let mut stack: Vec<String> = Vec::new();
-    let mut builder = Builder::default();
+    let mut builder = Builder { document: with_document.then(Default::default), ..Builder::default() };
     let mut seen_root = false;
     let mut lines = Lines::new(xml);
     loop {
@@ -138,7 +143,9 @@ impl Builder {
         if stack.is_empty() {
             return self.root(name, &a);
         }
-        document::element(&mut self.document, stack, name, &a);
+        if let Some(doc) = &mut self.document {
+            document::element(doc, stack, name, &a);
+        }
         const ROOT: &str = "fmiModelDescription";
         if at(stack, &[ROOT]) {
             self.root_child(name, &a)?;
@@ -169,7 +176,9 @@ impl Builder {
 
     /// A child of the document element: the interface types and the default experiment.
     fn root_child(&mut self, name: &str, a: &Attrs) -> Result<(), DescriptionError> {
-        document::root_child(&mut self.document, name, a);
+        if let Some(doc) = &mut self.document {
+            document::root_child(doc, name, a);
+        }
         match name {
             "CoSimulation" => {
                 self.co_simulation = Some(CoSimulation {
@@ -235,7 +244,7 @@ impl Builder {
             unit,
             declared_type: a.get("declaredType").map(str::to_string),
             derivative,
-            document: document::variable_type(var_type, a),
+            document: self.document.is_some().then(|| document::variable_type(var_type, a)),
         });
         Ok(())
     }
@@ -258,7 +267,9 @@ impl Builder {
         }
         self.description = a.get("description").map(str::to_string);
         self.generation_tool = a.get("generationTool").map(str::to_string);
-        document::root(&mut self.document, a);
+        if let Some(doc) = &mut self.document {
+            document::root(doc, a);
+        }
         Ok(())
     }
 
@@ -353,15 +364,17 @@ impl Builder {
                 self.derivative_of.push((p.line, self.variables.len(), state));
             }
             let variability = p.variability.unwrap_or(default_variability);
-            self.document.model_variables.push(schema::ScalarVariable {
-                name: p.name.clone(),
-                value_reference: p.value_reference,
-                description: p.description.clone(),
-                causality: p.causality,
-                variability,
-                initial: p.initial,
-                value: document,
-            });
+            if let (Some(doc), Some(value)) = (&mut self.document, document) {
+                doc.model_variables.push(schema::ScalarVariable {
+                    name: p.name.clone(),
+                    value_reference: p.value_reference,
+                    description: p.description.clone(),
+                    causality: p.causality,
+                    variability,
+                    initial: p.initial,
+                    value,
+                });
+            }
             self.variables.push(ScalarVariable {
                 name: p.name,
                 value_reference: p.value_reference,
@@ -381,7 +394,7 @@ impl Builder {
         Ok(())
     }
 
-    fn finish(self) -> Result<(ModelDescription, schema::ModelDescription), DescriptionError> {
+    fn finish(self) -> Result<(ModelDescription, Option<schema::ModelDescription>), DescriptionError> {
         let Some(fmi_version) = self.fmi_version else {
             return Err(DescriptionError::NotAModelDescription { root: String::new() });
         };

@@ -60,8 +60,9 @@ pub struct SystemDescription {
     pub sections: Map<String, Value>,
 }
 
-/// The top-level fields of a system description that this library reads.
-const OWN_FIELDS: [&str; 6] = ["fmus", "connections", "experiment", "master", "inputs", "outputs"];
+/// The top-level fields of a system description that this library reads; any other top-level
+/// field is an application's section (see [`SystemDescription::sections`]).
+pub const OWN_FIELDS: [&str; 6] = ["fmus", "connections", "experiment", "master", "inputs", "outputs"];
 
 impl SystemDescription {
     /// Reads and parses the JSON file at `path`; relative paths in it are taken relative to its
