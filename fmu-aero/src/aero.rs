@@ -4,7 +4,8 @@
 //! placed by the quadrature rule, at `x_j = r_j - e` along blade x from the root reference
 //! point, on the pitch axis (the aerodynamic centre is on the pitch axis, no pitching moment).
 //! From the blade's rigid kinematics (inputs, blade axes) the section velocity is
-//! `v_j = vel + omega x (x_j e_x)`. The air is at rest apart from the induced velocity
+//! `v_j = vel - W + omega x (x_j e_x)`, relative to the air that moves with the uniform wind `W`
+//! (input `wind.*`, turned into blade axes by [`crate::wind`]). The air has in addition the induced velocity
 //! `-nu_j shaft` (`nu_j = Omega R lambda(r_j, psi_i)`, see [`crate::inflow`]), so the air
 //! velocity relative to the section is `w = -v_j - nu_j shaft`. Its spanwise (blade x) component
 //! is ignored for the section loads (no yawed-flow or radial-drag effects); the components in the
@@ -170,7 +171,7 @@ impl Aero {
 
     /// `mu^2` and `lambda_climb` from the hub velocity.
     fn hub_flow<D: Scalar>(&self, us: &[D]) -> HubFlow<D> {
-        let v = u::View(us).hub_vel();
+        let v = crate::wind::air_velocity(u::View(us).hub_vel(), u::View(us).wind());
         let n = self.shaft;
         let vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
         let v_in = [v[0] - vn * n[0], v[1] - vn * n[1], v[2] - vn * n[2]];
@@ -180,7 +181,7 @@ impl Aero {
 
     /// Advance ratio, climb inflow and wake azimuth, for the Pitt-Peters rates.
     fn flight_condition<D: Scalar>(&self, us: &[D]) -> FlightCondition<D> {
-        let v = u::View(us).hub_vel();
+        let v = crate::wind::air_velocity(u::View(us).hub_vel(), u::View(us).wind());
         flight_condition(self.shaft, self.hub_axes, self.tip_speed, v)
     }
 
@@ -191,7 +192,9 @@ impl Aero {
         let (a, cd0, cd2) = (self.lift_slope, self.cd0, self.cd2);
         for b in 0..self.nb {
             let blade = u::View(us).blade(b);
-            let (vel, om, s) = (blade.vel(), blade.omega(), unit_shaft(blade.shaft()));
+            let (om, s) = (blade.omega(), unit_shaft(blade.shaft()));
+            let wind = crate::wind::in_blade_axes(u::View(us).wind(), self.shaft, self.hub_axes, blade.azimuth(), s);
+            let vel = crate::wind::air_velocity(blade.vel(), wind);
             let (sin_psi, cos_psi) = blade.azimuth().sin_cos();
             // Induced ratio at station j: l0 + (r_j / R) * harmonic.
             let harmonic = inflow.lc * cos_psi + inflow.ls * sin_psi;

@@ -105,8 +105,8 @@ pub mod vr {
     fmu_core::value_references!(100, 200);
 }
 
-/// Indices into the real input vector `u` (86 inputs): a block of [`u::PER_BLADE`] per blade,
-/// then the hub kinematics.
+/// Indices into the real input vector `u` (89 inputs): a block of [`u::PER_BLADE`] per blade,
+/// then the hub kinematics and the wind.
 pub mod u {
     use super::{BLADE, MAX_BLADES};
     use fmu_core::declare::{BODY, Labels};
@@ -115,7 +115,7 @@ pub mod u {
         BLADES as blade = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
             VEL as vel = vector("blade[{n}].vel.{c}", "m/s", &BLADE,
                 "Inertial velocity of blade {n}'s root reference point (pitch axis at the flap hinge), {w}, \
-                 m/s; the air is at rest");
+                 m/s; the air moves with the wind.* input");
             OMEGA as omega = vector("blade[{n}].omega.{c}", "rad/s", &BLADE,
                 "Inertial angular velocity of blade {n}, {w}, rad/s");
             AZIMUTH as azimuth = real("blade[{n}].azimuth", "rad",
@@ -127,10 +127,14 @@ pub mod u {
                  (normalised by the model; induced velocity acts along -shaft)").starts(&[0.0, 0.0, 1.0]);
         };
         HUB_VEL as hub_vel = vector("hub.vel.{c}", "m/s", &BODY,
-            "Inertial velocity of the hub, {w}, m/s (advance ratio, climb inflow, wake skew)");
+            "Inertial velocity of the hub, {w}, m/s (minus wind.*: advance ratio, climb inflow, wake skew)");
         HUB_OMEGA = vector("hub.omega.{c}", "rad/s", &BODY,
             "Airframe angular velocity at the hub, {w}, rad/s: part of the aero interface, not used by the \
              built-in inflow models (the blade kinematics already contain the airframe rotation)");
+        WIND as wind = vector("wind.{c}", "m/s", &BODY,
+            "Wind velocity (the air's velocity relative to the ground, uniform over the rotor) at the rotor, {w}, \
+             m/s; the aerodynamic velocities are the inertial ones (hub.vel, blade[*].vel) minus it; 0 = still \
+             air (e.g. from the Fuselage's wind.body.* output)");
         N;
     }
 }
@@ -144,7 +148,7 @@ pub mod y {
     /// velocity. (With uniform momentum inflow every blade's load depends on every blade through
     /// the inflow; the declaration is the union over the inflow models.)
     fn loads(_: usize) -> Vec<usize> {
-        (0..u::HUB_OMEGA).collect()
+        (0..u::HUB_OMEGA).chain(u::WIND..u::WIND + 3).collect()
     }
 
     fmu_core::declare! { view usize;
@@ -171,7 +175,7 @@ pub mod y {
         INFLOW_C as inflow_c = real("inflow_c", "",
             "Pitt-Peters lambda_c, coefficient of (r/R) cos(psi) in the inflow ratio (0 for the other models)");
         MU as mu = real("mu", "", "Advance ratio: hub velocity component in the rotor plane / (Omega R)")
-            .deps(|_| (u::HUB_VEL..u::HUB_VEL + 3).collect());
+            .deps(|_| (u::HUB_VEL..u::HUB_VEL + 3).chain(u::WIND..u::WIND + 3).collect());
         N;
     }
 }

@@ -14,7 +14,8 @@
 //! the Pitt-Peters equations and [`quadrature`] for the spanwise stations.
 //!
 //! Not modelled: stall and compressibility (the polar `a alpha`, `cd0 + cd2 alpha^2` is used at
-//! any angle), tip loss, spanwise flow effects, unsteady airfoil aerodynamics, wind.
+//! any angle), tip loss, spanwise flow effects, unsteady airfoil aerodynamics. Wind: a uniform air velocity
+//! over the rotor ([`wind`]).
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -23,6 +24,7 @@ pub mod aero;
 pub mod inflow;
 pub mod layout;
 pub mod quadrature;
+pub mod wind;
 
 pub use aero::{Aero, InflowModel, RotorLoads};
 

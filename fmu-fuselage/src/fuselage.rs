@@ -5,7 +5,7 @@
 //! ```text
 //! M6 [v' ; alpha] = [F ; M_O] - [m (w x v + w x (w x c)) ; w x (I_O w) + m c x (w x v)]
 //! M6 = [[m E, -m [c x]], [m [c x], I_O]],   I_O = I_cm + m (|c|^2 E - c c^T)
-//! F   = sum_P F_P + m g_b - 0.5 rho f |v| v + sum_L F_L
+//! F   = sum_P F_P + m g_b - 0.5 rho f |V| V + sum_L F_L,   V = v - R^T W (W the NED wind)
 //! M_O = sum_P (M_P + r_P x F_P) + c x (m g_b) + sum_L r_L x F_L
 //! g_b = R^T (0, 0, g),  position' = R v,  q' = 0.5 q (x) (0, w)
 //! ```
@@ -48,8 +48,10 @@ pub struct Fuselage {
     points: [[f64; 3]; 3],
     /// Euler sequence of the `euler.*` outputs.
     sequence: EulerSequence,
-    /// `0.5 rho f`, kg/m.
+    /// `0.5 rho f`, kg/m, with the `rho` parameter.
     drag_coefficient: f64,
+    /// Flat-plate drag area `f`, m^2.
+    drag_area: f64,
     /// Landing gear (`None` when `gear.k` is 0).
     gear: Option<Gear>,
     /// Initial state.
@@ -142,11 +144,7 @@ impl Fuselage {
                 moment = add(moment, cross(lift3(*leg), f));
             }
         }
-        let speed2 = dot(v, v);
-        // |v| v has zero derivative at v = 0; skip there so sqrt(0) never meets a dual part.
-        if self.drag_coefficient > 0.0 && speed2.re() > 0.0 {
-            force = sub(force, scale_f(vec3::scale(v, speed2.sqrt()), self.drag_coefficient));
-        }
+        force = sub(force, self.drag(&r, v, loads));
         // Velocity-dependent (bias) terms.
         let w_x_v = cross(w, v);
         let bias_t = scale_f(add(w_x_v, cross(w, cross(w, c))), m);
@@ -154,6 +152,27 @@ impl Fuselage {
         let t = sub(force, bias_t);
         let r = sub(moment, bias_r);
         [t[0], t[1], t[2], r[0], r[1], r[2]]
+    }
+}
+
+impl Fuselage {
+    /// The flat-plate drag `0.5 rho f |V| V`, body axes, N, with `V = v - R^T W` the velocity
+    /// relative to the air (`W` the NED wind input) and `rho` the `air.density` input when it is
+    /// positive, else the parameter.
+    fn drag<D: Scalar>(&self, r: &vec3::M3<D>, v: V3<D>, us: &[D]) -> V3<D> {
+        let air = u::View(us);
+        let v_air = sub(v, vec3::mat_t_vec(r, air.wind()));
+        let speed2 = dot(v_air, v_air);
+        // |V| V has zero derivative at V = 0; skip there so sqrt(0) never meets a dual part.
+        if self.drag_coefficient == 0.0 || speed2.re() <= 0.0 {
+            return [D::from(0.0); 3];
+        }
+        let density = air.density();
+        if density.re() > 0.0 {
+            vec3::scale(v_air, speed2.sqrt() * density * (0.5 * self.drag_area))
+        } else {
+            scale_f(vec3::scale(v_air, speed2.sqrt()), self.drag_coefficient)
+        }
     }
 }
 
@@ -247,6 +266,7 @@ impl Model for Fuselage {
         *y.euler321() = [phi, theta, psi];
         *y.euler() = self.sequence.angles_from_dcm(&r);
         *y.quat() = q;
+        *y.wind_body() = vec3::mat_t_vec(&r, u::View(us).wind());
 
         // Energies: T = 0.5 m v.v + m v.(w x c) + 0.5 w.I_O w; V = -m g z_cm.
         let c = lift3(self.cg);

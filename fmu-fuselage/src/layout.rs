@@ -135,8 +135,9 @@ pub mod vr {
              axis has zero body-axis acceleration; 63 = all free");
         DRAG_AREA = real("drag_area", "m2",
             "Equivalent flat-plate drag area f, m^2 (>= 0): drag force -0.5 rho f |V| V at the reference point, \
-             V its body velocity (still air)").min(0.0);
-        RHO = real("rho", "kg/m3", "Air density for the drag, kg/m^3").start(1.225).min(0.0);
+             V its body velocity relative to the air (body velocity minus the wind.* input)").min(0.0);
+        RHO = real("rho", "kg/m3", "Air density for the drag, kg/m^3, when the air.density input is 0 \
+            (unconnected)").start(1.225).min(0.0);
         TOLERANCE = tolerance("tolerance", 1e-9);
         /// Leg `i` (1-based) at `GEAR + PER_GEAR (i - 1)`.
         GEAR @ 38 = block(Labels::Numbered(GEAR_LEGS)) per PER_GEAR {
@@ -169,11 +170,11 @@ pub mod vr {
     fmu_core::value_references!(100, 200);
 }
 
-/// Indices into the real input vector `u` (18 inputs): for each [`super::Point`] `P`, six loads
-/// starting at `6 * P.index()`.
+/// Indices into the real input vector `u` (22 inputs): for each [`super::Point`] `P`, six loads
+/// starting at `6 * P.index()`; then the air (wind and density).
 pub mod u {
     use super::Point;
-    use fmu_core::declare::{BODY, Labels};
+    use fmu_core::declare::{BODY, Labels, NED};
 
     fmu_core::declare! { view usize;
         POINTS as point = block(Labels::Named(&Point::NAMES)) per PER_POINT {
@@ -181,11 +182,17 @@ pub mod u {
             MOMENT as moment = vector("{n}.M.{c}", "N.m", &BODY,
                 "Moment (couple) on the airframe at the {n} point, {w}, N m (right-handed)");
         };
+        WIND as wind = vector("wind.{c}", "m/s", &NED,
+            "Wind velocity (the air's velocity relative to the ground) at the airframe, {w}, m/s (e.g. the \
+             Atmosphere's wind.*; 0 = still air): the airframe aerodynamics use the body velocity minus it");
+        DENSITY as density = real("air.density", "kg/m3",
+            "Air density for the airframe aerodynamics, kg/m^3 (e.g. the Atmosphere's density); 0 (unconnected) \
+             or below: the rho parameter");
         N;
     }
 }
 
-/// Indices into the real output vector `y` (76 outputs).
+/// Indices into the real output vector `y` (79 outputs).
 pub mod y {
     use super::{GEAR_LEGS, PQR, Point, UVW, u};
     use fmu_core::declare::{BODY, Labels, NED};
@@ -240,6 +247,10 @@ pub mod y {
             LOAD as load = real("gear[{n}].load", "N",
                 "Normal ground force on landing-gear leg {n} (upwards, >= 0; 0 in the air or without gear), N");
         };
+        /// The wind input in body axes (for the Aero FMUs' wind inputs).
+        WIND_BODY as wind_body = vector("wind.body.{c}", "m/s", &BODY,
+            "Wind velocity (the wind.* input) in airframe body axes, {w}, m/s: the Aero FMUs' wind input")
+            .deps(|_| (u::WIND..u::WIND + 3).collect());
         N;
     }
 }

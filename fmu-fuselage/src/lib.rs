@@ -11,8 +11,10 @@
 //! the value-reference scheme, [`euler`] for the Euler-sequence definition and
 //! [`fuselage`] for the equations.
 //!
-//! Not modelled (yet): landing gear, wind (drag uses the airspeed of still air), time-varying
-//! mass properties.
+//! The drag uses the velocity relative to the air: the wind comes in as the `wind.*` input (NED)
+//! and goes out in body axes (`wind.body.*`) for the Aero FMUs.
+//!
+//! Not modelled (yet): time-varying mass properties.
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]

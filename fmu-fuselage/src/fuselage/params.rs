@@ -83,6 +83,7 @@ impl Fuselage {
             points,
             sequence,
             drag_coefficient: 0.5 * rho * drag_area,
+            drag_area,
             gear,
             x0,
             tolerance,

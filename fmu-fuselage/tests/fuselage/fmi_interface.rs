@@ -7,7 +7,7 @@ use fmu_core::verify::{check_directional_derivatives, check_fmu_state_round_trip
 use fmu_fuselage::Fuselage;
 
 /// An airframe with CoM offset, products of inertia and drag, stepped into a tumbling state
-/// with loads at every point, so that every coupling term is non-zero.
+/// with loads at every point, wind and a density input, so that every coupling term is non-zero.
 fn tumbling_instance() -> Instance<Fuselage> {
     let mut inst = Instance::<Fuselage>::new("fuselage");
     let set = |inst: &mut Instance<Fuselage>, name: &str, v: f64| {
@@ -35,7 +35,15 @@ fn tumbling_instance() -> Instance<Fuselage> {
     for (k, name) in ["hub.F.x", "hub.F.y", "hub.F.z", "hub.M.x", "hub.M.y", "hub.M.z"].iter().enumerate() {
         set(&mut inst, name, [800.0, -300.0, -21000.0, 400.0, -900.0, 2500.0][k]);
     }
-    for (name, v) in [("tail.F.y", -900.0), ("ext.F.z", 150.0), ("ext.M.x", 30.0)] {
+    for (name, v) in [
+        ("tail.F.y", -900.0),
+        ("ext.F.z", 150.0),
+        ("ext.M.x", 30.0),
+        ("wind.x", 5.0),
+        ("wind.y", -3.0),
+        ("wind.z", 1.0),
+        ("air.density", 1.1),
+    ] {
         set(&mut inst, name, v);
     }
     inst.setup_experiment(0.0, None).unwrap();

@@ -11,3 +11,4 @@ mod gunns_seed003;
 mod landing_gear;
 mod torque_free;
 mod translation;
+mod wind;

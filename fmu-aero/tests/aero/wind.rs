@@ -1,0 +1,137 @@
+//! The wind inputs (`wind.*`, airframe body axes) against independent references:
+//! - Galilean invariance: a rotor whose hub moves at `V` in a uniform wind `W` has the same loads
+//!   as the same rotor moving at `V - W` in still air (blade frames built by the test helpers
+//!   from azimuth, flap and pitch, not by the model), to round-off;
+//! - a vertical 1-cosine gust (MIL-F-8785C ramp shape) on a hovering rotor without induced inflow:
+//!   the quasi-steady thrust increment against the closed form
+//!   `dT/dw_g = nb int_{r_root}^R 1/2 rho c Omega r (a + cd0 + cd2 theta(r)^2) dr` (the first-order
+//!   change of the blade-element thrust with the velocity through the disc, derived in
+//!   docs/validation.md).
+
+use std::f64::consts::PI;
+
+use crate::common::test_rotor::{A, CHORD, OMEGA, R, TWIST};
+use crate::common::{BladeInputs, BladeState, Rotor, Sim, blade_inputs, i, lin, r, rel, set_blade};
+
+const NB: usize = 4;
+const RHO: f64 = 1.225;
+const CD0: f64 = 0.008;
+const CD2: f64 = 0.4;
+const R_ROOT: f64 = 1.5;
+
+fn params(model: i32, shaft: [f64; 3]) -> Vec<(&'static str, crate::common::Val)> {
+    vec![
+        ("nb", i(NB as i32)),
+        ("R", r(R)),
+        ("e", r(0.3)),
+        ("r_root", r(R_ROOT)),
+        ("chord", r(CHORD)),
+        ("twist", r(TWIST)),
+        ("a", r(A)),
+        ("cd0", r(CD0)),
+        ("cd2", r(CD2)),
+        ("rho", r(RHO)),
+        ("inflow_model", i(model)),
+        ("Omega", r(OMEGA)),
+        ("shaft.nx", r(shaft[0])),
+        ("shaft.ny", r(shaft[1])),
+        ("shaft.nz", r(shaft[2])),
+    ]
+}
+
+/// Blades of `rotor` with flapping and cyclic pitch, so that every blade frame is different.
+fn blades(rotor: &Rotor) -> Vec<BladeInputs> {
+    (0..NB)
+        .map(|b| {
+            let psi = 0.4 + 2.0 * PI * b as f64 / NB as f64;
+            let state = BladeState {
+                psi,
+                beta: 0.05 + 0.02 * psi.cos(),
+                beta_dot: -0.3 * psi.sin(),
+                theta: 0.15 - 0.04 * psi.sin(),
+                theta_dot: 0.2 * psi.cos(),
+            };
+            blade_inputs(rotor, &state)
+        })
+        .collect()
+}
+
+/// Every load output of the model.
+fn loads(sim: &mut Sim) -> Vec<f64> {
+    let mut out = Vec::new();
+    for b in 1..=NB {
+        out.extend(sim.get3(&format!("blade[{b}].F")));
+        out.extend(sim.get3(&format!("blade[{b}].M")));
+    }
+    for name in ["thrust", "torque", "inflow", "mu"] {
+        out.push(sim.get(name));
+    }
+    out
+}
+
+fn loads_for(model: i32, rotor: &Rotor, wind: [f64; 3]) -> Vec<f64> {
+    let mut sim = Sim::new(&params(model, rotor.s));
+    for (b, k) in blades(rotor).iter().enumerate() {
+        set_blade(&mut sim, b + 1, k);
+    }
+    sim.set3("hub.vel", rotor.hub_vel);
+    sim.set3("wind", wind);
+    loads(&mut sim)
+}
+
+#[test]
+fn wind_gives_the_loads_of_the_opposite_motion_in_still_air() {
+    let wind = [-12.0, 4.0, 3.0];
+    let ground_velocity = [20.0, -2.0, 1.0];
+    let air_velocity = lin(&[(1.0, ground_velocity), (-1.0, wind)]);
+    // Main rotor (shaft up) and a tail rotor (shaft along body y).
+    for (s, e1) in [([0.0, 0.0, -1.0], [1.0, 0.0, 0.0]), ([0.0, 1.0, 0.0], [1.0, 0.0, 0.0])] {
+        for model in [0, 1, 2] {
+            let in_wind = Rotor { s, e1, omega: OMEGA, e: 0.3, hub_vel: ground_velocity };
+            let still = Rotor { hub_vel: air_velocity, ..in_wind };
+            let (a, b) = (loads_for(model, &in_wind, wind), loads_for(model, &still, [0.0; 3]));
+            let scale = b.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+            let worst = a.iter().zip(&b).fold(0.0_f64, |m, (x, y)| m.max((x - y).abs())) / scale;
+            eprintln!("shaft {s:?}, inflow_model {model}: worst load difference {worst:.2e} of the largest load");
+            assert!(worst < 1e-12, "wind W and motion -W differ by {worst:e}");
+        }
+    }
+}
+
+/// `dT/dw_g` of the closed form (module docs), N per m/s of upward gust.
+fn thrust_per_gust_speed(theta75: f64) -> f64 {
+    // theta(r) = c0 + c1 r.
+    let (c0, c1) = (theta75 - 0.75 * TWIST, TWIST / R);
+    let p = |n: i32| (R.powi(n) - R_ROOT.powi(n)) / n as f64;
+    let integral = (A + CD0 + CD2 * c0 * c0) * p(2) + 2.0 * CD2 * c0 * c1 * p(3) + CD2 * c1 * c1 * p(4);
+    NB as f64 * 0.5 * RHO * CHORD * OMEGA * integral
+}
+
+#[test]
+fn one_minus_cosine_vertical_gust_thrust_increment_matches_the_quasi_steady_closed_form() {
+    let theta75 = 8.0_f64.to_radians();
+    let rotor = Rotor::hover(OMEGA, 0.3);
+    let mut sim = Sim::new(&params(0, rotor.s));
+    for b in 0..NB {
+        let psi = 0.1 + 2.0 * PI * b as f64 / NB as f64;
+        set_blade(&mut sim, b + 1, &blade_inputs(&rotor, &BladeState { psi, theta: theta75, ..Default::default() }));
+    }
+    let thrust0 = sim.get("thrust");
+    let slope = thrust_per_gust_speed(theta75);
+    // Ramp gust of MIL-F-8785C: w = v_m/2 (1 - cos(pi x / d_m)) up to x = d_m, upwards (body -z).
+    let (v_m, d_m) = (0.5, 50.0);
+    let mut worst: f64 = 0.0;
+    for k in 1..=10 {
+        let x = d_m * k as f64 / 10.0;
+        let w_g = 0.5 * v_m * (1.0 - (PI * x / d_m).cos());
+        sim.set3("wind", [0.0, 0.0, -w_g]);
+        let increment = sim.get("thrust") - thrust0;
+        worst = worst.max(rel(increment, slope * w_g));
+    }
+    eprintln!(
+        "1-cosine gust v_m {v_m} m/s: dT/dw_g closed form {slope:.2} N/(m/s); worst relative error of the thrust \
+         increment {worst:.2e}"
+    );
+    // Second-order terms: of order w_g / (Omega r_root) = 0.5 / 43.5 times the first.
+    assert!(worst < 5e-3, "thrust increment off the quasi-steady closed form by {worst:e}");
+}
