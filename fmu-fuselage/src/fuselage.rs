@@ -5,14 +5,15 @@
 //! ```text
 //! M6 [v' ; alpha] = [F ; M_O] - [m (w x v + w x (w x c)) ; w x (I_O w) + m c x (w x v)]
 //! M6 = [[m E, -m [c x]], [m [c x], I_O]],   I_O = I_cm + m (|c|^2 E - c c^T)
-//! F   = sum_P F_P + m g_b - 0.5 rho f |V| V + sum_L F_L,   V = v - R^T W (W the NED wind)
-//! M_O = sum_P (M_P + r_P x F_P) + c x (m g_b) + sum_L r_L x F_L
+//! F   = sum_P F_P + m g_b - 0.5 rho f |V| V + sum_L F_L + F_S,   V = v - R^T W (W the NED wind)
+//! M_O = sum_P (M_P + r_P x F_P) + c x (m g_b) + sum_L r_L x F_L + M_S
 //! g_b = R^T (0, 0, g),  position' = R v,  q' = 0.5 q (x) (0, w)
 //! ```
 //!
 //! `F_L` is the force of landing-gear leg `L` at its contact point `r_L` (see `Gear`): a
 //! unilateral vertical spring-damper against a flat ground and horizontal springs to where the
-//! leg started, NED axes, turned into body axes.
+//! leg started, NED axes, turned into body axes. `F_S`, `M_S` are the lifting surfaces' loads
+//! ([`crate::airframe`]).
 //!
 //! `v'` is the rate of the body-axis components of the reference-point velocity and `alpha` the
 //! angular acceleration. A blocked axis of the DOF mask gets zero acceleration; the free axes
@@ -22,8 +23,9 @@ use fmu_core::declare::Tables;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::ParameterError;
 
+use crate::airframe::{Air, Airframe};
 use crate::euler::EulerSequence;
-use crate::layout::{GEAR_LEGS, Point, u, x, y};
+use crate::layout::{GEAR_LEGS, Point, SURFACE_NAMES, u, x, y};
 use crate::vec3::{self, V3, add, cross, dot, lift3, mat_vec, scale_f, sub};
 use fmu_core::vec3::const_mat_vec;
 
@@ -52,6 +54,10 @@ pub struct Fuselage {
     drag_coefficient: f64,
     /// Flat-plate drag area `f`, m^2.
     drag_area: f64,
+    /// The `rho` parameter, kg/m^3: the density while the `air.density` input is not positive.
+    rho: f64,
+    /// Lifting surfaces (`None` when no surface has an area).
+    airframe: Option<Airframe>,
     /// Landing gear (`None` when `gear.k` is 0).
     gear: Option<Gear>,
     /// Initial state.
@@ -145,6 +151,11 @@ impl Fuselage {
             }
         }
         force = sub(force, self.drag(&r, v, loads));
+        if let Some(airframe) = &self.airframe {
+            let surfaces = airframe.loads(&self.air(&r, v, w, loads));
+            force = add(force, surfaces.force);
+            moment = add(moment, surfaces.moment);
+        }
         // Velocity-dependent (bias) terms.
         let w_x_v = cross(w, v);
         let bias_t = scale_f(add(w_x_v, cross(w, cross(w, c))), m);
@@ -156,6 +167,20 @@ impl Fuselage {
 }
 
 impl Fuselage {
+    /// The air the lifting surfaces meet, from the attitude `r`, body velocity `v`, rates `w`
+    /// and the inputs.
+    fn air<D: Scalar>(&self, r: &vec3::M3<D>, v: V3<D>, w: V3<D>, us: &[D]) -> Air<D> {
+        let inputs = u::View(us);
+        let density = inputs.density();
+        Air {
+            velocity: sub(v, vec3::mat_t_vec(r, inputs.wind())),
+            rate: w,
+            density: if density.re() > 0.0 { density } else { D::from(self.rho) },
+            inflow: inputs.main_rotor_inflow(),
+            tail_thrust: inputs.tail_rotor_thrust(),
+        }
+    }
+
     /// The flat-plate drag `0.5 rho f |V| V`, body axes, N, with `V = v - R^T W` the velocity
     /// relative to the air (`W` the NED wind input) and `rho` the `air.density` input when it is
     /// positive, else the parameter.
@@ -267,6 +292,15 @@ impl Model for Fuselage {
         *y.euler() = self.sequence.angles_from_dcm(&r);
         *y.quat() = q;
         *y.wind_body() = vec3::mat_t_vec(&r, u::View(us).wind());
+        let zero = D::from(0.0);
+        let surfaces = self.airframe.as_ref().map(|a| a.loads(&self.air(&r, v, w, us)));
+        *y.wake_skew() = surfaces.map_or(zero, |l| l.skew);
+        for s in 0..SURFACE_NAMES.len() {
+            let (ratio, alpha) = surfaces.map_or((zero, zero), |l| l.surfaces[s]);
+            let mut out = y.surface(s);
+            *out.wash_ratio() = ratio;
+            *out.alpha() = alpha;
+        }
 
         // Energies: T = 0.5 m v.v + m v.(w x c) + 0.5 w.I_O w; V = -m g z_cm.
         let c = lift3(self.cg);

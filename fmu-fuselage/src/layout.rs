@@ -77,9 +77,15 @@ pub mod x {
 /// Landing-gear contact points (legs) of the airframe.
 pub const GEAR_LEGS: usize = 4;
 
+/// Names of the lifting surfaces: the horizontal stabiliser and the vertical fin.
+pub const SURFACE_NAMES: [&str; 2] = ["hs", "fin"];
+
+/// Default lift-positive normals: the stabiliser lifts up, the fin to the right.
+const SURFACE_DEFAULT_NORMALS: [[f64; 3]; 2] = [[0.0, 0.0, -1.0], [0.0, 1.0, 0.0]];
+
 /// Value references of the parameters, and the bases of the input and output references.
 pub mod vr {
-    use super::{GEAR_LEGS, PQR, Point, UVW};
+    use super::{GEAR_LEGS, PQR, Point, SURFACE_DEFAULT_NORMALS, SURFACE_NAMES, UVW};
     use fmu_core::declare::{BODY, Labels, NED};
     use fmu_core::variable::Enumeration;
 
@@ -166,12 +172,48 @@ pub mod vr {
         STRICT_INERTIA @ 37 = boolean("strict_inertia", true,
             "Reject inertia tensors whose principal moments violate the triangle inequality (physically \
              unrealisable); false admits them, e.g. for the GUNNS/JEOD validation case whose Izz > Ixx + Iyy");
+        /// Lifting surface `s` (0 = horizontal stabiliser, 1 = fin) at `SURFACES + PER_SURFACE s`.
+        SURFACES @ 56 = block(Labels::Named(&SURFACE_NAMES)) per PER_SURFACE {
+            SURFACE_AREA = real("{n}.area", "m2",
+                "Planform area S of the {n} lifting surface, m^2 (>= 0; 0: no surface, the default)").min(0.0);
+            SURFACE_POS = vector("{n}.{c}", "m", &BODY,
+                "Aerodynamic centre of the {n} lifting surface relative to the reference point, {w}, m");
+            SURFACE_NORMAL = vector("{n}.normal.{c}", "", &BODY,
+                "Lift-positive normal of the {n} lifting surface, {w} component (normalised; its chord lies along \
+                 body x): alpha = incidence + atan2(-U.n, U.x), U the surface's velocity relative to the air")
+                .start_by(|s, k| SURFACE_DEFAULT_NORMALS[s][k]);
+            SURFACE_LIFT_SLOPE = real("{n}.a", "1/rad",
+                "Lift-curve slope of the {n} lifting surface, CL = a alpha, 1/rad (>= 0; default 2 pi, thin-airfoil \
+                 theory; set the finite-span slope)").start(std::f64::consts::TAU).min(0.0);
+            SURFACE_STALL = real("{n}.alpha_stall", "rad",
+                "Stall angle of the {n} lifting surface, rad (> 0): |CL| is held at a alpha_stall beyond it \
+                 (default pi/2: no stall)").start(std::f64::consts::FRAC_PI_2).positive();
+            SURFACE_CD0 = real("{n}.cd0", "", "Drag coefficient of the {n} lifting surface (>= 0), along the \
+                relative air velocity").min(0.0);
+            SURFACE_INCIDENCE = real("{n}.incidence", "rad",
+                "Incidence of the {n} lifting surface (chord to body x, positive raising the lift), rad");
+        };
+        MAIN_ROTOR_RADIUS = real("main_rotor.R", "m",
+            "Main-rotor radius for the wake at the lifting surfaces, m (> 0)").start(4.91).positive();
+        MAIN_ROTOR_TIP_SPEED = real("main_rotor.tip_speed", "m/s",
+            "Main-rotor tip speed Omega R, m/s (> 0): the main_rotor.inflow input times it is the induced \
+             velocity").start(218.0).positive();
+        MAIN_ROTOR_SHAFT = vector("main_rotor.shaft.{c}", "", &BODY,
+            "Main-rotor shaft axis (thrust direction; normalised), {w} component; the hub is at hub.x/y/z")
+            .starts(&[0.0, 0.0, -1.0]);
+        TAIL_ROTOR_RADIUS = real("tail_rotor.R", "m",
+            "Tail-rotor radius for its wash on the fin, m (> 0)").start(0.95).positive();
+        TAIL_ROTOR_SHAFT = vector("tail_rotor.shaft.{c}", "", &BODY,
+            "Tail-rotor thrust direction (normalised), {w} component").starts(&[0.0, 1.0, 0.0]);
+        FIN_TAIL_ROTOR_FACTOR = real("fin.tail_rotor_factor", "",
+            "Fraction eta of the tail rotor's momentum induced velocity that the fin sees (0: no interference, \
+             the default; 0..2: 1 at the disc, 2 in the fully developed slipstream)").min(0.0);
     }
     fmu_core::value_references!(100, 200);
 }
 
-/// Indices into the real input vector `u` (22 inputs): for each [`super::Point`] `P`, six loads
-/// starting at `6 * P.index()`; then the air (wind and density).
+/// Indices into the real input vector `u` (24 inputs): for each [`super::Point`] `P`, six loads
+/// starting at `6 * P.index()`; then the air (wind, density, rotor inflow, tail-rotor thrust).
 pub mod u {
     use super::Point;
     use fmu_core::declare::{BODY, Labels, NED};
@@ -188,18 +230,29 @@ pub mod u {
         DENSITY as density = real("air.density", "kg/m3",
             "Air density for the airframe aerodynamics, kg/m^3 (e.g. the Atmosphere's density); 0 (unconnected) \
              or below: the rho parameter");
+        MAIN_ROTOR_INFLOW as main_rotor_inflow = real("main_rotor.inflow", "",
+            "Main rotor's uniform induced inflow ratio v_i / (Omega R) (the main Aero's inflow output; 0: no \
+             rotor wash on the lifting surfaces)");
+        TAIL_ROTOR_THRUST as tail_rotor_thrust = real("tail_rotor.thrust", "N",
+            "Tail-rotor thrust along tail_rotor.shaft, N (the tail Aero's thrust output): its wash on the fin");
         N;
     }
 }
 
-/// Indices into the real output vector `y` (79 outputs).
+/// Indices into the real output vector `y` (84 outputs).
 pub mod y {
-    use super::{GEAR_LEGS, PQR, Point, UVW, u};
+    use super::{GEAR_LEGS, PQR, Point, SURFACE_NAMES, UVW, u};
     use fmu_core::declare::{BODY, Labels, NED};
 
     /// Every input: what the accelerations depend on.
     fn all_inputs(_: usize) -> Vec<usize> {
         (0..u::N).collect()
+    }
+
+    /// The air inputs (wind, density, rotor inflow and tail-rotor thrust): what the lifting
+    /// surfaces' diagnostics depend on.
+    fn air_inputs(_: usize) -> Vec<usize> {
+        (u::WIND..u::N).collect()
     }
 
     /// Description of the `free.*` outputs, `{w}` the derivative.
@@ -246,6 +299,18 @@ pub mod y {
         GEAR_LOAD as gear = block(Labels::Numbered(GEAR_LEGS)) per PER_GEAR {
             LOAD as load = real("gear[{n}].load", "N",
                 "Normal ground force on landing-gear leg {n} (upwards, >= 0; 0 in the air or without gear), N");
+        };
+        WAKE_SKEW as wake_skew = real("wake.skew", "rad",
+            "Main-rotor wake skew angle from the shaft axis, atan2(mu, lambda_c + lambda_i), rad (0 in hover)")
+            .deps(air_inputs);
+        /// Lifting surface `s` at `SURFACE_OUT + PER_SURFACE_OUT s`.
+        SURFACE_OUT as surface = block(Labels::Named(&SURFACE_NAMES)) per PER_SURFACE_OUT {
+            WASH_RATIO as wash_ratio = real("{n}.wash_ratio", "",
+                "Main-rotor downwash at the {n} surface over the rotor's induced velocity (0 outside the wake)")
+                .deps(air_inputs);
+            SURFACE_ALPHA as alpha = real("{n}.alpha", "rad",
+                "Angle of attack of the {n} surface (with incidence and wash), rad (0 without the surface)")
+                .deps(air_inputs);
         };
         /// The wind input in body axes (for the Aero FMUs' wind inputs).
         WIND_BODY as wind_body = vector("wind.body.{c}", "m/s", &BODY,

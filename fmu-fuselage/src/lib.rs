@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod airframe;
 pub mod euler;
 pub mod fuselage;
 pub mod layout;

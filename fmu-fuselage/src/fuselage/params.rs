@@ -5,6 +5,7 @@ use fmu_core::params::{ParameterError, Reader};
 use nalgebra::{Matrix3, Matrix6};
 
 use super::{Fuselage, Gear};
+use crate::airframe::Airframe;
 use crate::euler::EulerSequence;
 use crate::layout::{GEAR_LEGS, Point, vr, x};
 use crate::vec3::{self, add, mat_vec};
@@ -61,6 +62,7 @@ impl Fuselage {
         let drag_area = p.real(vr::DRAG_AREA)?;
         let rho = p.real(vr::RHO)?;
         let gear = gear_from_parameters(&p)?;
+        let airframe = Airframe::from_parameters(&p, points[Point::Hub.index()])?;
         let tolerance = p.real(vr::TOLERANCE)?;
         let MassMatrices { inertia_o, m6_inv, m6_inv_free } = MassMatrices::new(mass, cg, &i_cm, mask)?;
         let (x0, q0) = initial_state(&p)?;
@@ -84,6 +86,8 @@ impl Fuselage {
             sequence,
             drag_coefficient: 0.5 * rho * drag_area,
             drag_area,
+            rho,
+            airframe,
             gear,
             x0,
             tolerance,

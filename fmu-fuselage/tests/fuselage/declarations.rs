@@ -47,13 +47,23 @@ fn declarations_follow_the_contract_and_layout() {
         vr("ext.alpha.z"),
         vrs::output(y::POINTS + y::PER_POINT * fmu_fuselage::Point::Ext.index() + y::P_ALPHA + 2)
     );
-    // Feedthrough: the acc, alpha and free.* outputs, each on all 22 inputs (loads, wind, density),
-    // and wind.body.* on the three wind inputs.
+    // Feedthrough: the acc, alpha and free.* outputs, each on all 24 inputs (loads, air), wind.body.*
+    // on the three wind inputs, the lifting surfaces' diagnostics on the six air inputs.
     let all_inputs: Vec<u32> = inputs.iter().map(|v| v.vr).collect();
     let wind_inputs: Vec<u32> = ["wind.x", "wind.y", "wind.z"].map(vr).to_vec();
+    let air_inputs: Vec<u32> =
+        ["wind.x", "wind.y", "wind.z", "air.density", "main_rotor.inflow", "tail_rotor.thrust"].map(vr).to_vec();
     for v in &outputs {
         if v.name.starts_with("wind.body.") {
             assert!(matches!(&v.feedthrough, Feedthrough::Inputs(deps) if deps == &wind_inputs), "'{}'", v.name);
+            continue;
+        }
+        // The lifting surfaces' diagnostics (hs.alpha, fin.alpha: two-part names) on the air inputs.
+        if v.name == "wake.skew"
+            || v.name.ends_with(".wash_ratio")
+            || (v.name.ends_with(".alpha") && v.name.split('.').count() == 2)
+        {
+            assert!(matches!(&v.feedthrough, Feedthrough::Inputs(deps) if deps == &air_inputs), "'{}'", v.name);
             continue;
         }
         let direct = v.name.contains(".acc.") || v.name.contains(".alpha.") || v.name.starts_with("free.");

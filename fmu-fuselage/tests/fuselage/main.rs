@@ -1,6 +1,7 @@
 //! Fuselage: all integration tests of this crate in one test binary (one link instead of
 //! 9); each former test file is a module, e.g. `cargo test -p fmu-fuselage --test fuselage com_offset`.
 
+mod airframe;
 mod com_offset;
 mod common;
 mod declarations;
