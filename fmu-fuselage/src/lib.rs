@@ -12,7 +12,8 @@
 //! [`fuselage`] for the equations.
 //!
 //! The drag uses the velocity relative to the air: the wind comes in as the `wind.*` input (NED)
-//! and goes out in body axes (`wind.body.*`) for the Aero FMUs.
+//! and goes out in body axes (`wind.body.*`) for the Aero FMUs. Optional lifting surfaces (a
+//! horizontal stabiliser and a fin in the rotors' wash) are in [`airframe`].
 //!
 //! Not modelled (yet): time-varying mass properties.
 
