@@ -11,3 +11,4 @@ mod coupling;
 mod examples;
 mod flap_response;
 mod trim;
+mod wind;
