@@ -45,6 +45,7 @@ use fmu_core::Dual64;
 use fmu_core::model::Scalar;
 use fmu_core::vec3::dot;
 
+use crate::airfoil::Sections;
 use crate::inflow::{FlightCondition, Inflow};
 use crate::layout::{MAX_BLADES, NS_MAX, u};
 
@@ -107,6 +108,9 @@ pub struct Aero {
     lambda_start: [f64; 3],
     /// Integrator tolerance.
     tolerance: f64,
+    /// Airfoil tables, loss factors, compressibility ([`crate::airfoil`]); `None`: the linear
+    /// polar above.
+    sections: Option<Sections>,
 }
 
 /// The aerodynamic loads of the rotor for one inflow.
@@ -148,7 +152,7 @@ fn atan2<D: Scalar>(y: D, x: D, norm2: f64) -> D {
 
 /// `alpha` reduced modulo `pi` into `[-pi/2, pi/2)`; without a division and `floor` when it is
 /// in that range already (`0 <= alpha + pi/2 < pi` gives `floor((alpha + pi/2) / pi) = 0`).
-fn wrap_half_pi<D: Scalar>(alpha: D) -> D {
+pub(crate) fn wrap_half_pi<D: Scalar>(alpha: D) -> D {
     let shifted = alpha.re() + 0.5 * PI;
     if (0.0..PI).contains(&shifted) {
         return alpha;
@@ -195,7 +199,7 @@ impl Aero {
             let (sin_psi, cos_psi) = blade.azimuth().sin_cos();
             // Induced ratio at station j: l0 + (r_j / R) * harmonic.
             let harmonic = inflow.lc * cos_psi + inflow.ls * sin_psi;
-            let (mut fy, mut fz, mut my, mut mz, mut dt_r) = (zero, zero, zero, zero, zero);
+            let (mut fy, mut fz, mut mx, mut my, mut mz, mut dt_r) = (zero, zero, zero, zero, zero, zero);
             for j in 0..self.n {
                 let xj = self.xs[j];
                 let nu = (inflow.l0 + harmonic * self.r_over_radius[j]) * self.tip_speed;
@@ -206,10 +210,19 @@ impl Aero {
                     // No flow over the section: no load (and |w| w has zero derivative here).
                     continue;
                 }
-                let alpha = wrap_half_pi(atan2(wz, -wy, u2.re()) + self.twist[j]);
-                let cl = alpha * a;
-                let cd = alpha * alpha * cd2 + cd0;
-                let q = u2.sqrt() * self.qw[j];
+                let (q, cl, cd) = if let Some(sections) = &self.sections {
+                    let speed = u2.sqrt();
+                    let alpha = atan2(wz, -wy, u2.re()) + self.twist[j];
+                    let (cl, cd, cm) =
+                        sections.coefficients(j, alpha, speed, if wz.re() < 0.0 { -wz } else { wz } / speed);
+                    let q = speed * self.qw[j];
+                    // Pitching moment about the pitch axis (blade x), nose up positive.
+                    mx += q * speed * cm * sections.chord;
+                    (q, cl, cd)
+                } else {
+                    let alpha = wrap_half_pi(atan2(wz, -wy, u2.re()) + self.twist[j]);
+                    (u2.sqrt() * self.qw[j], alpha * a, alpha * alpha * cd2 + cd0)
+                };
                 let f_y = q * (cl * wz + cd * wy);
                 let f_z = q * (cd * wz - cl * wy);
                 fy += f_y;
@@ -219,7 +232,7 @@ impl Aero {
                 dt_r += (f_y * s[1] + f_z * s[2]) * self.r[j];
             }
             let force = [zero, fy, fz];
-            let moment = [zero, my, mz];
+            let moment = [mx, my, mz];
             out.force[b] = force;
             out.moment[b] = moment;
             out.thrust += dot(force, s);
