@@ -211,13 +211,8 @@ impl Aero {
                     continue;
                 }
                 let (q, cl, cd) = if let Some(sections) = &self.sections {
-                    let speed = u2.sqrt();
-                    let alpha = atan2(wz, -wy, u2.re()) + self.twist[j];
-                    let (cl, cd, cm) =
-                        sections.coefficients(j, alpha, speed, if wz.re() < 0.0 { -wz } else { wz } / speed);
-                    let q = speed * self.qw[j];
-                    // Pitching moment about the pitch axis (blade x), nose up positive.
-                    mx += q * speed * cm * sections.chord;
+                    let (q, cl, cd, pitching) = self.section_model(sections, j, [wy, wz], u2, [s[1], s[2]]);
+                    mx += pitching;
                     (q, cl, cd)
                 } else {
                     let alpha = wrap_half_pi(atan2(wz, -wy, u2.re()) + self.twist[j]);
@@ -251,6 +246,27 @@ impl Aero {
             out.torque -= dot(moment, s) + arm_moment;
         }
         out
+    }
+
+    /// Station `j` with the section model ([`crate::airfoil`]): the dynamic-pressure factor `q`
+    /// (`0.5 rho c U w_j`), `cl`, `cd` and the pitching moment about the pitch axis (blade x,
+    /// nose up positive, N m), from the air velocity `(w_y, w_z)` relative to the section (blade
+    /// axes), `u2 = w_y^2 + w_z^2 > 0` and the shaft axis' blade y and z components.
+    fn section_model<D: Scalar>(&self, sections: &Sections, j: usize, w: [D; 2], u2: D, shaft: [D; 2]) -> (D, D, D, D) {
+        let speed = u2.sqrt();
+        let alpha = atan2(w[1], -w[0], u2.re()) + self.twist[j];
+        // Inflow angle to the rotor plane, in the section plane: sin phi = w . s / (U |s|).
+        // (A shaft along the span leaves no rotor plane to measure from: no loss factor then.)
+        let shaft2 = shaft[0] * shaft[0] + shaft[1] * shaft[1];
+        let sin_phi = if shaft2.re() > 1e-24 {
+            (w[0] * shaft[0] + w[1] * shaft[1]) / (shaft2.sqrt() * speed)
+        } else {
+            D::from(0.0)
+        };
+        let sin_phi_abs = if sin_phi.re() < 0.0 { -sin_phi } else { sin_phi };
+        let (cl, cd, cm) = sections.coefficients(j, alpha, speed, sin_phi_abs);
+        let q = speed * self.qw[j];
+        (q, cl, cd, q * speed * cm * sections.chord)
     }
 
     /// The uniform momentum inflow and the loads with it (see the module docs), exact in their

@@ -7,3 +7,4 @@ mod fmi_interface;
 mod forward_flight;
 mod hover_inflow;
 mod static_lift_seed004;
+mod tip_loss_bem;
