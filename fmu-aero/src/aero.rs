@@ -199,6 +199,7 @@ impl Aero {
             let (sin_psi, cos_psi) = blade.azimuth().sin_cos();
             // Induced ratio at station j: l0 + (r_j / R) * harmonic.
             let harmonic = inflow.lc * cos_psi + inflow.ls * sin_psi;
+            let shaft_yz = if self.sections.is_some() { section_shaft(s) } else { [zero; 2] };
             let (mut fy, mut fz, mut mx, mut my, mut mz, mut dt_r) = (zero, zero, zero, zero, zero, zero);
             for j in 0..self.n {
                 let xj = self.xs[j];
@@ -211,7 +212,7 @@ impl Aero {
                     continue;
                 }
                 let (q, cl, cd) = if let Some(sections) = &self.sections {
-                    let (q, cl, cd, pitching) = self.section_model(sections, j, [wy, wz], u2, [s[1], s[2]]);
+                    let (q, cl, cd, pitching) = self.section_model(sections, j, [wy, wz], u2, shaft_yz);
                     mx += pitching;
                     (q, cl, cd)
                 } else {
@@ -251,18 +252,15 @@ impl Aero {
     /// Station `j` with the section model ([`crate::airfoil`]): the dynamic-pressure factor `q`
     /// (`0.5 rho c U w_j`), `cl`, `cd` and the pitching moment about the pitch axis (blade x,
     /// nose up positive, N m), from the air velocity `(w_y, w_z)` relative to the section (blade
-    /// axes), `u2 = w_y^2 + w_z^2 > 0` and the shaft axis' blade y and z components.
+    /// axes), `u2 = w_y^2 + w_z^2 > 0` and the shaft axis projected on the blade y-z plane and
+    /// normalised ([`section_shaft`]).
     fn section_model<D: Scalar>(&self, sections: &Sections, j: usize, w: [D; 2], u2: D, shaft: [D; 2]) -> (D, D, D, D) {
         let speed = u2.sqrt();
         let alpha = atan2(w[1], -w[0], u2.re()) + self.twist[j];
-        // Inflow angle to the rotor plane, in the section plane: sin phi = w . s / (U |s|).
-        // (A shaft along the span leaves no rotor plane to measure from: no loss factor then.)
-        let shaft2 = shaft[0] * shaft[0] + shaft[1] * shaft[1];
-        let sin_phi = if shaft2.re() > 1e-24 {
-            (w[0] * shaft[0] + w[1] * shaft[1]) / (shaft2.sqrt() * speed)
-        } else {
-            D::from(0.0)
-        };
+        // Inflow angle to the rotor plane, in the section plane: sin phi = w . s / (U |s|), with
+        // `shaft` the unit projection of the shaft on the section plane (zero if there is none:
+        // no loss factor then).
+        let sin_phi = (w[0] * shaft[0] + w[1] * shaft[1]) / speed;
         let sin_phi_abs = if sin_phi.re() < 0.0 { -sin_phi } else { sin_phi };
         let (cl, cd, cm) = sections.coefficients(j, alpha, speed, sin_phi_abs);
         let q = speed * self.qw[j];
@@ -445,6 +443,18 @@ pub fn hub_axes(n: [f64; 3]) -> [[f64; 3]; 2] {
     let xh = xh.map(|c| c / norm);
     let yh = [xh[1] * n[2] - xh[2] * n[1], xh[2] * n[0] - xh[0] * n[2], xh[0] * n[1] - xh[1] * n[0]];
     [xh, yh]
+}
+
+/// The unit shaft axis `s` (blade axes) projected on the blade y-z plane (the section plane) and
+/// normalised; zero if the shaft lies along the span.
+fn section_shaft<D: Scalar>(s: [D; 3]) -> [D; 2] {
+    let n2 = s[1] * s[1] + s[2] * s[2];
+    if n2.re() > 1e-24 {
+        let inv = n2.sqrt().recip();
+        [s[1] * inv, s[2] * inv]
+    } else {
+        [D::from(0.0); 2]
+    }
 }
 
 /// The shaft input normalised; `(0, 0, 1)` if it is zero (an unconnected input).

@@ -36,6 +36,13 @@ pub struct CoefficientTable {
     pub alpha_deg: Vec<f64>,
     /// Coefficients, angle-major: `values[i * mach.len() + k]` at `alpha_deg[i]`, `mach[k]`.
     pub values: Vec<f64>,
+    /// Per 1-deg bin from `alpha_deg[0]`: the last angle index at or below the bin's start, so
+    /// that a lookup brackets its angle in a step or two instead of a binary search.
+    bins: Vec<u32>,
+    /// Every value is zero (a lookup is then free).
+    all_zero: bool,
+    /// `1 / (alpha_deg[i + 1] - alpha_deg[i])`.
+    inv_step: Vec<f64>,
 }
 
 /// A coefficient interpolated from a [`CoefficientTable`], with its slopes.
@@ -104,13 +111,44 @@ fn bracket(grid: &[f64], x: f64) -> (usize, f64, bool) {
 }
 
 impl CoefficientTable {
+    /// A table from its grids and values (angle-major), with its angle index.
+    pub fn new(mach: Vec<f64>, alpha_deg: Vec<f64>, values: Vec<f64>) -> Self {
+        let (first, last) = (alpha_deg[0], alpha_deg[alpha_deg.len() - 1]);
+        let n_bins = (last - first).floor() as usize + 1;
+        let bins = (0..n_bins).map(|b| (alpha_deg.partition_point(|&a| a <= first + b as f64) - 1) as u32).collect();
+        let all_zero = values.iter().all(|&v| v == 0.0);
+        let inv_step = alpha_deg.windows(2).map(|w| 1.0 / (w[1] - w[0])).collect();
+        CoefficientTable { mach, alpha_deg, values, bins, all_zero, inv_step }
+    }
+
+    /// [`bracket`] over the angles, starting from the angle's 1-deg bin.
+    #[inline]
+    fn bracket_alpha(&self, x: f64) -> (usize, f64, bool) {
+        let grid = &self.alpha_deg;
+        let last = grid.len() - 1;
+        if last == 0 || x <= grid[0] || x >= grid[last] {
+            return bracket(grid, x);
+        }
+        let bin = ((x - grid[0]) as usize).min(self.bins.len() - 1);
+        let mut i = self.bins[bin] as usize;
+        while grid[i + 1] <= x {
+            i += 1;
+        }
+        (i, (x - grid[i]) * self.inv_step[i], false)
+    }
+
     /// Bilinear interpolation: linear in the angle of attack between the two neighbouring
     /// angles, linear in the Mach number between the two neighbouring Mach numbers. Beyond the
     /// ends of either range the value at the end is used (clamped, zero slope along that axis);
     /// [`Lookup::mach_clamped`] says when the Mach number was.
+    #[inline]
     pub fn lookup(&self, alpha_deg: f64, mach: f64) -> Lookup {
+        if self.all_zero {
+            let mach_clamped = self.mach.len() > 1 && (mach < self.mach[0] || mach > self.mach[self.mach.len() - 1]);
+            return Lookup { value: 0.0, d_alpha: 0.0, d_mach: 0.0, mach_clamped };
+        }
         let nm = self.mach.len();
-        let (i, wa, alpha_clamped) = bracket(&self.alpha_deg, alpha_deg);
+        let (i, wa, alpha_clamped) = self.bracket_alpha(alpha_deg);
         let (k, wm, mach_clamped) = bracket(&self.mach, mach);
         let at = |i: usize, k: usize| self.values[i * nm + k];
         let (i1, k1) = ((i + 1).min(self.alpha_deg.len() - 1), (k + 1).min(nm - 1));
@@ -207,7 +245,7 @@ impl<'a> Lines<'a> {
             alpha_deg.push(numbers[0]);
             values.extend_from_slice(&numbers[1..]);
         }
-        Ok(CoefficientTable { mach, alpha_deg, values })
+        Ok(CoefficientTable::new(mach, alpha_deg, values))
     }
 }
 
@@ -332,6 +370,22 @@ HAND TABLE                    020301020102
         // A single-Mach table is Mach-independent and never flagged.
         let d = t.drag.lookup(0.0, 0.9);
         assert!((d.value - 0.03).abs() < 1e-15 && !d.mach_clamped);
+    }
+
+    #[test]
+    fn the_angle_index_brackets_like_a_binary_search() {
+        let alpha = vec![-180.0, -20.0, -19.5, -3.25, 0.0, 0.4, 0.6, 7.0, 179.0, 180.0];
+        let t = CoefficientTable::new(vec![0.0], alpha.clone(), vec![0.0; alpha.len()]);
+        let same = |x: f64| {
+            let ((i, w, c), (j, v, d)) = (t.bracket_alpha(x), bracket(&alpha, x));
+            assert!(i == j && c == d && (w - v).abs() < 1e-14, "{x}: {i} {w} {c} vs {j} {v} {d}");
+        };
+        let mut x = -181.0;
+        while x < 181.0 {
+            same(x);
+            x += 0.0625;
+        }
+        alpha.iter().for_each(|&a| same(a));
     }
 
     #[test]

@@ -143,7 +143,12 @@ fn wrap_pi<D: Scalar>(x: D) -> D {
     x - (shifted / (2.0 * PI)).floor() * (2.0 * PI)
 }
 
-/// Prandtl's `2/pi acos(exp(-f))`.
+/// Beyond this `f`, `exp(-f) < 1e-16` and Prandtl's factor is 1 to within `1e-32` (its slope
+/// `2/pi exp(-f) / sqrt(1 - exp(-2f))` below `1e-16`): taken as exactly 1, which spares the
+/// inboard stations an `exp` and an `acos`.
+const PRANDTL_F_NO_LOSS: f64 = 37.0;
+
+/// Prandtl's `2/pi acos(exp(-f))` (for `f <= PRANDTL_F_NO_LOSS`).
 fn prandtl<D: Scalar>(f: D) -> D {
     (-f).exp().acos() * (2.0 / PI)
 }
@@ -206,10 +211,13 @@ impl Sections {
             return one;
         }
         let (r, half_nb) = (self.r[j], 0.5 * self.nb);
-        let inv = sin_phi_abs.recip();
-        let tip = prandtl(inv * (half_nb * (self.radius - r) / r));
+        // f = k / |sin phi| for the tip and the root; decided on the real part first.
+        let factor = |k: f64| {
+            if k > PRANDTL_F_NO_LOSS * sin_phi_abs.re() { one } else { prandtl(sin_phi_abs.recip() * k) }
+        };
+        let tip = factor(half_nb * (self.radius - r) / r);
         if self.tip_loss == TipLoss::TipAndRoot && self.r_root > 0.0 {
-            tip * prandtl(inv * (half_nb * (r - self.r_root) / self.r_root))
+            tip * factor(half_nb * (r - self.r_root) / self.r_root)
         } else {
             tip
         }
