@@ -108,3 +108,49 @@ fn the_analytic_airfoil_through_the_section_model_is_the_default_polar() {
         assert!(close(a, b), "{a:?} vs {b:?}");
     }
 }
+
+/// A 4-bladed rotor in forward flight with flapping, pitching blades and the options `extra`.
+fn flying(extra: &[(&'static str, Val)]) -> Sim {
+    use crate::common::{BladeState, Rotor, blade_inputs, set_blade};
+    use std::f64::consts::PI;
+    let mut params = vec![("e", r(0.35)), ("r_root", r(1.4)), ("n_sections", i(12)), ("shaft.nx", r(0.08))];
+    params.extend_from_slice(extra);
+    let mut sim = Sim::new(&params);
+    let rotor = Rotor { hub_vel: [42.0, 3.0, -2.0], ..Rotor::hover(29.0, 0.35) };
+    for b in 0..4 {
+        let psi = 0.4 + 2.0 * PI * b as f64 / 4.0;
+        let state = BladeState {
+            psi,
+            beta: 0.05 - 0.03 * psi.cos(),
+            beta_dot: 29.0 * 0.03 * psi.sin(),
+            theta: 0.15 - 0.06 * psi.sin(),
+            theta_dot: -29.0 * 0.06 * psi.cos(),
+        };
+        set_blade(&mut sim, b + 1, &blade_inputs(&rotor, &state));
+    }
+    sim.set3("hub.vel", rotor.hub_vel);
+    sim
+}
+
+#[test]
+fn directional_derivatives_with_the_options_equal_central_differences() {
+    use fmu_core::verify::check_directional_derivatives;
+    // Smooth options: the analytic airfoil with Prandtl-Glauert inboard, tip and root loss.
+    let smooth = [("tip_loss", i(2)), ("compressibility", i(1))];
+    let mut sim = flying(&smooth);
+    let report = check_directional_derivatives(&mut sim.inst, |_, u| 1e-4 * u.abs().max(1.0), 1e-6).unwrap();
+    report.assert_clean("analytic airfoil, Prandtl-Glauert, tip and root loss");
+    // The table is piecewise linear: a small step stays on the segments (the slope is exact there).
+    let table = [("airfoil", i(1)), ("airfoil_inboard", i(0)), ("airfoil_change", r(0.5)), ("tip_loss", i(1))];
+    let mut sim = flying(&table);
+    let report = check_directional_derivatives(&mut sim.inst, |_, u| 1e-7 * u.abs().max(1.0), 1e-5).unwrap();
+    report.assert_clean("NACA 0012 table outboard, analytic inboard, tip loss");
+}
+
+#[test]
+fn unconnected_inputs_give_finite_zero_loads_with_the_options() {
+    let mut sim = section(&[("airfoil", i(1)), ("tip_loss", i(2)), ("compressibility", i(1))]);
+    for name in ["thrust", "torque", "blade[1].F.z", "blade[1].M.x"] {
+        assert_eq!(sim.get(name), 0.0, "{name}");
+    }
+}
