@@ -114,3 +114,44 @@ fn tip_and_root_loss_in_hover_match_an_independent_blade_element_momentum_script
         assert!(rel(ct, ct_ref) < 0.005 && rel(cp, cp_ref) < 0.005, "within 0.5 % at {deg} deg");
     }
 }
+
+/// The helicopter's main rotor (`examples/helicopter.json`) in hover, uniform inflow: the figure
+/// of merit without options, with tip loss, and with the NACA 0012 table and tip loss (printed
+/// for docs/validation.md). Prandtl's factor (< 1) lowers the thrust at every collective.
+#[test]
+fn main_rotor_figure_of_merit_with_the_options() {
+    let (omega, radius, e) = (44.40118, 4.91, 0.6874);
+    let cases: [&[(&'static str, crate::common::Val)]; 3] =
+        [&[], &[("tip_loss", i(1))], &[("airfoil", i(1)), ("tip_loss", i(1))]];
+    let mut thrusts = Vec::new();
+    for extra in cases {
+        let mut params = vec![
+            ("nb", i(4)),
+            ("R", r(radius)),
+            ("e", r(e)),
+            ("r_root", r(e)),
+            ("chord", r(0.27)),
+            ("twist", r(-0.1396)),
+            ("Omega", r(omega)),
+        ];
+        params.extend_from_slice(extra);
+        let mut sim = Sim::new(&params);
+        let rotor = Rotor::hover(omega, e);
+        let mut row = Vec::new();
+        for deg in [6.0_f64, 8.0, 10.0, 12.0] {
+            for b in 0..4 {
+                let state = BladeState { psi: 0.5 * PI * b as f64, theta: deg.to_radians(), ..Default::default() };
+                set_blade(&mut sim, b + 1, &blade_inputs(&rotor, &state));
+            }
+            let ct = sim.get("CT");
+            let cp = sim.get("power") / (1.225 * PI * radius * radius * (omega * radius).powi(3));
+            row.push(format!("{deg} deg: CT {ct:.5} FM {:.3}", ct.powf(1.5) / (2.0_f64.sqrt() * cp)));
+            thrusts.push(ct);
+        }
+        let names: Vec<&str> = extra.iter().map(|p| p.0).collect();
+        eprintln!("main rotor, options {names:?}: {}", row.join("; "));
+    }
+    for k in 0..4 {
+        assert!(thrusts[4 + k] < thrusts[k], "tip loss lowers the thrust");
+    }
+}
