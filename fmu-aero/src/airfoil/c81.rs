@@ -156,7 +156,7 @@ impl CoefficientTable {
         let lo = at(i, k) + wm * (at(i, k1) - at(i, k));
         let hi = at(i1, k) + wm * (at(i1, k1) - at(i1, k));
         let value = lo + wa * (hi - lo);
-        let d_alpha = if alpha_clamped || i1 == i { 0.0 } else { (hi - lo) / (self.alpha_deg[i1] - self.alpha_deg[i]) };
+        let d_alpha = if alpha_clamped || i1 == i { 0.0 } else { (hi - lo) * self.inv_step[i] };
         let d_mach = if mach_clamped || k1 == k {
             0.0
         } else {
