@@ -20,7 +20,9 @@
 //!
 //! `alpha` is reduced modulo `pi` into `[-pi/2, pi/2)`: a section in reverse flow acts as an
 //! airfoil flying trailing edge first with the same polar (like a flat plate). There is no stall:
-//! the polar is used as given at any angle.
+//! the polar is used as given at any angle. With the options of [`crate::airfoil`] (tables, loss
+//! factors, compressibility) `(cl, cd, cm)` come from [`Sections::coefficients`] instead, and
+//! `cm` adds a moment about blade x.
 //!
 //! **Blade resultants** about the root reference, blade axes:
 //! `F_i = sum_j w_j f_j`, `M_i = sum_j w_j x_j e_x x f_j = sum_j w_j x_j (0, -f_z, f_y)`.
