@@ -1,7 +1,8 @@
 //! Cost of one output evaluation of the helicopter's main-rotor `Aero` (4 blades, 20 stations,
 //! uniform inflow; `examples/helicopter.json`) through `fmu_core::Instance<Aero>` (the code path
 //! of the exported C ABI minus the pointer checks), and of one blade-element pass of the inflow
-//! iteration (`Aero::loads` along the inflow ratio, as `Dual64`).
+//! iteration (`Aero::loads` along the inflow ratio, as `Dual64`); the output evaluation also
+//! with the NACA 0012 table and Prandtl's tip and root loss (`airfoil = 1`, `tip_loss = 2`).
 //!
 //! Run with `cargo bench -p fmu-aero --bench outputs`.
 
@@ -62,13 +63,14 @@ fn blade_inputs(azimuth: f64) -> Vec<(String, f64)> {
     values
 }
 
-fn instance() -> Instance<Aero> {
+/// The main rotor with the integer parameters `options` on top (e.g. `("airfoil", 1)`).
+fn instance(options: &[(&str, i32)]) -> Instance<Aero> {
     let mut inst = Instance::<Aero>::new("bench");
     for (name, v) in PARAMETERS {
         let vr = inst.vr(name).unwrap();
         inst.set_real(&[vr], &[v]).unwrap();
     }
-    for (name, v) in [("nb", 4), ("n_sections", 20), ("inflow_model", 1)] {
+    for &(name, v) in [("nb", 4), ("n_sections", 20), ("inflow_model", 1)].iter().chain(options) {
         let vr = inst.vr(name).unwrap();
         inst.set_integer(&[vr], &[v]).unwrap();
     }
@@ -78,8 +80,9 @@ fn instance() -> Instance<Aero> {
     inst
 }
 
-/// Parameter values by value reference: the main rotor's, defaults otherwise.
-struct MainRotor(Vec<fmu_core::Variable>);
+/// Parameter values by value reference: the main rotor's, the integer options given, defaults
+/// otherwise.
+struct MainRotor(Vec<fmu_core::Variable>, &'static [(&'static str, i32)]);
 
 impl MainRotor {
     fn start(&self, vr: u32) -> Kind {
@@ -99,7 +102,11 @@ impl Parameters for MainRotor {
         }
     }
     fn integer(&self, vr: u32) -> i32 {
-        match self.0.iter().find(|v| v.vr == vr).unwrap().name.as_str() {
+        let name = self.0.iter().find(|v| v.vr == vr).unwrap().name.as_str();
+        if let Some((_, v)) = self.1.iter().find(|(n, _)| *n == name) {
+            return *v;
+        }
+        match name {
             "nb" => 4,
             "n_sections" => 20,
             "inflow_model" => 1,
@@ -117,8 +124,9 @@ impl Parameters for MainRotor {
     }
 }
 
-fn bench(c: &mut Criterion) {
-    let mut inst = instance();
+/// `outputs_uniform_inflow` (see the module docs) of an instance with `options`, under `name`.
+fn bench_outputs(c: &mut Criterion, name: &str, options: &[(&str, i32)]) {
+    let mut inst = instance(options);
     let sets: Vec<(Vec<u32>, Vec<f64>)> = [0.0, 0.1]
         .iter()
         .map(|&psi| {
@@ -139,7 +147,7 @@ fn bench(c: &mut Criterion) {
     // Alternating between two azimuths: every evaluation solves for the inflow (about three
     // blade-element passes from the other azimuth's inflow).
     let mut k = 0;
-    c.bench_function("outputs_uniform_inflow", |b| {
+    c.bench_function(name, |b| {
         b.iter(|| {
             let (vrs, values) = &sets[k & 1];
             k += 1;
@@ -148,8 +156,16 @@ fn bench(c: &mut Criterion) {
             black_box(y[0])
         })
     });
+}
 
-    let aero = <Aero as fmu_core::model::Model>::configure(&MainRotor(fmu_aero::layout::TABLES.variables())).unwrap();
+fn bench(c: &mut Criterion) {
+    bench_outputs(c, "outputs_uniform_inflow", &[]);
+    // The NACA 0012 table and Prandtl's tip and root loss (issue 30: at most 1.5x the above).
+    bench_outputs(c, "outputs_uniform_inflow_table_tip_loss", &[("airfoil", 1), ("tip_loss", 2)]);
+    bench_outputs(c, "outputs_uniform_inflow_table", &[("airfoil", 1)]);
+    bench_outputs(c, "outputs_uniform_inflow_tip_loss", &[("tip_loss", 2)]);
+    let inst = instance(&[]);
+
     let mut us = [Dual64::from(0.0); u::N];
     let inputs: Vec<&str> =
         inst.catalog().variables.iter().filter(|v| v.causality == Causality::Input).map(|v| v.name.as_str()).collect();
@@ -157,7 +173,16 @@ fn bench(c: &mut Criterion) {
         us[inputs.iter().position(|&n| n == name).unwrap()] = Dual64::from(v);
     }
     let inflow = Inflow::uniform(Dual64::new(0.05, 1.0));
-    c.bench_function("blade_element_pass", |b| b.iter(|| black_box(aero.loads(black_box(&us), &inflow)).thrust));
+    for (name, options) in [
+        ("blade_element_pass", &[][..]),
+        ("blade_element_pass_table_tip_loss", &[("airfoil", 1), ("tip_loss", 2)][..]),
+        ("blade_element_pass_table", &[("airfoil", 1)][..]),
+        ("blade_element_pass_tip_loss", &[("tip_loss", 2)][..]),
+    ] {
+        let variables = fmu_aero::layout::TABLES.variables();
+        let aero = <Aero as fmu_core::model::Model>::configure(&MainRotor(variables, options)).unwrap();
+        c.bench_function(name, |b| b.iter(|| black_box(aero.loads(black_box(&us), &inflow)).thrust));
+    }
 }
 
 criterion_group!(benches, bench);

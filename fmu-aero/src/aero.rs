@@ -21,7 +21,9 @@
 //!
 //! `alpha` is reduced modulo `pi` into `[-pi/2, pi/2)`: a section in reverse flow acts as an
 //! airfoil flying trailing edge first with the same polar (like a flat plate). There is no stall:
-//! the polar is used as given at any angle.
+//! the polar is used as given at any angle. With the options of [`crate::airfoil`] (tables, loss
+//! factors, compressibility) `(cl, cd, cm)` come from [`Sections::coefficients`] instead, and
+//! `cm` adds a moment about blade x.
 //!
 //! **Blade resultants** about the root reference, blade axes:
 //! `F_i = sum_j w_j f_j`, `M_i = sum_j w_j x_j e_x x f_j = sum_j w_j x_j (0, -f_z, f_y)`.
@@ -46,6 +48,7 @@ use fmu_core::Dual64;
 use fmu_core::model::Scalar;
 use fmu_core::vec3::dot;
 
+use crate::airfoil::Sections;
 use crate::inflow::{FlightCondition, Inflow};
 use crate::layout::{MAX_BLADES, NS_MAX, u};
 
@@ -108,6 +111,9 @@ pub struct Aero {
     lambda_start: [f64; 3],
     /// Integrator tolerance.
     tolerance: f64,
+    /// Airfoil tables, loss factors, compressibility ([`crate::airfoil`]); `None`: the linear
+    /// polar above.
+    sections: Option<Sections>,
 }
 
 /// The aerodynamic loads of the rotor for one inflow.
@@ -149,7 +155,7 @@ fn atan2<D: Scalar>(y: D, x: D, norm2: f64) -> D {
 
 /// `alpha` reduced modulo `pi` into `[-pi/2, pi/2)`; without a division and `floor` when it is
 /// in that range already (`0 <= alpha + pi/2 < pi` gives `floor((alpha + pi/2) / pi) = 0`).
-fn wrap_half_pi<D: Scalar>(alpha: D) -> D {
+pub(crate) fn wrap_half_pi<D: Scalar>(alpha: D) -> D {
     let shifted = alpha.re() + 0.5 * PI;
     if (0.0..PI).contains(&shifted) {
         return alpha;
@@ -198,7 +204,8 @@ impl Aero {
             let (sin_psi, cos_psi) = blade.azimuth().sin_cos();
             // Induced ratio at station j: l0 + (r_j / R) * harmonic.
             let harmonic = inflow.lc * cos_psi + inflow.ls * sin_psi;
-            let (mut fy, mut fz, mut my, mut mz, mut dt_r) = (zero, zero, zero, zero, zero);
+            let shaft_yz = if self.sections.is_some() { section_shaft(s) } else { [zero; 2] };
+            let (mut fy, mut fz, mut mx, mut my, mut mz, mut dt_r) = (zero, zero, zero, zero, zero, zero);
             for j in 0..self.n {
                 let xj = self.xs[j];
                 let nu = (inflow.l0 + harmonic * self.r_over_radius[j]) * self.tip_speed;
@@ -209,10 +216,14 @@ impl Aero {
                     // No flow over the section: no load (and |w| w has zero derivative here).
                     continue;
                 }
-                let alpha = wrap_half_pi(atan2(wz, -wy, u2.re()) + self.twist[j]);
-                let cl = alpha * a;
-                let cd = alpha * alpha * cd2 + cd0;
-                let q = u2.sqrt() * self.qw[j];
+                let (q, cl, cd) = if let Some(sections) = &self.sections {
+                    let (q, cl, cd, pitching) = self.section_model(sections, j, [wy, wz], u2, shaft_yz);
+                    mx += pitching;
+                    (q, cl, cd)
+                } else {
+                    let alpha = wrap_half_pi(atan2(wz, -wy, u2.re()) + self.twist[j]);
+                    (u2.sqrt() * self.qw[j], alpha * a, alpha * alpha * cd2 + cd0)
+                };
                 let f_y = q * (cl * wz + cd * wy);
                 let f_z = q * (cd * wz - cl * wy);
                 fy += f_y;
@@ -222,7 +233,7 @@ impl Aero {
                 dt_r += (f_y * s[1] + f_z * s[2]) * self.r[j];
             }
             let force = [zero, fy, fz];
-            let moment = [zero, my, mz];
+            let moment = [mx, my, mz];
             out.force[b] = force;
             out.moment[b] = moment;
             out.thrust += dot(force, s);
@@ -241,6 +252,24 @@ impl Aero {
             out.torque -= dot(moment, s) + arm_moment;
         }
         out
+    }
+
+    /// Station `j` with the section model ([`crate::airfoil`]): the dynamic-pressure factor `q`
+    /// (`0.5 rho c U w_j`), `cl`, `cd` and the pitching moment about the pitch axis (blade x,
+    /// nose up positive, N m), from the air velocity `(w_y, w_z)` relative to the section (blade
+    /// axes), `u2 = w_y^2 + w_z^2 > 0` and the shaft axis projected on the blade y-z plane and
+    /// normalised ([`section_shaft`]).
+    fn section_model<D: Scalar>(&self, sections: &Sections, j: usize, w: [D; 2], u2: D, shaft: [D; 2]) -> (D, D, D, D) {
+        let speed = u2.sqrt();
+        let alpha = atan2(w[1], -w[0], u2.re()) + self.twist[j];
+        // Inflow angle to the rotor plane, in the section plane: sin phi = w . s / (U |s|), with
+        // `shaft` the unit projection of the shaft on the section plane (zero if there is none:
+        // no loss factor then).
+        let sin_phi = (w[0] * shaft[0] + w[1] * shaft[1]) / speed;
+        let sin_phi_abs = if sin_phi.re() < 0.0 { -sin_phi } else { sin_phi };
+        let (cl, cd, cm) = sections.coefficients(j, alpha, speed, sin_phi_abs);
+        let q = speed * self.qw[j];
+        (q, cl, cd, q * speed * cm * sections.chord)
     }
 
     /// The uniform momentum inflow and the loads with it (see the module docs), exact in their
@@ -419,6 +448,18 @@ pub fn hub_axes(n: [f64; 3]) -> [[f64; 3]; 2] {
     let xh = xh.map(|c| c / norm);
     let yh = [xh[1] * n[2] - xh[2] * n[1], xh[2] * n[0] - xh[0] * n[2], xh[0] * n[1] - xh[1] * n[0]];
     [xh, yh]
+}
+
+/// The unit shaft axis `s` (blade axes) projected on the blade y-z plane (the section plane) and
+/// normalised; zero if the shaft lies along the span.
+fn section_shaft<D: Scalar>(s: [D; 3]) -> [D; 2] {
+    let n2 = s[1] * s[1] + s[2] * s[2];
+    if n2.re() > 1e-24 {
+        let inv = n2.sqrt().recip();
+        [s[1] * inv, s[2] * inv]
+    } else {
+        [D::from(0.0); 2]
+    }
 }
 
 /// The shaft input normalised; `(0, 0, 1)` if it is zero (an unconnected input).

@@ -59,6 +59,27 @@ pub mod vr {
         ],
     };
 
+    /// The choices of `airfoil` and `airfoil_inboard`.
+    static AIRFOIL_TYPE: Enumeration = Enumeration {
+        name: "Aero.Airfoil",
+        description: "Section airfoil",
+        items: &[
+            ("analytic", 0, "Linear lift a alpha, drag cd0 + cd2 alpha^2, no moment"),
+            ("naca0012_sheldahl", 1, "NACA 0012 C81 table, Sheldahl and Klimas (1981), Re 2e6"),
+        ],
+    };
+
+    /// The choices of `tip_loss`.
+    static TIP_LOSS_TYPE: Enumeration = Enumeration {
+        name: "Aero.TipLoss",
+        description: "Prandtl loss factor on the section lift",
+        items: &[
+            ("none", 0, "No loss factor"),
+            ("tip", 1, "Prandtl tip loss"),
+            ("tip_and_root", 2, "Prandtl tip and root loss"),
+        ],
+    };
+
     fmu_core::declare! { u32;
         NB = integer("nb", 4, 1, MAX_BLADES as i32, "Number of active blades (1..8); blades above nb get zero loads");
         RADIUS = real("R", "m", "Rotor radius (blade tip radius from the shaft axis), m (> 0)").start(7.5).positive();
@@ -101,6 +122,26 @@ pub mod vr {
             ("lambda_c", "lambda_c (coefficient of (r/R) cos psi)"),
         ], "Initial Pitt-Peters inflow state {w}, a ratio to Omega R (inflow_model = 2 only)");
         TOLERANCE = tolerance("tolerance", 1e-9);
+        AIRFOIL = integer("airfoil", 0, 0, 1,
+            "Airfoil of the blade (outboard of airfoil_change): 0 the analytic polar of a, cd0 and cd2; 1 the \
+             NACA 0012 table shipped with the FMU (Sheldahl and Klimas 1981, Re 2e6, -180..180 deg, C81)")
+            .enumeration(&AIRFOIL_TYPE);
+        AIRFOIL_INBOARD = integer("airfoil_inboard", 0, 0, 1,
+            "Airfoil of the stations inboard of airfoil_change (r/R < airfoil_change), same choices as airfoil")
+            .enumeration(&AIRFOIL_TYPE);
+        AIRFOIL_CHANGE = real("airfoil_change", "",
+            "Radius ratio r/R where the inboard airfoil gives way to the outboard one (0 <= airfoil_change < 1; \
+             0: the whole blade uses airfoil)").start(0.0).min(0.0).below(1.0);
+        TIP_LOSS = integer("tip_loss", 0, 0, 2,
+            "Prandtl's loss factor on the section lift: 0 none; 1 tip loss F_tip = 2/pi acos(exp(-nb/2 (R - r) \
+             / (r |sin phi|))); 2 tip and root loss (F_tip F_root, root at r_root); phi is the section inflow angle")
+            .enumeration(&TIP_LOSS_TYPE);
+        COMPRESSIBILITY = integer("compressibility", 0, 0, 1,
+            "Compressibility of the analytic airfoil: 0 none; 1 Prandtl-Glauert, lift divided by sqrt(1 - M^2) \
+             with the section Mach number M capped at 0.9 (tables carry their own Mach dependence)");
+        SPEED_OF_SOUND = real("speed_of_sound", "m/s",
+            "Speed of sound, m/s (> 0): section Mach number = section speed in its plane / speed_of_sound (used by \
+             airfoil tables and compressibility = 1; default ISA sea level)").start(340.294).positive();
     }
     fmu_core::value_references!(100, 200);
 }

@@ -13,14 +13,17 @@
 //! value-reference scheme, [`aero`] for the section model and the uniform inflow, [`inflow`] for
 //! the Pitt-Peters equations and [`quadrature`] for the spanwise stations.
 //!
-//! Not modelled: stall and compressibility (the polar `a alpha`, `cd0 + cd2 alpha^2` is used at
-//! any angle), tip loss, spanwise flow effects, unsteady airfoil aerodynamics. Wind: a uniform air velocity
-//! over the rotor ([`wind`]).
+//! Options ([`airfoil`]): C81 airfoil tables (a NACA 0012 table ships in the FMU), several
+//! airfoils along the span, Prandtl's tip and root loss, Prandtl-Glauert compressibility for the
+//! analytic polar. Without them the polar `a alpha`, `cd0 + cd2 alpha^2` is used at any angle.
+//! Not modelled: spanwise flow effects, unsteady airfoil aerodynamics.
+//! Wind: a uniform air velocity over the rotor ([`wind`]).
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod aero;
+pub mod airfoil;
 pub mod inflow;
 pub mod layout;
 pub mod quadrature;

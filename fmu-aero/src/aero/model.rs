@@ -5,6 +5,7 @@ use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::{ParameterError, Reader};
 
 use super::{Aero, InflowModel, PI, hub_axes};
+use crate::airfoil::{self, Airfoil, AnalyticAirfoil, SectionGeometry, Sections, TipLoss};
 use crate::inflow::{Inflow, pitt_peters_rates};
 use crate::layout::{NS_MAX, vr, x, y};
 use crate::quadrature::{self, Rule};
@@ -29,6 +30,61 @@ struct Params {
     rule: Rule,
     lambda_start: [f64; 3],
     tolerance: f64,
+    options: SectionOptions,
+}
+
+/// The section-model options (parameters `airfoil` to `speed_of_sound`).
+struct SectionOptions {
+    airfoil: i32,
+    airfoil_inboard: i32,
+    airfoil_change: f64,
+    tip_loss: TipLoss,
+    prandtl_glauert: bool,
+    speed_of_sound: f64,
+}
+
+impl SectionOptions {
+    /// Reads the options (the integers are range-checked by their declarations).
+    fn read(p: &Reader<'_>) -> Result<Self, ParameterError> {
+        let tip_loss = match p.integer(vr::TIP_LOSS)? {
+            0 => TipLoss::None,
+            1 => TipLoss::Tip,
+            _ => TipLoss::TipAndRoot,
+        };
+        Ok(SectionOptions {
+            airfoil: p.integer(vr::AIRFOIL)?,
+            airfoil_inboard: p.integer(vr::AIRFOIL_INBOARD)?,
+            airfoil_change: p.real(vr::AIRFOIL_CHANGE)?,
+            tip_loss,
+            prandtl_glauert: p.integer(vr::COMPRESSIBILITY)? == 1,
+            speed_of_sound: p.real(vr::SPEED_OF_SOUND)?,
+        })
+    }
+
+    /// The section model, or `None` when every option is off (the linear polar of `Aero::loads`).
+    fn sections(&self, p: &Params, r: &[f64]) -> Option<Sections> {
+        let inboard_used = self.airfoil_change > 0.0 && r.iter().any(|&rj| rj / p.radius < self.airfoil_change);
+        let tables = self.airfoil != 0 || (inboard_used && self.airfoil_inboard != 0);
+        if !tables && self.tip_loss == TipLoss::None && !self.prandtl_glauert {
+            return None;
+        }
+        let analytic =
+            AnalyticAirfoil { lift_slope: p.lift_slope, cd0: p.cd0, cd2: p.cd2, prandtl_glauert: self.prandtl_glauert };
+        let airfoil = |code: i32| match code {
+            0 => Airfoil::Analytic(analytic),
+            _ => Airfoil::Table(std::sync::Arc::new(airfoil::naca0012())),
+        };
+        let geometry = SectionGeometry {
+            r,
+            nb: p.nb,
+            radius: p.radius,
+            r_root: p.r_root,
+            chord: p.chord,
+            speed_of_sound: self.speed_of_sound,
+        };
+        let (inboard, outboard) = (airfoil(self.airfoil_inboard), airfoil(self.airfoil));
+        Some(Sections::new(geometry, inboard, outboard, self.airfoil_change, self.tip_loss))
+    }
 }
 
 impl Params {
@@ -68,6 +124,7 @@ impl Params {
             .ok_or_else(|| format!("parameter 'quadrature' must be 0 (midpoint) or 1 (Gauss-Legendre) (got {code})"))?;
         let lambda_start = p.vector(vr::LAMBDA_START)?;
         let tolerance = p.real(vr::TOLERANCE)?;
+        let options = SectionOptions::read(&p)?;
         let (nb, shaft) = (nb as usize, shaft.map(|c| c / norm));
         Ok(Params {
             nb,
@@ -87,6 +144,7 @@ impl Params {
             rule,
             lambda_start,
             tolerance,
+            options,
         })
     }
 }
@@ -121,6 +179,7 @@ impl Model for Aero {
             tw[j] = p.twist * (r[j] / radius - 0.75);
         }
         let tip_speed = p.omega * radius;
+        let sections = p.options.sections(&p, &r[..n]);
         Ok(Aero {
             nb: p.nb,
             radius,
@@ -143,6 +202,7 @@ impl Model for Aero {
             hub_axes: hub_axes(p.shaft),
             lambda_start: p.lambda_start,
             tolerance: p.tolerance,
+            sections,
         })
     }
 
