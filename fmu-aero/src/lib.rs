@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 
 pub mod aero;
+pub mod dynamic_stall;
 pub mod inflow;
 pub mod layout;
 pub mod quadrature;

@@ -2,6 +2,7 @@
 //! 5); each former test file is a module, e.g. `cargo test -p fmu-aero --test aero flap_linearisation`.
 
 mod common;
+mod dynamic_stall;
 mod flap_linearisation;
 mod fmi_interface;
 mod forward_flight;
