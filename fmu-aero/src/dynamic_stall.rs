@@ -371,11 +371,18 @@ impl Airfoil {
         let cn = at.cn_c * k_n + at.cn_i + cn_v;
         let alpha_e0 = at.alpha_e - self.alpha0;
         let cc = alpha_e0 * alpha_e0 * sqrt_f * (self.eta * self.cn_alpha);
-        let travel = (tau_v * (1.0 / self.tvl)).re().clamp(0.0, 1.0);
+        let travel = tau_v * (1.0 / self.tvl);
+        let travel = if travel.re() < 0.0 {
+            D::from(0.0)
+        } else if travel.re() > 1.0 {
+            D::from(1.0)
+        } else {
+            travel
+        };
         let cm = at.cn_c * k_n * ((-f2 + 1.0) * self.k1 + (f2 * f2 * PI).sin() * self.k2 + self.k0)
             - zq * (self.cn_alpha * ind.a5 / 16.0)
             + at.cm_i
-            - cn_v * (self.x_vortex * (1.0 - (PI * travel).cos()))
+            - cn_v * (-(travel * PI).cos() + 1.0) * self.x_vortex
             + self.cm0;
         let (sin_a, cos_a) = flow.alpha.sin_cos();
         SectionCoefficients {

@@ -101,6 +101,14 @@ pub mod vr {
             ("lambda_c", "lambda_c (coefficient of (r/R) cos psi)"),
         ], "Initial Pitt-Peters inflow state {w}, a ratio to Omega R (inflow_model = 2 only)");
         TOLERANCE = tolerance("tolerance", 1e-9);
+        DYNAMIC_STALL = integer("dynamic_stall", 0, 0, 1,
+            "Leishman-Beddoes dynamic stall at every station: 0 off (the linear polar); 1 on, only in the \
+             AeroDynamicStall FMU, which declares its states (7 per station; inflow_model 0 or 2)");
+        ALPHA_STALL = real("alpha_stall", "rad",
+            "Dynamic stall: static stall angle alpha1 of the separation-point fit (f = 0.7 there), rad (> 0); \
+             the other constants are NACA 0012's at each station's nominal Mach number").start(0.2662).positive();
+        SPEED_OF_SOUND = real("speed_of_sound", "m/s",
+            "Dynamic stall: speed of sound for the sections' Mach numbers, m/s (> 0)").start(340.3).positive();
     }
     fmu_core::value_references!(100, 200);
 }

@@ -25,7 +25,7 @@ pub mod inflow;
 pub mod layout;
 pub mod quadrature;
 
-pub use aero::{Aero, InflowModel, RotorLoads};
+pub use aero::{Aero, AeroDynamicStall, InflowModel, RotorLoads};
 
 /// The model this crate's FMU exports (`fmu/`, the shared library `libAero.so`).
 pub type Fmu = Aero;

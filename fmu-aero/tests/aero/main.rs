@@ -3,6 +3,7 @@
 
 mod common;
 mod dynamic_stall;
+mod dynamic_stall_fmu;
 mod flap_linearisation;
 mod fmi_interface;
 mod forward_flight;
