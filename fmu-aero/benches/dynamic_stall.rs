@@ -2,13 +2,18 @@
 //! the seven state derivatives, in `f64` and in `Dual64` (one directional derivative), at an
 //! attached and at a stalled point (NACA 0012, Mach 0.3, chord 0.27 m).
 //!
+//! And one 1 ms communication step (`fmi2DoStep` through `fmu_core::Instance`) of a 4-blade rotor
+//! with 8 stations and Pitt-Peters inflow, pitched 14 deg, hub forward at 30 m/s: `Aero`
+//! against `AeroDynamicStall` with `dynamic_stall = 1` (224 more states).
+//!
 //! Run with `cargo bench -p fmu-aero --bench dynamic_stall`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use fmu_aero::dynamic_stall::{Airfoil, N_STATES, SectionFlow};
-use fmu_core::Dual64;
+use fmu_aero::{Aero, AeroDynamicStall};
+use fmu_core::{Dual64, Instance, Model};
 
 fn section(c: &mut Criterion) {
     let airfoil = Airfoil::naca0012(0.3);
@@ -39,5 +44,59 @@ fn section(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, section);
+/// A running rotor instance (see the module docs).
+fn rotor<M: Model>(dynamic_stall: i32) -> Instance<M> {
+    let (omega, pitch) = (29.0_f64, 14.0_f64.to_radians());
+    let mut inst = Instance::<M>::new("bench");
+    for (name, v) in [("nb", 4), ("n_sections", 8), ("inflow_model", 2), ("dynamic_stall", dynamic_stall)] {
+        let r = inst.vr(name).unwrap();
+        inst.set_integer(&[r], &[v]).unwrap();
+    }
+    inst.setup_experiment(0.0, None).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    let (s, c) = pitch.sin_cos();
+    for b in 1..=4 {
+        let psi = 0.3 + (b - 1) as f64 * std::f64::consts::FRAC_PI_2;
+        for (name, v) in [
+            ("vel.y", 30.0 * psi.sin()),
+            ("omega.y", omega * s),
+            ("omega.z", omega * c),
+            ("azimuth", psi),
+            ("shaft.y", s),
+            ("shaft.z", c),
+        ] {
+            let r = inst.vr(&format!("blade[{b}].{name}")).unwrap();
+            inst.set_real(&[r], &[v]).unwrap();
+        }
+    }
+    let r = inst.vr("hub.vel.x").unwrap();
+    inst.set_real(&[r], &[30.0]).unwrap();
+    // Past the start transient.
+    for n in 0..100 {
+        inst.do_step(n as f64 * 1e-3, 1e-3).unwrap();
+    }
+    inst
+}
+
+fn step(c: &mut Criterion) {
+    let mut aero = rotor::<Aero>(0);
+    let mut t = 0.1;
+    c.bench_function("aero_step_1ms_pitt_peters_8_stations", |b| {
+        b.iter(|| {
+            aero.do_step(t, 1e-3).unwrap();
+            t += 1e-3;
+        })
+    });
+    let mut stall = rotor::<AeroDynamicStall>(1);
+    let mut t = 0.1;
+    c.bench_function("aero_dynamic_stall_step_1ms_pitt_peters_8_stations", |b| {
+        b.iter(|| {
+            stall.do_step(t, 1e-3).unwrap();
+            t += 1e-3;
+        })
+    });
+}
+
+criterion_group!(benches, section, step);
 criterion_main!(benches);

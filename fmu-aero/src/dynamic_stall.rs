@@ -190,7 +190,7 @@ const NACA0012: [[f64; 18]; 14] = [
 ];
 
 impl Airfoil {
-    /// NACA 0012 at Mach number `mach`: the table of [`NACA0012`] interpolated linearly in Mach,
+    /// NACA 0012 at Mach number `mach`: the table `NACA0012` (this module) interpolated linearly in Mach,
     /// held at its ends (0.035 and 0.8) outside; Leishman's indicial constants; the vortex centre
     /// of pressure travels up to 0.2 chord (OpenFAST's `x_cp_bar` default).
     pub fn naca0012(mach: f64) -> Airfoil {
