@@ -79,23 +79,20 @@ fn rotor<M: Model>(dynamic_stall: i32) -> Instance<M> {
     inst
 }
 
+/// Benchmarks 1 ms steps of `inst` from t = 0.1 s on.
+fn steps<M: Model>(c: &mut Criterion, name: &str, mut inst: Instance<M>) {
+    let mut t = 0.1;
+    c.bench_function(name, |b| {
+        b.iter(|| {
+            inst.do_step(t, 1e-3).unwrap();
+            t += 1e-3;
+        })
+    });
+}
+
 fn step(c: &mut Criterion) {
-    let mut aero = rotor::<Aero>(0);
-    let mut t = 0.1;
-    c.bench_function("aero_step_1ms_pitt_peters_8_stations", |b| {
-        b.iter(|| {
-            aero.do_step(t, 1e-3).unwrap();
-            t += 1e-3;
-        })
-    });
-    let mut stall = rotor::<AeroDynamicStall>(1);
-    let mut t = 0.1;
-    c.bench_function("aero_dynamic_stall_step_1ms_pitt_peters_8_stations", |b| {
-        b.iter(|| {
-            stall.do_step(t, 1e-3).unwrap();
-            t += 1e-3;
-        })
-    });
+    steps(c, "aero_step_1ms_pitt_peters_8_stations", rotor::<Aero>(0));
+    steps(c, "aero_dynamic_stall_step_1ms_pitt_peters_8_stations", rotor::<AeroDynamicStall>(1));
 }
 
 criterion_group!(benches, section, step);
