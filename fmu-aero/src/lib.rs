@@ -14,7 +14,9 @@
 //! the Pitt-Peters equations and [`quadrature`] for the spanwise stations.
 //!
 //! Not modelled: stall and compressibility (the polar `a alpha`, `cd0 + cd2 alpha^2` is used at
-//! any angle), tip loss, spanwise flow effects, unsteady airfoil aerodynamics, wind.
+//! any angle), tip loss, spanwise flow effects, unsteady airfoil aerodynamics, wind. Dynamic
+//! stall (Leishman-Beddoes, [`dynamic_stall`]) is the option `dynamic_stall = 1` of the variant
+//! [`AeroDynamicStall`] (`modelIdentifier="AeroDynamicStall"`), which declares its states.
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
