@@ -3,7 +3,7 @@
 Written independently of the Rust code. Run with the project's venv (NumPy, SciPy):
 
     /work/main/target/venv/bin/python fmu-aero/tests/aero/data/dynamic_stall_reference.py \
-        [path/to/frame_10022.mat]
+        [path/to/frame_10022.mat ...]
 
 1. Theodorsen's function C(k) = H1(k) / (H1(k) + i H0(k)) (Hankel functions of the second kind,
    k = omega c / (2 V)), evaluated with scipy.special.hankel2, at the reduced frequencies of the
@@ -12,11 +12,11 @@ Written independently of the Rust code. Run with the project's venv (NumPy, SciP
 2. Wagner's function phi(s) (s = 2 V t / c, semi-chords travelled) from C(k) by the inversion
    phi(s) = (2/pi) int_0^inf F(k) / k sin(k s) dk (F = Re C), numerically (scipy.integrate.quad,
    the tail with the Fourier-sine weight), beside Jones' approximation.
-3. With a path to McAlister et al. (1982) frame 10022 as digitized in
-   luizpancini/BL-DSM-JFS-2021 `NASA Data/frame_10022.mat`: the lift and moment loops written as
-   CSV (the frame stores alpha_0 and delta_alpha in rad, the loop angles in deg).
+3. With paths to McAlister et al. (1982) frames as digitized in luizpancini/BL-DSM-JFS-2021
+   `NASA Data/frame_<id>.mat` (10022, 10104, 10108, 10123 are used): the lift and moment loops
+   written as CSV (the frames store alpha_0 and delta_alpha in rad, the loop angles in deg).
 
-Output: theodorsen_wagner.csv (and mcalister_frame_10022.csv) next to this script.
+Output: theodorsen_wagner.csv (and mcalister_frame_<id>.csv) next to this script.
 """
 
 import os
@@ -66,20 +66,25 @@ def main():
         print(f"phi({s}) = {w:.6f}; Jones {j:.6f}; diff {w - j:+.4f}")
     with open(os.path.join(HERE, "theodorsen_wagner.csv"), "w") as f:
         f.write("\n".join(rows) + "\n")
-    if len(sys.argv) > 1:
-        from scipy import io
-        d = io.loadmat(sys.argv[1], squeeze_me=True)
-        print("frame: M", d["M"], "alpha_0", np.degrees(d["alpha_0"]), "delta_alpha",
-              np.degrees(d["delta_alpha"]), "k", d["k"], d["authors"])
-        out = [f"# McAlister et al. (1982), NASA TM-84245, NACA 0012, frame 10022: M = {d['M']:.3f}, "
-               f"alpha = {np.degrees(d['alpha_0']):.2f} + {np.degrees(d['delta_alpha']):.2f} sin(omega t) deg, "
-               f"k = {d['k']:.3f}; digitized in luizpancini/BL-DSM-JFS-2021 'NASA Data/frame_10022.mat'",
-               "quantity,alpha_deg,value"]
-        for name, a, v in (("cl", d["alpha_exp_cl"], d["cl_exp"]), ("cm", d["alpha_exp_cm"], d["cm_exp"])):
-            out += [f"{name},{x:.4f},{y:.4f}" for x, y in zip(a, v)]  # alpha is stored in deg
-        with open(os.path.join(HERE, "mcalister_frame_10022.csv"), "w") as f:
-            f.write("\n".join(out) + "\n")
+    for path in sys.argv[1:]:
+        write_frame(path)
 
+
+def write_frame(path):
+    """The lift and moment loops of one digitized frame as `mcalister_frame_<id>.csv`."""
+    from scipy import io
+    d = io.loadmat(path, squeeze_me=True)
+    frame = os.path.basename(path).removeprefix("frame_").removesuffix(".mat")
+    print("frame", frame, ": M", d["M"], "alpha_0", np.degrees(d["alpha_0"]), "delta_alpha",
+          np.degrees(d["delta_alpha"]), "k", d["k"], d["authors"])
+    out = [f"# McAlister et al. (1982), NASA TM-84245, NACA 0012, frame {frame}: M = {d['M']:.3f}, "
+           f"alpha = {np.degrees(d['alpha_0']):.2f} + {np.degrees(d['delta_alpha']):.2f} sin(omega t) deg, "
+           f"k = {d['k']:.3f}; digitized in luizpancini/BL-DSM-JFS-2021 'NASA Data/frame_{frame}.mat'",
+           "quantity,alpha_deg,value"]
+    for name, a, v in (("cl", d["alpha_exp_cl"], d["cl_exp"]), ("cm", d["alpha_exp_cm"], d["cm_exp"])):
+        out += [f"{name},{x:.4f},{y:.4f}" for x, y in zip(a, v)]  # alpha is stored in deg
+    with open(os.path.join(HERE, f"mcalister_frame_{frame}.csv"), "w") as f:
+        f.write("\n".join(out) + "\n")
 
 if __name__ == "__main__":
     main()
