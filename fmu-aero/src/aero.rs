@@ -53,6 +53,9 @@ use crate::inflow::{FlightCondition, Inflow};
 use crate::layout::{MAX_BLADES, NS_MAX, u};
 
 mod model;
+mod stall;
+
+pub use stall::{AeroDynamicStall, DS_MAX_SECTIONS};
 
 /// Which induced-inflow model the FMU runs (`inflow_model` parameter).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,6 +136,23 @@ pub struct RotorLoads<D> {
     pub moment_c: D,
 }
 
+/// The section coefficients of the blade-element loop where they do not come from the linear
+/// polar: a model with states (dynamic stall, [`crate::dynamic_stall`]).
+pub(crate) trait SectionPolar<D> {
+    /// `[cl, cd, c cm]` (`cm` about the pitch axis times the chord, m) at station `j` of blade
+    /// `b` with angle of attack `alpha` (rad), squared section speed `u2` (m^2/s^2) and pitch
+    /// rate (rad/s, relative to the frame turning with the shaft at `Omega`); `None`: the linear
+    /// polar, no moment.
+    fn coefficients(&mut self, b: usize, j: usize, alpha: D, u2: D, pitch_rate: D) -> Option<[D; 3]>;
+}
+
+/// The linear polar everywhere.
+impl<D> SectionPolar<D> for () {
+    fn coefficients(&mut self, _: usize, _: usize, _: D, _: D, _: D) -> Option<[D; 3]> {
+        None
+    }
+}
+
 /// Hub quantities from the hub velocity (generic, for the uniform inflow).
 #[derive(Debug, Clone, Copy)]
 struct HubFlow<D> {
@@ -193,6 +213,16 @@ impl Aero {
 
     /// Blade-element loads of all active blades for the given inflow (see the module docs).
     pub fn loads<D: Scalar>(&self, us: &[D], inflow: &Inflow<D>) -> RotorLoads<D> {
+        self.loads_with(us, inflow, &mut ())
+    }
+
+    /// [`Aero::loads`] with the section coefficients from `polar` where it gives them.
+    pub(crate) fn loads_with<D: Scalar>(
+        &self,
+        us: &[D],
+        inflow: &Inflow<D>,
+        polar: &mut impl SectionPolar<D>,
+    ) -> RotorLoads<D> {
         let zero = D::from(0.0);
         let mut out = RotorLoads::zero();
         let (a, cd0, cd2) = (self.lift_slope, self.cd0, self.cd2);
@@ -205,6 +235,8 @@ impl Aero {
             // Induced ratio at station j: l0 + (r_j / R) * harmonic.
             let harmonic = inflow.lc * cos_psi + inflow.ls * sin_psi;
             let shaft_yz = if self.sections.is_some() { section_shaft(s) } else { [zero; 2] };
+            // The blade's pitch rate relative to the frame turning with the shaft at Omega.
+            let pitch_rate = om[0] - s[0] * self.omega;
             let (mut fy, mut fz, mut mx, mut my, mut mz, mut dt_r) = (zero, zero, zero, zero, zero, zero);
             for j in 0..self.n {
                 let xj = self.xs[j];
@@ -222,7 +254,14 @@ impl Aero {
                     (q, cl, cd)
                 } else {
                     let alpha = wrap_half_pi(atan2(wz, -wy, u2.re()) + self.twist[j]);
-                    (u2.sqrt() * self.qw[j], alpha * a, alpha * alpha * cd2 + cd0)
+                    let q = u2.sqrt() * self.qw[j];
+                    match polar.coefficients(b, j, alpha, u2, pitch_rate) {
+                        Some([cl, cd, chord_cm]) => {
+                            mx += q * u2.sqrt() * chord_cm;
+                            (q, cl, cd)
+                        }
+                        None => (q, alpha * a, alpha * alpha * cd2 + cd0),
+                    }
                 };
                 let f_y = q * (cl * wz + cd * wy);
                 let f_z = q * (cd * wz - cl * wy);

@@ -141,7 +141,13 @@ pub mod vr {
              with the section Mach number M capped at 0.9 (tables carry their own Mach dependence)");
         SPEED_OF_SOUND = real("speed_of_sound", "m/s",
             "Speed of sound, m/s (> 0): section Mach number = section speed in its plane / speed_of_sound (used by \
-             airfoil tables and compressibility = 1; default ISA sea level)").start(340.294).positive();
+             airfoil tables, compressibility = 1 and dynamic_stall = 1; default ISA sea level)").start(340.294).positive();
+        DYNAMIC_STALL = integer("dynamic_stall", 0, 0, 1,
+            "Leishman-Beddoes dynamic stall at every station: 0 off (the linear polar); 1 on, only in the \
+             AeroDynamicStall FMU, which declares its states (7 per station; inflow_model 0 or 2)");
+        ALPHA_STALL = real("alpha_stall", "rad",
+            "Dynamic stall: static stall angle alpha1 of the separation-point fit (f = 0.7 there), rad (> 0); \
+             the other constants are NACA 0012's at each station's nominal Mach number").start(0.2662).positive();
     }
     fmu_core::value_references!(100, 200);
 }

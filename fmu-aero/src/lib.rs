@@ -16,20 +16,23 @@
 //! Options ([`airfoil`]): C81 airfoil tables (a NACA 0012 table ships in the FMU), several
 //! airfoils along the span, Prandtl's tip and root loss, Prandtl-Glauert compressibility for the
 //! analytic polar. Without them the polar `a alpha`, `cd0 + cd2 alpha^2` is used at any angle.
-//! Not modelled: spanwise flow effects, unsteady airfoil aerodynamics.
-//! Wind: a uniform air velocity over the rotor ([`wind`]).
+//! Not modelled: spanwise flow effects.
+//! Wind: a uniform air velocity over the rotor ([`wind`]). Dynamic stall (Leishman-Beddoes,
+//! [`dynamic_stall`]) is the option `dynamic_stall = 1` of the variant [`AeroDynamicStall`]
+//! (`modelIdentifier="AeroDynamicStall"`), which declares its states.
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod aero;
 pub mod airfoil;
+pub mod dynamic_stall;
 pub mod inflow;
 pub mod layout;
 pub mod quadrature;
 pub mod wind;
 
-pub use aero::{Aero, InflowModel, RotorLoads};
+pub use aero::{Aero, AeroDynamicStall, InflowModel, RotorLoads};
 
 /// The model this crate's FMU exports (`fmu/`, the shared library `libAero.so`).
 pub type Fmu = Aero;

@@ -4,32 +4,38 @@ use fmu_core::declare::Tables;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::{ParameterError, Reader};
 
-use super::{Aero, InflowModel, PI, hub_axes};
+use super::{Aero, InflowModel, PI, RotorLoads, hub_axes};
 use crate::airfoil::{self, Airfoil, AnalyticAirfoil, SectionGeometry, Sections, TipLoss};
 use crate::inflow::{Inflow, pitt_peters_rates};
 use crate::layout::{NS_MAX, vr, x, y};
 use crate::quadrature::{self, Rule};
 
 /// The parameter values after their checks (SI).
-struct Params {
+pub(super) struct Params {
     nb: usize,
     radius: f64,
     e: f64,
     r_root: f64,
-    chord: f64,
+    pub(super) chord: f64,
     twist: f64,
-    lift_slope: f64,
-    cd0: f64,
+    pub(super) lift_slope: f64,
+    pub(super) cd0: f64,
     cd2: f64,
     rho: f64,
-    n: usize,
-    inflow: InflowModel,
-    omega: f64,
+    pub(super) n: usize,
+    pub(super) inflow: InflowModel,
+    pub(super) omega: f64,
     /// Unit shaft axis.
     shaft: [f64; 3],
     rule: Rule,
     lambda_start: [f64; 3],
     tolerance: f64,
+    /// `dynamic_stall = 1`.
+    pub(super) dynamic_stall: bool,
+    /// Static stall angle of the dynamic-stall model, rad.
+    pub(super) alpha_stall: f64,
+    /// Speed of sound, m/s.
+    pub(super) speed_of_sound: f64,
     options: SectionOptions,
 }
 
@@ -89,7 +95,7 @@ impl SectionOptions {
 
 impl Params {
     /// Reads and checks the parameters (errors name the parameter).
-    fn read(params: &dyn Parameters) -> Result<Self, ParameterError> {
+    pub(super) fn read(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let p = Reader::new(params, vr::TABLE);
         let nb = p.integer(vr::NB)?;
         let radius = p.real(vr::RADIUS)?;
@@ -124,6 +130,8 @@ impl Params {
             .ok_or_else(|| format!("parameter 'quadrature' must be 0 (midpoint) or 1 (Gauss-Legendre) (got {code})"))?;
         let lambda_start = p.vector(vr::LAMBDA_START)?;
         let tolerance = p.real(vr::TOLERANCE)?;
+        let dynamic_stall = p.integer(vr::DYNAMIC_STALL)? == 1;
+        let (alpha_stall, speed_of_sound) = (p.real(vr::ALPHA_STALL)?, p.real(vr::SPEED_OF_SOUND)?);
         let options = SectionOptions::read(&p)?;
         let (nb, shaft) = (nb as usize, shaft.map(|c| c / norm));
         Ok(Params {
@@ -144,6 +152,9 @@ impl Params {
             rule,
             lambda_start,
             tolerance,
+            dynamic_stall,
+            alpha_stall,
+            speed_of_sound,
             options,
         })
     }
@@ -169,6 +180,63 @@ impl Model for Aero {
     /// Builds the model from parameter values, validating them (errors name the parameter).
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let p = Params::read(params)?;
+        if p.dynamic_stall {
+            return Err("parameter 'dynamic_stall' = 1 needs the AeroDynamicStall FMU (the Aero FMU declares no \
+                        dynamic-stall states)"
+                .into());
+        }
+        Ok(Aero::from_params(&p))
+    }
+
+    fn n_states(&self) -> usize {
+        if self.inflow == InflowModel::PittPeters { x::N_PITT_PETERS } else { 0 }
+    }
+
+    fn initial_state(&self, xs: &mut [f64]) {
+        if self.inflow == InflowModel::PittPeters {
+            xs.copy_from_slice(&self.lambda_start);
+        }
+    }
+
+    fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
+        if self.inflow == InflowModel::PittPeters {
+            let x = x::View(xs);
+            let inflow = Inflow { l0: x.lambda0(), ls: x.lambda_s(), lc: x.lambda_c() };
+            let loads = self.loads(us, &inflow);
+            self.pitt_peters_derivatives(us, &inflow, &loads, dx);
+        }
+    }
+
+    fn outputs<D: Scalar>(&self, work: &mut (), t: D, xs: &[D], us: &[D], ys: &mut [D]) {
+        // The uniform inflow iteration starts from no inflow.
+        self.outputs_warm(work, t, xs, us, &[0.0; y::N], ys);
+    }
+
+    /// With uniform inflow, the inflow iteration starts from the previous evaluation's inflow.
+    fn outputs_warm<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], y_prev: &[f64], ys: &mut [D]) {
+        let (inflow, loads) = match self.inflow {
+            InflowModel::None => (Inflow::zero(), self.loads(us, &Inflow::zero())),
+            InflowModel::Uniform => {
+                let (lambda, loads) = self.uniform(us, &self.hub_flow(us), y::View(y_prev).inflow());
+                (Inflow::uniform(lambda), loads)
+            }
+            InflowModel::PittPeters => {
+                let x = x::View(xs);
+                let inflow = Inflow { l0: x.lambda0(), ls: x.lambda_s(), lc: x.lambda_c() };
+                (inflow, self.loads(us, &inflow))
+            }
+        };
+        self.write_outputs(us, &inflow, &loads, ys);
+    }
+
+    fn tolerances(&self) -> (f64, f64) {
+        (self.tolerance, self.tolerance)
+    }
+}
+
+impl Aero {
+    /// The model for checked parameters.
+    pub(super) fn from_params(p: &Params) -> Aero {
         let (radius, n) = (p.radius, p.n);
         let (r, w) = quadrature::stations(p.rule, n, p.r_root, radius);
         let (mut xs, mut qw, mut tw, mut r_over_radius) = ([0.0; NS_MAX], [0.0; NS_MAX], [0.0; NS_MAX], [0.0; NS_MAX]);
@@ -179,8 +247,8 @@ impl Model for Aero {
             tw[j] = p.twist * (r[j] / radius - 0.75);
         }
         let tip_speed = p.omega * radius;
-        let sections = p.options.sections(&p, &r[..n]);
-        Ok(Aero {
+        let sections = p.options.sections(p, &r[..n]);
+        Aero {
             nb: p.nb,
             radius,
             e: p.e,
@@ -203,27 +271,18 @@ impl Model for Aero {
             lambda_start: p.lambda_start,
             tolerance: p.tolerance,
             sections,
-        })
-    }
-
-    fn n_states(&self) -> usize {
-        if self.inflow == InflowModel::PittPeters { x::N_PITT_PETERS } else { 0 }
-    }
-
-    fn initial_state(&self, xs: &mut [f64]) {
-        if self.inflow == InflowModel::PittPeters {
-            xs.copy_from_slice(&self.lambda_start);
         }
     }
 
-    fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
-        if self.inflow != InflowModel::PittPeters {
-            return;
-        }
-        let x = x::View(xs);
-        let lambda = [x.lambda0(), x.lambda_s(), x.lambda_c()];
-        let inflow = Inflow { l0: lambda[0], ls: lambda[1], lc: lambda[2] };
-        let loads = self.loads(us, &inflow);
+    /// The Pitt-Peters rates for the inflow states `inflow` and the loads with them.
+    pub(super) fn pitt_peters_derivatives<D: Scalar>(
+        &self,
+        us: &[D],
+        inflow: &Inflow<D>,
+        loads: &RotorLoads<D>,
+        dx: &mut [D],
+    ) {
+        let lambda = [inflow.l0, inflow.ls, inflow.lc];
         let moment_scale = self.thrust_scale * self.radius;
         let c = [
             loads.thrust * (1.0 / self.thrust_scale),
@@ -235,28 +294,11 @@ impl Model for Aero {
         (*dx.lambda0(), *dx.lambda_s(), *dx.lambda_c()) = (rates[0], rates[1], rates[2]);
     }
 
-    fn outputs<D: Scalar>(&self, work: &mut (), t: D, xs: &[D], us: &[D], ys: &mut [D]) {
-        // The uniform inflow iteration starts from no inflow.
-        self.outputs_warm(work, t, xs, us, &[0.0; y::N], ys);
-    }
-
-    /// With uniform inflow, the inflow iteration starts from the previous evaluation's inflow.
-    fn outputs_warm<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], y_prev: &[f64], ys: &mut [D]) {
+    /// Writes every output from the inflow and the loads with it.
+    pub(super) fn write_outputs<D: Scalar>(&self, us: &[D], inflow: &Inflow<D>, loads: &RotorLoads<D>, ys: &mut [D]) {
         let zero = D::from(0.0);
         ys.iter_mut().for_each(|v| *v = zero);
         let hub = self.hub_flow(us);
-        let (inflow, loads) = match self.inflow {
-            InflowModel::None => (Inflow::zero(), self.loads(us, &Inflow::zero())),
-            InflowModel::Uniform => {
-                let (lambda, loads) = self.uniform(us, &hub, y::View(y_prev).inflow());
-                (Inflow::uniform(lambda), loads)
-            }
-            InflowModel::PittPeters => {
-                let x = x::View(xs);
-                let inflow = Inflow { l0: x.lambda0(), ls: x.lambda_s(), lc: x.lambda_c() };
-                (inflow, self.loads(us, &inflow))
-            }
-        };
         let mut y = y::ViewMut(ys);
         for b in 0..self.nb {
             let mut blade = y.blade(b);
@@ -272,9 +314,5 @@ impl Model for Aero {
         *y.inflow_c() = inflow.lc;
         // |v_in| has no derivative at v_in = 0; report zero there.
         *y.mu() = if hub.mu2.re() > 0.0 { hub.mu2.sqrt() } else { zero };
-    }
-
-    fn tolerances(&self) -> (f64, f64) {
-        (self.tolerance, self.tolerance)
     }
 }

@@ -3,6 +3,8 @@
 
 mod airfoil_sections;
 mod common;
+mod dynamic_stall;
+mod dynamic_stall_fmu;
 mod flap_linearisation;
 mod fmi_interface;
 mod forward_flight;
