@@ -1,0 +1,82 @@
+//! Large deflection of a cantilever under a tip force perpendicular to its axis (PL^2/EI = 1,
+//! 2, 5, 10 dead; 1, 2, 5 follower) against the elastica closed forms in elliptic integrals
+//! (`data/elastica.csv`), and the element-count convergence order.
+
+use fmu_rotor::beam::{Beam, NewtonSettings, TipLoad};
+
+use super::{reference_rows, uniform_cantilever, uniform_section};
+
+/// Elements for the 0.1 % checks.
+const ELEMENTS: usize = 64;
+
+/// One reference row: load kind, alpha and the tip (x/L, z/L, rotation).
+struct Case {
+    follower: bool,
+    alpha: f64,
+    tip: [f64; 3],
+}
+
+fn cases() -> Vec<Case> {
+    reference_rows(include_str!("data/elastica.csv"))
+        .into_iter()
+        .map(|row| Case {
+            follower: row[0] == "follower",
+            alpha: row[1].parse().unwrap(),
+            tip: [2, 3, 4].map(|i| row[i].parse().unwrap()),
+        })
+        .collect()
+}
+
+/// The elastica: EI = 1, L = 1, extension and shear 1e7 times stiffer (an inextensible,
+/// shear-rigid beam to 1e-7).
+fn beam(n: usize) -> Beam {
+    uniform_cantilever(n, uniform_section(1.0, 1.0, 1.0, 1e7, 1.0, [1e-4, 1e-4]))
+}
+
+/// Tip (x, z, rotation about -y) of the beam under a tip force `alpha` in `+z`.
+fn tip(beam: &Beam, case: &Case) -> [f64; 3] {
+    let load =
+        if case.follower { TipLoad::Follower([0.0, 0.0, case.alpha]) } else { TipLoad::Dead([0.0, 0.0, case.alpha]) };
+    let settings = NewtonSettings { load_steps: 10, ..NewtonSettings::default() };
+    let state = beam.solve_static(load, &settings).expect("static solve");
+    let tip = *state.positions.last().unwrap();
+    let q = *state.rotations.last().unwrap();
+    // Rotation about -y of the tip's axis e1: atan2 of its z and x components.
+    let axis = fmu_rotor::beam::rotation::rotate(q, [1.0, 0.0, 0.0]);
+    [tip[0], tip[2], axis[2].atan2(axis[0])]
+}
+
+#[test]
+fn tip_position_and_rotation_within_0_1_percent_of_the_elastica() {
+    let beam = beam(ELEMENTS);
+    for case in cases() {
+        let ours = tip(&beam, &case);
+        for (k, name) in ["x/L", "z/L", "theta"].iter().enumerate() {
+            let error = (ours[k] - case.tip[k]).abs() / case.tip[k].abs();
+            assert!(
+                error < 1e-3,
+                "follower {} alpha {}: {name} {} against {} (error {error:e})",
+                case.follower,
+                case.alpha,
+                ours[k],
+                case.tip[k]
+            );
+        }
+    }
+}
+
+#[test]
+fn tip_error_converges_at_second_order_in_the_element_length() {
+    let case = cases().into_iter().find(|c| !c.follower && c.alpha == 5.0).unwrap();
+    let errors: Vec<f64> = [4, 8, 16, 32]
+        .iter()
+        .map(|&n| {
+            let ours = tip(&beam(n), &case);
+            (0..3).map(|k| (ours[k] - case.tip[k]).abs()).fold(0.0, f64::max)
+        })
+        .collect();
+    for pair in errors.windows(2) {
+        let order = (pair[0] / pair[1]).log2();
+        assert!((1.8..2.3).contains(&order), "observed order {order} from {errors:?}");
+    }
+}
