@@ -102,8 +102,13 @@ impl Beam {
         hessian(
             |dq: SVector<Dual2SVec64<12>, 12>| {
                 let dq: [Dual2SVec64<12>; 12] = dq.into();
+                let strain = element.strain_energy(&nodes, &dq);
+                if frame_rate == [0.0; 3] {
+                    // At rest in a frame that does not turn, the kinetic energy is zero.
+                    return strain;
+                }
                 let rest = [Dual2SVec64::<12>::from(0.0); 12];
-                element.strain_energy(&nodes, &dq) - element.kinetic_energy(&nodes, &dq, &rest, frame_rate)
+                strain - element.kinetic_energy(&nodes, &dq, &rest, frame_rate)
             },
             &SVector::zeros(),
         )
