@@ -119,8 +119,8 @@ impl Beam {
     pub fn apply_increment(&self, state: &mut BeamState, delta: &[f64]) {
         for node in 1..self.n_nodes() {
             let d = &delta[6 * (node - 1)..6 * node];
-            for k in 0..3 {
-                state.positions[node][k] += d[k];
+            for (position, step) in state.positions[node].iter_mut().zip(d) {
+                *position += step;
             }
             let turned = quat_mul(quat_exp([d[3], d[4], d[5]]), state.rotations[node]);
             state.rotations[node] = normalize_quat(turned);

@@ -127,12 +127,6 @@ pub fn quat_sqrt<S: BeamScalar>(q: Quat<S>) -> Quat<S> {
     [w / norm, q[1] / norm, q[2] / norm, q[3] / norm]
 }
 
-/// The rotation matrix of a unit quaternion (row-major, frame from material).
-pub fn quat_to_matrix(q: Quat<f64>) -> [[f64; 3]; 3] {
-    let cols = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].map(|e| rotate(q, e));
-    [0, 1, 2].map(|i| [cols[0][i], cols[1][i], cols[2][i]])
-}
-
 /// The quaternion of a rotation by `angle` (rad) about the unit `axis`.
 pub fn quat_about(axis: Vec3<f64>, angle: f64) -> Quat<f64> {
     quat_exp(scale(axis, angle))
