@@ -83,14 +83,15 @@ impl Beam {
 
     /// The lowest `count` natural modes about `equilibrium`, without the gyroscopic coupling
     /// (`K phi = omega^2 M phi`, by Cholesky reduction to a symmetric eigenproblem), sorted by
-    /// frequency.
+    /// frequency; empty if the mass matrix is not positive definite.
     pub fn modes(&self, equilibrium: &BeamState, count: usize) -> Vec<Mode> {
         let lin = self.linearise(equilibrium);
         let Some(cholesky) = lin.mass.clone().cholesky() else {
             return Vec::new();
         };
-        let l = cholesky.l();
-        let l_inv = l.clone().try_inverse().unwrap_or_else(|| DMatrix::zeros(0, 0));
+        let Some(l_inv) = cholesky.l().try_inverse() else {
+            return Vec::new();
+        };
         let reduced = &l_inv * &lin.stiffness * l_inv.transpose();
         let reduced = (&reduced + reduced.transpose()) * 0.5;
         let eigen = reduced.symmetric_eigen();
@@ -113,13 +114,11 @@ impl Beam {
 
     /// The lowest `count` natural frequencies (rad/s) with the gyroscopic coupling: the
     /// imaginary parts of the eigenvalues of `[[0, I], [-M^-1 K, -M^-1 G]]` (positive ones,
-    /// sorted). Unstable or overdamped roots (real) are left out.
+    /// sorted). Unstable or overdamped roots (real) are left out; empty if `M` is singular.
     pub fn gyroscopic_frequencies(&self, equilibrium: &BeamState, count: usize) -> Vec<f64> {
         let lin = self.linearise(equilibrium);
         let n = self.n_dofs();
-        let Some(mass_lu) = Some(lin.mass.clone().lu()) else {
-            return Vec::new();
-        };
+        let mass_lu = lin.mass.clone().lu();
         let (Some(mk), Some(mg)) = (mass_lu.solve(&lin.stiffness), mass_lu.solve(&lin.gyroscopic)) else {
             return Vec::new();
         };

@@ -12,9 +12,9 @@ use super::model::{Beam, BeamState, TipLoad};
 /// Newton settings for [`Beam::solve_static`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NewtonSettings {
-    /// Number of equal load steps from zero to the full load.
+    /// Number of equal load steps from zero to the full load (each cut back when needed).
     pub load_steps: usize,
-    /// Iterations per load step before giving up.
+    /// Iterations per load step before cutting the step back.
     pub max_iterations: usize,
     /// Convergence when the increment's largest displacement (m) divided by the beam length
     /// and largest rotation (rad) are both below this.
@@ -30,14 +30,13 @@ impl Default for NewtonSettings {
 /// Why a static solve failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum StaticError {
-    /// Newton did not converge within the iterations of one load step.
-    #[error("Newton did not converge in load step {step} of {steps} (last correction {correction:e})")]
+    /// Newton did not converge, even with the load step cut back.
+    #[error("Newton did not converge at {load_fraction} of the load (last correction {correction:e})")]
     NotConverged {
-        /// The load step (1-based).
-        step: usize,
-        /// The number of load steps.
-        steps: usize,
-        /// The last correction's size (relative displacement or rotation).
+        /// The fraction of the load it was trying to reach.
+        load_fraction: f64,
+        /// The last correction's size (relative displacement or rotation; NaN or infinite when
+        /// the iteration diverged).
         correction: f64,
     },
     /// The tangent is singular (buckled or unconstrained beam).
@@ -135,34 +134,70 @@ impl Beam {
     }
 
     /// Static equilibrium under `load` (and the centrifugal load of [`Beam::frame_rate`]),
-    /// starting from the undeformed beam and stepping the tip load up in equal steps.
+    /// starting from the undeformed beam and stepping the tip load up in
+    /// [`NewtonSettings::load_steps`] equal steps; a step whose Newton iteration fails is
+    /// restarted at half its size, down to 1/64 of the initial step.
     pub fn solve_static(&self, load: TipLoad, settings: &NewtonSettings) -> Result<BeamState, StaticError> {
+        const MAX_CUTBACKS: u32 = 6;
         let mut state = self.undeformed.clone();
-        let steps = settings.load_steps.max(1);
-        let length: f64 = self.elements.iter().map(|e| e.length).sum();
-        for step in 1..=steps {
-            let factor = step as f64 / steps as f64;
-            let step_load = match load {
-                TipLoad::Dead(f) => TipLoad::Dead(f.map(|c| c * factor)),
-                TipLoad::Follower(f) => TipLoad::Follower(f.map(|c| c * factor)),
+        let initial_step = 1.0 / settings.load_steps.max(1) as f64;
+        let (mut done, mut step) = (0.0_f64, initial_step);
+        while done < 1.0 {
+            let target = (done + step).min(1.0);
+            let scaled = match load {
+                TipLoad::Dead(f) => TipLoad::Dead(f.map(|c| c * target)),
+                TipLoad::Follower(f) => TipLoad::Follower(f.map(|c| c * target)),
             };
-            let mut correction = f64::INFINITY;
-            let mut iteration = 0;
-            while correction > settings.tolerance {
-                if iteration == settings.max_iterations {
-                    return Err(StaticError::NotConverged { step, steps, correction });
+            let mut trial = state.clone();
+            match self.newton(&mut trial, scaled, settings) {
+                Ok(()) => {
+                    state = trial;
+                    done = target;
+                    step = (2.0 * step).min(initial_step);
                 }
-                iteration += 1;
-                let (residual, tangent) = self.residual_and_tangent(&state, step_load);
-                let delta = tangent.solve(residual.iter().map(|r| -r).collect())?;
-                correction = delta.iter().fold(0.0_f64, |m, d| {
-                    let displacement = d.fixed_rows::<3>(0).amax() / length;
-                    m.max(displacement).max(d.fixed_rows::<3>(3).amax())
-                });
-                let flat: Vec<f64> = delta.iter().flat_map(|d| d.iter().copied()).collect();
-                self.apply_increment(&mut state, &flat);
+                Err(error) if step <= initial_step / f64::from(1 << MAX_CUTBACKS) => {
+                    return Err(match error {
+                        StaticError::NotConverged { correction, .. } => {
+                            StaticError::NotConverged { load_fraction: target, correction }
+                        }
+                        singular => singular,
+                    });
+                }
+                Err(_) => step *= 0.5,
             }
         }
         Ok(state)
+    }
+
+    /// Newton iterations on `state` under `load` until the correction is below the tolerance.
+    fn newton(&self, state: &mut BeamState, load: TipLoad, settings: &NewtonSettings) -> Result<(), StaticError> {
+        let mut correction = f64::INFINITY;
+        for _ in 0..settings.max_iterations {
+            correction = self.newton_step(state, load)?;
+            if !correction.is_finite() {
+                break;
+            }
+            if correction <= settings.tolerance {
+                return Ok(());
+            }
+        }
+        Err(StaticError::NotConverged { load_fraction: 1.0, correction })
+    }
+
+    /// One Newton iteration on `state` under `load` (tangent assembly, solve, update); returns
+    /// the correction's size (largest displacement over the beam length, or rotation in rad).
+    pub fn newton_step(&self, state: &mut BeamState, load: TipLoad) -> Result<f64, StaticError> {
+        let length: f64 = self.elements.iter().map(|e| e.length).sum();
+        let (residual, tangent) = self.residual_and_tangent(state, load);
+        let delta = tangent.solve(residual.iter().map(|r| -r).collect())?;
+        let correction = delta.iter().fold(0.0_f64, |m, d| {
+            let displacement = d.fixed_rows::<3>(0).amax() / length;
+            m.max(displacement).max(d.fixed_rows::<3>(3).amax())
+        });
+        if correction.is_finite() {
+            let flat: Vec<f64> = delta.iter().flat_map(|d| d.iter().copied()).collect();
+            self.apply_increment(state, &flat);
+        }
+        Ok(correction)
     }
 }

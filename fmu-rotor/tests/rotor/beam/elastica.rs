@@ -95,3 +95,25 @@ fn sci(values: &[f64]) -> String {
     let parts: Vec<String> = values.iter().map(|v| format!("{v:.2e}")).collect();
     format!("[{}]", parts.join(", "))
 }
+
+/// The AD tangent (and the follower load stiffness) is exact: Newton's corrections fall
+/// quadratically, `c_{k+1} <= 100 c_k^2` once below 1e-2, for a dead and a follower load. (The
+/// constant grows with the ratio of extensional to bending stiffness, so this beam has
+/// `EA = GA = 100 EI / L^2`; with the elastica's 1e7 the convergence is quadratic only below
+/// about 1e-8.)
+#[test]
+fn newton_converges_quadratically_with_the_exact_tangent() {
+    let beam = uniform_cantilever(16, uniform_section(1.0, 1.0, 1.0, 100.0, 1.0, [1e-4, 1e-4]));
+    for load in [TipLoad::Dead([0.0, 0.3, 1.0]), TipLoad::Follower([0.0, 0.3, 1.0])] {
+        let mut state = beam.undeformed.clone();
+        let corrections: Vec<f64> = (0..8).map(|_| beam.newton_step(&mut state, load).unwrap()).collect();
+        println!("{load:?}: corrections {}", sci(&corrections));
+        let checked = corrections
+            .windows(2)
+            .filter(|pair| pair[0] < 1e-2 && pair[0] > 1e-7)
+            .inspect(|pair| assert!(pair[1] <= 100.0 * pair[0] * pair[0], "{load:?}: {corrections:?}"))
+            .count();
+        assert!(checked >= 1, "{load:?}: no iteration in the quadratic range: {corrections:?}");
+        assert!(corrections[7] < 1e-13, "{load:?}: {corrections:?}");
+    }
+}

@@ -6,6 +6,7 @@
 mod elastica;
 mod frequencies;
 mod objectivity;
+mod offsets;
 mod table;
 
 use fmu_rotor::beam::{Beam, EngineeringSection, SectionProperties};
