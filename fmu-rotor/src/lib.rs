@@ -52,6 +52,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod beam;
 pub mod dynamics;
 pub mod la;
 pub mod layout;

@@ -1,0 +1,29 @@
+//! A geometrically exact beam (Simo-Reissner: large displacements and rotations, small strains)
+//! for elastic rotor blades: two-node elements with the Crisfield-Jelenic interpolation of
+//! relative rotations and one-point (reduced) integration of the strain energy, exact Newton
+//! tangents and linearised dynamics by automatic differentiation (`num-dual`).
+//!
+//! * [`section`]: the 6x6 section stiffness and the mass per length, from engineering
+//!   properties with offsets;
+//! * [`element`]: strains, strain energy and kinetic energy of one element;
+//! * [`model`] and [`statics`]: the clamped beam, tip loads (dead and follower), Newton;
+//! * [`modal`]: mass, gyroscopic and stiffness matrices about an equilibrium in a turning frame
+//!   (centrifugal stiffening) and the natural modes;
+//! * [`table`]: the blade-properties CSV reader.
+//!
+//! See `docs/models.md` ("Beam") for the equations and sources.
+
+pub mod element;
+pub mod modal;
+pub mod model;
+pub mod rotation;
+pub mod section;
+pub mod statics;
+pub mod table;
+
+pub use element::Element;
+pub use modal::{LinearisedBeam, Mode, ModeKind};
+pub use model::{Beam, BeamState, TipLoad};
+pub use section::{EngineeringSection, SectionProperties};
+pub use statics::{NewtonSettings, StaticError};
+pub use table::{BladeStation, BladeTable, BladeTableError};

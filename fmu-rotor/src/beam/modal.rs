@@ -1,0 +1,156 @@
+//! Linearised dynamics about an equilibrium in the turning frame and its natural frequencies.
+//!
+//! With the element Lagrangian `L(q, q') = T - U` (kinetic energy in the inertial frame,
+//! [`Element::kinetic_energy`](super::element::Element::kinetic_energy), minus strain energy)
+//! differentiated twice by AD at the equilibrium (`q = 0` in the chart, `q' = 0`):
+//! `M = L_q'q'`, the gyroscopic (Coriolis) matrix `G = L_q'q - L_qq'` (skew) and the stiffness
+//! `K = -L_qq` (elastic, geometric and centrifugal), so that `M q'' + G q' + K q = 0`.
+
+use nalgebra::{DMatrix, SVector};
+use num_dual::{Dual2SVec64, hessian};
+
+use super::model::{Beam, BeamState};
+
+/// Mass, gyroscopic and stiffness matrices over the free nodes' coordinates.
+#[derive(Clone, Debug)]
+pub struct LinearisedBeam {
+    /// Mass matrix `M` (symmetric positive definite).
+    pub mass: DMatrix<f64>,
+    /// Gyroscopic matrix `G` (skew-symmetric; zero without frame rotation).
+    pub gyroscopic: DMatrix<f64>,
+    /// Tangent stiffness `K` (symmetric).
+    pub stiffness: DMatrix<f64>,
+}
+
+/// What a mode mostly is, by where its kinetic energy sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModeKind {
+    /// Displacement along the frame `z` (out of the rotation plane) and rotation about `y`.
+    Flap,
+    /// Displacement along the frame `y` (in plane) and rotation about `z`.
+    Lag,
+    /// Rotation about the frame `x` (the beam axis).
+    Torsion,
+    /// Displacement along the frame `x`.
+    Axial,
+}
+
+/// One natural mode.
+#[derive(Clone, Debug)]
+pub struct Mode {
+    /// Natural frequency (rad/s); negative for an unstable (divergent) mode.
+    pub frequency: f64,
+    /// Its kind.
+    pub kind: ModeKind,
+    /// Shape over the free nodes (6 per node: displacement (m), rotation (rad)), mass-normalised.
+    pub shape: Vec<f64>,
+}
+
+impl Beam {
+    /// `M`, `G` and `K` about `equilibrium` (which should satisfy the static equations).
+    pub fn linearise(&self, equilibrium: &BeamState) -> LinearisedBeam {
+        let n = self.n_dofs();
+        let mut out = LinearisedBeam {
+            mass: DMatrix::zeros(n, n),
+            gyroscopic: DMatrix::zeros(n, n),
+            stiffness: DMatrix::zeros(n, n),
+        };
+        for (e, element) in self.elements.iter().enumerate() {
+            let nodes = self.element_nodes(equilibrium, e);
+            let frame_rate = self.frame_rate;
+            let (_, _, h) = hessian(
+                |z: SVector<Dual2SVec64<24>, 24>| {
+                    let q: [Dual2SVec64<24>; 12] = std::array::from_fn(|i| z[i]);
+                    let rate: [Dual2SVec64<24>; 12] = std::array::from_fn(|i| z[12 + i]);
+                    element.kinetic_energy(&nodes, &q, &rate, frame_rate) - element.strain_energy(&nodes, &q)
+                },
+                &SVector::zeros(),
+            );
+            // Local index a (0..12) of element e maps to global 6 (e - 1) + a (root dropped).
+            let global = |a: usize| (6 * e + a).checked_sub(6);
+            for a in 0..12 {
+                let Some(i) = global(a) else { continue };
+                for b in 0..12 {
+                    let Some(j) = global(b) else { continue };
+                    out.mass[(i, j)] += h[(12 + a, 12 + b)];
+                    out.gyroscopic[(i, j)] += h[(12 + a, b)] - h[(a, 12 + b)];
+                    out.stiffness[(i, j)] -= h[(a, b)];
+                }
+            }
+        }
+        out
+    }
+
+    /// The lowest `count` natural modes about `equilibrium`, without the gyroscopic coupling
+    /// (`K phi = omega^2 M phi`, by Cholesky reduction to a symmetric eigenproblem), sorted by
+    /// frequency; empty if the mass matrix is not positive definite.
+    pub fn modes(&self, equilibrium: &BeamState, count: usize) -> Vec<Mode> {
+        let lin = self.linearise(equilibrium);
+        let Some(cholesky) = lin.mass.clone().cholesky() else {
+            return Vec::new();
+        };
+        let Some(l_inv) = cholesky.l().try_inverse() else {
+            return Vec::new();
+        };
+        let reduced = &l_inv * &lin.stiffness * l_inv.transpose();
+        let reduced = (&reduced + reduced.transpose()) * 0.5;
+        let eigen = reduced.symmetric_eigen();
+        let mut order: Vec<usize> = (0..eigen.eigenvalues.len()).collect();
+        order.sort_by(|&a, &b| eigen.eigenvalues[a].total_cmp(&eigen.eigenvalues[b]));
+        order
+            .into_iter()
+            .take(count)
+            .map(|k| {
+                let lambda = eigen.eigenvalues[k];
+                let shape = l_inv.transpose() * eigen.eigenvectors.column(k);
+                Mode {
+                    frequency: lambda.signum() * lambda.abs().sqrt(),
+                    kind: classify(&lin.mass, shape.as_slice()),
+                    shape: shape.as_slice().to_vec(),
+                }
+            })
+            .collect()
+    }
+
+    /// The lowest `count` natural frequencies (rad/s) with the gyroscopic coupling: the
+    /// imaginary parts of the eigenvalues of `[[0, I], [-M^-1 K, -M^-1 G]]` (positive ones,
+    /// sorted). Unstable or overdamped roots (real) are left out; empty if `M` is singular.
+    pub fn gyroscopic_frequencies(&self, equilibrium: &BeamState, count: usize) -> Vec<f64> {
+        let lin = self.linearise(equilibrium);
+        let n = self.n_dofs();
+        let mass_lu = lin.mass.clone().lu();
+        let (Some(mk), Some(mg)) = (mass_lu.solve(&lin.stiffness), mass_lu.solve(&lin.gyroscopic)) else {
+            return Vec::new();
+        };
+        let mut a = DMatrix::zeros(2 * n, 2 * n);
+        a.view_mut((0, n), (n, n)).fill_with_identity();
+        a.view_mut((n, 0), (n, n)).copy_from(&(-mk));
+        a.view_mut((n, n), (n, n)).copy_from(&(-mg));
+        let mut frequencies: Vec<f64> = a.complex_eigenvalues().iter().filter(|z| z.im > 0.0).map(|z| z.im).collect();
+        frequencies.sort_by(f64::total_cmp);
+        frequencies.truncate(count);
+        frequencies
+    }
+}
+
+/// The kind whose coordinates hold most of the mode's kinetic energy `phi_S^T M_SS phi_S`.
+fn classify(mass: &DMatrix<f64>, shape: &[f64]) -> ModeKind {
+    // Components per node: (axial u_x, lag u_y & psi_z, flap u_z & psi_y, torsion psi_x).
+    let groups: [(ModeKind, &[usize]); 4] =
+        [(ModeKind::Axial, &[0]), (ModeKind::Lag, &[1, 5]), (ModeKind::Flap, &[2, 4]), (ModeKind::Torsion, &[3])];
+    let energy = |components: &[usize]| {
+        let picked = |i: usize| components.contains(&(i % 6));
+        let mut sum = 0.0;
+        for i in (0..shape.len()).filter(|&i| picked(i)) {
+            for j in (0..shape.len()).filter(|&j| picked(j)) {
+                sum += shape[i] * mass[(i, j)] * shape[j];
+            }
+        }
+        sum
+    };
+    groups
+        .iter()
+        .map(|(kind, components)| (*kind, energy(components)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(ModeKind::Flap, |(kind, _)| kind)
+}

@@ -1,0 +1,139 @@
+//! Vectors, unit quaternions and rotation vectors, generic over the scalar so that the element
+//! energies can be differentiated exactly with `num-dual`.
+//!
+//! Quaternions are `[w, x, y, z]` (scalar first) and map material (section) axes to the beam
+//! frame: `v_frame = q v_material q*`. Rotation vectors are `angle * unit axis` (radians).
+
+use num_dual::DualNum;
+
+/// A scalar the beam's energies are written in: `f64` or a dual number over `f64`.
+pub trait BeamScalar: DualNum<Primitive = f64> + Copy {}
+impl<T: DualNum<Primitive = f64> + Copy> BeamScalar for T {}
+
+/// A 3-vector.
+pub type Vec3<S> = [S; 3];
+/// A unit quaternion `[w, x, y, z]`.
+pub type Quat<S> = [S; 4];
+
+/// Below this squared angle (rad^2) the exponential and logarithm use their Taylor series, so
+/// that derivatives at a zero rotation stay finite and exact.
+const SERIES_BELOW: f64 = 1e-10;
+
+/// `a + b`.
+pub fn add<S: BeamScalar>(a: Vec3<S>, b: Vec3<S>) -> Vec3<S> {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+
+/// `a - b`.
+pub fn sub<S: BeamScalar>(a: Vec3<S>, b: Vec3<S>) -> Vec3<S> {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+/// `s a`.
+pub fn scale<S: BeamScalar>(a: Vec3<S>, s: S) -> Vec3<S> {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+
+/// `a . b`.
+pub fn dot<S: BeamScalar>(a: Vec3<S>, b: Vec3<S>) -> S {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// `a x b`.
+pub fn cross<S: BeamScalar>(a: Vec3<S>, b: Vec3<S>) -> Vec3<S> {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+
+/// A constant vector in the scalar type `S`.
+pub fn lift<S: BeamScalar>(v: Vec3<f64>) -> Vec3<S> {
+    v.map(S::from)
+}
+
+/// A constant quaternion in the scalar type `S`.
+pub fn lift_quat<S: BeamScalar>(q: Quat<f64>) -> Quat<S> {
+    q.map(S::from)
+}
+
+/// The Hamilton product `a b` (apply `b`, then `a`).
+pub fn quat_mul<S: BeamScalar>(a: Quat<S>, b: Quat<S>) -> Quat<S> {
+    [
+        a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+        a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+        a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+        a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
+    ]
+}
+
+/// The conjugate (inverse of a unit quaternion).
+pub fn quat_conj<S: BeamScalar>(q: Quat<S>) -> Quat<S> {
+    [q[0], -q[1], -q[2], -q[3]]
+}
+
+/// `R(q) v`.
+pub fn rotate<S: BeamScalar>(q: Quat<S>, v: Vec3<S>) -> Vec3<S> {
+    let u = [q[1], q[2], q[3]];
+    let t = scale(cross(u, v), S::from(2.0));
+    add(add(v, scale(t, q[0])), cross(u, t))
+}
+
+/// `R(q)^T v`.
+pub fn rotate_back<S: BeamScalar>(q: Quat<S>, v: Vec3<S>) -> Vec3<S> {
+    rotate(quat_conj(q), v)
+}
+
+/// The unit quaternion of the rotation vector `psi` (rad).
+pub fn quat_exp<S: BeamScalar>(psi: Vec3<S>) -> Quat<S> {
+    let angle_sq = dot(psi, psi);
+    let (w, s) = if angle_sq.re() < SERIES_BELOW {
+        // cos(a/2) and sin(a/2)/a as series in a^2.
+        let w = S::from(1.0) - angle_sq / 8.0 + angle_sq * angle_sq / 384.0;
+        let s = S::from(0.5) - angle_sq / 48.0 + angle_sq * angle_sq / 3840.0;
+        (w, s)
+    } else {
+        let angle = angle_sq.sqrt();
+        let half = angle * 0.5;
+        (half.cos(), half.sin() / angle)
+    };
+    [w, psi[0] * s, psi[1] * s, psi[2] * s]
+}
+
+/// The rotation vector (rad, angle in `[0, pi]`) of a unit quaternion.
+pub fn quat_log<S: BeamScalar>(q: Quat<S>) -> Vec3<S> {
+    let q = hemisphere(q);
+    let v = [q[1], q[2], q[3]];
+    let s_sq = dot(v, v);
+    // angle / sin(angle / 2) = 2 atan2(s, w) / s.
+    let factor = if s_sq.re() < SERIES_BELOW {
+        let t_sq = s_sq / (q[0] * q[0]);
+        (S::from(1.0) - t_sq / 3.0 + t_sq * t_sq / 5.0) / q[0] * 2.0
+    } else {
+        let s = s_sq.sqrt();
+        s.atan2(q[0]) / s * 2.0
+    };
+    scale(v, factor)
+}
+
+/// `q` or `-q`, whichever has a non-negative scalar part (the same rotation).
+pub fn hemisphere<S: BeamScalar>(q: Quat<S>) -> Quat<S> {
+    if q[0].re() < 0.0 { q.map(|c| -c) } else { q }
+}
+
+/// The half rotation of `q` (`sqrt(q) sqrt(q) = q`, angle halved about the same axis); `q` is
+/// first brought to the hemisphere `w >= 0`.
+pub fn quat_sqrt<S: BeamScalar>(q: Quat<S>) -> Quat<S> {
+    let q = hemisphere(q);
+    let w = q[0] + 1.0;
+    let norm = (w * w + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
+    [w / norm, q[1] / norm, q[2] / norm, q[3] / norm]
+}
+
+/// The quaternion of a rotation by `angle` (rad) about the unit `axis`.
+pub fn quat_about(axis: Vec3<f64>, angle: f64) -> Quat<f64> {
+    quat_exp(scale(axis, angle))
+}
+
+/// `q` divided by its norm.
+pub fn normalize_quat(q: Quat<f64>) -> Quat<f64> {
+    let n = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+    q.map(|c| c / n)
+}
