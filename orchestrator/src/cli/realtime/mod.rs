@@ -115,7 +115,7 @@ impl RealtimeArgs {
             bail!("--fg-rate: {} is not a positive number", self.fg_rate);
         }
         let [lat, lon, alt] = self.fg_origin[..] else { bail!("--fg-origin: give LAT,LON,ALT") };
-        if !(lat.abs() <= 90.0 && lon.abs() <= 360.0 && alt.is_finite()) {
+        if !(lat.abs() <= 90.0 && lon.abs() <= 180.0 && alt.is_finite()) {
             bail!("--fg-origin: {lat},{lon},{alt} is not a latitude, longitude (deg) and altitude (m)");
         }
         Ok(())
@@ -149,7 +149,8 @@ impl StepHook for LiveHook {
     fn after_step(&mut self, time: f64) {
         let mut live = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(pacer) = &mut live.pacer {
-            pacer.pace(time);
+            // SIGINT or SIGTERM ends the wait; the master then stops before the next step.
+            pacer.pace(time, || cosim::import::process::interrupt_requested().is_some());
         }
     }
 }

@@ -3,6 +3,9 @@
 
 use std::time::{Duration, Instant};
 
+/// The longest sleep between two looks at whether the run is asked to stop (Ctrl-C).
+const SLICE: Duration = Duration::from_millis(50);
+
 /// Holds a run to the wall clock, `scale` simulated seconds per wall second.
 #[derive(Debug)]
 pub struct Pacer {
@@ -45,13 +48,20 @@ impl Pacer {
     }
 
     /// After a step reached `time`, s: counts an overrun when it is late, else sleeps until
-    /// its deadline (the thread sleeps; nothing spins).
-    pub fn pace(&mut self, time: f64) {
+    /// its deadline (the thread sleeps, nothing spins), in slices of at most [`SLICE`], ending
+    /// early once `stop` says the run is asked to end.
+    pub fn pace(&mut self, time: f64, stop: impl Fn() -> bool) {
         let Some(deadline) = self.deadline(time) else { return };
         self.overruns.steps += 1;
         let now = Instant::now();
         match deadline.checked_duration_since(now) {
-            Some(wait) if !wait.is_zero() => std::thread::sleep(wait),
+            Some(wait) if !wait.is_zero() => {
+                let mut left = wait;
+                while !left.is_zero() && !stop() {
+                    std::thread::sleep(left.min(SLICE));
+                    left = deadline.saturating_duration_since(Instant::now());
+                }
+            }
             _ => {
                 let late = now.duration_since(deadline).as_secs_f64();
                 self.overruns.count += 1;
@@ -72,7 +82,7 @@ mod tests {
         let started = Instant::now();
         pacer.start(1.0);
         for n in 1..=10 {
-            pacer.pace(1.0 + 0.02 * n as f64);
+            pacer.pace(1.0 + 0.02 * n as f64, || false);
         }
         assert!(started.elapsed() >= Duration::from_millis(100), "{:?}", started.elapsed());
         assert_eq!(pacer.overruns.steps, 10);
@@ -80,8 +90,14 @@ mod tests {
         let mut pacer = Pacer::new(1.0);
         pacer.start(0.0);
         std::thread::sleep(Duration::from_millis(30));
-        pacer.pace(0.01);
+        pacer.pace(0.01, || false);
         assert_eq!(pacer.overruns.count, 1);
         assert!(pacer.overruns.worst_lateness >= 0.02, "{:?}", pacer.overruns);
+        // A stop request ends a long wait at once.
+        let mut pacer = Pacer::new(1.0);
+        let started = Instant::now();
+        pacer.start(0.0);
+        pacer.pace(60.0, || true);
+        assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
     }
 }
