@@ -30,7 +30,7 @@ pub struct RealtimeArgs {
     pub realtime: bool,
     /// With --realtime: simulated seconds per wall-clock second (2 runs twice as fast as real
     /// time, 0.5 half as fast).
-    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "realtime")]
+    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "realtime", allow_negative_numbers = true)]
     pub realtime_scale: f64,
     /// Take pilot inputs from UDP packets arriving at this address (docs/realtime.md): the
     /// newest valid packet's values replace the signals of the --pilot-inputs at every step.
@@ -54,7 +54,7 @@ pub struct RealtimeArgs {
           allow_negative_numbers = true, default_values_t = [0.0, 0.0, 0.0], requires = "fg_fdm")]
     pub fg_origin: Vec<f64>,
     /// FlightGear packets per second of simulated time (at most one per recorded row).
-    #[arg(long, value_name = "HZ", default_value_t = 60.0, requires = "fg_fdm")]
+    #[arg(long, value_name = "HZ", default_value_t = 60.0, requires = "fg_fdm", allow_negative_numbers = true)]
     pub fg_rate: f64,
 }
 

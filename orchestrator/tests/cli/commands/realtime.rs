@@ -175,3 +175,22 @@ fn pilot_packets_drive_an_input_and_flightgear_packets_carry_the_state() {
         assert_eq!([packet.u32(120), packet.u32(284), packet.u32(304)], [0, 0, 0]);
     }
 }
+
+#[test]
+fn bad_realtime_options_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let system = fuselage_system(dir.path(), "system.json", r#""outputs": ["fuselage.z"]"#);
+    let cases: [(&[&str], &str); 4] = [
+        (&["--pilot-udp", "127.0.0.1:0"], "--pilot-udp: name the inputs with --pilot-inputs"),
+        (&["--pilot-udp", "127.0.0.1:0", "--pilot-inputs", "fuselage.ext.F.x"], "'fuselage.ext.F.x' is not the `to`"),
+        (&["--realtime", "--realtime-scale", "-1"], "--realtime-scale: -1 is not a positive number"),
+        (&["--fg-fdm", "127.0.0.1:9", "--fg-origin", "91,0,0"], "--fg-origin: 91,0,0 is not a latitude"),
+    ];
+    for (args, message) in cases {
+        let out = orchestrator().arg("run").arg(&system).arg("--out").arg(dir.path().join("r.csv")).args(args).output();
+        let out = out.unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains(message), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
