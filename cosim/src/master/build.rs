@@ -40,6 +40,7 @@ impl Master {
             uninitialized_outputs: Vec::new(),
             record_every: 1,
             interrupt: Interrupt::none(),
+            step_hook: None,
         };
         for note in master.plan.notes.clone() {
             master.warn(note);

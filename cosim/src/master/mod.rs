@@ -48,6 +48,7 @@ mod results;
 mod run;
 mod snapshot;
 mod step;
+mod step_hook;
 mod unit;
 
 use std::sync::Arc;
@@ -65,6 +66,7 @@ use unit::{Phase, Unit};
 
 pub use results::{Results, RunSummary, write_csv_header, write_csv_row};
 pub use snapshot::MasterState;
+pub use step_hook::StepHook;
 
 /// Per-run figures.
 #[derive(Debug, Clone, Default)]
@@ -129,6 +131,8 @@ pub struct Master {
     pool: parallel::Pool,
     /// Asked before every step of [`Master::run_with`] ([`Master::set_interrupt`]).
     interrupt: Interrupt,
+    /// Called around every step of [`Master::run_with`] ([`Master::set_step_hook`]).
+    step_hook: Option<Box<dyn StepHook>>,
 }
 
 /// A recorded variable.

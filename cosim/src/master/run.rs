@@ -2,7 +2,7 @@
 //! stop time ([`Master::run`], [`Master::run_into`]).
 
 use super::unit::Phase;
-use super::{Interrupt, Master, MasterError, Recorded, Results, check_communication_points};
+use super::{Interrupt, Master, MasterError, Recorded, Results, StepHook, check_communication_points};
 use crate::import::CallErrorKind;
 use crate::system::{Algorithm, Signal};
 
@@ -95,6 +95,12 @@ impl Master {
         self.interrupt = interrupt;
     }
 
+    /// Makes [`Master::run_with`] (and so [`Master::run`] and [`Master::run_into`]) call `hook`
+    /// before and after every macro step of the experiment's grid. A new master has none.
+    pub fn set_step_hook(&mut self, hook: Box<dyn StepHook>) {
+        self.step_hook = Some(hook);
+    }
+
     /// Makes [`Master::run`] and [`Master::run_into`] record only every `n`-th communication
     /// point (and the last one): for long runs whose every point is not needed. `n` ≥ 1.
     pub fn set_record_every(&mut self, n: usize) {
@@ -167,6 +173,11 @@ impl Master {
             }
             let target = if n == n_steps { exp.stop } else { exp.start + n as f64 * exp.step };
             let start = self.time;
+            if let Some(hook) = &mut self.step_hook
+                && hook.before_step(start, target, &mut self.signals)
+            {
+                self.resolve_coupling()?;
+            }
             match self.step_to(target) {
                 Ok(()) => self.stats.steps += 1,
                 Err(MasterError::Terminated { instance, time }) => {
@@ -174,6 +185,9 @@ impl Master {
                     break;
                 }
                 Err(e) => return Err(interrupted_call(e, &self.interrupt, self.time)),
+            }
+            if let Some(hook) = &mut self.step_hook {
+                hook.after_step(self.time);
             }
             if n == 1 {
                 self.uninitialized_outputs = self.nonzero_connected_outputs(&zero_after_initialization);

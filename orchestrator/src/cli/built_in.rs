@@ -22,7 +22,7 @@ const BUILT_IN_STEP: (f64, f64) = (0.01, 1.0);
 /// for 4 s with a lateral-cyclic step (plotted with angles in degrees).
 pub fn run_built_in(args: RunArgs) -> Result<()> {
     let limits = RunLimits::new(args.fmu_timeout, args.isolate)?;
-    let RunArgs { changes, experiment, mut files, out_dir, verbose, .. } = args;
+    let RunArgs { changes, experiment, mut files, out_dir, verbose, realtime, .. } = args;
     let out_dir = std::path::absolute(&out_dir).with_context(|| format!("bad --out-dir {}", out_dir.display()))?;
     let fmu_dir = out_dir.join("fmus");
     fmu_catalog::package_all(&fmu_dir, None).context("cannot package the built-in scenario's FMUs")?;
@@ -84,7 +84,7 @@ pub fn run_built_in(args: RunArgs) -> Result<()> {
     );
     let inputs = RunInputs::built_in(BUILT_IN_HELICOPTER);
     let title = changes.title("built-in helicopter: hover trim, lateral-cyclic step");
-    run(description, &title, &inputs, &outputs, &files, verbose, limits)?;
+    run(description, &title, &inputs, &outputs, &files, verbose, limits, &realtime)?;
     if let Some(path) = &outputs.summary_json {
         say!("summary: {}", path.display());
     }

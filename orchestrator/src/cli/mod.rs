@@ -13,6 +13,7 @@ pub mod options;
 pub mod outputs;
 pub mod package;
 pub mod progress;
+pub mod realtime;
 pub mod run;
 pub mod sweep;
 pub mod trim;

@@ -18,6 +18,7 @@ use super::csv_stream::CsvStream;
 use super::options::{ExperimentChanges, ResultOptions, RunLimits, SystemChanges, fmu_cache};
 use super::outputs::{OutputFiles, RunInputs};
 use super::progress::Progress;
+use super::realtime::{RealtimeArgs, RealtimeRun};
 
 /// The options of `orchestrator run`.
 #[derive(Args, Debug, Clone)]
@@ -49,12 +50,15 @@ pub struct RunArgs {
     /// naming the instance, the function and the time, with results and summary written.
     #[arg(long)]
     pub isolate: bool,
+    /// Real-time runs: pacing, pilot inputs over UDP, FlightGear (boxed: the options are many).
+    #[command(flatten)]
+    pub realtime: Box<RealtimeArgs>,
 }
 
 /// `orchestrator run SYSTEM`: reads `system` (the `args.system` given), applies the command-line
 /// changes and runs it.
 pub fn run_file(system: &Path, args: RunArgs) -> Result<()> {
-    let RunArgs { changes, experiment, mut files, verbose, fmu_timeout, isolate, .. } = args;
+    let RunArgs { changes, experiment, mut files, verbose, fmu_timeout, isolate, realtime, .. } = args;
     let mut description = rotorcraft::read_system(system, &fmu_catalog::context())?;
     changes.apply(&mut description)?;
     experiment.apply(&mut description)?;
@@ -63,12 +67,14 @@ pub fn run_file(system: &Path, args: RunArgs) -> Result<()> {
     let title = changes.title(&system.display().to_string());
     let outputs = OutputFiles::new(out, &files)?;
     let limits = RunLimits::new(fmu_timeout, isolate)?;
-    run(description, &title, &inputs, &outputs, &files, verbose, limits)
+    run(description, &title, &inputs, &outputs, &files, verbose, limits, &realtime)
 }
 
 /// Runs `description`, writing what `outputs` names. The CSV rows are written as they are
 /// computed; on every end of the run (success, an error, SIGINT/SIGTERM) the CSV is flushed, a
 /// MAT file is written with the rows so far, and the summary JSON says how the run ended.
+/// `realtime` paces the run, takes pilot inputs and sends the state to FlightGear.
+#[allow(clippy::too_many_arguments, reason = "the parts of a run, each from its own option group")]
 pub fn run(
     mut description: SystemDescription,
     title: &str,
@@ -77,24 +83,24 @@ pub fn run(
     files: &ResultOptions,
     verbose: bool,
     limits: RunLimits,
+    realtime: &RealtimeArgs,
 ) -> Result<()> {
-    let checked = record_trim_residual(&mut description);
-    if limits.isolate {
-        for (_, fmu) in &mut description.fmus {
-            fmu.isolate = true;
-        }
-    }
+    let (checked, added) = prepare(&mut description, &limits, realtime)?;
     let mut fmus = fmu_cache(limits.fmu_timeout);
     let system = description.resolve(|path| fmus.description(path))?;
     outputs.check_against(&description, &system, inputs.system_file())?;
     let mut columns = column_infos(&system);
     let experiment = system.experiment;
+    let pilot_slots = realtime.pilot_slots(&description, &system)?;
     let logger = Arc::new(FacadeLogger::new(verbose));
     let mut master = Master::new(system, &mut fmus, logger)?;
     master.set_record_every(usize::try_from(files.record_every).unwrap_or(usize::MAX));
+    let (mut live, hook) = RealtimeRun::open(realtime, pilot_slots, &description, master.recorded_names())?;
+    if let Some(hook) = hook {
+        master.set_step_hook(hook);
+    }
 
-    // The trim-residual columns added for the check are not written.
-    let added = checked.clone().unwrap_or_default();
+    // The columns added for the trim check and for FlightGear are not written.
     columns.retain(|c| !added.contains(&c.name));
     let names = master.recorded_names().to_vec();
     let keep = (0..names.len()).filter(|&c| !added.contains(&names[c])).collect();
@@ -109,7 +115,7 @@ pub fn run(
     let started = std::time::Instant::now();
     let limit = rows_to_keep(outputs, checked.is_some(), names.len());
     let mut kept = KeptRows::new(names, limit);
-    let outcome = run_with_progress(&mut master, &mut kept, experiment, csv.as_deref());
+    let outcome = run_with_progress(&mut master, &mut kept, experiment, csv.as_deref(), &mut live);
     let wall_seconds = started.elapsed().as_secs_f64();
     warn_uninitialized_outputs(&master);
     if outcome.is_ok() && checked.is_some() {
@@ -120,18 +126,14 @@ pub fn run(
     let summary = master.summary(wall_seconds);
     let mut json = summary.to_json();
     json["inputs"] = inputs_json;
+    let live = live.report();
+    live.add_to(&mut json);
     if let Err(e) = &outcome {
         json["stop_reason"] = e.to_string().into();
         json["error"] = format!("run of {title} failed: {e}").into();
         json["rows_written"] = kept.count.into();
     }
-    let write_summary = || -> Result<()> {
-        if let Some(path) = &outputs.summary_json {
-            std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        Ok(())
-    };
+    let write_summary = || write_summary_json(outputs.summary_json.as_deref(), &json);
     if let Err(e) = outcome {
         // Results and summary first, so that a failed write does not hide the run's error.
         if let Err(w) = written.and_then(|()| write_summary()) {
@@ -142,9 +144,42 @@ pub fn run(
     }
     written?;
     say!("{}", summary.to_text());
+    for line in live.to_text() {
+        say!("{line}");
+    }
     say!("results: {} ({} variables)", outputs.results.display(), results.names.len());
     plot(outputs, files, title, &results, &columns)?;
     write_summary()
+}
+
+/// Prepares `description` for a run: every instance isolated with `limits.isolate`, and the
+/// variables that the start-trim check and FlightGear need added to the recorded ones. Returns
+/// the trim-residual names added when the system is trimmable (`None` otherwise) and every name
+/// added, to be dropped from the results again.
+fn prepare(
+    description: &mut SystemDescription,
+    limits: &RunLimits,
+    realtime: &RealtimeArgs,
+) -> Result<(Option<Vec<String>>, Vec<String>)> {
+    let checked = record_trim_residual(description);
+    let fdm_outputs = realtime.fdm_outputs(description)?.unwrap_or_default();
+    let mut added = checked.clone().unwrap_or_default();
+    added.extend(record_also(description, fdm_outputs));
+    if limits.isolate {
+        for (_, fmu) in &mut description.fmus {
+            fmu.isolate = true;
+        }
+    }
+    Ok((checked, added))
+}
+
+/// Writes the summary `json` to `path`, if given.
+fn write_summary_json(path: Option<&Path>, json: &serde_json::Value) -> Result<()> {
+    if let Some(path) = path {
+        std::fs::write(path, serde_json::to_string_pretty(json)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Warns about each FMU the run found not to compute its outputs in initialization mode
@@ -216,12 +251,14 @@ impl KeptRows {
     }
 }
 
-/// Runs `master`, showing progress, streaming every row to `csv` and keeping what `kept` keeps.
+/// Runs `master`, showing progress, streaming every row to `csv`, keeping what `kept` keeps and
+/// handing each row to `live` (FlightGear).
 fn run_with_progress(
     master: &mut Master,
     kept: &mut KeptRows,
     experiment: Experiment,
     csv: Option<&CsvStream>,
+    live: &mut RealtimeRun,
 ) -> Result<(), MasterError> {
     let mut progress = Progress::new(experiment.steps() as u64, experiment.start, experiment.stop);
     let mut first = true;
@@ -233,6 +270,7 @@ fn run_with_progress(
             csv.push(t, row);
         }
         kept.push(t, row);
+        live.on_row(t, row);
     });
     progress.finish();
     outcome
@@ -311,6 +349,12 @@ fn plot(
 fn record_trim_residual(description: &mut SystemDescription) -> Option<Vec<String>> {
     let airframe = TrimSpec::of(description).ok().flatten()?.airframe;
     let names: Vec<String> = RESIDUAL_NAMES.iter().map(|r| format!("{airframe}.{r}")).collect();
+    Some(record_also(description, names))
+}
+
+/// Adds `names` to the recorded variables when a list is given and lacks them; returns the
+/// names added, to be dropped from the results again.
+fn record_also(description: &mut SystemDescription, names: Vec<String>) -> Vec<String> {
     let mut added = Vec::new();
     if let Some(outputs) = description.outputs.as_mut() {
         for name in names {
@@ -320,7 +364,7 @@ fn record_trim_residual(description: &mut SystemDescription) -> Option<Vec<Strin
             }
         }
     }
-    Some(added)
+    added
 }
 
 /// Warns when the run of a trimmable system did not start trimmed: its airframe accelerations
