@@ -126,6 +126,33 @@ pub struct RotorLoads<D> {
     pub moment_c: D,
 }
 
+/// What the section loop asks of an inflow model: the induced inflow ratio `v_i / (Omega R)`
+/// (down through the disk) at each station of a blade, and (for the models forced by the load
+/// distribution) each section's thrust.
+pub trait DiskInflow<D> {
+    /// What the model keeps per blade (its azimuth terms).
+    type Blade;
+    /// The data of a blade at the azimuth with `(sin psi, cos psi)`.
+    fn blade(&mut self, sin_psi: D, cos_psi: D) -> Self::Blade;
+    /// Inflow ratio at station `j`, at radius `r_over_radius` times `R`.
+    fn at(&self, blade: &Self::Blade, j: usize, r_over_radius: f64) -> D;
+    /// The shaft-axis force `dt` (N, quadrature weight included) of station `j`.
+    fn section_thrust(&mut self, _blade: &Self::Blade, _j: usize, _dt: D) {}
+}
+
+/// The linear first-harmonic inflow `l0 + (r/R) (lc cos psi + ls sin psi)`.
+impl<D: Scalar> DiskInflow<D> for &Inflow<D> {
+    type Blade = D;
+
+    fn blade(&mut self, sin_psi: D, cos_psi: D) -> D {
+        self.lc * cos_psi + self.ls * sin_psi
+    }
+
+    fn at(&self, harmonic: &D, _j: usize, r_over_radius: f64) -> D {
+        self.l0 + *harmonic * r_over_radius
+    }
+}
+
 /// Hub quantities from the hub velocity (generic, for the uniform inflow).
 #[derive(Debug, Clone, Copy)]
 struct HubFlow<D> {
@@ -186,6 +213,12 @@ impl Aero {
 
     /// Blade-element loads of all active blades for the given inflow (see the module docs).
     pub fn loads<D: Scalar>(&self, us: &[D], inflow: &Inflow<D>) -> RotorLoads<D> {
+        self.loads_with(us, inflow)
+    }
+
+    /// Blade-element loads of all active blades for any inflow distribution: the section loop
+    /// asks `inflow` for the inflow ratio at each station and tells it each section's thrust.
+    pub fn loads_with<D: Scalar, I: DiskInflow<D>>(&self, us: &[D], mut inflow: I) -> RotorLoads<D> {
         let zero = D::from(0.0);
         let mut out = RotorLoads::zero();
         let (a, cd0, cd2) = (self.lift_slope, self.cd0, self.cd2);
@@ -193,12 +226,11 @@ impl Aero {
             let blade = u::View(us).blade(b);
             let (vel, om, s) = (blade.vel(), blade.omega(), unit_shaft(blade.shaft()));
             let (sin_psi, cos_psi) = blade.azimuth().sin_cos();
-            // Induced ratio at station j: l0 + (r_j / R) * harmonic.
-            let harmonic = inflow.lc * cos_psi + inflow.ls * sin_psi;
+            let along = inflow.blade(sin_psi, cos_psi);
             let (mut fy, mut fz, mut my, mut mz, mut dt_r) = (zero, zero, zero, zero, zero);
             for j in 0..self.n {
                 let xj = self.xs[j];
-                let nu = (inflow.l0 + harmonic * self.r_over_radius[j]) * self.tip_speed;
+                let nu = inflow.at(&along, j, self.r_over_radius[j]) * self.tip_speed;
                 let wy = -(vel[1] + om[2] * xj) - nu * s[1];
                 let wz = -(vel[2] - om[1] * xj) - nu * s[2];
                 let u2 = wy * wy + wz * wz;
@@ -216,7 +248,9 @@ impl Aero {
                 fz += f_z;
                 my -= f_z * xj;
                 mz += f_y * xj;
-                dt_r += (f_y * s[1] + f_z * s[2]) * self.r[j];
+                let dt = f_y * s[1] + f_z * s[2];
+                dt_r += dt * self.r[j];
+                inflow.section_thrust(&along, j, dt);
             }
             let force = [zero, fy, fz];
             let moment = [zero, my, mz];

@@ -22,6 +22,7 @@
 pub mod aero;
 pub mod inflow;
 pub mod layout;
+pub mod peters_he;
 pub mod quadrature;
 
 pub use aero::{Aero, InflowModel, RotorLoads};
