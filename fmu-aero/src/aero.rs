@@ -47,6 +47,7 @@ use fmu_core::vec3::dot;
 
 use crate::inflow::{FlightCondition, Inflow};
 use crate::layout::{MAX_BLADES, NS_MAX, u};
+use crate::peters_he::PetersHe;
 
 mod model;
 
@@ -59,6 +60,8 @@ pub enum InflowModel {
     Uniform,
     /// Pitt-Peters 3-state dynamic inflow.
     PittPeters,
+    /// Peters-He finite-state dynamic inflow ([`crate::peters_he`]).
+    PetersHe,
 }
 
 /// The rotor aerodynamics (`modelIdentifier="Aero"`), holding only parameter-derived data.
@@ -107,6 +110,10 @@ pub struct Aero {
     lambda_start: [f64; 3],
     /// Integrator tolerance.
     tolerance: f64,
+    /// The Peters-He model (with `inflow_model = 3`).
+    peters_he: Option<Box<PetersHe>>,
+    /// `R / z`, rotor radius over the hub's height above the ground (0: no ground effect).
+    radius_over_height: f64,
 }
 
 /// The aerodynamic loads of the rotor for one inflow.

@@ -5,8 +5,9 @@ use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::{ParameterError, Reader};
 
 use super::{Aero, InflowModel, PI, hub_axes};
-use crate::inflow::{Inflow, pitt_peters_rates};
+use crate::inflow::{FlightCondition, Inflow, pitt_peters_rates};
 use crate::layout::{NS_MAX, vr, x, y};
+use crate::peters_he::{Disk, PetersHe, ground_factor};
 use crate::quadrature::{self, Rule};
 
 /// The parameter values after their checks (SI).
@@ -29,6 +30,10 @@ struct Params {
     rule: Rule,
     lambda_start: [f64; 3],
     tolerance: f64,
+    /// Peters-He truncation: highest harmonic, radial functions per harmonic.
+    peters_he: (usize, usize),
+    /// Hub height above the ground, m (0: none).
+    ground_height: f64,
 }
 
 impl Params {
@@ -55,7 +60,8 @@ impl Params {
             0 => InflowModel::None,
             1 => InflowModel::Uniform,
             2 => InflowModel::PittPeters,
-            m => return Err(format!("parameter 'inflow_model' must be 0, 1 or 2 (got {m})").into()),
+            3 => InflowModel::PetersHe,
+            m => return Err(format!("parameter 'inflow_model' must be 0, 1, 2 or 3 (got {m})").into()),
         };
         let omega = p.real(vr::OMEGA)?;
         let shaft = p.vector::<3>(vr::SHAFT)?;
@@ -68,6 +74,8 @@ impl Params {
             .ok_or_else(|| format!("parameter 'quadrature' must be 0 (midpoint) or 1 (Gauss-Legendre) (got {code})"))?;
         let lambda_start = p.vector(vr::LAMBDA_START)?;
         let tolerance = p.real(vr::TOLERANCE)?;
+        let peters_he = (p.integer(vr::PETERS_HE_HARMONICS)? as usize, p.integer(vr::PETERS_HE_RADIAL)? as usize);
+        let ground_height = read_ground_height(&p, radius, inflow)?;
         let (nb, shaft) = (nb as usize, shaft.map(|c| c / norm));
         Ok(Params {
             nb,
@@ -87,8 +95,30 @@ impl Params {
             rule,
             lambda_start,
             tolerance,
+            peters_he,
+            ground_height,
         })
     }
+}
+
+/// The `ground_height` parameter: 0 (no ground effect) or at least `R/2` (where the
+/// Cheeseman-Bennett image model holds), with a dynamic inflow model.
+fn read_ground_height(p: &Reader, radius: f64, inflow: InflowModel) -> Result<f64, ParameterError> {
+    let z = p.real(vr::GROUND_HEIGHT)?;
+    if z == 0.0 {
+        return Ok(0.0);
+    }
+    if z < 0.5 * radius {
+        return Err(format!(
+            "parameter 'ground_height' ({z} m) must be 0 (no ground effect) or at least R/2 ({} m)",
+            0.5 * radius
+        )
+        .into());
+    }
+    if !matches!(inflow, InflowModel::PittPeters | InflowModel::PetersHe) {
+        return Err("parameter 'ground_height' needs a dynamic inflow model (inflow_model 2 or 3)".into());
+    }
+    Ok(z)
 }
 
 impl Model for Aero {
@@ -143,26 +173,53 @@ impl Model for Aero {
             hub_axes: hub_axes(p.shaft),
             lambda_start: p.lambda_start,
             tolerance: p.tolerance,
+            peters_he: (p.inflow == InflowModel::PetersHe)
+                .then(|| Box::new(PetersHe::new(p.peters_he.0, p.peters_he.1, &r_over_radius[..n]))),
+            radius_over_height: if p.ground_height > 0.0 { radius / p.ground_height } else { 0.0 },
         })
     }
 
     fn n_states(&self) -> usize {
-        if self.inflow == InflowModel::PittPeters { x::N_PITT_PETERS } else { 0 }
+        match (self.inflow, &self.peters_he) {
+            (InflowModel::PittPeters, _) => x::N_PITT_PETERS,
+            (InflowModel::PetersHe, Some(ph)) => ph.n_states(),
+            _ => 0,
+        }
+    }
+
+    fn state_indices(&self) -> Vec<usize> {
+        match &self.peters_he {
+            Some(ph) => ph.declared().iter().map(|i| x::PETERS_HE + i).collect(),
+            None => (0..self.n_states()).collect(),
+        }
     }
 
     fn initial_state(&self, xs: &mut [f64]) {
         if self.inflow == InflowModel::PittPeters {
             xs.copy_from_slice(&self.lambda_start);
+        } else if self.peters_he.is_some() {
+            // The uniform part from lambda0_start (lambda_m = sqrt(3) alpha_1^0); the rest zero.
+            xs.iter_mut().for_each(|v| *v = 0.0);
+            xs[0] = self.lambda_start[0] / 3.0_f64.sqrt();
         }
     }
 
     fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
+        if let Some(ph) = &self.peters_he {
+            let flight = self.flight_condition(us);
+            let scale = self.ground_scale(&flight, ph.mean_inflow(xs));
+            let mut disk = Disk::new(ph, xs, scale);
+            self.loads_with(us, &mut disk);
+            ph.scale_forcing(&mut disk.forcing, self.thrust_scale);
+            ph.rates(xs, &disk.forcing, &flight, self.omega, dx);
+            return;
+        }
         if self.inflow != InflowModel::PittPeters {
             return;
         }
         let x = x::View(xs);
         let lambda = [x.lambda0(), x.lambda_s(), x.lambda_c()];
-        let inflow = Inflow { l0: lambda[0], ls: lambda[1], lc: lambda[2] };
+        let inflow = self.pitt_peters_inflow(lambda, us);
         let loads = self.loads(us, &inflow);
         let moment_scale = self.thrust_scale * self.radius;
         let c = [
@@ -193,9 +250,10 @@ impl Model for Aero {
             }
             InflowModel::PittPeters => {
                 let x = x::View(xs);
-                let inflow = Inflow { l0: x.lambda0(), ls: x.lambda_s(), lc: x.lambda_c() };
+                let inflow = self.pitt_peters_inflow([x.lambda0(), x.lambda_s(), x.lambda_c()], us);
                 (inflow, self.loads(us, &inflow))
             }
+            InflowModel::PetersHe => self.peters_he_outputs(xs, us),
         };
         let mut y = y::ViewMut(ys);
         for b in 0..self.nb {
@@ -208,13 +266,52 @@ impl Model for Aero {
         *y.power() = loads.torque * self.omega;
         *y.ct() = loads.thrust * (1.0 / self.thrust_scale);
         *y.inflow() = inflow.l0;
-        *y.inflow_s() = inflow.ls;
-        *y.inflow_c() = inflow.lc;
+        // The harmonics without the ground-effect factor (which depends on the inputs).
+        let (ls, lc) = match (&self.peters_he, self.inflow) {
+            (Some(ph), _) => {
+                let (c, s) = ph.tip_first_harmonic(xs);
+                (s, c)
+            }
+            (None, InflowModel::PittPeters) => (x::View(xs).lambda_s(), x::View(xs).lambda_c()),
+            _ => (inflow.ls, inflow.lc),
+        };
+        *y.inflow_s() = ls;
+        *y.inflow_c() = lc;
         // |v_in| has no derivative at v_in = 0; report zero there.
         *y.mu() = if hub.mu2.re() > 0.0 { hub.mu2.sqrt() } else { zero };
     }
 
     fn tolerances(&self) -> (f64, f64) {
         (self.tolerance, self.tolerance)
+    }
+}
+
+impl Aero {
+    /// The ground-effect factor on the induced velocity for the mean induced inflow `lambda_i`.
+    fn ground_scale<D: Scalar>(&self, flight: &FlightCondition<D>, lambda_i: D) -> D {
+        ground_factor(self.radius_over_height, flight.mu, lambda_i)
+    }
+
+    /// The Pitt-Peters inflow of the states `lambda`, with the ground effect if any.
+    fn pitt_peters_inflow<D: Scalar>(&self, lambda: [D; 3], us: &[D]) -> Inflow<D> {
+        let [l0, ls, lc] = lambda;
+        if self.radius_over_height == 0.0 {
+            return Inflow { l0, ls, lc };
+        }
+        let k = self.ground_scale(&self.flight_condition(us), l0);
+        Inflow { l0: l0 * k, ls: ls * k, lc: lc * k }
+    }
+
+    /// Peters-He: the uniform inflow (`lambda_m` times the ground factor) and the loads.
+    fn peters_he_outputs<D: Scalar>(&self, xs: &[D], us: &[D]) -> (Inflow<D>, super::RotorLoads<D>) {
+        let zero = D::from(0.0);
+        let Some(ph) = &self.peters_he else {
+            return (Inflow::zero(), self.loads(us, &Inflow::zero()));
+        };
+        let lambda_m = ph.mean_inflow(xs);
+        let scale = self.ground_scale(&self.flight_condition(us), lambda_m);
+        let mut disk = Disk::new(ph, xs, scale);
+        let loads = self.loads_with(us, &mut disk);
+        (Inflow { l0: lambda_m * scale, ls: zero, lc: zero }, loads)
     }
 }
