@@ -3,6 +3,8 @@
 //! of the exported C ABI minus the pointer checks), and of one blade-element pass of the inflow
 //! iteration (`Aero::loads` along the inflow ratio, as `Dual64`).
 //!
+//! `step`: one Co-Simulation step per inflow model (uniform, Pitt-Peters, Peters-He).
+//!
 //! Run with `cargo bench -p fmu-aero --bench outputs`.
 
 use std::hint::black_box;
@@ -63,12 +65,17 @@ fn blade_inputs(azimuth: f64) -> Vec<(String, f64)> {
 }
 
 fn instance() -> Instance<Aero> {
+    instance_with(&[("inflow_model", 1)])
+}
+
+/// The main rotor's instance with these integer parameters besides `nb` and `n_sections`.
+fn instance_with(integers: &[(&str, i32)]) -> Instance<Aero> {
     let mut inst = Instance::<Aero>::new("bench");
     for (name, v) in PARAMETERS {
         let vr = inst.vr(name).unwrap();
         inst.set_real(&[vr], &[v]).unwrap();
     }
-    for (name, v) in [("nb", 4), ("n_sections", 20), ("inflow_model", 1)] {
+    for &(name, v) in [("nb", 4), ("n_sections", 20)].iter().chain(integers) {
         let vr = inst.vr(name).unwrap();
         inst.set_integer(&[vr], &[v]).unwrap();
     }
@@ -160,5 +167,43 @@ fn bench(c: &mut Criterion) {
     c.bench_function("blade_element_pass", |b| b.iter(|| black_box(aero.loads(black_box(&us), &inflow)).thrust));
 }
 
-criterion_group!(benches, bench);
+/// One Co-Simulation step of 1 ms (set the blade inputs, `fmi2DoStep`, get all outputs), the
+/// azimuth advancing, for each inflow model: uniform momentum (today's default), Pitt-Peters and
+/// Peters-He with 3, 10 and 36 states.
+fn step(c: &mut Criterion) {
+    let cases: [(&str, &[(&str, i32)]); 5] = [
+        ("step_uniform", &[("inflow_model", 1)]),
+        ("step_pitt_peters", &[("inflow_model", 2)]),
+        ("step_peters_he_3_states", &[("inflow_model", 3), ("peters_he_harmonics", 1), ("peters_he_radial", 1)]),
+        ("step_peters_he_10_states", &[("inflow_model", 3), ("peters_he_harmonics", 2), ("peters_he_radial", 2)]),
+        ("step_peters_he_36_states", &[("inflow_model", 3), ("peters_he_harmonics", 4), ("peters_he_radial", 4)]),
+    ];
+    for (name, integers) in cases {
+        let mut inst = instance_with(integers);
+        let h = 1e-3;
+        let sets: Vec<(Vec<u32>, Vec<f64>)> = (0..64)
+            .map(|k| {
+                let inputs = blade_inputs(OMEGA * h * k as f64);
+                (inputs.iter().map(|(n, _)| inst.vr(n).unwrap()).collect(), inputs.iter().map(|(_, v)| *v).collect())
+            })
+            .collect();
+        let outputs: Vec<u32> =
+            inst.catalog().variables.iter().filter(|v| v.causality == Causality::Output).map(|v| v.vr).collect();
+        let mut y = vec![0.0; outputs.len()];
+        let mut k = 0;
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                let (vrs, values) = &sets[k % sets.len()];
+                k += 1;
+                inst.set_real(vrs, values).unwrap();
+                let t = inst.time();
+                inst.do_step(t, h).unwrap();
+                inst.get_real(&outputs, &mut y).unwrap();
+                black_box(y[0])
+            })
+        });
+    }
+}
+
+criterion_group!(benches, bench, step);
 criterion_main!(benches);

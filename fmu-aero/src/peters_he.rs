@@ -590,6 +590,12 @@ mod tests {
             let along = c * psi_w.cos() + s * psi_w.sin();
             let across = -c * psi_w.sin() + s * psi_w.cos();
             assert!(along > 0.0 && across.abs() < 1e-12 * along.abs().max(1e-3), "{along} {across}");
+            // The tip gradient along the wake: by hand from the L entries,
+            // lambda_c / lambda_m = sqrt(5/2) 2 Gamma(1 2, 0 1) X / Gamma(0 1, 0 1) = (2 pi / 3) X
+            // (Pitt-Peters / Coleman: 15 pi / 32 X; the odd Gamma is not checked against a paper).
+            let tip = along * 7.5_f64.sqrt();
+            let x_skew = flight.mu / (v_t + total);
+            assert!((tip / lam_m - 2.0 * PI / 3.0 * x_skew).abs() < 1e-9, "{}", tip / lam_m / x_skew);
         }
     }
 
