@@ -127,7 +127,7 @@ impl Model for Aero {
         model_identifier: "Aero",
         description: "Quasi-steady blade-element lifting-line rotor aerodynamics (seed 004 eqs. 23-35 without small \
                       angles): per-blade loads at the blade root reference from the blade kinematics, with no, \
-                      uniform-momentum (Glauert) or Pitt-Peters dynamic inflow",
+                      uniform-momentum (Glauert), Pitt-Peters or Peters-He dynamic inflow",
         default_stop_time: 1.0,
         default_step_size: 0.001,
     };
