@@ -687,3 +687,28 @@ mod tests {
         assert_eq!(ground_factor::<f64>(0.0, 0.1, 0.05), 1.0);
     }
 }
+
+#[cfg(test)]
+mod edgewise {
+    use super::*;
+
+    /// At the 90 deg skew limit (`X = 1`, e.g. a wake in the disk plane) every truncation's `L`
+    /// stays solvable: the rates are finite.
+    #[test]
+    fn rates_are_finite_at_the_skew_limit() {
+        for m in 0..=MAX_HARMONIC {
+            for k in 1..=MAX_RADIAL {
+                let model = PetersHe::new(m, k, &[0.5]);
+                let n = model.n_states();
+                let x: Vec<f64> = (0..n).map(|i| 0.01 / (1.0 + i as f64)).collect();
+                let tau = vec![0.001; n];
+                let mut d = vec![0.0; n];
+                for lambda_climb in [-0.2, 0.0] {
+                    let flight = FlightCondition { mu: 0.3, lambda_climb, wake: (0.6, 0.8) };
+                    model.rates(&x, &tau, &flight, 30.0, &mut d);
+                    assert!(d.iter().all(|v| v.is_finite() && v.abs() < 1e6), "M {m} K {k}: {d:?}");
+                }
+            }
+        }
+    }
+}
