@@ -51,6 +51,8 @@ pub const MAX_HARMONIC: usize = 4;
 pub const MAX_RADIAL: usize = 4;
 /// The states the FMU declares: `MAX_RADIAL (2 MAX_HARMONIC + 1)`.
 pub const N_DECLARED: usize = MAX_RADIAL * (2 * MAX_HARMONIC + 1);
+/// The largest block of `L` (the cosine states of `M = 4, K = 4`).
+const BLOCK_MAX: usize = MAX_RADIAL * (MAX_HARMONIC + 1);
 
 /// Position of the state of harmonic `m`, radial index `k` (`j = m + 2k + 1`), cosine or sine,
 /// among the declared states: harmonic 0 (cosine), then for each `m >= 1` its cosine and its
@@ -138,8 +140,11 @@ pub struct PetersHe {
     declared: [usize; N_DECLARED],
     /// Highest harmonic.
     harmonics: usize,
-    /// `L` entries between active states (zero between a cosine and a sine state).
-    l: Vec<LEntry>,
+    /// The cosine and the sine states' positions (`L` couples a cosine state only with cosine
+    /// states, a sine state only with sine states).
+    blocks: [Vec<usize>; 2],
+    /// The `L` entries of each block, row-major.
+    l: [Vec<LEntry>; 2],
     /// `K_j^m` of each state.
     mass: [f64; N_DECLARED],
     /// `phi_j^m` of each state at each station, `[state * NS_MAX + station]`.
@@ -180,27 +185,33 @@ impl PetersHe {
                 phi[s * NS_MAX + st] = shape(mode.m, mode.j, r);
             }
         }
-        let mut l = vec![LEntry::default(); n * n];
-        for a in 0..n {
-            for b in 0..n {
-                let (row, col) = (modes[a], modes[b]);
-                if row.sine != col.sine {
-                    continue;
-                }
-                let (r, m) = (row.m, col.m);
-                let g = gamma(r, row.j, m, col.j);
-                let parity = if r.min(m) % 2 == 0 { 1.0 } else { -1.0 };
-                l[a * n + b] = if r == 0 {
-                    LEntry { gamma: g, p1: m as i32, c2: 0.0, p2: 0 }
-                } else {
-                    let c2 = if row.sine { -parity } else { parity };
-                    LEntry { gamma: g, p1: m.abs_diff(r) as i32, c2, p2: (m + r) as i32 }
-                };
-            }
-        }
-        PetersHe { n, modes, declared, harmonics, l, mass, phi, phi_tip }
+        let blocks: [Vec<usize>; 2] = [false, true].map(|sine| (0..n).filter(|&i| modes[i].sine == sine).collect());
+        let l = [0, 1].map(|b| {
+            let block = &blocks[b];
+            block
+                .iter()
+                .flat_map(|&row| block.iter().map(move |&col| (row, col)))
+                .map(|(a, b)| l_entry(modes[a], modes[b]))
+                .collect()
+        });
+        PetersHe { n, modes, declared, harmonics, blocks, l, mass, phi, phi_tip }
     }
+}
 
+/// The `L` entry of the row state `row` and the column state `col` (of the same kind).
+fn l_entry(row: Mode, col: Mode) -> LEntry {
+    let (r, m) = (row.m, col.m);
+    let g = gamma(r, row.j, m, col.j);
+    let parity = if r.min(m).is_multiple_of(2) { 1.0 } else { -1.0 };
+    if r == 0 {
+        LEntry { gamma: g, p1: m as i32, c2: 0.0, p2: 0 }
+    } else {
+        let c2 = if row.sine { -parity } else { parity };
+        LEntry { gamma: g, p1: m.abs_diff(r) as i32, c2, p2: (m + r) as i32 }
+    }
+}
+
+impl PetersHe {
     /// Number of states.
     pub fn n_states(&self) -> usize {
         self.n
@@ -291,18 +302,29 @@ impl PetersHe {
         for p in 1..powers.len() {
             powers[p] = powers[p - 1] * x_skew;
         }
-        let mut a = vec![D::from(0.0); n * n];
-        for (dst, e) in a.iter_mut().zip(&self.l) {
-            if e.gamma != 0.0 {
-                let mut v = powers[e.p1 as usize];
-                if e.c2 != 0.0 {
-                    v += powers[e.p2 as usize] * e.c2;
+        // y = L^-1 alpha, block by block.
+        let mut y = xw;
+        for (block, entries) in self.blocks.iter().zip(&self.l) {
+            let nb = block.len();
+            let mut a = [D::from(0.0); BLOCK_MAX * BLOCK_MAX];
+            for (dst, e) in a.iter_mut().zip(entries) {
+                if e.gamma != 0.0 {
+                    let mut v = powers[e.p1 as usize];
+                    if e.c2 != 0.0 {
+                        v += powers[e.p2 as usize] * e.c2;
+                    }
+                    *dst = v * e.gamma;
                 }
-                *dst = v * e.gamma;
+            }
+            let mut rhs = [D::from(0.0); BLOCK_MAX];
+            for (r, &i) in rhs.iter_mut().zip(block) {
+                *r = xw[i];
+            }
+            solve(&mut a[..nb * nb], &mut rhs[..nb]);
+            for (r, &i) in rhs.iter().zip(block) {
+                y[i] = *r;
             }
         }
-        let mut y = xw;
-        solve(&mut a, &mut y[..n]);
         let mut dw = [D::from(0.0); N_DECLARED];
         for i in 0..n {
             let v = if i == 0 { s.v_t } else { s.v };
