@@ -4,6 +4,8 @@
 //! iteration (`Aero::loads` along the inflow ratio, as `Dual64`); the output evaluation also
 //! with the NACA 0012 table and Prandtl's tip and root loss (`airfoil = 1`, `tip_loss = 2`).
 //!
+//! `step`: one Co-Simulation step per inflow model (uniform, Pitt-Peters, Peters-He).
+//!
 //! Run with `cargo bench -p fmu-aero --bench outputs`.
 
 use std::hint::black_box;
@@ -185,5 +187,43 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// One Co-Simulation step of 1 ms (set the blade inputs, `fmi2DoStep`, get all outputs), the
+/// azimuth advancing, for each inflow model: uniform momentum (today's default), Pitt-Peters and
+/// Peters-He with 3, 10 and 36 states.
+fn step(c: &mut Criterion) {
+    let cases: [(&str, &[(&str, i32)]); 5] = [
+        ("step_uniform", &[("inflow_model", 1)]),
+        ("step_pitt_peters", &[("inflow_model", 2)]),
+        ("step_peters_he_3_states", &[("inflow_model", 3), ("peters_he_harmonics", 1), ("peters_he_radial", 1)]),
+        ("step_peters_he_10_states", &[("inflow_model", 3), ("peters_he_harmonics", 2), ("peters_he_radial", 2)]),
+        ("step_peters_he_36_states", &[("inflow_model", 3), ("peters_he_harmonics", 4), ("peters_he_radial", 4)]),
+    ];
+    for (name, integers) in cases {
+        let mut inst = instance(integers);
+        let h = 1e-3;
+        let sets: Vec<(Vec<u32>, Vec<f64>)> = (0..64)
+            .map(|k| {
+                let inputs = blade_inputs(OMEGA * h * k as f64);
+                (inputs.iter().map(|(n, _)| inst.vr(n).unwrap()).collect(), inputs.iter().map(|(_, v)| *v).collect())
+            })
+            .collect();
+        let outputs: Vec<u32> =
+            inst.catalog().variables.iter().filter(|v| v.causality == Causality::Output).map(|v| v.vr).collect();
+        let mut y = vec![0.0; outputs.len()];
+        let mut k = 0;
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                let (vrs, values) = &sets[k % sets.len()];
+                k += 1;
+                inst.set_real(vrs, values).unwrap();
+                let t = inst.time();
+                inst.do_step(t, h).unwrap();
+                inst.get_real(&outputs, &mut y).unwrap();
+                black_box(y[0])
+            })
+        });
+    }
+}
+
+criterion_group!(benches, bench, step);
 criterion_main!(benches);

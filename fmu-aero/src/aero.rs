@@ -51,6 +51,7 @@ use fmu_core::vec3::dot;
 use crate::airfoil::Sections;
 use crate::inflow::{FlightCondition, Inflow};
 use crate::layout::{MAX_BLADES, NS_MAX, u};
+use crate::peters_he::PetersHe;
 
 mod model;
 mod stall;
@@ -66,6 +67,8 @@ pub enum InflowModel {
     Uniform,
     /// Pitt-Peters 3-state dynamic inflow.
     PittPeters,
+    /// Peters-He finite-state dynamic inflow ([`crate::peters_he`]).
+    PetersHe,
 }
 
 /// The rotor aerodynamics (`modelIdentifier="Aero"`), holding only parameter-derived data.
@@ -117,6 +120,10 @@ pub struct Aero {
     /// Airfoil tables, loss factors, compressibility ([`crate::airfoil`]); `None`: the linear
     /// polar above.
     sections: Option<Sections>,
+    /// The Peters-He model (with `inflow_model = 3`).
+    peters_he: Option<Box<PetersHe>>,
+    /// `R / z`, rotor radius over the hub's height above the ground (0: no ground effect).
+    radius_over_height: f64,
 }
 
 /// The aerodynamic loads of the rotor for one inflow.
@@ -150,6 +157,33 @@ pub(crate) trait SectionPolar<D> {
 impl<D> SectionPolar<D> for () {
     fn coefficients(&mut self, _: usize, _: usize, _: D, _: D, _: D) -> Option<[D; 3]> {
         None
+    }
+}
+
+/// What the section loop asks of an inflow model: the induced inflow ratio `v_i / (Omega R)`
+/// (down through the disk) at each station of a blade, and (for the models forced by the load
+/// distribution) each section's thrust.
+pub trait DiskInflow<D> {
+    /// What the model keeps per blade (its azimuth terms).
+    type Blade;
+    /// The data of a blade at the azimuth with `(sin psi, cos psi)`.
+    fn blade(&mut self, sin_psi: D, cos_psi: D) -> Self::Blade;
+    /// Inflow ratio at station `j`, at radius `r_over_radius` times `R`.
+    fn at(&self, blade: &Self::Blade, j: usize, r_over_radius: f64) -> D;
+    /// The shaft-axis force `dt` (N, quadrature weight included) of station `j`.
+    fn section_thrust(&mut self, _blade: &Self::Blade, _j: usize, _dt: D) {}
+}
+
+/// The linear first-harmonic inflow `l0 + (r/R) (lc cos psi + ls sin psi)`.
+impl<D: Scalar> DiskInflow<D> for &Inflow<D> {
+    type Blade = D;
+
+    fn blade(&mut self, sin_psi: D, cos_psi: D) -> D {
+        self.lc * cos_psi + self.ls * sin_psi
+    }
+
+    fn at(&self, harmonic: &D, _j: usize, r_over_radius: f64) -> D {
+        self.l0 + *harmonic * r_over_radius
     }
 }
 
@@ -213,14 +247,20 @@ impl Aero {
 
     /// Blade-element loads of all active blades for the given inflow (see the module docs).
     pub fn loads<D: Scalar>(&self, us: &[D], inflow: &Inflow<D>) -> RotorLoads<D> {
-        self.loads_with(us, inflow, &mut ())
+        self.loads_with(us, inflow)
     }
 
-    /// [`Aero::loads`] with the section coefficients from `polar` where it gives them.
-    pub(crate) fn loads_with<D: Scalar>(
+    /// Blade-element loads of all active blades for any inflow distribution: the section loop
+    /// asks `inflow` for the inflow ratio at each station and tells it each section's thrust.
+    pub fn loads_with<D: Scalar, I: DiskInflow<D>>(&self, us: &[D], inflow: I) -> RotorLoads<D> {
+        self.loads_with_polar(us, inflow, &mut ())
+    }
+
+    /// [`Aero::loads_with`] with the section coefficients from `polar` where it gives them.
+    pub(crate) fn loads_with_polar<D: Scalar, I: DiskInflow<D>>(
         &self,
         us: &[D],
-        inflow: &Inflow<D>,
+        mut inflow: I,
         polar: &mut impl SectionPolar<D>,
     ) -> RotorLoads<D> {
         let zero = D::from(0.0);
@@ -232,15 +272,14 @@ impl Aero {
             let wind = crate::wind::in_blade_axes(u::View(us).wind(), self.shaft, self.hub_axes, blade.azimuth(), s);
             let vel = crate::wind::air_velocity(blade.vel(), wind);
             let (sin_psi, cos_psi) = blade.azimuth().sin_cos();
-            // Induced ratio at station j: l0 + (r_j / R) * harmonic.
-            let harmonic = inflow.lc * cos_psi + inflow.ls * sin_psi;
+            let along = inflow.blade(sin_psi, cos_psi);
             let shaft_yz = if self.sections.is_some() { section_shaft(s) } else { [zero; 2] };
             // The blade's pitch rate relative to the frame turning with the shaft at Omega.
             let pitch_rate = om[0] - s[0] * self.omega;
             let (mut fy, mut fz, mut mx, mut my, mut mz, mut dt_r) = (zero, zero, zero, zero, zero, zero);
             for j in 0..self.n {
                 let xj = self.xs[j];
-                let nu = (inflow.l0 + harmonic * self.r_over_radius[j]) * self.tip_speed;
+                let nu = inflow.at(&along, j, self.r_over_radius[j]) * self.tip_speed;
                 let wy = -(vel[1] + om[2] * xj) - nu * s[1];
                 let wz = -(vel[2] - om[1] * xj) - nu * s[2];
                 let u2 = wy * wy + wz * wz;
@@ -269,7 +308,9 @@ impl Aero {
                 fz += f_z;
                 my -= f_z * xj;
                 mz += f_y * xj;
-                dt_r += (f_y * s[1] + f_z * s[2]) * self.r[j];
+                let dt = f_y * s[1] + f_z * s[2];
+                dt_r += dt * self.r[j];
+                inflow.section_thrust(&along, j, dt);
             }
             let force = [zero, fy, fz];
             let moment = [mx, my, mz];

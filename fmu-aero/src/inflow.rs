@@ -72,22 +72,22 @@ pub struct FlightCondition<D> {
     pub wake: (D, D),
 }
 
-/// Rates `d(lambda_0, lambda_s, lambda_c)/dt` (1/s) of the Pitt-Peters model for the state
-/// `lambda`, the forcing `c = (CT, C_s, C_c)` and the flight condition, at rotor speed `omega`.
-///
-/// Generic for exact Jacobians. The skew parameter uses `tan(X/2) = mu / (V_T + lambda)`, smooth
-/// in `mu`; `mu = |v_in| / (Omega R)` itself is not differentiable at `mu = 0` (hover), where its
-/// derivative is taken as zero (see [`crate::aero::flight_condition`]).
-pub fn pitt_peters_rates<D: Scalar>(lambda: [D; 3], c: [D; 3], flight: &FlightCondition<D>, omega: f64) -> [D; 3] {
-    let zero = D::from(0.0);
-    let [l0, ls, lc] = lambda;
-    let (cw, sw) = flight.wake;
-    // Into wind axes (the first-harmonic pairs rotate by the wake azimuth).
-    let lc_w = lc * cw + ls * sw;
-    let ls_w = -lc * sw + ls * cw;
-    let cc_w = c[2] * cw + c[1] * sw;
-    let cs_w = -c[2] * sw + c[1] * cw;
+/// The mass-flow parameters and the wake skew of a flight condition and a mean induced inflow.
+#[derive(Debug, Clone, Copy)]
+pub struct Skew<D> {
+    /// `V_T = sqrt(mu^2 + lambda^2)`, `lambda = lambda_climb + lambda_0`.
+    pub v_t: D,
+    /// `V = (mu^2 + lambda (lambda + lambda_0)) / V_T` (0 at `V_T = 0`).
+    pub v: D,
+    /// `cos X = lambda / V_T`, limited to `>= 0` (1 at `V_T = 0`).
+    pub cos_x: D,
+    /// `tan(X/2) = mu / (V_T + lambda)`, limited to `<= 1` (0 at `V_T = 0`).
+    pub tan_half_x: D,
+}
 
+/// [`Skew`] of the flight condition with the mean induced inflow ratio `l0`.
+pub fn skew<D: Scalar>(flight: &FlightCondition<D>, l0: D) -> Skew<D> {
+    let zero = D::from(0.0);
     let mu = flight.mu;
     let total = flight.lambda_climb + l0;
     let v_t = (mu * mu + total * total).sqrt();
@@ -102,6 +102,25 @@ pub fn pitt_peters_rates<D: Scalar>(lambda: [D; 3], c: [D; 3], flight: &FlightCo
     } else {
         (zero, D::from(1.0))
     };
+    Skew { v_t, v, cos_x, tan_half_x }
+}
+
+/// Rates `d(lambda_0, lambda_s, lambda_c)/dt` (1/s) of the Pitt-Peters model for the state
+/// `lambda`, the forcing `c = (CT, C_s, C_c)` and the flight condition, at rotor speed `omega`.
+///
+/// Generic for exact Jacobians. The skew parameter uses `tan(X/2) = mu / (V_T + lambda)`, smooth
+/// in `mu`; `mu = |v_in| / (Omega R)` itself is not differentiable at `mu = 0` (hover), where its
+/// derivative is taken as zero (see [`crate::aero::flight_condition`]).
+pub fn pitt_peters_rates<D: Scalar>(lambda: [D; 3], c: [D; 3], flight: &FlightCondition<D>, omega: f64) -> [D; 3] {
+    let [l0, ls, lc] = lambda;
+    let (cw, sw) = flight.wake;
+    // Into wind axes (the first-harmonic pairs rotate by the wake azimuth).
+    let lc_w = lc * cw + ls * sw;
+    let ls_w = -lc * sw + ls * cw;
+    let cc_w = c[2] * cw + c[1] * sw;
+    let cs_w = -c[2] * sw + c[1] * cw;
+
+    let Skew { v_t, v, cos_x, tan_half_x } = skew(flight, l0);
     let k = tan_half_x * (15.0 * std::f64::consts::PI / 64.0);
     let b = cos_x * 4.0 / (cos_x + 1.0);
     let det = b * 0.5 + k * k;

@@ -22,9 +22,13 @@ const BLADE: [(&str, &str); 3] = [
     ("z", "blade z (blade normal, up at zero pitch and flap)"),
 ];
 
-/// Indices into the continuous state vector `x`. Only with `inflow_model = 2` (Pitt-Peters)
-/// does the model have states; otherwise it has none.
+/// Indices into the continuous state vector `x`: the Pitt-Peters states (`inflow_model = 2`),
+/// then the Peters-He states (`inflow_model = 3`, those of the chosen truncation). The other
+/// inflow models have no states.
 pub mod x {
+    use crate::peters_he::N_DECLARED;
+    use fmu_core::declare::Labels;
+
     fmu_core::declare! { view usize;
         /// `lambda_0`: uniform part of the induced inflow ratio `v_i / (Omega R)`.
         LAMBDA0 as lambda0 = state("inflow.lambda0", "", "1/s", 0.05,
@@ -39,6 +43,17 @@ pub mod x {
              inflow_model = 2)");
         /// Number of states of the Pitt-Peters model.
         N_PITT_PETERS;
+        /// The Peters-He states (inflow_model = 3), in the order of
+        /// [`crate::peters_he::declared_index`].
+        PETERS_HE = block(Labels::Numbered(N_DECLARED)) per PER_PETERS_HE {
+            PETERS_HE_STATE = state("inflow.peters_he[{n}]", "", "1/s", 0.05,
+                "Peters-He inflow state {n} (inflow_model = 3): the coefficient alpha_j^m (cosine) or beta_j^m \
+                 (sine) of the shape function phi_j^m(r/R) times cos or sin(m psi) in the inflow ratio v_i / \
+                 (Omega R); states 1-4: m = 0, j = 1, 3, 5, 7; then for m = 1..4 four cosine states j = m+1, m+3, \
+                 m+5, m+7 and four sine states (docs/models.md); unused ones stay zero");
+        };
+        /// Number of declared states.
+        N;
     }
 }
 
@@ -56,6 +71,7 @@ pub mod vr {
             ("none", 0, "No induced inflow (seed 004)"),
             ("uniform_momentum", 1, "Uniform momentum inflow, Glauert's forward-flight form"),
             ("pitt_peters", 2, "Pitt-Peters 3-state dynamic inflow"),
+            ("peters_he", 3, "Peters-He finite-state dynamic inflow"),
         ],
     };
 
@@ -102,9 +118,10 @@ pub mod vr {
         RHO = real("rho", "kg/m3", "Air density, kg/m^3 (> 0)").start(1.225).positive();
         N_SECTIONS = integer("n_sections", 20, 1, NS_MAX as i32,
             "Number of spanwise stations per blade between r_root and R (1..64), placed by the quadrature rule");
-        INFLOW_MODEL = integer("inflow_model", 1, 0, 2,
+        INFLOW_MODEL = integer("inflow_model", 1, 0, 3,
             "Induced inflow: 0 none (seed 004); 1 uniform momentum inflow with Glauert's forward-flight form, \
-             solved at every output evaluation; 2 Pitt-Peters 3-state dynamic inflow (states inside the FMU)")
+             solved at every output evaluation; 2 Pitt-Peters 3-state dynamic inflow (states inside the FMU); 3 \
+             Peters-He finite-state dynamic inflow (peters_he_harmonics, peters_he_radial)")
             .enumeration(&INFLOW_MODEL_TYPE);
         OMEGA = real("Omega", "rad/s",
             "Nominal rotor speed, rad/s (> 0): scales the inflow ratios (v = Omega R lambda), CT and the \
@@ -148,6 +165,16 @@ pub mod vr {
         ALPHA_STALL = real("alpha_stall", "rad",
             "Dynamic stall: static stall angle alpha1 of the separation-point fit (f = 0.7 there), rad (> 0); \
              the other constants are NACA 0012's at each station's nominal Mach number").start(0.2662).positive();
+        PETERS_HE_HARMONICS = integer("peters_he_harmonics", 1, 0, 4,
+            "Peters-He inflow (inflow_model = 3): highest azimuthal harmonic M (0..4); with peters_he_radial = K \
+             the model has K (2M + 1) states");
+        PETERS_HE_RADIAL = integer("peters_he_radial", 1, 1, 4,
+            "Peters-He inflow (inflow_model = 3): number of radial shape functions per harmonic K (1..4); M = 1, K \
+             = 1 is the 3-state model of Pitt-Peters' form");
+        GROUND_HEIGHT = real("ground_height", "m",
+            "Height of the rotor hub above the ground for the Cheeseman-Bennett ground effect, m: 0 (default) for \
+             none, otherwise >= R/2; the induced velocity is reduced by 1 - (R/(4 z))^2 / (1 + (mu/lambda_i)^2) \
+             (inflow_model 2 or 3 only)").start(0.0).min(0.0);
     }
     fmu_core::value_references!(100, 200);
 }
@@ -215,12 +242,15 @@ pub mod y {
         CT as ct = real("CT", "", "Thrust coefficient thrust / (rho pi R^2 (Omega R)^2)").deps(loads);
         INFLOW as inflow = real("inflow", "",
             "Uniform induced inflow ratio v_i / (Omega R): lambda_i of the momentum model (inflow_model 1), \
-             lambda_0 of Pitt-Peters (2), 0 without inflow (0)").deps(loads);
+             lambda_0 of Pitt-Peters (2), lambda_m = sqrt(3) alpha_1^0 of Peters-He (3), times the ground-effect \
+             factor; 0 without inflow (0)").deps(loads);
         // The Pitt-Peters harmonics are states (no feedthrough).
         INFLOW_S as inflow_s = real("inflow_s", "",
-            "Pitt-Peters lambda_s, coefficient of (r/R) sin(psi) in the inflow ratio (0 for the other models)");
+            "Pitt-Peters lambda_s, coefficient of (r/R) sin(psi) in the inflow ratio; Peters-He: the sin(psi) part \
+             of the inflow ratio at the tip; without the ground-effect factor (0 for the other models)");
         INFLOW_C as inflow_c = real("inflow_c", "",
-            "Pitt-Peters lambda_c, coefficient of (r/R) cos(psi) in the inflow ratio (0 for the other models)");
+            "Pitt-Peters lambda_c, coefficient of (r/R) cos(psi) in the inflow ratio; Peters-He: the cos(psi) part \
+             of the inflow ratio at the tip; without the ground-effect factor (0 for the other models)");
         MU as mu = real("mu", "", "Advance ratio: hub velocity component in the rotor plane / (Omega R)")
             .deps(|_| (u::HUB_VEL..u::HUB_VEL + 3).chain(u::WIND..u::WIND + 3).collect());
         N;

@@ -5,13 +5,15 @@
 //! adds the induced inflow, and returns the resultant aerodynamic force and moment of each blade
 //! at its root reference point in blade axes (direct feedthrough, exact directional derivatives),
 //! plus rotor thrust, torque, power, `CT` and the inflow. Inflow models: none, uniform momentum
-//! with Glauert's forward-flight form, Pitt-Peters 3-state dynamic inflow (the only case with
-//! states).
+//! with Glauert's forward-flight form, Pitt-Peters 3-state dynamic inflow and Peters-He
+//! finite-state dynamic inflow (the two with states), the dynamic ones optionally with the
+//! Cheeseman-Bennett ground effect.
 //!
 //! These inputs and outputs are the *aero interface* (README, "Variable contract: Aero"): any
 //! FMU that implements them can replace this one. See [`layout`] for the index and
 //! value-reference scheme, [`aero`] for the section model and the uniform inflow, [`inflow`] for
-//! the Pitt-Peters equations and [`quadrature`] for the spanwise stations.
+//! the Pitt-Peters equations, [`peters_he`] for the Peters-He model and the ground effect and
+//! [`quadrature`] for the spanwise stations.
 //!
 //! Options ([`airfoil`]): C81 airfoil tables (a NACA 0012 table ships in the FMU), several
 //! airfoils along the span, Prandtl's tip and root loss, Prandtl-Glauert compressibility for the
@@ -29,6 +31,7 @@ pub mod airfoil;
 pub mod dynamic_stall;
 pub mod inflow;
 pub mod layout;
+pub mod peters_he;
 pub mod quadrature;
 pub mod wind;
 

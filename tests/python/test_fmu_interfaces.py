@@ -36,4 +36,4 @@ def test_interfaces_carry_display_units_enumerations_and_bounds(fuselage_fmu):
     assert variable(rotor, "Omega").displayUnit == "rpm"
     aero = read_model_description(fmus["Aero"])
     inflow = variable(aero, "inflow_model")
-    assert [item.name for item in inflow.declaredType.items] == ["none", "uniform_momentum", "pitt_peters"]
+    assert [item.name for item in inflow.declaredType.items] == ["none", "uniform_momentum", "pitt_peters", "peters_he"]

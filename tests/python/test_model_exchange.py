@@ -87,3 +87,12 @@ def test_pitt_peters_inflow_agrees_between_interfaces():
     me, cs = both("Aero", 0.3, 0.003, {"inflow_model": 2, "lambda0_start": 0.05}, ["inflow", "thrust"])
     np.testing.assert_allclose(me["inflow"], cs["inflow"], rtol=1e-6, atol=1e-9)
     assert me["inflow"][-1] < 0.9 * me["inflow"][0]
+
+
+def test_peters_he_inflow_agrees_between_interfaces():
+    """Peters-He inflow (2 harmonics, 2 radial functions: 10 of the 36 declared states) decaying
+    from lambda_m = 0.05 over a rotor without blade motion."""
+    starts = {"inflow_model": 3, "peters_he_harmonics": 2, "peters_he_radial": 2, "lambda0_start": 0.05}
+    me, cs = both("Aero", 0.3, 0.003, starts, ["inflow", "thrust"])
+    np.testing.assert_allclose(me["inflow"], cs["inflow"], rtol=1e-6, atol=1e-9)
+    assert me["inflow"][-1] < 0.9 * me["inflow"][0]

@@ -6,8 +6,9 @@ use fmu_core::params::{ParameterError, Reader};
 
 use super::{Aero, InflowModel, PI, RotorLoads, hub_axes};
 use crate::airfoil::{self, Airfoil, AnalyticAirfoil, SectionGeometry, Sections, TipLoss};
-use crate::inflow::{Inflow, pitt_peters_rates};
+use crate::inflow::{FlightCondition, Inflow, pitt_peters_rates};
 use crate::layout::{NS_MAX, vr, x, y};
+use crate::peters_he::{Disk, PetersHe, ground_factor};
 use crate::quadrature::{self, Rule};
 
 /// The parameter values after their checks (SI).
@@ -37,6 +38,10 @@ pub(super) struct Params {
     /// Speed of sound, m/s.
     pub(super) speed_of_sound: f64,
     options: SectionOptions,
+    /// Peters-He truncation: highest harmonic, radial functions per harmonic.
+    peters_he: (usize, usize),
+    /// Hub height above the ground, m (0: none).
+    ground_height: f64,
 }
 
 /// The section-model options (parameters `airfoil` to `speed_of_sound`).
@@ -117,7 +122,8 @@ impl Params {
             0 => InflowModel::None,
             1 => InflowModel::Uniform,
             2 => InflowModel::PittPeters,
-            m => return Err(format!("parameter 'inflow_model' must be 0, 1 or 2 (got {m})").into()),
+            3 => InflowModel::PetersHe,
+            m => return Err(format!("parameter 'inflow_model' must be 0, 1, 2 or 3 (got {m})").into()),
         };
         let omega = p.real(vr::OMEGA)?;
         let shaft = p.vector::<3>(vr::SHAFT)?;
@@ -133,6 +139,8 @@ impl Params {
         let dynamic_stall = p.integer(vr::DYNAMIC_STALL)? == 1;
         let (alpha_stall, speed_of_sound) = (p.real(vr::ALPHA_STALL)?, p.real(vr::SPEED_OF_SOUND)?);
         let options = SectionOptions::read(&p)?;
+        let peters_he = (p.integer(vr::PETERS_HE_HARMONICS)? as usize, p.integer(vr::PETERS_HE_RADIAL)? as usize);
+        let ground_height = read_ground_height(&p, radius, inflow)?;
         let (nb, shaft) = (nb as usize, shaft.map(|c| c / norm));
         Ok(Params {
             nb,
@@ -156,8 +164,30 @@ impl Params {
             alpha_stall,
             speed_of_sound,
             options,
+            peters_he,
+            ground_height,
         })
     }
+}
+
+/// The `ground_height` parameter: 0 (no ground effect) or at least `R/2` (where the
+/// Cheeseman-Bennett image model holds), with a dynamic inflow model.
+fn read_ground_height(p: &Reader, radius: f64, inflow: InflowModel) -> Result<f64, ParameterError> {
+    let z = p.real(vr::GROUND_HEIGHT)?;
+    if z == 0.0 {
+        return Ok(0.0);
+    }
+    if z < 0.5 * radius {
+        return Err(format!(
+            "parameter 'ground_height' ({z} m) must be 0 (no ground effect) or at least R/2 ({} m)",
+            0.5 * radius
+        )
+        .into());
+    }
+    if !matches!(inflow, InflowModel::PittPeters | InflowModel::PetersHe) {
+        return Err("parameter 'ground_height' needs a dynamic inflow model (inflow_model 2 or 3)".into());
+    }
+    Ok(z)
 }
 
 impl Model for Aero {
@@ -166,7 +196,7 @@ impl Model for Aero {
         model_identifier: "Aero",
         description: "Quasi-steady blade-element lifting-line rotor aerodynamics (seed 004 eqs. 23-35 without small \
                       angles): per-blade loads at the blade root reference from the blade kinematics, with no, \
-                      uniform-momentum (Glauert) or Pitt-Peters dynamic inflow",
+                      uniform-momentum (Glauert), Pitt-Peters or Peters-He dynamic inflow",
         default_stop_time: 1.0,
         default_step_size: 0.001,
     };
@@ -189,21 +219,44 @@ impl Model for Aero {
     }
 
     fn n_states(&self) -> usize {
-        if self.inflow == InflowModel::PittPeters { x::N_PITT_PETERS } else { 0 }
+        match (self.inflow, &self.peters_he) {
+            (InflowModel::PittPeters, _) => x::N_PITT_PETERS,
+            (InflowModel::PetersHe, Some(ph)) => ph.n_states(),
+            _ => 0,
+        }
+    }
+
+    fn state_indices(&self) -> Vec<usize> {
+        match &self.peters_he {
+            Some(ph) => ph.declared().iter().map(|i| x::PETERS_HE + i).collect(),
+            None => (0..self.n_states()).collect(),
+        }
     }
 
     fn initial_state(&self, xs: &mut [f64]) {
         if self.inflow == InflowModel::PittPeters {
             xs.copy_from_slice(&self.lambda_start);
+        } else if self.peters_he.is_some() {
+            // The uniform part from lambda0_start (lambda_m = sqrt(3) alpha_1^0); the rest zero.
+            xs.iter_mut().for_each(|v| *v = 0.0);
+            xs[0] = self.lambda_start[0] / 3.0_f64.sqrt();
         }
     }
 
     fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
-        if self.inflow == InflowModel::PittPeters {
+        if let Some(ph) = &self.peters_he {
+            let flight = self.flight_condition(us);
+            let scale = self.ground_scale(&flight, ph.mean_inflow(xs));
+            let mut disk = Disk::new(ph, xs, scale);
+            self.loads_with(us, &mut disk);
+            ph.scale_forcing(&mut disk.forcing, self.thrust_scale);
+            ph.rates(xs, &disk.forcing, &flight, self.omega, dx);
+        } else if self.inflow == InflowModel::PittPeters {
             let x = x::View(xs);
-            let inflow = Inflow { l0: x.lambda0(), ls: x.lambda_s(), lc: x.lambda_c() };
+            let lambda = [x.lambda0(), x.lambda_s(), x.lambda_c()];
+            let inflow = self.pitt_peters_inflow(lambda, us);
             let loads = self.loads(us, &inflow);
-            self.pitt_peters_derivatives(us, &inflow, &loads, dx);
+            self.pitt_peters_derivatives(us, lambda, &loads, dx);
         }
     }
 
@@ -222,11 +275,12 @@ impl Model for Aero {
             }
             InflowModel::PittPeters => {
                 let x = x::View(xs);
-                let inflow = Inflow { l0: x.lambda0(), ls: x.lambda_s(), lc: x.lambda_c() };
+                let inflow = self.pitt_peters_inflow([x.lambda0(), x.lambda_s(), x.lambda_c()], us);
                 (inflow, self.loads(us, &inflow))
             }
+            InflowModel::PetersHe => self.peters_he_outputs(xs, us),
         };
-        self.write_outputs(us, &inflow, &loads, ys);
+        self.write_outputs(xs, us, &inflow, &loads, ys);
     }
 
     fn tolerances(&self) -> (f64, f64) {
@@ -271,18 +325,20 @@ impl Aero {
             lambda_start: p.lambda_start,
             tolerance: p.tolerance,
             sections,
+            peters_he: (p.inflow == InflowModel::PetersHe)
+                .then(|| Box::new(PetersHe::new(p.peters_he.0, p.peters_he.1, &r_over_radius[..n]))),
+            radius_over_height: if p.ground_height > 0.0 { radius / p.ground_height } else { 0.0 },
         }
     }
 
-    /// The Pitt-Peters rates for the inflow states `inflow` and the loads with them.
+    /// The Pitt-Peters rates for the inflow states `lambda` and the loads with them.
     pub(super) fn pitt_peters_derivatives<D: Scalar>(
         &self,
         us: &[D],
-        inflow: &Inflow<D>,
+        lambda: [D; 3],
         loads: &RotorLoads<D>,
         dx: &mut [D],
     ) {
-        let lambda = [inflow.l0, inflow.ls, inflow.lc];
         let moment_scale = self.thrust_scale * self.radius;
         let c = [
             loads.thrust * (1.0 / self.thrust_scale),
@@ -295,7 +351,14 @@ impl Aero {
     }
 
     /// Writes every output from the inflow and the loads with it.
-    pub(super) fn write_outputs<D: Scalar>(&self, us: &[D], inflow: &Inflow<D>, loads: &RotorLoads<D>, ys: &mut [D]) {
+    pub(super) fn write_outputs<D: Scalar>(
+        &self,
+        xs: &[D],
+        us: &[D],
+        inflow: &Inflow<D>,
+        loads: &RotorLoads<D>,
+        ys: &mut [D],
+    ) {
         let zero = D::from(0.0);
         ys.iter_mut().for_each(|v| *v = zero);
         let hub = self.hub_flow(us);
@@ -310,9 +373,48 @@ impl Aero {
         *y.power() = loads.torque * self.omega;
         *y.ct() = loads.thrust * (1.0 / self.thrust_scale);
         *y.inflow() = inflow.l0;
-        *y.inflow_s() = inflow.ls;
-        *y.inflow_c() = inflow.lc;
+        // The harmonics without the ground-effect factor (which depends on the inputs).
+        let (ls, lc) = match (&self.peters_he, self.inflow) {
+            (Some(ph), _) => {
+                let (c, s) = ph.tip_first_harmonic(xs);
+                (s, c)
+            }
+            (None, InflowModel::PittPeters) => (x::View(xs).lambda_s(), x::View(xs).lambda_c()),
+            _ => (inflow.ls, inflow.lc),
+        };
+        *y.inflow_s() = ls;
+        *y.inflow_c() = lc;
         // |v_in| has no derivative at v_in = 0; report zero there.
         *y.mu() = if hub.mu2.re() > 0.0 { hub.mu2.sqrt() } else { zero };
+    }
+}
+
+impl Aero {
+    /// The ground-effect factor on the induced velocity for the mean induced inflow `lambda_i`.
+    fn ground_scale<D: Scalar>(&self, flight: &FlightCondition<D>, lambda_i: D) -> D {
+        ground_factor(self.radius_over_height, flight.mu, lambda_i)
+    }
+
+    /// The Pitt-Peters inflow of the states `lambda`, with the ground effect if any.
+    pub(super) fn pitt_peters_inflow<D: Scalar>(&self, lambda: [D; 3], us: &[D]) -> Inflow<D> {
+        let [l0, ls, lc] = lambda;
+        if self.radius_over_height == 0.0 {
+            return Inflow { l0, ls, lc };
+        }
+        let k = self.ground_scale(&self.flight_condition(us), l0);
+        Inflow { l0: l0 * k, ls: ls * k, lc: lc * k }
+    }
+
+    /// Peters-He: the uniform inflow (`lambda_m` times the ground factor) and the loads.
+    fn peters_he_outputs<D: Scalar>(&self, xs: &[D], us: &[D]) -> (Inflow<D>, super::RotorLoads<D>) {
+        let zero = D::from(0.0);
+        let Some(ph) = &self.peters_he else {
+            return (Inflow::zero(), self.loads(us, &Inflow::zero()));
+        };
+        let lambda_m = ph.mean_inflow(xs);
+        let scale = self.ground_scale(&self.flight_condition(us), lambda_m);
+        let mut disk = Disk::new(ph, xs, scale);
+        let loads = self.loads_with(us, &mut disk);
+        (Inflow { l0: lambda_m * scale, ls: zero, lc: zero }, loads)
     }
 }

@@ -75,14 +75,15 @@ impl AeroDynamicStall {
         if self.aero.inflow == InflowModel::PittPeters { x::N_PITT_PETERS } else { 0 }
     }
 
-    /// The inflow from the states (Pitt-Peters) or none.
-    fn inflow<D: Scalar>(&self, xs: &[D]) -> Inflow<D> {
-        if self.aero.inflow == InflowModel::PittPeters {
-            let x = x::View(xs);
-            Inflow { l0: x.lambda0(), ls: x.lambda_s(), lc: x.lambda_c() }
-        } else {
-            Inflow::zero()
-        }
+    /// The Pitt-Peters states, if any.
+    fn lambda<D: Scalar>(&self, xs: &[D]) -> Option<[D; 3]> {
+        let x = x::View(xs);
+        (self.aero.inflow == InflowModel::PittPeters).then(|| [x.lambda0(), x.lambda_s(), x.lambda_c()])
+    }
+
+    /// The inflow from the states (Pitt-Peters, with the ground effect if any) or none.
+    fn inflow<D: Scalar>(&self, xs: &[D], us: &[D]) -> Inflow<D> {
+        if let Some(lambda) = self.lambda(xs) { self.aero.pitt_peters_inflow(lambda, us) } else { Inflow::zero() }
     }
 
     /// The constants at each station: NACA 0012's at the station's nominal Mach number
@@ -127,6 +128,11 @@ impl Model for AeroDynamicStall {
 
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let p = Params::read(params)?;
+        if p.inflow == InflowModel::PetersHe {
+            return Err("parameter 'inflow_model' = 3 (Peters-He) needs the Aero FMU (AeroDynamicStall declares no \
+                        Peters-He states)"
+                .into());
+        }
         let aero = Aero::from_params(&p);
         let airfoils = if p.dynamic_stall {
             if p.inflow == InflowModel::Uniform {
@@ -189,16 +195,16 @@ impl Model for AeroDynamicStall {
 
     fn derivatives<D: Scalar>(&self, _work: &mut Vec<D>, _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
         let m = self.n_inflow();
-        let inflow = self.inflow(xs);
+        let inflow = self.inflow(xs, us);
         let (dx_inflow, dx_stall) = dx.split_at_mut(m);
         let loads = if self.airfoils.is_empty() {
             self.aero.loads(us, &inflow)
         } else {
             dx_stall.iter_mut().for_each(|v| *v = D::from(0.0));
-            self.aero.loads_with(us, &inflow, &mut StallPolar { stall: self, x: &xs[m..], dx: dx_stall })
+            self.aero.loads_with_polar(us, &inflow, &mut StallPolar { stall: self, x: &xs[m..], dx: dx_stall })
         };
-        if m > 0 {
-            self.aero.pitt_peters_derivatives(us, &inflow, &loads, dx_inflow);
+        if let Some(lambda) = self.lambda(xs) {
+            self.aero.pitt_peters_derivatives(us, lambda, &loads, dx_inflow);
         }
     }
 
@@ -211,9 +217,9 @@ impl Model for AeroDynamicStall {
             return self.aero.outputs_warm(&mut (), t, xs, us, y_prev, ys);
         }
         let m = self.n_inflow();
-        let inflow = self.inflow(xs);
-        let loads = self.aero.loads_with(us, &inflow, &mut StallPolar { stall: self, x: &xs[m..], dx: work });
-        self.aero.write_outputs(us, &inflow, &loads, ys);
+        let inflow = self.inflow(xs, us);
+        let loads = self.aero.loads_with_polar(us, &inflow, &mut StallPolar { stall: self, x: &xs[m..], dx: work });
+        self.aero.write_outputs(xs, us, &inflow, &loads, ys);
     }
 
     fn tolerances(&self) -> (f64, f64) {

@@ -74,9 +74,15 @@ fn invalid_parameters_are_refused_with_their_name() {
     assert!(inst.set_integer(&[crate::common::vr("nb")], &[9]).is_err());
 }
 
-/// A 5-bladed rotor in forward flight with flapping, pitching blades; `model` selects the inflow.
+/// A 5-bladed rotor in forward flight with flapping, pitching blades; `model` selects the inflow
+/// (Peters-He: 2 harmonics, 2 radial functions).
 fn flying(model: i32) -> Sim {
-    let mut sim = Sim::new(&[
+    flying_with(model, &[])
+}
+
+/// [`flying`] with more parameters.
+fn flying_with(model: i32, extra: &[(&'static str, Val)]) -> Sim {
+    let mut params = vec![
         ("nb", i(5)),
         ("e", r(0.35)),
         ("r_root", r(1.4)),
@@ -89,7 +95,11 @@ fn flying(model: i32) -> Sim {
         ("lambda0_start", r(0.04)),
         ("lambda_s_start", r(0.01)),
         ("lambda_c_start", r(-0.015)),
-    ]);
+        ("peters_he_harmonics", i(2)),
+        ("peters_he_radial", i(2)),
+    ];
+    params.extend_from_slice(extra);
+    let mut sim = Sim::new(&params);
     let rotor = Rotor { hub_vel: [42.0, 3.0, -2.0], ..Rotor::hover(29.0, 0.35) };
     for b in 0..5 {
         let psi = 0.4 + 2.0 * PI * b as f64 / 5.0;
@@ -104,7 +114,7 @@ fn flying(model: i32) -> Sim {
     }
     sim.set3("hub.vel", rotor.hub_vel);
     sim.set3("hub.omega", [0.05, -0.1, 0.02]);
-    if model == 2 {
+    if model >= 2 {
         for _ in 0..5 {
             sim.step(0.01);
         }
@@ -114,10 +124,16 @@ fn flying(model: i32) -> Sim {
 
 #[test]
 fn directional_derivatives_equal_central_differences_and_declared_structure() {
-    for model in [0, 1, 2] {
+    for model in [0, 1, 2, 3] {
         let mut sim = flying(model);
         let report = check_directional_derivatives(&mut sim.inst, |_, u| 1e-4 * u.abs().max(1.0), 1e-6).unwrap();
         report.assert_clean(&format!("inflow_model {model}"));
+    }
+    // With the ground effect (hub 5 m above the ground, R = 7.5 m).
+    for model in [2, 3] {
+        let mut sim = flying_with(model, &[("ground_height", r(5.0))]);
+        let report = check_directional_derivatives(&mut sim.inst, |_, u| 1e-4 * u.abs().max(1.0), 1e-6).unwrap();
+        report.assert_clean(&format!("inflow_model {model} with ground effect"));
     }
 }
 
@@ -127,6 +143,10 @@ fn fmu_state_restore_and_serialization_are_bit_identical() {
     let outputs = check_fmu_state_round_trip(&mut sim.inst, 5, 0.02);
     assert_eq!(sim.inst.continuous_state().len(), 3);
     eprintln!("FMU state: 5 steps after restore and after deserialisation bit-identical ({outputs} outputs)");
+    // Peters-He, 2 harmonics and 2 radial functions: 2 (2 * 2 + 1) = 10 states.
+    let mut sim = flying(3);
+    check_fmu_state_round_trip(&mut sim.inst, 5, 0.02);
+    assert_eq!(sim.inst.continuous_state().len(), 10);
 }
 
 /// The uniform inflow iteration starts from the inflow of the last evaluation, which the FMU
@@ -183,7 +203,7 @@ fn uniform_inflow_warm_start_is_part_of_the_fmu_state() {
 
 #[test]
 fn unconnected_inputs_give_finite_zero_loads_for_every_inflow_model() {
-    for model in [0, 1, 2] {
+    for model in [0, 1, 2, 3] {
         let mut sim = Sim::new(&[("inflow_model", i(model))]);
         for name in ["thrust", "torque", "CT", "inflow", "blade[1].F.z", "blade[4].M.y"] {
             assert_eq!(sim.get(name), 0.0, "model {model}: {name}");

@@ -155,3 +155,88 @@ fn pitt_peters_in_hover_settles_to_the_uniform_momentum_inflow() {
     assert!(rel(thrust, thrust_ref) < 1e-7);
     assert!(ls.abs() < 1e-10 && lc.abs() < 1e-10);
 }
+
+/// Runs `sim` in hover for `seconds` (steps of 0.05 s) with the 4 blades held at azimuths 0, 90,
+/// 180 and 270 deg (in hover their loads do not depend on the azimuth, and the harmonics up to
+/// 3 of their forcing cancel) and returns `(inflow, CT, thrust)` at the end.
+fn settle(sim: &mut Sim, theta: f64, beta: f64, seconds: f64) -> (f64, f64, f64) {
+    set_hover(sim, 0.3, theta, beta, 0.0);
+    let h = 0.05;
+    for _ in 0..(seconds / h).round() as usize {
+        sim.step(h);
+    }
+    (sim.get("inflow"), sim.get("CT"), sim.get("thrust"))
+}
+
+/// Peters-He with one harmonic and one radial function (3 states) in hover, coupled to the blade
+/// elements: the elliptic-loading form of momentum theory, `2 lambda_m^2 = (9/8) CT`
+/// (`fmu-aero/src/peters_he.rs`, the Pitt-Peters limit); the harmonics stay zero.
+#[test]
+fn peters_he_in_hover_settles_to_the_elliptic_momentum_inflow() {
+    let (theta, beta) = (8.0_f64.to_radians(), 0.04);
+    let mut p = pp_params(3);
+    p.extend([("peters_he_harmonics", i(1)), ("peters_he_radial", i(1)), ("lambda0_start", r(0.05))]);
+    let mut ph = Sim::new(&p);
+    let (lambda, ct, _) = settle(&mut ph, theta, beta, 4.0);
+    let (ls, lc) = (ph.get("inflow_s"), ph.get("inflow_c"));
+    eprintln!(
+        "Peters-He (M=1, K=1) after 4 s: lambda_m {lambda:.9}, CT {ct:.6e}; 2 lambda_m^2 / CT = {:.9} (9/8 = 1.125); \
+         lambda_s {ls:.1e}, lambda_c {lc:.1e}",
+        2.0 * lambda * lambda / ct
+    );
+    assert!(rel(2.0 * lambda * lambda, 9.0 / 8.0 * ct) < 1e-7);
+    assert!(ls.abs() < 1e-10 && lc.abs() < 1e-10);
+}
+
+/// Peters-He in hover with 1..4 radial functions (no harmonics): the steady thrust converges as
+/// the number of radial functions grows (each change smaller than the last, the last below
+/// 0.1 %), and the mean inflow settles within 0.5 % from two functions on.
+#[test]
+fn peters_he_hover_inflow_converges_with_the_radial_functions() {
+    let (theta, beta) = (8.0_f64.to_radians(), 0.04);
+    let mut results = Vec::new();
+    for k in 1..=4 {
+        let mut p = pp_params(3);
+        p.extend([("peters_he_harmonics", i(0)), ("peters_he_radial", i(k)), ("lambda0_start", r(0.05))]);
+        let mut ph = Sim::new(&p);
+        assert_eq!(ph.inst.continuous_state().len(), k as usize);
+        let (lambda, ct, thrust) = settle(&mut ph, theta, beta, 4.0);
+        eprintln!("Peters-He K = {k}: lambda_m {lambda:.8}, CT {ct:.7e}, thrust {thrust:.2} N");
+        results.push((lambda, thrust));
+    }
+    for w in results.windows(3) {
+        let (t1, t2) = ((w[1].1 - w[0].1).abs(), (w[2].1 - w[1].1).abs());
+        assert!(t2 < t1, "thrust changes {t1:e} then {t2:e}");
+    }
+    assert!(rel(results[3].1, results[2].1) < 1e-3);
+    for w in results[1..].windows(2) {
+        assert!(rel(w[1].0, w[0].0) < 5e-3);
+    }
+}
+
+/// Ground effect (Cheeseman and Bennett 1955) with Pitt-Peters in hover: the states still obey
+/// momentum theory with the rotor's thrust (`2 lambda_0^2 = CT`), the blades see the induced
+/// velocity times `1 - (R/4z)^2` (the `inflow` output), and the thrust at the same collective
+/// grows.
+#[test]
+fn ground_effect_reduces_the_induced_velocity_by_the_image_factor() {
+    let (theta, beta) = (8.0_f64.to_radians(), 0.04);
+    let mut free = Sim::new(&pp_params(2));
+    let (_, _, thrust_free) = settle(&mut free, theta, beta, 4.0);
+    let z = 0.75 * R;
+    let mut p = pp_params(2);
+    p.push(("ground_height", r(z)));
+    let mut ground = Sim::new(&p);
+    let (inflow, ct, thrust) = settle(&mut ground, theta, beta, 4.0);
+    let lambda0 = ground.inst.continuous_state()[0];
+    let k = 1.0 - (R / (4.0 * z)).powi(2);
+    eprintln!(
+        "ground effect z = {z} m: lambda_0 {lambda0:.8} (momentum {:.8}), inflow {inflow:.8} = {:.6} lambda_0 \
+         (1 - (R/4z)^2 = {k:.6}); thrust {thrust:.1} N vs {thrust_free:.1} N out of ground effect",
+        (ct / 2.0).sqrt(),
+        inflow / lambda0
+    );
+    assert!(rel(lambda0, (ct / 2.0).sqrt()) < 1e-7);
+    assert!(rel(inflow, k * lambda0) < 1e-12);
+    assert!(thrust > 1.02 * thrust_free);
+}

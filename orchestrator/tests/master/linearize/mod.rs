@@ -6,6 +6,7 @@
 //! against runs of the nonlinear co-simulation.
 
 mod ground_resonance;
+mod peters_he;
 mod rotor;
 
 use crate::common;

@@ -28,7 +28,7 @@ fn rotor_system(dir: &Path) -> PathBuf {
 }
 
 /// Runs `orchestrator ARGS` on our packaged FMUs; its standard output (the run must succeed).
-fn orchestrator<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> String {
+pub(super) fn orchestrator<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_orchestrator"))
         .env("ROTORCRAFT_FMU_CACHE", test_fmus::fixtures::fmu_cache_dir())
         .args(args)
