@@ -41,6 +41,7 @@ pub fn visit_our_models(visitor: &mut impl ModelVisitor) {
     visitor.visit::<fmu_rotor::Rotor>();
     visitor.visit::<fmu_aero::Aero>();
     visitor.visit::<fmu_controls::Controls>();
+    visitor.visit::<fmu_pilot::Pilot>();
 }
 
 impl ModelVisitor for Vec<OurFmu> {
