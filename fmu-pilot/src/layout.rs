@@ -35,6 +35,8 @@ pub mod x {
 
 /// Value references of the parameters, and the bases of the input and output references.
 pub mod vr {
+    use super::G;
+
     fmu_core::declare! { u32;
         MODEL = integer("model", 0, 0, 1,
             "Biodynamic feedthrough model: 0 = none (the outputs are the voluntary commands; no states), \
@@ -65,12 +67,13 @@ pub mod vr {
              steady level flight)").start(-G);
         TOLERANCE = tolerance("tolerance", 1e-9);
     }
-    use super::G;
     fmu_core::value_references!(100, 200);
 }
 
 /// Indices into the real input vector `u` (4 inputs).
 pub mod u {
+    use super::G;
+
     fmu_core::declare! { view usize;
         COLLECTIVE_CMD as collective_cmd = real("collective_cmd", "rad",
             "Voluntary collective command, as blade pitch (rad); up = positive");
@@ -83,7 +86,6 @@ pub mod u {
             .start(-G);
         N;
     }
-    use super::G;
 }
 
 /// Indices into the real output vector `y` (4 outputs).
