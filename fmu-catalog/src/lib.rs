@@ -42,6 +42,7 @@ pub fn visit_our_models(visitor: &mut impl ModelVisitor) {
     visitor.visit::<fmu_aero::Aero>();
     visitor.visit::<fmu_controls::Controls>();
     visitor.visit::<fmu_atmosphere::Atmosphere>();
+    visitor.visit::<fmu_pilot::Pilot>();
 }
 
 impl ModelVisitor for Vec<OurFmu> {
