@@ -22,7 +22,9 @@ const ACTIVE: [(&str, f64); 9] = [
 ];
 
 fn active_sim() -> Sim<Pilot> {
-    let mut params = vec![("model", i(1))];
+    // With the voluntary pilot (roll tracking, second-order Pade delay) on as well.
+    let mut params = vec![("model", i(1)), ("voluntary.task", i(1))];
+    params.extend([("voluntary.K", r(0.4)), ("voluntary.T_lead", r(0.5)), ("voluntary.delay", r(0.2))]);
     params.extend(ACTIVE.iter().map(|&(n, v)| (n, r(v))));
     Sim::<Pilot>::new(&params)
 }
@@ -37,7 +39,18 @@ fn declarations_follow_the_layout() {
     assert_eq!(inputs[u::ACC_Z].name, "acc.z");
     assert_eq!(outputs[y::LAT_CYCLIC].name, "lat_cyclic");
     let states: Vec<String> = Pilot::state_variables().into_iter().map(|s| s.name).collect();
-    assert_eq!(states, ["state.vertical.q", "state.vertical.q_dot", "state.lateral.q", "state.lateral.q_dot"]);
+    assert_eq!(
+        states,
+        [
+            "state.vertical.q",
+            "state.vertical.q_dot",
+            "state.lateral.q",
+            "state.lateral.q_dot",
+            "state.voluntary.pade1",
+            "state.voluntary.pade2",
+            "state.voluntary.lag"
+        ]
+    );
 }
 
 #[test]
@@ -84,7 +97,7 @@ fn an_incomplete_transfer_function_is_refused_by_name() {
     let e = Sim::<Pilot>::try_new(&[("model", i(1))]).err().unwrap();
     assert!(e.contains("vertical.omega"), "{e}");
     let mut inst = Instance::<Pilot>::new("bad");
-    assert!(inst.set_integer(&[fmu_core::verify::vr::<Pilot>("model")], &[2]).is_err());
+    assert!(inst.set_integer(&[fmu_core::verify::vr::<Pilot>("model")], &[3]).is_err());
 }
 
 #[test]
@@ -93,6 +106,8 @@ fn directional_derivatives_equal_central_differences_and_declared_structure() {
     sim.set("collective_cmd", 0.1);
     sim.set("acc.z", -G + 1.0);
     sim.set("acc.y", 0.7);
+    sim.set("cmd.phi", 0.1);
+    sim.set("phi", 0.03);
     for n in 0..20 {
         sim.inst.do_step(n as f64 * 0.005, 0.005).unwrap();
     }
@@ -105,5 +120,5 @@ fn fmu_state_restore_is_bit_identical() {
     let mut sim = active_sim();
     sim.set("acc.z", -G + 2.0);
     check_fmu_state_round_trip(&mut sim.inst, 5, 0.01);
-    assert_eq!(sim.inst.continuous_state().len(), 4);
+    assert_eq!(sim.inst.continuous_state().len(), 7);
 }

@@ -3,3 +3,4 @@
 
 mod fmi_interface;
 mod frequency_response;
+mod voluntary_and_mayo;
