@@ -5,11 +5,11 @@
 //! 1e-6 relative (the difference's modulus over the reference's). Gains are test values.
 
 use fmu_core::Instance;
-use fmu_core::catalog::{DERIVATIVE_VR_BASE, STATE_VR_BASE};
+use fmu_core::verify::frequency_response::{frequency_response, model_exchange_instance};
 use fmu_core::verify::vr;
 use fmu_fcs::Fcs;
 use fmu_fcs::layout::x;
-use nalgebra::{Complex, DMatrix, DVector};
+use nalgebra::Complex;
 
 type C = Complex<f64>;
 
@@ -24,48 +24,20 @@ const TAU_A: f64 = 0.05;
 
 /// A Model Exchange instance with the given real and boolean parameters, and the inputs set.
 fn instance(reals: &[(&str, f64)], booleans: &[&str], inputs: &[(&str, f64)]) -> Instance<Fcs> {
-    let logger = Box::new(|_, _: &str, message: &str| eprintln!("{message}"));
-    let mut inst = Instance::<Fcs>::model_exchange("fcs", logger).unwrap();
-    for &(name, v) in reals.iter().chain(inputs) {
-        inst.set_real(&[vr::<Fcs>(name)], &[v]).unwrap();
-    }
-    for name in booleans {
-        inst.set_boolean(&[vr::<Fcs>(name)], &[true]).unwrap();
-    }
-    inst.setup_experiment(0.0, None).unwrap();
-    inst.enter_initialization_mode().unwrap();
-    inst.exit_initialization_mode().unwrap();
-    inst.enter_continuous_time_mode().unwrap();
-    inst
-}
-
-/// `d unknowns / d known` by the FMU's directional derivative.
-fn column(inst: &mut Instance<Fcs>, unknowns: &[u32], known: u32) -> Vec<f64> {
-    let mut out = vec![0.0; unknowns.len()];
-    inst.get_directional_derivative(unknowns, &[known], &[1.0], &mut out).unwrap();
-    out
+    model_exchange_instance(|inst: &mut Instance<Fcs>| {
+        for &(name, v) in reals.iter().chain(inputs) {
+            inst.set_real(&[vr::<Fcs>(name)], &[v]).unwrap();
+        }
+        for name in booleans {
+            inst.set_boolean(&[vr::<Fcs>(name)], &[true]).unwrap();
+        }
+    })
 }
 
 /// `C (i w I - A)^-1 B + D` from `input` to `output`, over the declared states `slots`.
 fn fmu_response(inst: &mut Instance<Fcs>, slots: &[usize], input: &str, output: &str, w: f64) -> C {
-    let states: Vec<u32> = slots.iter().map(|&k| STATE_VR_BASE + k as u32).collect();
-    let derivatives: Vec<u32> = slots.iter().map(|&k| DERIVATIVE_VR_BASE + k as u32).collect();
-    let (input, output) = (vr::<Fcs>(input), vr::<Fcs>(output));
-    let d = column(inst, &[output], input)[0];
-    if slots.is_empty() {
-        return C::new(d, 0.0);
-    }
-    let n = slots.len();
-    let mut m = DMatrix::<C>::zeros(n, n);
-    for (j, &s) in states.iter().enumerate() {
-        for (i, a) in column(inst, &derivatives, s).into_iter().enumerate() {
-            m[(i, j)] = C::new(-a, if i == j { w } else { 0.0 });
-        }
-    }
-    let b = DVector::from_iterator(n, column(inst, &derivatives, input).into_iter().map(|v| C::new(v, 0.0)));
-    let z = m.lu().solve(&b).expect("i w I - A is regular");
-    let c: Vec<f64> = states.iter().map(|&s| column(inst, &[output], s)[0]).collect();
-    c.iter().zip(z.iter()).fold(C::new(d, 0.0), |acc, (&ci, zi)| acc + zi * ci)
+    let [re, im] = frequency_response(inst, slots, vr::<Fcs>(input), vr::<Fcs>(output), w);
+    C::new(re, im)
 }
 
 /// One check: a configuration, the states it must have, and closed forms per input-output pair.

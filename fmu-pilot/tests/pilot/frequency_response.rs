@@ -5,7 +5,8 @@
 //! The coefficients are test values (not a published pilot): the check is of the realisation.
 
 use fmu_core::Instance;
-use fmu_core::catalog::{DERIVATIVE_VR_BASE, STATE_VR_BASE};
+use fmu_core::verify::frequency_response::{frequency_response, model_exchange_instance};
+use fmu_core::verify::vr;
 use fmu_pilot::Pilot;
 use fmu_pilot::layout::{G, x};
 
@@ -62,52 +63,26 @@ fn transfer_function(axis: &Axis, gain: f64, w_f: f64) -> Complex {
 
 /// A Model Exchange instance with `model = 1`, the two axes and `gain`, in continuous-time mode.
 fn instance(axes: &[Axis; 2], gain: f64) -> Instance<Pilot> {
-    let logger = Box::new(|_, _: &str, message: &str| eprintln!("{message}"));
-    let mut inst = Instance::<Pilot>::model_exchange("pilot", logger).unwrap();
-    inst.set_integer(&[inst.vr("model").unwrap()], &[1]).unwrap();
-    inst.set_real(&[inst.vr("gain").unwrap()], &[gain]).unwrap();
-    for axis in axes {
-        for (name, v) in [("K", axis.k), ("omega", axis.omega), ("zeta", axis.zeta), ("tau", axis.tau)] {
-            let r = inst.vr(&format!("{}.{name}", axis.prefix)).unwrap();
-            inst.set_real(&[r], &[v]).unwrap();
+    model_exchange_instance(|inst: &mut Instance<Pilot>| {
+        inst.set_integer(&[vr::<Pilot>("model")], &[1]).unwrap();
+        inst.set_real(&[vr::<Pilot>("gain")], &[gain]).unwrap();
+        for axis in axes {
+            for (name, v) in [("K", axis.k), ("omega", axis.omega), ("zeta", axis.zeta), ("tau", axis.tau)] {
+                inst.set_real(&[vr::<Pilot>(&format!("{}.{name}", axis.prefix))], &[v]).unwrap();
+            }
         }
-    }
-    inst.setup_experiment(0.0, None).unwrap();
-    inst.enter_initialization_mode().unwrap();
-    inst.exit_initialization_mode().unwrap();
-    inst.enter_continuous_time_mode().unwrap();
-    inst
-}
-
-/// Column `d unknowns / d known` by the FMU's directional derivative.
-fn column(inst: &mut Instance<Pilot>, unknowns: &[u32], known: u32) -> Vec<f64> {
-    let mut out = vec![0.0; unknowns.len()];
-    inst.get_directional_derivative(unknowns, &[known], &[1.0], &mut out).unwrap();
-    out
+    })
 }
 
 /// `C (i w I - A)^-1 B + D` of one axis (its two states), per m/s^2 of the input.
 fn fmu_response(inst: &mut Instance<Pilot>, axis: &Axis, w_f: f64) -> Complex {
-    let vr = |name: &str| inst.vr(name).unwrap_or_else(|| panic!("no variable {name}"));
-    let states = axis.states.map(|k| STATE_VR_BASE + k as u32);
-    let derivatives = axis.states.map(|k| DERIVATIVE_VR_BASE + k as u32);
-    let (input, output) = (vr(axis.input), vr(axis.output));
-    let a: Vec<Vec<f64>> = states.iter().map(|&x| column(inst, &derivatives, x)).collect(); // a[j][i] = dA_ij
-    let b = column(inst, &derivatives, input);
-    let c: Vec<f64> = states.iter().map(|&x| column(inst, &[output], x)[0]).collect();
-    let d = column(inst, &[output], input)[0];
-    // (i w I - A) z = B, 2 x 2 by Cramer's rule.
-    let m = |i: usize, j: usize| Complex::new(-a[j][i], if i == j { w_f } else { 0.0 });
-    let bz = |k: usize| Complex::new(b[k], 0.0);
-    let det = m(0, 0).mul(m(1, 1)).sub(m(0, 1).mul(m(1, 0)));
-    let z0 = bz(0).mul(m(1, 1)).sub(m(0, 1).mul(bz(1))).div(det);
-    let z1 = m(0, 0).mul(bz(1)).sub(m(1, 0).mul(bz(0))).div(det);
-    Complex::new(c[0] * z0.re + c[1] * z1.re + d, c[0] * z0.im + c[1] * z1.im)
+    let [re, im] = frequency_response(inst, &axis.states, vr::<Pilot>(axis.input), vr::<Pilot>(axis.output), w_f);
+    Complex::new(re, im)
 }
 
-#[test]
-fn frequency_response_equals_the_transfer_function_from_0_5_to_10_hz() {
-    let axes = [
+/// The two test axes (coefficients are test values, not a published pilot).
+fn test_axes() -> [Axis; 2] {
+    [
         Axis {
             prefix: "vertical",
             input: "acc.z",
@@ -128,7 +103,12 @@ fn frequency_response_equals_the_transfer_function_from_0_5_to_10_hz() {
             zeta: 0.6,
             tau: 0.0,
         },
-    ];
+    ]
+}
+
+#[test]
+fn frequency_response_equals_the_transfer_function_from_0_5_to_10_hz() {
+    let axes = test_axes();
     let gain = 1.7;
     let mut inst = instance(&axes, gain);
     let mut worst = 0.0_f64;
@@ -157,28 +137,7 @@ fn frequency_response_equals_the_transfer_function_from_0_5_to_10_hz() {
 
 #[test]
 fn the_overall_gain_scales_both_paths() {
-    let axes = [
-        Axis {
-            prefix: "vertical",
-            input: "acc.z",
-            output: "bdft.collective",
-            states: [x::VERTICAL, x::VERTICAL_RATE],
-            k: 0.05,
-            omega: 20.0,
-            zeta: 0.3,
-            tau: 0.02,
-        },
-        Axis {
-            prefix: "lateral",
-            input: "acc.y",
-            output: "bdft.lat_cyclic",
-            states: [x::LATERAL, x::LATERAL_RATE],
-            k: -0.03,
-            omega: 15.0,
-            zeta: 0.6,
-            tau: 0.0,
-        },
-    ];
+    let axes = test_axes();
     let w_f = 2.0 * std::f64::consts::PI * 3.0;
     let mut one = instance(&axes, 1.0);
     let mut three = instance(&axes, 3.0);

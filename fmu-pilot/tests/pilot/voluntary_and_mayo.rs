@@ -5,11 +5,11 @@
 //! delay `exp(-i w tau)`. Gains and time constants of the voluntary pilot are test values.
 
 use fmu_core::Instance;
-use fmu_core::catalog::{DERIVATIVE_VR_BASE, STATE_VR_BASE};
+use fmu_core::verify::frequency_response::{frequency_response, model_exchange_instance};
 use fmu_core::verify::vr;
 use fmu_pilot::Pilot;
 use fmu_pilot::layout::{G, x};
-use nalgebra::{Complex, DMatrix, DVector};
+use nalgebra::Complex;
 
 type C = Complex<f64>;
 
@@ -18,45 +18,20 @@ const FREQUENCIES_HZ: [f64; 6] = [0.05, 0.3, 1.0, 2.0, 5.0, 10.0];
 
 /// A Model Exchange instance with the given integer and real parameters.
 fn instance(integers: &[(&str, i32)], reals: &[(&str, f64)]) -> Instance<Pilot> {
-    let logger = Box::new(|_, _: &str, message: &str| eprintln!("{message}"));
-    let mut inst = Instance::<Pilot>::model_exchange("pilot", logger).unwrap();
-    for &(name, v) in integers {
-        inst.set_integer(&[vr::<Pilot>(name)], &[v]).unwrap();
-    }
-    for &(name, v) in reals {
-        inst.set_real(&[vr::<Pilot>(name)], &[v]).unwrap();
-    }
-    inst.setup_experiment(0.0, None).unwrap();
-    inst.enter_initialization_mode().unwrap();
-    inst.exit_initialization_mode().unwrap();
-    inst.enter_continuous_time_mode().unwrap();
-    inst
-}
-
-/// `d unknowns / d known` by the FMU's directional derivative.
-fn column(inst: &mut Instance<Pilot>, unknowns: &[u32], known: u32) -> Vec<f64> {
-    let mut out = vec![0.0; unknowns.len()];
-    inst.get_directional_derivative(unknowns, &[known], &[1.0], &mut out).unwrap();
-    out
+    model_exchange_instance(|inst: &mut Instance<Pilot>| {
+        for &(name, v) in integers {
+            inst.set_integer(&[vr::<Pilot>(name)], &[v]).unwrap();
+        }
+        for &(name, v) in reals {
+            inst.set_real(&[vr::<Pilot>(name)], &[v]).unwrap();
+        }
+    })
 }
 
 /// `C (i w I - A)^-1 B + D` from `input` to `output` over the declared states `slots`.
 fn fmu_response(inst: &mut Instance<Pilot>, slots: &[usize], input: &str, output: &str, w: f64) -> C {
-    let states: Vec<u32> = slots.iter().map(|&k| STATE_VR_BASE + k as u32).collect();
-    let derivatives: Vec<u32> = slots.iter().map(|&k| DERIVATIVE_VR_BASE + k as u32).collect();
-    let (input, output) = (vr::<Pilot>(input), vr::<Pilot>(output));
-    let n = slots.len();
-    let mut m = DMatrix::<C>::zeros(n, n);
-    for (j, &s) in states.iter().enumerate() {
-        for (i, a) in column(inst, &derivatives, s).into_iter().enumerate() {
-            m[(i, j)] = C::new(-a, if i == j { w } else { 0.0 });
-        }
-    }
-    let b = DVector::from_iterator(n, column(inst, &derivatives, input).into_iter().map(|v| C::new(v, 0.0)));
-    let z = m.lu().solve(&b).expect("i w I - A is regular");
-    let d = column(inst, &[output], input)[0];
-    let c: Vec<f64> = states.iter().map(|&s| column(inst, &[output], s)[0]).collect();
-    c.iter().zip(z.iter()).fold(C::new(d, 0.0), |acc, (&ci, zi)| acc + zi * ci)
+    let [re, im] = frequency_response(inst, slots, vr::<Pilot>(input), vr::<Pilot>(output), w);
+    C::new(re, im)
 }
 
 /// The `(n, n)` Pade approximant of `exp(-tau s)`, n = 1 or 2.
