@@ -38,14 +38,15 @@ def test_pilot_model_description_declares_the_interface(pilot_fmu):
         assert names[n].causality == "input"
     for n in ["collective", "lat_cyclic", "bdft.collective", "bdft.lat_cyclic"]:
         assert names[n].causality == "output"
-    assert len(md.derivatives) == 4
+    # The biodynamic paths' four states and the voluntary pilot's three (Pade, lag).
+    assert len(md.derivatives) == 7
 
 
 @pytest.mark.parametrize("fmi_type", ["CoSimulation", "ModelExchange"])
 def test_a_step_of_acceleration_settles_at_the_static_gain(pilot_fmu, fmi_type):
     start = {"model": 1, "gain": 1.5, **PATH, **LATERAL, "acc.z": -G + 0.4 * G, "collective_cmd": 0.1}
     result = simulate_fmu(pilot_fmu, fmi_type=fmi_type, start_values=start, stop_time=4.0, output_interval=0.01,
-                          output=["collective", "bdft.collective"])
+                          relative_tolerance=1e-9, output=["collective", "bdft.collective"])
     expected = 1.5 * PATH["vertical.K"] * 0.4
     assert result["bdft.collective"][-1] == pytest.approx(expected, rel=1e-6)
     assert result["collective"][-1] == pytest.approx(0.1 + expected, rel=1e-6)
@@ -66,3 +67,16 @@ def test_model_exchange_sine_response_has_the_transfer_functions_gain_and_phase(
     reference = transfer_function(f_hz)
     assert abs(measured) == pytest.approx(abs(reference), rel=1e-3)
     assert np.angle(measured) == pytest.approx(np.angle(reference), abs=2e-3)
+
+
+@pytest.mark.parametrize("fmi_type", ["CoSimulation", "ModelExchange"])
+def test_voluntary_pilot_step_response_is_the_lead_lag_step_response(pilot_fmu, fmi_type):
+    # Roll task without delay: K (T_lead s + 1) / (T_lag s + 1) on cmd.phi - phi, a unit step of
+    # cmd.phi gives K (1 + (T_lead / T_lag - 1) exp(-t / T_lag)).
+    k, t_lead, t_lag = 0.4, 0.5, 0.1
+    start = {"voluntary.task": 1, "voluntary.K": k, "voluntary.T_lead": t_lead, "voluntary.T_lag": t_lag, "cmd.phi": 1.0}
+    result = simulate_fmu(pilot_fmu, fmi_type=fmi_type, start_values=start, stop_time=1.0, output_interval=0.01,
+                          relative_tolerance=1e-9, output=["voluntary", "lat_cyclic"])
+    expected = k * (1.0 + (t_lead / t_lag - 1.0) * np.exp(-result["time"] / t_lag))
+    assert np.max(np.abs(result["voluntary"] - expected)) < 1e-6
+    assert np.array_equal(result["voluntary"], result["lat_cyclic"])
