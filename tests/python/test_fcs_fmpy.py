@@ -88,3 +88,12 @@ def test_sas_damps_and_attitude_hold_recovers_from_a_lateral_stick_doublet(tmp_p
     late = hold["time"] >= 3.0
     assert np.max(np.abs(hold["fuselage.phi"][late] - phi0)) < 3e-3
     assert np.max(np.abs(open_loop["fuselage.phi"][late] - phi0)) > 9e-3
+
+
+def test_hover_hold_flies_to_the_commanded_position_and_holds_it(tmp_path):
+    # From the hover trim at (0, 0, -100) m to the command (2, -1, -100) m (examples/helicopter-hover-hold.json).
+    run = run_system("examples/helicopter-hover-hold.json", tmp_path / "hover.csv")
+    late = run["time"] >= 10.0
+    assert np.max(np.abs(run["fuselage.x"][late] - 2.0)) < 0.2
+    assert np.max(np.abs(run["fuselage.y"][late] + 1.0)) < 0.1
+    assert np.max(np.abs(run["fuselage.z"] + 100.0)) < 0.05
