@@ -43,6 +43,9 @@ pub fn visit_our_models(visitor: &mut impl ModelVisitor) {
     visitor.visit::<fmu_controls::Controls>();
     visitor.visit::<fmu_atmosphere::Atmosphere>();
     visitor.visit::<fmu_aero::AeroDynamicStall>();
+
+    visitor.visit::<fmu_pilot::Pilot>();
+    visitor.visit::<fmu_fcs::Fcs>();
 }
 
 impl ModelVisitor for Vec<OurFmu> {

@@ -43,6 +43,7 @@ pub const UNITS: &[(&str, BaseUnit)] = &[
     ("rad/s2", unit(0, 0, -2, 1)),
     ("1/rad", unit(0, 0, 0, -1)),
     ("1/s", unit(0, 0, -1, 0)),
+    ("rad.s/m", unit(0, -1, 1, 1)),
     ("Pa", unit(1, -1, -2, 0)),
     ("K", BaseUnit { k: 1, ..unit(0, 0, 0, 0) }),
 ];

@@ -3,6 +3,7 @@
 //! really depend on, the declaration layout ([`check_layout`]) and FMU state round trips
 //! ([`check_fmu_state_round_trip`]); [`math`], the small algebra of the models' independent test references.
 
+pub mod frequency_response;
 pub mod math;
 
 use std::collections::HashSet;
