@@ -74,7 +74,7 @@ impl StateVariable {
 }
 
 /// A model that `fmu-core` can export as an FMI 2.0 FMU: Co-Simulation always, Model Exchange
-/// as well when it declares its states ([`Model::state_variables`]).
+/// as well when it offers it ([`Model::offers_model_exchange`]).
 pub trait Model: Sized + 'static {
     /// Static description.
     const INFO: ModelInfo;
@@ -119,6 +119,14 @@ pub trait Model: Sized + 'static {
     /// only. Default: those of [`Model::TABLES`].
     fn state_variables() -> Vec<StateVariable> {
         Self::TABLES.states()
+    }
+
+    /// Whether the FMU offers Model Exchange beside Co-Simulation. Default: when it declares
+    /// states ([`Model::state_variables`]); a [`StatelessModel`](crate::StatelessModel) offers it
+    /// with none (FMI 2.0 allows Model Exchange without states: the importer only sets time and
+    /// inputs and reads the outputs).
+    fn offers_model_exchange() -> bool {
+        !Self::state_variables().is_empty()
     }
 
     /// For each of this configuration's states (in `x` order), its position in

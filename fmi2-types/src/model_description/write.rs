@@ -182,17 +182,8 @@ fn write_units(x: &mut String, units: &[Unit]) {
     for u in units {
         let _ = write!(x, "    <Unit{}>", Attributes::default().text("name", Some(&u.name)).0);
         if let Some(b) = &u.base_unit {
-            let a = Attributes::default()
-                .display("kg", b.kg)
-                .display("m", b.m)
-                .display("s", b.s)
-                .display("A", b.a)
-                .display("K", b.k)
-                .display("mol", b.mol)
-                .display("cd", b.cd)
-                .display("rad", b.rad)
-                .real("factor", b.factor)
-                .real("offset", b.offset);
+            let exponents = b.exponents().into_iter().fold(Attributes::default(), |a, (name, e)| a.display(name, e));
+            let a = exponents.real("factor", b.factor).real("offset", b.offset);
             let _ = write!(x, "<BaseUnit{}/>", a.0);
         }
         for d in &u.display_units {

@@ -6,7 +6,6 @@
 
 use fmi2_types::model_description as schema;
 
-use super::checks::parse_real;
 use super::xml::{Attrs, at};
 use super::*;
 
@@ -23,12 +22,7 @@ pub(super) fn flag(a: &Attrs, name: &str) -> Option<bool> {
 
 /// An xs:double, `INF`, `-INF` or `NaN`, else `None`.
 pub(super) fn real(a: &Attrs, name: &str) -> Option<f64> {
-    match a.get(name).map(str::trim)? {
-        "INF" => Some(f64::INFINITY),
-        "-INF" => Some(f64::NEG_INFINITY),
-        "NaN" => Some(f64::NAN),
-        text => parse_real(text),
-    }
+    schema::xs_double(a.get(name)?)
 }
 
 /// An xs:int (a leading `+` allowed), else `None`.
@@ -142,18 +136,12 @@ fn unit_child(doc: &mut schema::ModelDescription, name: &str, a: &Attrs) {
     let Some(unit) = doc.unit_definitions.last_mut() else { return };
     match name {
         "BaseUnit" => {
-            unit.base_unit = Some(schema::BaseUnit {
-                kg: integer(a, "kg"),
-                m: integer(a, "m"),
-                s: integer(a, "s"),
-                a: integer(a, "A"),
-                k: integer(a, "K"),
-                mol: integer(a, "mol"),
-                cd: integer(a, "cd"),
-                rad: integer(a, "rad"),
-                factor: real(a, "factor"),
-                offset: real(a, "offset"),
-            })
+            // Read leniently: a value that is not of its type is left out.
+            let mut base = schema::BaseUnit::default();
+            for (name, text) in a.iter() {
+                let _ = base.set_attribute(name, text);
+            }
+            unit.base_unit = Some(base);
         }
         "DisplayUnit" => unit.display_units.push(schema::DisplayUnit {
             name: text(a, "name").unwrap_or_default(),

@@ -56,6 +56,11 @@ impl Attrs {
         self.list.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_ref())
     }
 
+    /// Every attribute, (name, value), in document order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.list.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
     pub(super) fn invalid(&self, message: String) -> DescriptionError {
         DescriptionError::Invalid { line: self.line, message }
     }
