@@ -173,3 +173,14 @@ pub trait Model: Sized + 'static {
     /// example, renormalises a quaternion). Default: nothing.
     fn project_state(&self, _x: &mut [f64]) {}
 }
+
+/// Inside `impl Model for ...`, the [`Model::Work`] of a model that keeps nothing between
+/// evaluations: `type Work<D> = ()` and its `work`.
+#[macro_export]
+macro_rules! no_work {
+    () => {
+        type Work<D: $crate::Scalar> = ();
+
+        fn work<D: $crate::Scalar>(&self) {}
+    };
+}

@@ -29,9 +29,7 @@ impl<M: StatelessModel> Model for M {
     const INFO: ModelInfo = <M as StatelessModel>::INFO;
     const TABLES: Tables = <M as StatelessModel>::TABLES;
 
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
+    crate::no_work!();
 
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         <M as StatelessModel>::configure(params)
