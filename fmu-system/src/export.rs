@@ -241,8 +241,8 @@ fn model_description(
 /// The `CoSimulation` element: the capabilities every inner FMU shares.
 fn co_simulation(model_identifier: &str, system: &System) -> schema::CoSimulation {
     // FMU state: composed of the inner FMUs' states, so only where every one provides it.
-    let every = |f: fn(&cosim::import::model_description::CoSimulation) -> bool| {
-        system.instances.iter().all(|i| f(&i.description.co_simulation))
+    let every = |f: fn(&schema::CoSimulation) -> Option<bool>| {
+        system.instances.iter().all(|i| f(&i.description.co_simulation) == Some(true))
     };
     let get_and_set = every(|c| c.can_get_and_set_fmu_state);
     // Input derivatives reach the inner FMUs only through the master's input extrapolation.

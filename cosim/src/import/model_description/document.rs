@@ -54,34 +54,23 @@ pub(super) fn root(doc: &mut schema::ModelDescription, a: &Attrs) {
     doc.number_of_event_indicators = unsigned(a, "numberOfEventIndicators");
 }
 
-/// The `ModelExchange` or `CoSimulation` element, `DefaultExperiment`.
+/// The flags of the `ModelExchange` element that the importer does not check, read leniently
+/// (a value that is not a boolean is left out).
+pub(super) fn model_exchange_flags(a: &Attrs) -> schema::ModelExchange {
+    schema::ModelExchange {
+        model_identifier: String::new(),
+        needs_execution_tool: flag(a, "needsExecutionTool"),
+        completed_integrator_step_not_needed: flag(a, "completedIntegratorStepNotNeeded"),
+        can_be_instantiated_only_once_per_process: flag(a, "canBeInstantiatedOnlyOncePerProcess"),
+        can_get_and_set_fmu_state: flag(a, "canGetAndSetFMUstate"),
+        can_serialize_fmu_state: flag(a, "canSerializeFMUstate"),
+        provides_directional_derivative: flag(a, "providesDirectionalDerivative"),
+    }
+}
+
+/// `DefaultExperiment` (the `ModelExchange` and `CoSimulation` elements are the parser's own).
 pub(super) fn root_child(doc: &mut schema::ModelDescription, name: &str, a: &Attrs) {
-    let model_identifier = || a.get("modelIdentifier").unwrap_or_default().to_string();
     match name {
-        "ModelExchange" => {
-            doc.model_exchange = Some(schema::ModelExchange {
-                model_identifier: model_identifier(),
-                needs_execution_tool: flag(a, "needsExecutionTool"),
-                completed_integrator_step_not_needed: flag(a, "completedIntegratorStepNotNeeded"),
-                can_be_instantiated_only_once_per_process: flag(a, "canBeInstantiatedOnlyOncePerProcess"),
-                can_get_and_set_fmu_state: flag(a, "canGetAndSetFMUstate"),
-                can_serialize_fmu_state: flag(a, "canSerializeFMUstate"),
-                provides_directional_derivative: flag(a, "providesDirectionalDerivative"),
-            })
-        }
-        "CoSimulation" => {
-            doc.co_simulation = Some(schema::CoSimulation {
-                model_identifier: model_identifier(),
-                needs_execution_tool: flag(a, "needsExecutionTool"),
-                can_handle_variable_communication_step_size: flag(a, "canHandleVariableCommunicationStepSize"),
-                can_interpolate_inputs: flag(a, "canInterpolateInputs"),
-                max_output_derivative_order: unsigned(a, "maxOutputDerivativeOrder"),
-                can_be_instantiated_only_once_per_process: flag(a, "canBeInstantiatedOnlyOncePerProcess"),
-                can_get_and_set_fmu_state: flag(a, "canGetAndSetFMUstate"),
-                can_serialize_fmu_state: flag(a, "canSerializeFMUstate"),
-                provides_directional_derivative: flag(a, "providesDirectionalDerivative"),
-            })
-        }
         "DefaultExperiment" => {
             doc.default_experiment = Some(schema::DefaultExperiment {
                 start_time: real(a, "startTime"),
