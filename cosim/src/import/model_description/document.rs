@@ -70,16 +70,13 @@ pub(super) fn model_exchange_flags(a: &Attrs) -> schema::ModelExchange {
 
 /// `DefaultExperiment` (the `ModelExchange` and `CoSimulation` elements are the parser's own).
 pub(super) fn root_child(doc: &mut schema::ModelDescription, name: &str, a: &Attrs) {
-    match name {
-        "DefaultExperiment" => {
-            doc.default_experiment = Some(schema::DefaultExperiment {
-                start_time: real(a, "startTime"),
-                stop_time: real(a, "stopTime"),
-                tolerance: real(a, "tolerance"),
-                step_size: real(a, "stepSize"),
-            })
-        }
-        _ => {}
+    if name == "DefaultExperiment" {
+        doc.default_experiment = Some(schema::DefaultExperiment {
+            start_time: real(a, "startTime"),
+            stop_time: real(a, "stopTime"),
+            tolerance: real(a, "tolerance"),
+            step_size: real(a, "stepSize"),
+        })
     }
 }
 
