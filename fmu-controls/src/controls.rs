@@ -102,9 +102,7 @@ impl Model for Controls {
 
     const TABLES: Tables = crate::layout::TABLES;
 
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
+    fmu_core::no_work!();
 
     /// Builds the model from parameter values, validating them (errors name the parameter).
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {

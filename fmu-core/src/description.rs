@@ -46,9 +46,7 @@ fn generated<M: Model>() -> Generated {
         let catalog = Catalog::new(M::variables())
             .and_then(|c| c.with_states(M::state_variables()))
             .unwrap_or_else(|e| panic!("model {}: invalid variable declarations: {e}", M::INFO.model_identifier));
-        let body = document::<M>(&catalog, "@GUID@").to_xml();
-        let guid = guid_of(&body);
-        let xml = body.replace("@GUID@", &guid);
+        let (xml, guid) = document::<M>(&catalog, "").into_xml_with_content_guid();
         Generated { catalog: Arc::new(catalog), xml: Arc::from(xml), guid: Arc::from(guid) }
     });
     entry.clone()
@@ -76,18 +74,6 @@ pub fn guid<M: Model>() -> Arc<str> {
     generated::<M>().guid
 }
 
-/// A GUID for a model description: the 128-bit FNV-1a of its text (with a placeholder where the
-/// GUID goes), formatted as a braced UUID.
-pub fn guid_of(text: &str) -> String {
-    let mut h: u128 = 0x6c62272e07bb014262b821756295c58d;
-    for b in text.bytes() {
-        h ^= u128::from(b);
-        h = h.wrapping_mul(0x0000000001000000000000000000013B);
-    }
-    let hex = format!("{h:032x}");
-    format!("{{{}-{}-{}-{}-{}}}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
-}
-
 /// Shortest text that reads back as the same `f64`.
 pub fn real(v: f64) -> String {
     format!("{v:?}")
@@ -105,7 +91,7 @@ fn document<M: Model>(catalog: &Catalog, guid: &str) -> schema::ModelDescription
     md.generation_tool = Some(format!("{TOOL_NAME} {version}"));
     md.variable_naming_convention = Some(schema::VariableNamingConvention::Flat);
     md.number_of_event_indicators = Some(0);
-    interfaces(&mut md, info, catalog);
+    interfaces::<M>(&mut md, info);
     md.unit_definitions = unit_definitions(catalog);
     md.type_definitions = type_definitions(catalog);
     md.log_categories = log_categories();
@@ -143,9 +129,9 @@ pub fn log_categories() -> Vec<schema::Category> {
         .collect()
 }
 
-/// The Model Exchange (when the model has states) and Co-Simulation elements.
-fn interfaces(md: &mut schema::ModelDescription, info: &ModelInfo, catalog: &Catalog) {
-    if !catalog.states.is_empty() {
+/// The Model Exchange (when the model offers it) and Co-Simulation elements.
+fn interfaces<M: Model>(md: &mut schema::ModelDescription, info: &ModelInfo) {
+    if M::offers_model_exchange() {
         md.model_exchange = Some(schema::ModelExchange {
             model_identifier: info.model_identifier.to_string(),
             completed_integrator_step_not_needed: Some(true),

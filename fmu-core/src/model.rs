@@ -74,7 +74,7 @@ impl StateVariable {
 }
 
 /// A model that `fmu-core` can export as an FMI 2.0 FMU: Co-Simulation always, Model Exchange
-/// as well when it declares its states ([`Model::state_variables`]).
+/// as well when it offers it ([`Model::offers_model_exchange`]).
 pub trait Model: Sized + 'static {
     /// Static description.
     const INFO: ModelInfo;
@@ -121,6 +121,14 @@ pub trait Model: Sized + 'static {
         Self::TABLES.states()
     }
 
+    /// Whether the FMU offers Model Exchange beside Co-Simulation. Default: when it declares
+    /// states ([`Model::state_variables`]); a [`StatelessModel`](crate::StatelessModel) offers it
+    /// with none (FMI 2.0 allows Model Exchange without states: the importer only sets time and
+    /// inputs and reads the outputs).
+    fn offers_model_exchange() -> bool {
+        !Self::state_variables().is_empty()
+    }
+
     /// For each of this configuration's states (in `x` order), its position in
     /// [`Model::state_variables`]; the declared states not listed stay at zero with zero
     /// derivative. Default: the first [`Model::n_states`].
@@ -164,4 +172,15 @@ pub trait Model: Sized + 'static {
     /// Projects the state back onto its manifold after each accepted integrator step (for
     /// example, renormalises a quaternion). Default: nothing.
     fn project_state(&self, _x: &mut [f64]) {}
+}
+
+/// Inside `impl Model for ...`, the [`Model::Work`] of a model that keeps nothing between
+/// evaluations: `type Work<D> = ()` and its `work`.
+#[macro_export]
+macro_rules! no_work {
+    () => {
+        type Work<D: $crate::Scalar> = ();
+
+        fn work<D: $crate::Scalar>(&self) {}
+    };
 }

@@ -7,9 +7,10 @@ use crate::model::{Model, ModelInfo, Parameters, Scalar};
 use crate::params::ParameterError;
 
 /// A model without continuous states and without memory between evaluations. Implement this
-/// instead of [`Model`]: every such type is a [`Model`] with no states (Co-Simulation only, no
-/// derivatives, no initial state), no [`Model::Work`] and no integrator, so `fmi2DoStep` only
-/// advances the clock and the outputs are evaluated from the inputs when read.
+/// instead of [`Model`]: every such type is a [`Model`] with no states (no derivatives, no
+/// initial state), no [`Model::Work`] and no integrator, so `fmi2DoStep` only advances the clock
+/// and the outputs are evaluated from the inputs when read. It offers Co-Simulation and Model
+/// Exchange (with zero states and no event indicators).
 pub trait StatelessModel: Sized + 'static {
     /// Static description ([`Model::INFO`]).
     const INFO: ModelInfo;
@@ -28,9 +29,7 @@ impl<M: StatelessModel> Model for M {
     const INFO: ModelInfo = <M as StatelessModel>::INFO;
     const TABLES: Tables = <M as StatelessModel>::TABLES;
 
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
+    crate::no_work!();
 
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         <M as StatelessModel>::configure(params)
@@ -41,6 +40,10 @@ impl<M: StatelessModel> Model for M {
     }
 
     fn initial_state(&self, _x: &mut [f64]) {}
+
+    fn offers_model_exchange() -> bool {
+        true
+    }
 
     fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, _x: &[D], _u: &[D], _dx: &mut [D]) {}
 

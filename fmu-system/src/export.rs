@@ -175,16 +175,17 @@ fn interface(system: &System, options: &ExportOptions) -> Result<(Chosen, Vec<St
     Ok((chosen, skipped))
 }
 
-/// `modelDescription.xml` of the system FMU, with `@GUID@` where the GUID goes.
+/// The model description of the system FMU, its GUID left to
+/// [`schema::ModelDescription::into_xml_with_content_guid`].
 fn model_description(
     model_name: &str,
     model_identifier: &str,
     system: &System,
     chosen: &[(VarRef, OuterVariable)],
     units: &BTreeMap<String, schema::BaseUnit>,
-) -> String {
+) -> schema::ModelDescription {
     let instances: Vec<&str> = system.instances.iter().map(|i| i.name.as_str()).collect();
-    let mut md = schema::ModelDescription::new(model_name, "@GUID@");
+    let mut md = schema::ModelDescription::new(model_name, "");
     md.description = Some(format!(
         "The coupled system {model_name} ({}) with its algebraic loops solved by the rotorcraft-fmi Newton master",
         instances.join(", ")
@@ -234,14 +235,14 @@ fn model_description(
         .collect();
     md.model_structure.initial_unknowns = outputs.clone();
     md.model_structure.outputs = outputs;
-    md.to_xml()
+    md
 }
 
 /// The `CoSimulation` element: the capabilities every inner FMU shares.
 fn co_simulation(model_identifier: &str, system: &System) -> schema::CoSimulation {
     // FMU state: composed of the inner FMUs' states, so only where every one provides it.
-    let every = |f: fn(&cosim::import::model_description::CoSimulation) -> bool| {
-        system.instances.iter().all(|i| f(&i.description.co_simulation))
+    let every = |f: fn(&schema::CoSimulation) -> Option<bool>| {
+        system.instances.iter().all(|i| f(&i.description.co_simulation) == Some(true))
     };
     let get_and_set = every(|c| c.can_get_and_set_fmu_state);
     // Input derivatives reach the inner FMUs only through the master's input extrapolation.
@@ -343,9 +344,7 @@ pub fn export(
     }
 
     let units = unit_definitions(&embedded)?;
-    let body = model_description(&stem, &model_identifier, system, &chosen, &units);
-    let guid = fmu_core::description::guid_of(&body);
-    let xml = body.replace("@GUID@", &guid);
+    let (xml, guid) = model_description(&stem, &model_identifier, system, &chosen, &units).into_xml_with_content_guid();
     let counts = [OuterCausality::Parameter, OuterCausality::Input, OuterCausality::Output]
         .map(|c| chosen.iter().filter(|(_, v)| v.causality == c).count());
     let interface = Interface { guid, variables: chosen.into_iter().map(|(_, v)| v).collect() };
@@ -428,22 +427,7 @@ fn unit_definitions(embedded: &[(PathBuf, String)]) -> Result<BTreeMap<String, s
 fn base_unit(attributes: &[(String, String)]) -> Result<schema::BaseUnit> {
     let mut base = schema::BaseUnit::default();
     for (name, text) in attributes {
-        let exponent =
-            || text.trim().parse::<i32>().with_context(|| format!("BaseUnit {name}=\"{text}\" is not an integer"));
-        let real = || text.trim().parse::<f64>().with_context(|| format!("BaseUnit {name}=\"{text}\" is not a number"));
-        match name.as_str() {
-            "kg" => base.kg = Some(exponent()?),
-            "m" => base.m = Some(exponent()?),
-            "s" => base.s = Some(exponent()?),
-            "A" => base.a = Some(exponent()?),
-            "K" => base.k = Some(exponent()?),
-            "mol" => base.mol = Some(exponent()?),
-            "cd" => base.cd = Some(exponent()?),
-            "rad" => base.rad = Some(exponent()?),
-            "factor" => base.factor = Some(real()?),
-            "offset" => base.offset = Some(real()?),
-            _ => {}
-        }
+        base.set_attribute(name, text).map_err(anyhow::Error::msg)?;
     }
     Ok(base)
 }

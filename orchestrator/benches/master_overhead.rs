@@ -13,6 +13,7 @@
 //! Each figure is the best of five. Run with `cargo bench -p orchestrator --bench master_overhead`
 //! after `cargo build --release -p orchestrator`.
 
+use std::ffi::OsStr;
 use std::hint::black_box;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -109,15 +110,8 @@ fn cli(dir: &Path, fmu: &Path) -> (f64, f64) {
     assert!(exe.is_file(), "{} missing: cargo build --release -p orchestrator", exe.display());
     let (csv, summary) = (dir.join("vdp.csv"), dir.join("vdp-summary.json"));
     let started = Instant::now();
-    let out = Command::new(&exe)
-        .arg("run")
-        .arg(&system)
-        .arg("--out")
-        .arg(&csv)
-        .arg("--summary-json")
-        .arg(&summary)
-        .output()
-        .unwrap();
+    let args = [OsStr::new("run"), system.as_os_str(), OsStr::new("--out"), csv.as_os_str()];
+    let out = Command::new(&exe).args(args).arg("--summary-json").arg(&summary).output().unwrap();
     let process = started.elapsed().as_secs_f64();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();

@@ -10,14 +10,10 @@ typedef struct {
     double x[3]; /* x1, x2, mu: indexed by value reference */
 } Instance;
 
-FMI2_PLATFORM_AND_VERSION
-
 FMI2_INSTANTIATE(Instance, i->x[0] = 2.0; i->x[1] = 0.0; i->x[2] = 1.0;)
 
-FMI2_FREE_INSTANCE(Instance)
-FMI2_IGNORE_DEBUG_LOGGING
+FMI2_COMMON(Instance)
 FMI2_IGNORE_EXPERIMENT
-FMI2_TRIVIAL_MODES
 
 fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, fmi2Real* v) {
     Instance* i = c;

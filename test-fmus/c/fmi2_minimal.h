@@ -91,6 +91,15 @@ typedef struct {
         return fmi2OK; \
     }
 
+/* What every hand-written FMU here writes the same way, for its instance struct `type`:
+ * fmi2GetTypesPlatform and fmi2GetVersion, fmi2FreeInstance, fmi2SetDebugLogging (ignored) and the
+ * trivial modes (FMI2_TRIVIAL_MODES). */
+#define FMI2_COMMON(type) \
+    FMI2_PLATFORM_AND_VERSION \
+    FMI2_FREE_INSTANCE(type) \
+    FMI2_IGNORE_DEBUG_LOGGING \
+    FMI2_TRIVIAL_MODES
+
 /* The getters and setters of an FMU with Real variables only. */
 #define FMI2_ONLY_REALS \
     FMI2_NO_VARIABLES(fmi2GetInteger, fmi2Integer*) \

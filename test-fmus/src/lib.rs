@@ -136,9 +136,7 @@ impl Model for Body {
 
     const TABLES: Tables = body::TABLES;
 
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
+    fmu_core::no_work!();
 
     fn configure(p: &dyn Parameters) -> Result<Self, ParameterError> {
         use body::vr::*;
@@ -255,9 +253,7 @@ impl Model for Load {
 
     const TABLES: Tables = load::TABLES;
 
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
+    fmu_core::no_work!();
 
     fn configure(p: &dyn Parameters) -> Result<Self, ParameterError> {
         use load::vr::*;

@@ -1,7 +1,7 @@
-"""Our four FMUs as FMI 2.0 Model Exchange units in FMPy, a third-party importer whose own solver
+"""Our FMUs as FMI 2.0 Model Exchange units in FMPy, a third-party importer whose own solver
 (CVode) integrates the states: each declares `<ModelExchange>` beside `<CoSimulation>`, validates,
 and its Model Exchange run agrees with its Co-Simulation run (and, where there is one, with the
-closed form).
+closed form). A stateless one (the Atmosphere) offers Model Exchange with zero states.
 """
 
 import math
@@ -14,8 +14,8 @@ from fmpy.validation import validate_fmu
 from conftest import OUR_FMUS, ROOT
 from conftest import packaged_fmu as fmu
 
-# Those of our FMUs that have continuous states offer Model Exchange (a stateless one is
-# Co-Simulation only), as their committed descriptions say.
+# Those of our FMUs that offer Model Exchange (all of them today), as their committed
+# descriptions say.
 MODELS = [name for name in OUR_FMUS if "<ModelExchange" in (ROOT / "modelDescription" / f"{name}.xml").read_text()]
 
 
@@ -36,7 +36,7 @@ def test_model_exchange_is_declared_and_valid(name):
     assert md.modelExchange.modelIdentifier == md.coSimulation.modelIdentifier == name
     assert md.modelExchange.providesDirectionalDerivative
     states = [v for v in md.modelVariables if v.name.startswith("state.")]
-    assert len(md.derivatives) == len(states) > 0
+    assert len(md.derivatives) == len(states)
     for state, derivative in zip(states, md.derivatives):
         assert derivative.variable.name == f"der({state.name})"
         assert derivative.variable.derivative is state
@@ -96,3 +96,22 @@ def test_peters_he_inflow_agrees_between_interfaces():
     me, cs = both("Aero", 0.3, 0.003, starts, ["inflow", "thrust"])
     np.testing.assert_allclose(me["inflow"], cs["inflow"], rtol=1e-6, atol=1e-9)
     assert me["inflow"][-1] < 0.9 * me["inflow"][0]
+
+
+def test_stateless_atmosphere_runs_as_model_exchange_with_zero_states():
+    """No states, no event indicators: FMPy only sets time and inputs and reads the outputs, which
+    are the Co-Simulation run's and ISA air (ICAO Doc 7488 sea level: 1.2250 kg/m^3, 288.15 K,
+    101325 Pa; at 1000 m geometric, USSA 1976 eq. 18 geopotential H = r0 Z / (r0 + Z), r0 = 6356766
+    m, and the troposphere's lapse rate 6.5 K/km, as fmu-atmosphere/src/isa.rs cites them)."""
+    md = read_model_description(fmu("Atmosphere"))
+    assert md.numberOfEventIndicators == 0 and md.derivatives == []
+    outputs = ["density", "temperature", "pressure"]
+    me, cs = both("Atmosphere", 1.0, 0.1, {}, outputs)
+    for name in outputs:
+        np.testing.assert_array_equal(me[name], cs[name])
+    np.testing.assert_allclose(me["density"], 1.2250, atol=5e-5)
+    assert np.all(me["temperature"] == 288.15) and np.all(me["pressure"] == 101325.0)
+    high = simulate_fmu(fmu("Atmosphere"), fmi_type="ModelExchange", stop_time=0.5, output_interval=0.1,
+                        start_values={"z": -1000.0}, output=["temperature"])
+    geopotential = 6356766.0 * 1000.0 / (6356766.0 + 1000.0)
+    np.testing.assert_allclose(high["temperature"], 288.15 - 0.0065 * geopotential, rtol=1e-12)

@@ -46,12 +46,12 @@ fn identity(out: &mut String, md: &ModelDescription) {
 /// The capability flags, get-after-set and the default experiment.
 fn capabilities(out: &mut String, md: &ModelDescription) {
     let cs = &md.co_simulation;
-    let yes = |b: bool| if b { "yes" } else { "no" };
+    let yes = |flag: Option<bool>| if flag == Some(true) { "yes" } else { "no" };
     let _ = writeln!(out, "Capabilities");
     let flags = [
-        ("canHandleVariableCommunicationStepSize", yes(cs.can_handle_variable_step_size).to_string()),
+        ("canHandleVariableCommunicationStepSize", yes(cs.can_handle_variable_communication_step_size).to_string()),
         ("canInterpolateInputs", yes(cs.can_interpolate_inputs).to_string()),
-        ("maxOutputDerivativeOrder", cs.max_output_derivative_order.to_string()),
+        ("maxOutputDerivativeOrder", cs.max_output_derivative_order.unwrap_or(0).to_string()),
         ("canGetAndSetFMUstate", yes(cs.can_get_and_set_fmu_state).to_string()),
         ("canSerializeFMUstate", yes(cs.can_serialize_fmu_state).to_string()),
         ("providesDirectionalDerivative", yes(cs.provides_directional_derivative).to_string()),

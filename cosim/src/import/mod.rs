@@ -191,7 +191,7 @@ impl Fmu {
             resource_uri,
             fatal: AtomicBool::new(false),
             only_instance: Mutex::new(None),
-            only_once: cs.can_be_instantiated_only_once_per_process,
+            only_once: cs.can_be_instantiated_only_once_per_process == Some(true),
             python: uses_python,
             extracted,
         });

@@ -194,7 +194,7 @@ impl Master {
         let state_vrs: Vec<u32> = md.continuous_states.iter().map(|s| md.variables[s.state].value_reference).collect();
         let derivative_vrs: Vec<u32> =
             md.continuous_states.iter().map(|s| md.variables[s.derivative].value_reference).collect();
-        let exact = md.model_exchange.as_ref().is_some_and(|me| me.provides_directional_derivative);
+        let exact = md.model_exchange.as_ref().is_some_and(|me| me.provides_directional_derivative == Some(true));
         let unit = &mut self.units[u];
         unit.flush()?;
         let n_x = state_vrs.len();

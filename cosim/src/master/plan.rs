@@ -157,7 +157,7 @@ impl CouplingPlan {
             parameters: start_parameters(system),
             notes,
             can_roll_back: system.master.rollback
-                && descriptions(system).all(|md| md.co_simulation.can_get_and_set_fmu_state),
+                && descriptions(system).all(|md| md.co_simulation.can_get_and_set_fmu_state == Some(true)),
         })
     }
 
@@ -335,8 +335,8 @@ fn unit_plans(system: &System, io: &Io) -> Vec<UnitPlan> {
         units.push(UnitPlan {
             name: inst.name.clone(),
             get_after_set: md.get_after_set,
-            provides_dd: md.co_simulation.provides_directional_derivative,
-            can_interpolate: md.co_simulation.can_interpolate_inputs,
+            provides_dd: md.co_simulation.provides_directional_derivative == Some(true),
+            can_interpolate: md.co_simulation.can_interpolate_inputs == Some(true),
             in_vrs: vrs(driven),
             out_vrs: vrs(read),
             out_names: read.iter().map(|&v| format!("{}.{}", inst.name, md.variables[v].name)).collect(),

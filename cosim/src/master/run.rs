@@ -231,8 +231,11 @@ impl Master {
                 _ => None,
             })
             .min_by(f64::total_cmp)?;
-        let variable_steps =
-            self.system.instances.iter().all(|i| i.description.co_simulation.can_handle_variable_step_size);
+        let variable_steps = self
+            .system
+            .instances
+            .iter()
+            .all(|i| i.description.co_simulation.can_handle_variable_communication_step_size == Some(true));
         variable_steps.then_some(breakpoint)
     }
 

@@ -52,13 +52,13 @@ impl Master {
     /// Whether every FMU can get and set its state (`canGetAndSetFMUstate`), which
     /// [`Master::get_state`] needs.
     pub fn can_get_and_set_state(&self) -> bool {
-        self.system.instances.iter().all(|i| i.description.co_simulation.can_get_and_set_fmu_state)
+        self.system.instances.iter().all(|i| i.description.co_simulation.can_get_and_set_fmu_state == Some(true))
     }
 
     /// Whether every FMU can also serialise its state (`canSerializeFMUstate`).
     pub fn can_serialize_state(&self) -> bool {
         self.can_get_and_set_state()
-            && self.system.instances.iter().all(|i| i.description.co_simulation.can_serialize_fmu_state)
+            && self.system.instances.iter().all(|i| i.description.co_simulation.can_serialize_fmu_state == Some(true))
     }
 
     /// Saves the master and every FMU at the current communication point.

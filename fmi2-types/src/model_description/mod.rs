@@ -10,8 +10,12 @@
 //! The writer needs no XML library (an FMU's own library writes its description to check its GUID)
 //! and writes attributes in a fixed order, so equal types give equal bytes.
 
+mod guid;
+mod units;
 mod write;
 
+pub use guid::guid_of;
+pub use units::xs_double;
 pub use write::escape;
 
 /// `fmiModelDescription`: the whole document.

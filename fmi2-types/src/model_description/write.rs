@@ -136,14 +136,10 @@ impl ModelDescription {
     }
 
     fn write_categories_experiment_annotations(&self, x: &mut String) {
-        if !self.log_categories.is_empty() {
-            x.push_str("  <LogCategories>\n");
-            for c in &self.log_categories {
-                let a = Attributes::default().text("name", Some(&c.name)).text("description", c.description.as_deref());
-                let _ = writeln!(x, "    <Category{}/>", a.0);
-            }
-            x.push_str("  </LogCategories>\n");
-        }
+        write_list(x, "LogCategories", &self.log_categories, |x, c| {
+            let a = Attributes::default().text("name", Some(&c.name)).text("description", c.description.as_deref());
+            let _ = writeln!(x, "    <Category{}/>", a.0);
+        });
         if let Some(e) = &self.default_experiment {
             let a = Attributes::default()
                 .real("startTime", e.start_time)
@@ -152,47 +148,30 @@ impl ModelDescription {
                 .real("stepSize", e.step_size);
             let _ = writeln!(x, "  <DefaultExperiment{}/>", a.0);
         }
-        if !self.vendor_annotations.is_empty() {
-            x.push_str("  <VendorAnnotations>\n");
-            for tool in &self.vendor_annotations {
-                let name = Attributes::default().text("name", Some(&tool.name));
-                match &tool.coupling {
-                    Some(c) => {
-                        let a = Attributes::default()
-                            .display("getAfterSet", Some(c.get_after_set))
-                            .text("description", c.description.as_deref());
-                        let _ = writeln!(x, "    <Tool{}>\n      <Coupling{}/>\n    </Tool>", name.0, a.0);
-                    }
-                    None => {
-                        let _ = writeln!(x, "    <Tool{}/>", name.0);
-                    }
+        write_list(x, "VendorAnnotations", &self.vendor_annotations, |x, tool| {
+            let name = Attributes::default().text("name", Some(&tool.name));
+            match &tool.coupling {
+                Some(c) => {
+                    let a = Attributes::default()
+                        .display("getAfterSet", Some(c.get_after_set))
+                        .text("description", c.description.as_deref());
+                    let _ = writeln!(x, "    <Tool{}>\n      <Coupling{}/>\n    </Tool>", name.0, a.0);
+                }
+                None => {
+                    let _ = writeln!(x, "    <Tool{}/>", name.0);
                 }
             }
-            x.push_str("  </VendorAnnotations>\n");
-        }
+        });
     }
 }
 
 /// `UnitDefinitions`, one `Unit` a line.
 fn write_units(x: &mut String, units: &[Unit]) {
-    if units.is_empty() {
-        return;
-    }
-    x.push_str("  <UnitDefinitions>\n");
-    for u in units {
+    write_list(x, "UnitDefinitions", units, |x, u| {
         let _ = write!(x, "    <Unit{}>", Attributes::default().text("name", Some(&u.name)).0);
         if let Some(b) = &u.base_unit {
-            let a = Attributes::default()
-                .display("kg", b.kg)
-                .display("m", b.m)
-                .display("s", b.s)
-                .display("A", b.a)
-                .display("K", b.k)
-                .display("mol", b.mol)
-                .display("cd", b.cd)
-                .display("rad", b.rad)
-                .real("factor", b.factor)
-                .real("offset", b.offset);
+            let exponents = b.exponents().into_iter().fold(Attributes::default(), |a, (name, e)| a.display(name, e));
+            let a = exponents.real("factor", b.factor).real("offset", b.offset);
             let _ = write!(x, "<BaseUnit{}/>", a.0);
         }
         for d in &u.display_units {
@@ -200,17 +179,25 @@ fn write_units(x: &mut String, units: &[Unit]) {
             let _ = write!(x, "<DisplayUnit{}/>", a.0);
         }
         x.push_str("</Unit>\n");
+    });
+}
+
+/// `<name>`, each of `items` written by `item`, `</name>`: a child list of the document element,
+/// left out when there are no items.
+fn write_list<T>(x: &mut String, name: &str, items: &[T], mut item: impl FnMut(&mut String, &T)) {
+    if items.is_empty() {
+        return;
     }
-    x.push_str("  </UnitDefinitions>\n");
+    let _ = writeln!(x, "  <{name}>");
+    for i in items {
+        item(x, i);
+    }
+    let _ = writeln!(x, "  </{name}>");
 }
 
 /// `TypeDefinitions`.
 fn write_types(x: &mut String, types: &[SimpleType]) {
-    if types.is_empty() {
-        return;
-    }
-    x.push_str("  <TypeDefinitions>\n");
-    for t in types {
+    write_list(x, "TypeDefinitions", types, |x, t| {
         let a = Attributes::default().text("name", Some(&t.name)).text("description", t.description.as_deref());
         let _ = writeln!(x, "    <SimpleType{}>", a.0);
         match &t.kind {
@@ -235,8 +222,7 @@ fn write_types(x: &mut String, types: &[SimpleType]) {
             }
         }
         x.push_str("    </SimpleType>\n");
-    }
-    x.push_str("  </TypeDefinitions>\n");
+    });
 }
 
 /// One `ScalarVariable` at 1-based `index`, after its index comment.

@@ -201,11 +201,11 @@ impl<M: Model> Instance<M> {
         }
     }
 
-    /// A new Model Exchange instance (`fmuType = fmi2ModelExchange`); `Err` if the model declares
-    /// no states ([`Model::state_variables`]), so offers Co-Simulation only.
+    /// A new Model Exchange instance (`fmuType = fmi2ModelExchange`); `Err` if the model offers
+    /// Co-Simulation only ([`Model::offers_model_exchange`]).
     pub fn model_exchange(name: &str, logger: Logger) -> Result<Self, String> {
         let mut instance = Self::with_logger(name, logger);
-        if instance.catalog.states.is_empty() {
+        if !M::offers_model_exchange() {
             return Err(format!(
                 "fmuType fmi2ModelExchange (0) requested, but {} supports only fmi2CoSimulation (1)",
                 M::INFO.model_identifier

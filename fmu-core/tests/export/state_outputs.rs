@@ -71,9 +71,7 @@ impl Model for Counted {
         states: &[],
     };
 
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
+    fmu_core::no_work!();
 
     fn configure(p: &dyn Parameters) -> Result<Self, fmu_core::params::ParameterError> {
         Ok(Counted { forget: p.boolean(FORGET) })

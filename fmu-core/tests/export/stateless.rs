@@ -1,6 +1,6 @@
 //! [`StatelessModel`]: a model that writes only its tables and its output function is an FMU
-//! with no states (Co-Simulation only), whose outputs follow its inputs and the clock at once,
-//! with exact directional derivatives.
+//! with no states (Co-Simulation, and Model Exchange with zero states), whose outputs follow its
+//! inputs and the clock at once, with exact directional derivatives.
 
 use crate::common::{get, get_all, recorded};
 use fmu_core::declare::Tables;
@@ -76,7 +76,7 @@ const SUM: u32 = layout::vr::output(layout::y::SUM);
 const RAMP: u32 = layout::vr::output(layout::y::RAMP);
 
 #[test]
-fn a_stateless_model_has_no_states_and_is_co_simulation_only() {
+fn a_stateless_model_has_no_states_and_offers_both_interfaces() {
     let (mut inst, _log) = recorded::<Mixer>();
     inst.setup_experiment(0.0, None).unwrap();
     inst.enter_initialization_mode().unwrap();
@@ -85,7 +85,9 @@ fn a_stateless_model_has_no_states_and_is_co_simulation_only() {
     assert!(<Mixer as Model>::state_variables().is_empty());
     let xml = fmu_core::model_description::<Mixer>();
     assert!(xml.contains("<CoSimulation"), "{xml}");
-    assert!(!xml.contains("<ModelExchange"), "a stateless model is Co-Simulation only: {xml}");
+    assert!(xml.contains("<ModelExchange"), "a stateless model offers Model Exchange: {xml}");
+    assert!(xml.contains("numberOfEventIndicators=\"0\""), "{xml}");
+    assert!(!xml.contains("<Derivatives"), "no states, no derivatives: {xml}");
     let names: Vec<String> = <Mixer as Model>::variables().into_iter().map(|v| v.name).collect();
     assert_eq!(names, ["gain", "rate", "a", "b", "sum", "ramp"]);
 }
@@ -115,4 +117,28 @@ fn directional_derivatives_are_the_gain() {
     let mut d = [0.0; 2];
     inst.get_directional_derivative(&[SUM, RAMP], &[A, B], &[1.0, 10.0], &mut d).unwrap();
     assert_eq!(d, [2.0 * 11.0, 0.0], "d(sum) = gain (da + db) with the default gain 2; ramp has no inputs");
+}
+
+/// As Model Exchange with zero states: the importer sets time and inputs and reads the outputs,
+/// `sum = gain (a + b)` and `ramp = rate t` (closed form); the state arrays are empty.
+#[test]
+fn a_stateless_model_runs_as_model_exchange_with_zero_states() {
+    let mut inst = fmu_core::Instance::<Mixer>::model_exchange("me", Box::new(|_, _, _| {})).unwrap();
+    inst.setup_experiment(0.0, None).unwrap();
+    inst.set_real(&[layout::vr::GAIN, layout::vr::RATE], &[3.0, 0.25]).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    let event = inst.new_discrete_states().unwrap();
+    assert!(!event.new_discrete_states_needed && event.next_event_time.is_none());
+    inst.enter_continuous_time_mode().unwrap();
+    for (t, a, b) in [(0.5, 1.0, 2.0), (2.0, -0.5, 0.125)] {
+        inst.set_time(t).unwrap();
+        inst.set_real(&[A, B], &[a, b]).unwrap();
+        inst.get_continuous_states(&mut []).unwrap();
+        inst.get_derivatives(&mut []).unwrap();
+        inst.get_event_indicators(&mut []).unwrap();
+        assert_eq!(get_all(&mut inst, &[SUM, RAMP]), [3.0 * (a + b), 0.25 * t]);
+        assert_eq!(inst.completed_integrator_step().unwrap(), (false, false));
+    }
+    assert!(inst.get_derivatives(&mut [0.0]).is_err(), "one derivative asked of a model with none");
 }

@@ -24,12 +24,9 @@ typedef struct {
     double x_in, echo;
 } Inst;
 
-FMI2_PLATFORM_AND_VERSION
 FMI2_INSTANTIATE(Inst)
-FMI2_FREE_INSTANCE(Inst)
-FMI2_IGNORE_DEBUG_LOGGING
+FMI2_COMMON(Inst)
 FMI2_IGNORE_EXPERIMENT
-FMI2_TRIVIAL_MODES
 
 fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, fmi2Real* v) {
     Inst* i = c;

@@ -45,13 +45,13 @@ fn description_of_the_packaged_fuselage() {
     assert!(md.get_after_set, "our vendor annotation getAfterSet=\"true\"");
     let cs = &md.co_simulation;
     assert_eq!(cs.model_identifier, "Fuselage");
-    assert!(cs.can_handle_variable_step_size);
-    assert!(cs.can_interpolate_inputs);
-    assert_eq!(cs.max_output_derivative_order, 1);
-    assert!(cs.can_get_and_set_fmu_state);
-    assert!(cs.can_serialize_fmu_state);
-    assert!(cs.provides_directional_derivative);
-    assert!(!cs.can_be_instantiated_only_once_per_process);
+    assert_eq!(cs.can_handle_variable_communication_step_size, Some(true));
+    assert_eq!(cs.can_interpolate_inputs, Some(true));
+    assert_eq!(cs.max_output_derivative_order, Some(1));
+    assert_eq!(cs.can_get_and_set_fmu_state, Some(true));
+    assert_eq!(cs.can_serialize_fmu_state, Some(true));
+    assert_eq!(cs.provides_directional_derivative, Some(true));
+    assert_ne!(cs.can_be_instantiated_only_once_per_process, Some(true));
     assert_eq!(md.default_experiment.step_size, Some(0.01));
 
     let acc_z = md.index_of("hub.acc.z").unwrap();

@@ -69,8 +69,8 @@ fn pythonfmu_description_is_read() {
     let md = fmu.model_description();
     assert!(md.generation_tool.as_deref().unwrap().starts_with("PythonFMU 0.7.0"), "{:?}", md.generation_tool);
     assert_eq!(md.co_simulation.model_identifier, "Gain");
-    assert!(md.co_simulation.needs_execution_tool);
-    assert!(!md.co_simulation.can_get_and_set_fmu_state);
+    assert_eq!(md.co_simulation.needs_execution_tool, Some(true));
+    assert_ne!(md.co_simulation.can_get_and_set_fmu_state, Some(true));
     assert!(!md.get_after_set, "a standard FMU: no rotorcraft-fmi annotation");
     let y = md.index_of("y").unwrap();
     assert_eq!(md.output_dependency(y).unwrap().dependencies, None, "PythonFMU states no dependencies");

@@ -259,11 +259,11 @@ fn resolve(library: &Library, cs: &CoSimulation) -> Result<Fmi2Functions, LoadEr
         };
     }
     // A capability: its flag's name when the model description sets it.
-    let state = cs.can_get_and_set_fmu_state.then_some("canGetAndSetFMUstate");
-    let serialize = cs.can_serialize_fmu_state.then_some("canSerializeFMUstate");
-    let directional = cs.provides_directional_derivative.then_some("providesDirectionalDerivative");
-    let interpolate = cs.can_interpolate_inputs.then_some("canInterpolateInputs");
-    let output_derivatives = (cs.max_output_derivative_order >= 1).then_some("maxOutputDerivativeOrder");
+    let state = (cs.can_get_and_set_fmu_state == Some(true)).then_some("canGetAndSetFMUstate");
+    let serialize = (cs.can_serialize_fmu_state == Some(true)).then_some("canSerializeFMUstate");
+    let directional = (cs.provides_directional_derivative == Some(true)).then_some("providesDirectionalDerivative");
+    let interpolate = (cs.can_interpolate_inputs == Some(true)).then_some("canInterpolateInputs");
+    let output_derivatives = (cs.max_output_derivative_order.unwrap_or(0) >= 1).then_some("maxOutputDerivativeOrder");
     macro_rules! capability {
         ($flag:expr, $name:literal) => {
             match $flag {

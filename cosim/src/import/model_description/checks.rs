@@ -11,7 +11,7 @@ use super::*;
 pub(super) fn check_start(var_type: VarType, text: &str) -> Result<(), &'static str> {
     let text = text.trim();
     let ok = match var_type {
-        VarType::Real => matches!(text, "INF" | "-INF" | "NaN") || parse_real(text).is_some(),
+        VarType::Real => schema::xs_double(text).is_some(),
         VarType::Integer | VarType::Enumeration => text.strip_prefix('+').unwrap_or(text).parse::<i32>().is_ok(),
         VarType::Boolean => matches!(text, "true" | "false" | "1" | "0"),
         VarType::String => true,
@@ -24,16 +24,6 @@ pub(super) fn check_start(var_type: VarType, text: &str) -> Result<(), &'static 
         VarType::Integer | VarType::Enumeration => "a 32-bit integer",
         _ => "a boolean (true, false, 1 or 0)",
     })
-}
-
-/// An xs:double in decimal or exponent notation (Rust's own parser also takes `inf` and
-/// `nan` spelled in other ways, which XML Schema does not).
-pub(super) fn parse_real(text: &str) -> Option<f64> {
-    let digits = text.trim_start_matches(['+', '-']);
-    if !digits.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-        return None;
-    }
-    text.parse().ok()
 }
 
 /// Variables sharing a value reference. FMI 2.0 (section 2.2.7) makes value references

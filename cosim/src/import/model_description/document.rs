@@ -6,7 +6,6 @@
 
 use fmi2_types::model_description as schema;
 
-use super::checks::parse_real;
 use super::xml::{Attrs, at};
 use super::*;
 
@@ -23,12 +22,7 @@ pub(super) fn flag(a: &Attrs, name: &str) -> Option<bool> {
 
 /// An xs:double, `INF`, `-INF` or `NaN`, else `None`.
 pub(super) fn real(a: &Attrs, name: &str) -> Option<f64> {
-    match a.get(name).map(str::trim)? {
-        "INF" => Some(f64::INFINITY),
-        "-INF" => Some(f64::NEG_INFINITY),
-        "NaN" => Some(f64::NAN),
-        text => parse_real(text),
-    }
+    schema::xs_double(a.get(name)?)
 }
 
 /// An xs:int (a leading `+` allowed), else `None`.
@@ -60,43 +54,29 @@ pub(super) fn root(doc: &mut schema::ModelDescription, a: &Attrs) {
     doc.number_of_event_indicators = unsigned(a, "numberOfEventIndicators");
 }
 
-/// The `ModelExchange` or `CoSimulation` element, `DefaultExperiment`.
+/// The flags of the `ModelExchange` element that the importer does not check, read leniently
+/// (a value that is not a boolean is left out).
+pub(super) fn model_exchange_flags(a: &Attrs) -> schema::ModelExchange {
+    schema::ModelExchange {
+        model_identifier: String::new(),
+        needs_execution_tool: flag(a, "needsExecutionTool"),
+        completed_integrator_step_not_needed: flag(a, "completedIntegratorStepNotNeeded"),
+        can_be_instantiated_only_once_per_process: flag(a, "canBeInstantiatedOnlyOncePerProcess"),
+        can_get_and_set_fmu_state: flag(a, "canGetAndSetFMUstate"),
+        can_serialize_fmu_state: flag(a, "canSerializeFMUstate"),
+        provides_directional_derivative: flag(a, "providesDirectionalDerivative"),
+    }
+}
+
+/// `DefaultExperiment` (the `ModelExchange` and `CoSimulation` elements are the parser's own).
 pub(super) fn root_child(doc: &mut schema::ModelDescription, name: &str, a: &Attrs) {
-    let model_identifier = || a.get("modelIdentifier").unwrap_or_default().to_string();
-    match name {
-        "ModelExchange" => {
-            doc.model_exchange = Some(schema::ModelExchange {
-                model_identifier: model_identifier(),
-                needs_execution_tool: flag(a, "needsExecutionTool"),
-                completed_integrator_step_not_needed: flag(a, "completedIntegratorStepNotNeeded"),
-                can_be_instantiated_only_once_per_process: flag(a, "canBeInstantiatedOnlyOncePerProcess"),
-                can_get_and_set_fmu_state: flag(a, "canGetAndSetFMUstate"),
-                can_serialize_fmu_state: flag(a, "canSerializeFMUstate"),
-                provides_directional_derivative: flag(a, "providesDirectionalDerivative"),
-            })
-        }
-        "CoSimulation" => {
-            doc.co_simulation = Some(schema::CoSimulation {
-                model_identifier: model_identifier(),
-                needs_execution_tool: flag(a, "needsExecutionTool"),
-                can_handle_variable_communication_step_size: flag(a, "canHandleVariableCommunicationStepSize"),
-                can_interpolate_inputs: flag(a, "canInterpolateInputs"),
-                max_output_derivative_order: unsigned(a, "maxOutputDerivativeOrder"),
-                can_be_instantiated_only_once_per_process: flag(a, "canBeInstantiatedOnlyOncePerProcess"),
-                can_get_and_set_fmu_state: flag(a, "canGetAndSetFMUstate"),
-                can_serialize_fmu_state: flag(a, "canSerializeFMUstate"),
-                provides_directional_derivative: flag(a, "providesDirectionalDerivative"),
-            })
-        }
-        "DefaultExperiment" => {
-            doc.default_experiment = Some(schema::DefaultExperiment {
-                start_time: real(a, "startTime"),
-                stop_time: real(a, "stopTime"),
-                tolerance: real(a, "tolerance"),
-                step_size: real(a, "stepSize"),
-            })
-        }
-        _ => {}
+    if name == "DefaultExperiment" {
+        doc.default_experiment = Some(schema::DefaultExperiment {
+            start_time: real(a, "startTime"),
+            stop_time: real(a, "stopTime"),
+            tolerance: real(a, "tolerance"),
+            step_size: real(a, "stepSize"),
+        })
     }
 }
 
@@ -142,18 +122,12 @@ fn unit_child(doc: &mut schema::ModelDescription, name: &str, a: &Attrs) {
     let Some(unit) = doc.unit_definitions.last_mut() else { return };
     match name {
         "BaseUnit" => {
-            unit.base_unit = Some(schema::BaseUnit {
-                kg: integer(a, "kg"),
-                m: integer(a, "m"),
-                s: integer(a, "s"),
-                a: integer(a, "A"),
-                k: integer(a, "K"),
-                mol: integer(a, "mol"),
-                cd: integer(a, "cd"),
-                rad: integer(a, "rad"),
-                factor: real(a, "factor"),
-                offset: real(a, "offset"),
-            })
+            // Read leniently: a value that is not of its type is left out.
+            let mut base = schema::BaseUnit::default();
+            for (name, text) in a.iter() {
+                let _ = base.set_attribute(name, text);
+            }
+            unit.base_unit = Some(base);
         }
         "DisplayUnit" => unit.display_units.push(schema::DisplayUnit {
             name: text(a, "name").unwrap_or_default(),

@@ -5,7 +5,9 @@
 //! the types of the one FMI 2.0 schema ([`schema`], [`ModelDescription::parse_document`]), which
 //! our FMUs and the system FMU write.
 
-pub use fmi2_types::model_description::{self as schema, Causality, DefaultExperiment, Initial, Variability};
+pub use fmi2_types::model_description::{
+    self as schema, Causality, CoSimulation, DefaultExperiment, Initial, ModelExchange, Variability,
+};
 
 /// Base type of a scalar variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,29 +48,6 @@ pub struct ScalarVariable {
     pub description: Option<String>,
 }
 
-/// Co-Simulation capability flags (all default to false / 0 when absent).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CoSimulation {
-    /// `modelIdentifier`: the binary is `binaries/linux64/<modelIdentifier>.so`.
-    pub model_identifier: String,
-    /// `canHandleVariableCommunicationStepSize`
-    pub can_handle_variable_step_size: bool,
-    /// `canInterpolateInputs`
-    pub can_interpolate_inputs: bool,
-    /// `maxOutputDerivativeOrder`
-    pub max_output_derivative_order: u32,
-    /// `canGetAndSetFMUstate`
-    pub can_get_and_set_fmu_state: bool,
-    /// `canSerializeFMUstate`
-    pub can_serialize_fmu_state: bool,
-    /// `providesDirectionalDerivative`
-    pub provides_directional_derivative: bool,
-    /// `canBeInstantiatedOnlyOncePerProcess`
-    pub can_be_instantiated_only_once_per_process: bool,
-    /// `needsExecutionTool`
-    pub needs_execution_tool: bool,
-}
-
 /// One `ModelStructure/Outputs/Unknown`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OutputDependency {
@@ -82,7 +61,8 @@ pub struct OutputDependency {
 /// The model description of an FMI 2.0 Co-Simulation FMU.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelDescription {
-    /// The `ModelExchange` element, if the FMU offers Model Exchange too.
+    /// The `ModelExchange` element, if the FMU offers Model Exchange too (its flags as written:
+    /// absent is `None`, FMI's false).
     pub model_exchange: Option<ModelExchange>,
     /// The continuous states (Model Exchange), in state-vector order: the order of
     /// `ModelStructure/Derivatives`.
@@ -97,7 +77,7 @@ pub struct ModelDescription {
     pub description: Option<String>,
     /// `generationTool`, if any
     pub generation_tool: Option<String>,
-    /// The `CoSimulation` element.
+    /// The `CoSimulation` element (its flags as written: absent is `None`, FMI's false or 0).
     pub co_simulation: CoSimulation,
     /// `DefaultExperiment`
     pub default_experiment: DefaultExperiment,
@@ -109,15 +89,6 @@ pub struct ModelDescription {
     pub variables: Vec<ScalarVariable>,
     /// `ModelStructure/Outputs`.
     pub outputs: Vec<OutputDependency>,
-}
-
-/// The capabilities of the `ModelExchange` element that the linearisation uses.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ModelExchange {
-    /// `modelIdentifier`
-    pub model_identifier: String,
-    /// `providesDirectionalDerivative`
-    pub provides_directional_derivative: bool,
 }
 
 /// One continuous state: the state variable and its derivative (indices into `variables`).

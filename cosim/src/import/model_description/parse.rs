@@ -181,30 +181,42 @@ impl Builder {
         }
         match name {
             "CoSimulation" => {
-                self.co_simulation = Some(CoSimulation {
-                    model_identifier: a.required("modelIdentifier")?.to_string(),
-                    can_handle_variable_step_size: a.boolean("canHandleVariableCommunicationStepSize")?,
-                    can_interpolate_inputs: a.boolean("canInterpolateInputs")?,
-                    max_output_derivative_order: a.unsigned("maxOutputDerivativeOrder")?.unwrap_or(0),
-                    can_get_and_set_fmu_state: a.boolean("canGetAndSetFMUstate")?,
-                    can_serialize_fmu_state: a.boolean("canSerializeFMUstate")?,
-                    provides_directional_derivative: a.boolean("providesDirectionalDerivative")?,
-                    can_be_instantiated_only_once_per_process: a.boolean("canBeInstantiatedOnlyOncePerProcess")?,
-                    needs_execution_tool: a.boolean("needsExecutionTool")?,
-                });
-                let id = a.required("modelIdentifier")?;
-                if !is_c_identifier(id) {
+                let model_identifier = a.required("modelIdentifier")?.to_string();
+                let can_handle_variable_communication_step_size = a.flag("canHandleVariableCommunicationStepSize")?;
+                let can_interpolate_inputs = a.flag("canInterpolateInputs")?;
+                let max_output_derivative_order = a.unsigned("maxOutputDerivativeOrder")?;
+                let can_get_and_set_fmu_state = a.flag("canGetAndSetFMUstate")?;
+                let can_serialize_fmu_state = a.flag("canSerializeFMUstate")?;
+                let provides_directional_derivative = a.flag("providesDirectionalDerivative")?;
+                let can_be_instantiated_only_once_per_process = a.flag("canBeInstantiatedOnlyOncePerProcess")?;
+                let needs_execution_tool = a.flag("needsExecutionTool")?;
+                if !is_c_identifier(&model_identifier) {
                     // It names the binary: anything else could point outside binaries/.
                     return Err(a.invalid(format!(
-                        "<CoSimulation> modelIdentifier \"{id}\" is not a C identifier, as FMI 2.0 requires"
+                        "<CoSimulation> modelIdentifier \"{model_identifier}\" is not a C identifier, as FMI 2.0 requires"
                     )));
                 }
+                self.co_simulation = Some(CoSimulation {
+                    model_identifier,
+                    needs_execution_tool,
+                    can_handle_variable_communication_step_size,
+                    can_interpolate_inputs,
+                    max_output_derivative_order,
+                    can_be_instantiated_only_once_per_process,
+                    can_get_and_set_fmu_state,
+                    can_serialize_fmu_state,
+                    provides_directional_derivative,
+                });
             }
             "ModelExchange" => {
                 self.model_exchange = true;
+                let model_identifier = a.required("modelIdentifier")?.to_string();
+                let provides_directional_derivative = a.flag("providesDirectionalDerivative")?;
+                // The flags the importer does not use are read leniently, as before.
                 self.model_exchange_element = Some(ModelExchange {
-                    model_identifier: a.required("modelIdentifier")?.to_string(),
-                    provides_directional_derivative: a.boolean("providesDirectionalDerivative")?,
+                    model_identifier,
+                    provides_directional_derivative,
+                    ..document::model_exchange_flags(a)
                 });
             }
             "DefaultExperiment" => {
@@ -451,6 +463,11 @@ impl Builder {
             };
             continuous_states.push(ContinuousState { state: check(line, state, "derivative")?, derivative });
         }
+        let mut document = self.document;
+        if let Some(doc) = &mut document {
+            doc.co_simulation = Some(co_simulation.clone());
+            doc.model_exchange = self.model_exchange_element.clone();
+        }
         let view = ModelDescription {
             model_exchange: self.model_exchange_element,
             continuous_states,
@@ -465,7 +482,7 @@ impl Builder {
             variables: self.variables,
             outputs,
         };
-        Ok((view, self.document))
+        Ok((view, document))
     }
 }
 

@@ -70,10 +70,12 @@ fn attributes_flags_experiment_and_vendor_annotation() {
     let md = ModelDescription::parse(&doc(ROOT, extra, vars, "")).unwrap();
     let cs = &md.co_simulation;
     assert_eq!(cs.model_identifier, "Fuselage");
-    assert!(cs.can_handle_variable_step_size && cs.can_interpolate_inputs && cs.can_get_and_set_fmu_state);
-    assert!(!cs.can_serialize_fmu_state && cs.provides_directional_derivative);
-    assert!(cs.can_be_instantiated_only_once_per_process && !cs.needs_execution_tool);
-    assert_eq!(cs.max_output_derivative_order, 2);
+    assert_eq!(cs.can_handle_variable_communication_step_size, Some(true));
+    assert_eq!((cs.can_interpolate_inputs, cs.can_get_and_set_fmu_state), (Some(true), Some(true)));
+    assert_eq!((cs.can_serialize_fmu_state, cs.provides_directional_derivative), (Some(false), Some(true)));
+    assert_eq!(cs.can_be_instantiated_only_once_per_process, Some(true));
+    assert_eq!(cs.needs_execution_tool, Some(false));
+    assert_eq!(cs.max_output_derivative_order, Some(2));
     assert_eq!(
         md.default_experiment,
         DefaultExperiment {
@@ -283,5 +285,5 @@ fn the_committed_fuselage_description_parses() {
     assert!(md.feedthrough_inputs(md.index_of("z").unwrap()).is_empty());
     let me = md.model_exchange.as_ref().expect("<ModelExchange>");
     assert_eq!(me.model_identifier, "Fuselage");
-    assert!(me.provides_directional_derivative);
+    assert_eq!(me.provides_directional_derivative, Some(true));
 }

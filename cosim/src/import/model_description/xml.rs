@@ -56,6 +56,11 @@ impl Attrs {
         self.list.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_ref())
     }
 
+    /// Every attribute, (name, value), in document order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.list.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
     pub(super) fn invalid(&self, message: String) -> DescriptionError {
         DescriptionError::Invalid { line: self.line, message }
     }
@@ -65,9 +70,15 @@ impl Attrs {
     }
 
     pub(super) fn boolean(&self, name: &str) -> Result<bool, DescriptionError> {
+        Ok(self.flag(name)?.unwrap_or(false))
+    }
+
+    /// A boolean attribute as written: `None` when absent.
+    pub(super) fn flag(&self, name: &str) -> Result<Option<bool>, DescriptionError> {
         match self.get(name).map(str::trim) {
-            None | Some("false") | Some("0") => Ok(false),
-            Some("true") | Some("1") => Ok(true),
+            None => Ok(None),
+            Some("false") | Some("0") => Ok(Some(false)),
+            Some("true") | Some("1") => Ok(Some(true)),
             Some(other) => Err(self.invalid(format!(
                 "<{}> attribute {name}=\"{other}\" is not a boolean (true, false, 1 or 0)",
                 self.element

@@ -132,9 +132,7 @@ impl Model for MassSpringDamper {
         states: msd::x::TABLE,
     };
 
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
+    fmu_core::no_work!();
 
     /// The declared variables, with `c` tunable (declaration rows have no tunable parameter:
     /// none of our models has one).
@@ -237,9 +235,7 @@ impl Model for Decay {
         states: &[],
     };
 
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
+    fmu_core::no_work!();
 
     fn configure(p: &dyn Parameters) -> Result<Self, ParameterError> {
         Ok(Decay { tau: p.real(decay_vr::TAU), panic: p.boolean(decay_vr::PANIC) })

@@ -27,17 +27,13 @@ typedef struct {
     double time, count, sleep_ms, fail_at, mode;
 } Inst;
 
-FMI2_PLATFORM_AND_VERSION
-
 FMI2_INSTANTIATE(Inst,
     strncpy(i->name, name, sizeof i->name - 1);
     i->sleep_ms = 10;
     i->fail_at = 1e300;
 )
-FMI2_FREE_INSTANCE(Inst)
-FMI2_IGNORE_DEBUG_LOGGING
+FMI2_COMMON(Inst)
 FMI2_EXPERIMENT_SETS_TIME(Inst)
-FMI2_TRIVIAL_MODES
 
 static double* var(Inst* i, fmi2ValueReference vr) {
     switch (vr) {

@@ -55,18 +55,14 @@ static void hostile_messages(Inst* i) {
 static void hostile_messages(Inst* i) { (void)i; }
 #endif
 
-FMI2_PLATFORM_AND_VERSION
-
 FMI2_INSTANTIATE(Inst,
     strncpy(i->name, name, sizeof i->name - 1);
     i->terminate = 1;
     i->t_end = 0.35;
     hostile_messages(i);
 )
-FMI2_FREE_INSTANCE(Inst)
-FMI2_IGNORE_DEBUG_LOGGING
+FMI2_COMMON(Inst)
 FMI2_EXPERIMENT_SETS_TIME(Inst)
-FMI2_TRIVIAL_MODES
 
 static double* var(Inst* i, fmi2ValueReference vr) {
     switch (vr) {
