@@ -17,4 +17,5 @@ mod linearize;
 mod loop_detection;
 mod signal_extrapolation;
 mod state_only_reads;
+mod strings;
 mod two_mass;
