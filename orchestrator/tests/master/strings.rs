@@ -59,3 +59,28 @@ fn a_string_the_model_refuses_stops_the_run_with_its_message() {
     let text = error.to_string();
     assert!(text.contains("invalid parameters: parameter 'rate' is not a finite number: 'fast'"), "{text}");
 }
+
+/// A String parameter with XML's special characters written to an SSP (`<ssv:String>`) and read
+/// back is the same text.
+#[test]
+fn string_parameters_survive_an_ssp_export_and_import() {
+    use cosim::system::ParameterSpec;
+    let dir = tempfile::tempdir().unwrap();
+    package_into(dir.path());
+    let label = r#"a & <b> "c" 'd'"#;
+    let json_path = dir.path().join("text.json");
+    std::fs::write(&json_path, json(&format!(r#""label": {label:?}, "rate": "0.5""#))).unwrap();
+    let description = rotorcraft::read_system(&json_path, &fmu_catalog::context()).unwrap();
+    let system = common::resolve(&description);
+    let ssp = dir.path().join("text.ssp");
+    cosim::ssp::export(&json_path, &description, &system, &ssp).unwrap();
+    let (imported, _) = cosim::ssp::import(&ssp, &fmu_catalog::context()).unwrap();
+    let (_, fmu) = imported.fmus.iter().find(|(name, _)| name == "t").expect("instance t");
+    assert_eq!(
+        fmu.parameters,
+        [
+            ("label".to_string(), ParameterSpec::Text(label.into())),
+            ("rate".to_string(), ParameterSpec::Text("0.5".into()))
+        ]
+    );
+}
