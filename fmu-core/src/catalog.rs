@@ -24,6 +24,8 @@ pub enum Slot {
     Integer(usize),
     /// Index into the boolean values.
     Boolean(usize),
+    /// Index into the string values.
+    String(usize),
 }
 
 /// A model's variables, checked once, with lookups derived from them.
@@ -55,6 +57,8 @@ pub struct Catalog {
     pub boolean_start: Vec<bool>,
     /// Integer legal ranges, parallel to `integer_start`.
     pub integer_range: Vec<(i32, i32)>,
+    /// String start values.
+    pub string_start: Vec<&'static str>,
     /// For each output (in `y` order), the `u` positions it depends on directly.
     pub feedthrough: Vec<Vec<usize>>,
     /// For each output (in `y` order): it has no direct feedthrough (a function of the time and
@@ -130,6 +134,7 @@ struct Storage {
     integer_start: Vec<i32>,
     boolean_start: Vec<bool>,
     integer_range: Vec<(i32, i32)>,
+    string_start: Vec<&'static str>,
     input_slots: Vec<usize>,
     output_slots: Vec<usize>,
 }
@@ -148,6 +153,7 @@ impl Storage {
             integer_start: Vec::new(),
             boolean_start: Vec::new(),
             integer_range: Vec::new(),
+            string_start: Vec::new(),
             input_slots: Vec::new(),
             output_slots: Vec::new(),
         };
@@ -168,6 +174,10 @@ impl Storage {
                 Kind::Boolean { start } => {
                     storage.boolean_start.push(start);
                     Slot::Boolean(storage.boolean_start.len() - 1)
+                }
+                Kind::String { start } => {
+                    storage.string_start.push(start);
+                    Slot::String(storage.string_start.len() - 1)
                 }
             };
             match (v.causality, slot) {
@@ -208,6 +218,11 @@ fn check_variable(v: &Variable) -> Result<(), String> {
             }
         }
         Kind::Boolean { .. } => {}
+        Kind::String { start } => {
+            if start.contains('\0') {
+                return Err(format!("variable '{}': a String start value cannot hold a NUL", v.name));
+            }
+        }
     }
     let real = matches!(v.kind, Kind::Real { .. });
     if (v.display_unit.is_some() || v.range != (None, None)) && !real {
@@ -280,8 +295,16 @@ impl Catalog {
             }
             check_variable(v)?;
         }
-        let Storage { slots, real_start, integer_start, boolean_start, integer_range, input_slots, output_slots } =
-            Storage::assign(&variables);
+        let Storage {
+            slots,
+            real_start,
+            integer_start,
+            boolean_start,
+            integer_range,
+            string_start,
+            input_slots,
+            output_slots,
+        } = Storage::assign(&variables);
         let input_pos = positions(&input_slots, real_start.len());
         let output_pos = positions(&output_slots, real_start.len());
         let feedthrough = feedthrough(&variables, &by_vr, &slots, &input_pos)?;
@@ -300,6 +323,7 @@ impl Catalog {
             integer_start,
             boolean_start,
             integer_range,
+            string_start,
             feedthrough,
             state_only,
             states: Vec::new(),

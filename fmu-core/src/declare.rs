@@ -121,6 +121,12 @@ impl Row {
         Self::new(name, Kind::Boolean { start }, description)
     }
 
+    /// A string parameter with its start value (a table file name, resolved against the FMU's
+    /// resources by [`crate::params::Reader::resource_path`]).
+    pub const fn string(name: &'static str, start: &'static str, description: &'static str) -> Self {
+        Self::new(name, Kind::String { start }, description)
+    }
+
     /// The parameter every model with an integrator has: its relative and absolute tolerance inside
     /// `fmi2DoStep`, dimensionless.
     pub const fn tolerance(name: &'static str, start: f64) -> Self {

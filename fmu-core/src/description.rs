@@ -263,6 +263,7 @@ fn scalar_variable(v: &Variable) -> schema::ScalarVariable {
             }),
         },
         Kind::Boolean { start } => schema::VariableType::Boolean { declared_type: None, start: Some(start) },
+        Kind::String { start } => schema::VariableType::String { declared_type: None, start: Some(start.to_string()) },
     };
     schema::ScalarVariable {
         name: v.name.clone(),

@@ -20,6 +20,7 @@ pub mod instance;
 pub mod model;
 pub mod ode;
 pub mod params;
+pub mod resources;
 pub mod slave;
 pub mod stateless;
 pub mod status;

@@ -9,6 +9,8 @@
 
 use num_dual::DualNum;
 
+use std::path::Path;
+
 use crate::declare::Tables;
 use crate::params::ParameterError;
 use crate::variable::Variable;
@@ -42,6 +44,16 @@ pub trait Parameters {
     fn integer(&self, vr: u32) -> i32;
     /// A boolean variable's value.
     fn boolean(&self, vr: u32) -> bool;
+    /// A String variable's value. Default: a model bug (the model declares no String
+    /// parameters), caught at the C boundary.
+    fn string(&self, vr: u32) -> &str {
+        panic!("model asked for String value reference {vr}, which it does not declare")
+    }
+    /// The FMU's unzipped `resources` folder, when the importer gave a `file:` URI of it
+    /// (`fmuResourceLocation`). Default: none.
+    fn resources(&self) -> Option<&Path> {
+        None
+    }
 }
 
 /// A continuous state as `modelDescription.xml` declares it for Model Exchange: the state

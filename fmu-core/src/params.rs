@@ -11,6 +11,8 @@
 //!
 //! [`Model::configure`]: crate::model::Model::configure
 
+use std::path::{Path, PathBuf};
+
 use crate::declare::{Found, Group, find};
 use crate::model::Parameters;
 use crate::variable::Kind;
@@ -179,6 +181,33 @@ impl<'a> Reader<'a> {
     /// The Boolean parameter `vr`.
     pub fn boolean(&self, vr: u32) -> bool {
         self.params.boolean(vr)
+    }
+
+    /// The String parameter `vr`.
+    pub fn string(&self, vr: u32) -> &'a str {
+        self.params.string(vr)
+    }
+
+    /// The file the String parameter `vr` names: an absolute path as it is, a relative one
+    /// resolved against the FMU's `resources` folder ([`Parameters::resources`]). An error when
+    /// the value is empty, or relative and the importer gave no `file:` resource location.
+    pub fn resource_path(&self, vr: u32) -> Result<PathBuf, ParameterError> {
+        let name = self.string(vr);
+        let path = Path::new(name);
+        if name.is_empty() {
+            return Err(format!("parameter '{}' names no file", self.declared(vr).name()).into());
+        }
+        if path.is_absolute() {
+            return Ok(path.to_path_buf());
+        }
+        match self.params.resources() {
+            Some(resources) => Ok(resources.join(path)),
+            None => Err(format!(
+                "parameter '{}' = '{name}' is relative, but the importer gave no file: resource location to resolve it against",
+                self.declared(vr).name()
+            )
+            .into()),
+        }
     }
 }
 

@@ -8,6 +8,8 @@
 //! refuse the call with `fmi2Error`; a slave that overrides them declares them in its model
 //! description.
 
+use std::ffi::c_char;
+
 use crate::instance::{EventInfo, FmuState, Instance, Logger};
 use crate::model::Model;
 use crate::status::{FmiError, FmiResult, Status};
@@ -56,13 +58,14 @@ pub trait CoSimulation: Sized + 'static {
     fn set_real(&mut self, vrs: &[u32], values: &[f64]) -> FmiResult<()>;
     fn set_integer(&mut self, vrs: &[u32], values: &[i32]) -> FmiResult<()>;
     fn set_boolean(&mut self, vrs: &[u32], values: &[bool]) -> FmiResult<()>;
-    /// `fmi2SetString`: our slaves have no String variables, so only an empty call succeeds.
-    fn set_string(&mut self, vrs: &[u32]) -> FmiResult<()>;
+    /// `fmi2SetString`, the values checked UTF-8 at the C boundary.
+    fn set_string(&mut self, vrs: &[u32], values: &[&str]) -> FmiResult<()>;
     fn get_real(&mut self, vrs: &[u32], values: &mut [f64]) -> FmiResult<()>;
     fn get_integer(&mut self, vrs: &[u32], values: &mut [i32]) -> FmiResult<()>;
     fn get_boolean(&mut self, vrs: &[u32], values: &mut [bool]) -> FmiResult<()>;
-    /// `fmi2GetString`: as [`CoSimulation::set_string`].
-    fn get_string(&mut self, vrs: &[u32]) -> FmiResult<()>;
+    /// `fmi2GetString`: pointers to NUL-terminated strings the slave keeps valid until its next
+    /// call.
+    fn get_string(&mut self, vrs: &[u32], values: &mut [*const c_char]) -> FmiResult<()>;
     fn do_step(&mut self, t: f64, h: f64) -> FmiResult<()>;
     fn last_successful_time(&mut self) -> FmiResult<f64>;
     fn terminated_status(&mut self) -> FmiResult<bool>;
@@ -147,11 +150,15 @@ impl<M: Model> CoSimulation for Instance<M> {
 
     fn instantiate(args: InstantiateArgs<'_>, logger: Logger) -> Result<Self, String> {
         Instance::<M>::check_guid(args.guid)?;
-        if args.model_exchange {
-            Instance::model_exchange(args.instance_name, logger)
+        let mut instance = if args.model_exchange {
+            Instance::model_exchange(args.instance_name, logger)?
         } else {
-            Ok(Instance::with_logger(args.instance_name, logger))
-        }
+            Instance::with_logger(args.instance_name, logger)
+        };
+        // A location that is not a `file:` URI leaves the model without a resources folder: only
+        // a model that needs one (a relative table file) refuses its parameters.
+        instance.set_resources(args.resource_location.and_then(|uri| crate::resources::path_from_uri(uri).ok()));
+        Ok(instance)
     }
     fn fail(&mut self, e: &FmiError) {
         Instance::fail(self, e)
@@ -184,8 +191,8 @@ impl<M: Model> CoSimulation for Instance<M> {
     fn set_boolean(&mut self, vrs: &[u32], values: &[bool]) -> FmiResult<()> {
         Instance::set_boolean(self, vrs, values)
     }
-    fn set_string(&mut self, vrs: &[u32]) -> FmiResult<()> {
-        Instance::set_string(self, vrs)
+    fn set_string(&mut self, vrs: &[u32], values: &[&str]) -> FmiResult<()> {
+        Instance::set_string(self, vrs, values)
     }
     fn get_real(&mut self, vrs: &[u32], values: &mut [f64]) -> FmiResult<()> {
         Instance::get_real(self, vrs, values)
@@ -196,8 +203,8 @@ impl<M: Model> CoSimulation for Instance<M> {
     fn get_boolean(&mut self, vrs: &[u32], values: &mut [bool]) -> FmiResult<()> {
         Instance::get_boolean(self, vrs, values)
     }
-    fn get_string(&mut self, vrs: &[u32]) -> FmiResult<()> {
-        Instance::get_string(self, vrs)
+    fn get_string(&mut self, vrs: &[u32], values: &mut [*const c_char]) -> FmiResult<()> {
+        Instance::get_string(self, vrs, values)
     }
     fn do_step(&mut self, t: f64, h: f64) -> FmiResult<()> {
         Instance::do_step(self, t, h)

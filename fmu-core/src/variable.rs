@@ -49,6 +49,11 @@ pub enum Kind {
         /// Start value.
         start: bool,
     },
+    /// `fmi2String` with its start value (parameters only: a file name, a model choice in words).
+    String {
+        /// Start value.
+        start: &'static str,
+    },
 }
 
 /// An FMI 2.0 enumeration type for an integer choice (`TypeDefinitions/SimpleType`): importers

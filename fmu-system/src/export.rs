@@ -118,10 +118,12 @@ fn interface(system: &System, options: &ExportOptions) -> Result<(Chosen, Vec<St
     for r in parameters {
         let v = system.variable(r);
         let written = system.instances[r.instance].parameters.iter().find(|(k, _)| *k == r.variable);
-        let start = match written.map(|(_, value)| *value) {
-            Some(ParameterValue::Real(x)) => Some(x),
-            Some(ParameterValue::Integer(i)) => Some(f64::from(i)),
-            Some(ParameterValue::Boolean(b)) => Some(f64::from(u8::from(b))),
+        let start = match written.map(|(_, value)| value) {
+            Some(&ParameterValue::Real(x)) => Some(x),
+            Some(&ParameterValue::Integer(i)) => Some(f64::from(i)),
+            Some(&ParameterValue::Boolean(b)) => Some(f64::from(u8::from(b))),
+            // Not an outer variable type: filtered by `outer_type` above.
+            Some(ParameterValue::String(_)) => None,
             None => inner_start(v),
         };
         let var_type = outer_type(v.var_type).expect("filtered");

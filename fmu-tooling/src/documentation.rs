@@ -44,6 +44,7 @@ pub fn variables_markdown<M: Model>() -> String {
                     (if v.enumeration.is_some() { "Enumeration" } else { "Integer" }, String::new(), start.to_string())
                 }
                 Kind::Boolean { start } => ("Boolean", String::new(), start.to_string()),
+                Kind::String { start } => ("String", String::new(), cell(&format!("\"{start}\""))),
             };
             let mut description = v.description.clone();
             if let Some(min) = v.range.0 {
@@ -110,6 +111,7 @@ pub fn documentation_html<M: Model>() -> String {
             }
             Kind::Integer { start, .. } => ("Integer", "", start.to_string()),
             Kind::Boolean { start } => ("Boolean", "", start.to_string()),
+            Kind::String { start } => ("String", "", format!("\"{}\"", e(start))),
         };
         let _ = writeln!(
             h,

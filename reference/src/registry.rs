@@ -176,6 +176,8 @@ pub struct ParameterStore {
     pub integers: Vec<i32>,
     /// Boolean values by boolean slot.
     pub booleans: Vec<bool>,
+    /// String values by string slot.
+    pub strings: Vec<String>,
 }
 
 impl ParameterStore {
@@ -185,6 +187,7 @@ impl ParameterStore {
             reals: catalog.real_start.clone(),
             integers: catalog.integer_start.clone(),
             booleans: catalog.boolean_start.clone(),
+            strings: catalog.string_start.iter().map(|s| s.to_string()).collect(),
             catalog,
         }
     }
@@ -231,6 +234,17 @@ impl ParameterStore {
         }
     }
 
+    /// Sets a String value.
+    pub fn set_string(&mut self, vr: u32, v: &str) -> Result<(), String> {
+        match self.slot(vr) {
+            Some(Slot::String(s)) => {
+                self.strings[s] = v.to_string();
+                Ok(())
+            }
+            _ => Err(format!("value reference {vr} is not a String of this model")),
+        }
+    }
+
     /// Start values of the real inputs, in the model's `u` order.
     pub fn inputs(&self) -> Vec<f64> {
         self.catalog.input_slots.iter().map(|&s| self.reals[s]).collect()
@@ -254,6 +268,12 @@ impl Parameters for ParameterStore {
         match self.slot(vr) {
             Some(Slot::Boolean(s)) => self.booleans[s],
             _ => panic!("model asked for boolean value reference {vr}, which it does not declare"),
+        }
+    }
+    fn string(&self, vr: u32) -> &str {
+        match self.slot(vr) {
+            Some(Slot::String(s)) => &self.strings[s],
+            _ => panic!("model asked for String value reference {vr}, which it does not declare"),
         }
     }
 }

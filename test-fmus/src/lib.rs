@@ -19,6 +19,7 @@
 pub mod convergence;
 pub mod fixtures;
 pub mod table1;
+pub mod text;
 pub mod two_mass;
 
 use fmu_core::declare::Tables;

@@ -72,6 +72,12 @@ impl Instance {
         self.in_process("fmi2SetTime")?.set_time(t)
     }
 
+    /// `fmi2SetString` (an instance in this process: the child process of an isolated one is not
+    /// passed Strings).
+    pub fn set_string(&mut self, vrs: &[u32], values: &[&str]) -> Result<(), CallError> {
+        self.in_process("fmi2SetString")?.set_string(vrs, values)
+    }
+
     /// The in-process slave, or an error for `function` on an isolated instance.
     fn in_process(&mut self, function: &'static str) -> Result<&mut Slave, CallError> {
         match self {
@@ -80,7 +86,14 @@ impl Instance {
                 instance: slave.name().to_string(),
                 function,
                 kind: super::CallErrorKind::NotSupported,
-                message: Some("Model Exchange instances run in this process only".into()),
+                message: Some(
+                    if function == "fmi2SetString" {
+                        "String parameters are set in this process only: run the instance without isolate"
+                    } else {
+                        "Model Exchange instances run in this process only"
+                    }
+                    .into(),
+                ),
             }),
         }
     }

@@ -52,12 +52,13 @@ impl Master {
     /// Sets the plan's parameter values, per unit (in the `Instantiated` state).
     fn apply_parameters(&mut self) -> Result<(), MasterError> {
         for (unit, values) in self.units.iter_mut().zip(&self.plan.parameters) {
-            for &(vr, value) in values {
-                let vr = [vr];
+            for (vr, value) in values {
+                let vr = [*vr];
                 match value {
-                    ParameterValue::Real(x) => unit.slave.set_real(&vr, &[x])?,
-                    ParameterValue::Integer(i) => unit.slave.set_integer(&vr, &[i])?,
-                    ParameterValue::Boolean(b) => unit.slave.set_boolean(&vr, &[b])?,
+                    ParameterValue::Real(x) => unit.slave.set_real(&vr, &[*x])?,
+                    ParameterValue::Integer(i) => unit.slave.set_integer(&vr, &[*i])?,
+                    ParameterValue::Boolean(b) => unit.slave.set_boolean(&vr, &[*b])?,
+                    ParameterValue::String(text) => unit.slave.set_string(&vr, &[text.as_str()])?,
                 }
             }
         }

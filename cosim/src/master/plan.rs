@@ -486,7 +486,10 @@ fn start_parameters(system: &System) -> Vec<Vec<(u32, ParameterValue)>> {
         .instances
         .iter()
         .map(|inst| {
-            inst.parameters.iter().map(|&(v, value)| (inst.description.variables[v].value_reference, value)).collect()
+            inst.parameters
+                .iter()
+                .map(|(v, value)| (inst.description.variables[*v].value_reference, value.clone()))
+                .collect()
         })
         .collect()
 }

@@ -202,6 +202,7 @@ fn parameter_bindings(
                 format!("<ssv:Integer value=\"{}\"/>", *v as i64)
             }
             (VarType::Boolean, ParameterSpec::Boolean(b)) => format!("<ssv:Boolean value=\"{b}\"/>"),
+            (VarType::String, ParameterSpec::Text(text)) => format!("<ssv:String value=\"{}\"/>", escape(text)),
             (t, v) => {
                 return Err(SspError::Parameter(format!(
                     "parameter '{}.{parameter}': {v:?} for a {t:?}",

@@ -178,6 +178,7 @@ fn read_binding(
                 SspError::Parameter(format!("parameter '{component}.{name}': '{text}' is not a number"))
             })?),
             "Boolean" => json!(text == "true" || text == "1"),
+            "String" => json!(text),
             other => {
                 warnings
                     .push(format!("parameter '{component}.{name}' of type {other} is not supported and was skipped"));

@@ -27,7 +27,7 @@ pub struct VarRef {
 }
 
 /// A parameter value converted to the variable's FMI type.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ParameterValue {
     /// For a `Real` variable.
     Real(f64),
@@ -35,6 +35,8 @@ pub enum ParameterValue {
     Integer(i32),
     /// For a `Boolean` variable.
     Boolean(bool),
+    /// For a `String` variable.
+    String(String),
 }
 
 /// One FMU instance.
@@ -294,7 +296,7 @@ impl SystemDescription {
                         format!("unknown variable '{parameter}' in instance '{name}'{}", did_you_mean(suggestion)),
                     )
                 })?;
-                let value = parameter_value(&description.variables[variable], *value)
+                let value = parameter_value(&description.variables[variable], value)
                     .map_err(|m| SystemError::new(&field, m))?;
                 Ok((variable, value))
             })

@@ -203,6 +203,28 @@ fn reject<S: CoSimulation, T>(instance: &mut S, e: FmiError) -> FmiResult<T> {
     Err(e)
 }
 
+/// Element `k` (for value reference `vr`) of a String value array as `&str`: an error for null or
+/// for bytes that are not UTF-8.
+///
+/// # Safety
+/// If non-null, `p` must be NUL-terminated and valid for `'a`.
+unsafe fn utf8_string<'a>(
+    function: &'static str,
+    k: usize,
+    vr: ValueReference,
+    p: *const c_char,
+) -> FmiResult<&'a str> {
+    if p.is_null() {
+        return Err(null_argument(function, &format!("value {k} (value reference {vr})")));
+    }
+    // SAFETY: non-null and NUL-terminated by the caller's contract.
+    unsafe { CStr::from_ptr(p) }.to_str().map_err(|e| FmiError {
+        status: Status::Error,
+        function,
+        message: format!("value {k} (value reference {vr}) is not UTF-8: {e}"),
+    })
+}
+
 fn null_argument(function: &'static str, what: &str) -> FmiError {
     FmiError { status: Status::Error, function, message: format!("{what} is a null pointer") }
 }

@@ -2,7 +2,7 @@
 
 use std::ffi::{c_char, c_int};
 
-use super::{Boolean, Component, StatusCode, ValueReference, with_value_references, with_values};
+use super::{Boolean, Component, StatusCode, ValueReference, checked, utf8_string, with_values};
 use crate::slave::CoSimulation;
 
 /// One function per line: its name, the FMI function, the C pointer to the values, and the
@@ -46,7 +46,7 @@ accessors! {
     };
 }
 
-/// `fmi2GetString`: no string variables, so only `n == 0` succeeds.
+/// `fmi2GetString`: the pointers written stay valid until the instance's next call.
 ///
 /// # Safety
 /// As [`get_real`].
@@ -54,22 +54,34 @@ pub unsafe fn get_string<S: CoSimulation>(
     c: Component,
     vr: *const ValueReference,
     n: usize,
-    _value: *mut *const c_char,
+    value: *mut *const c_char,
 ) -> StatusCode {
     // SAFETY: forwarded contract.
-    unsafe { with_value_references::<S>(c, "fmi2GetString", vr, n, |me, vrs| me.get_string(vrs)) }
+    unsafe { with_values::<S, _>(c, "fmi2GetString", vr, n, value, |me, vrs, values| me.get_string(vrs, values)) }
 }
 
-/// `fmi2SetString`: no string variables, so only `n == 0` succeeds.
+/// `fmi2SetString`: a null string or one that is not UTF-8 is refused with `fmi2Error` (the
+/// instance then logs which element).
 ///
 /// # Safety
-/// As [`get_real`].
+/// As [`get_real`]; each non-null element of `value` NUL-terminated and valid for the call.
 pub unsafe fn set_string<S: CoSimulation>(
     c: Component,
     vr: *const ValueReference,
     n: usize,
-    _value: *const *const c_char,
+    value: *const *const c_char,
 ) -> StatusCode {
     // SAFETY: forwarded contract.
-    unsafe { with_value_references::<S>(c, "fmi2SetString", vr, n, |me, vrs| me.set_string(vrs)) }
+    unsafe {
+        with_values::<S, _>(c, "fmi2SetString", vr, n, value, |me, vrs, pointers| {
+            let mut strings = Vec::with_capacity(pointers.len());
+            for (k, &p) in pointers.iter().enumerate() {
+                // SAFETY: `p` is null or NUL-terminated and valid for the call (this function's
+                // contract).
+                let text = checked(me, utf8_string("fmi2SetString", k, vrs[k], p))?;
+                strings.push(text);
+            }
+            me.set_string(vrs, &strings)
+        })
+    }
 }

@@ -2,6 +2,8 @@
 //! lazily (and, for outputs without feedthrough, from the model's state-only shortcut), state
 //! derivatives on demand.
 
+use std::ffi::c_char;
+
 use super::lookup::Discrete;
 use super::{GET, Instance, S, error};
 use crate::catalog::Slot;
@@ -10,12 +12,17 @@ use crate::status::FmiResult;
 use crate::variable::Causality;
 
 impl<M: Model> Instance<M> {
-    /// `fmi2GetString`: as [`Instance::set_string`].
-    pub fn get_string(&mut self, vrs: &[u32]) -> FmiResult<()> {
+    /// `fmi2GetString`: pointers to the stored NUL-terminated values, valid until the next call
+    /// that sets a String or restores an FMU state (FMI 2.0 section 2.1.7 asks for the next call).
+    pub fn get_string(&mut self, vrs: &[u32], values: &mut [*const c_char]) -> FmiResult<()> {
         const F: &str = "fmi2GetString";
-        self.guarded(F, GET, |me| match vrs.first() {
-            None => Ok(()),
-            Some(&vr) => Err(me.not_a_string(F, vr)),
+        self.guarded(F, GET, |me| {
+            Self::check_lengths(F, vrs.len(), values.len())?;
+            for (&vr, out) in vrs.iter().zip(values.iter_mut()) {
+                let (_, s) = me.string_slot(F, vr)?;
+                *out = me.s.strings[s].as_ptr();
+            }
+            Ok(())
         })
     }
 

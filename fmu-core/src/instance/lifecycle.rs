@@ -1,6 +1,9 @@
 //! The lifecycle calls (`fmi2SetupExperiment`, initialization mode, `fmi2Terminate`,
 //! `fmi2Reset`) and the configuration of the model from its parameters.
 
+use std::ffi::CString;
+use std::path::Path;
+
 use num_dual::Dual64;
 
 use super::{Configured, FmuState, INIT, Instance, SETUP, SlaveState, TERMINATE, error};
@@ -14,6 +17,8 @@ struct ParamView<'a> {
     reals: &'a [f64],
     integers: &'a [i32],
     booleans: &'a [bool],
+    strings: &'a [CString],
+    resources: Option<&'a Path>,
 }
 
 impl Parameters for ParamView<'_> {
@@ -34,6 +39,16 @@ impl Parameters for ParamView<'_> {
             Some(Slot::Boolean(s)) => self.booleans[s],
             _ => panic!("model asked for boolean value reference {vr}, which it does not declare"),
         }
+    }
+    fn string(&self, vr: u32) -> &str {
+        match self.catalog.index_of(vr).map(|i| self.catalog.slots[i]) {
+            // Set only from `&str` (checked UTF-8) or the declared start values.
+            Some(Slot::String(s)) => self.strings[s].to_str().unwrap_or_default(),
+            _ => panic!("model asked for String value reference {vr}, which it does not declare"),
+        }
+    }
+    fn resources(&self) -> Option<&Path> {
+        self.resources
     }
 }
 
@@ -107,6 +122,8 @@ impl<M: Model> Instance<M> {
             reals: &self.s.reals,
             integers: &self.s.integers,
             booleans: &self.s.booleans,
+            strings: &self.s.strings,
+            resources: self.resources.as_deref(),
         };
         let model = M::configure(&view).map_err(|m| error(function, format!("invalid parameters: {m}")))?;
         let n = model.n_states();

@@ -56,10 +56,15 @@ impl<M: Model> Instance<M> {
         if vrs == values { Ok(()) } else { Err(error(function, format!("{vrs} value references but {values} values"))) }
     }
 
-    pub(super) fn not_a_string(&self, function: &'static str, vr: u32) -> FmiError {
-        match self.catalog.variable(vr) {
-            Some(v) => error(function, format!("variable '{}' (value reference {vr}) is not a String", v.name)),
-            None => error(function, format!("unknown value reference {vr}")),
+    /// The variable of value reference `vr` and its index among the String values; an error if
+    /// it is unknown or of another type.
+    pub(super) fn string_slot(&self, function: &'static str, vr: u32) -> FmiResult<(usize, usize)> {
+        match self.slot(function, vr)? {
+            (i, Slot::String(s)) => Ok((i, s)),
+            (i, _) => {
+                let name = &self.catalog.variables[i].name;
+                Err(error(function, format!("variable '{name}' (value reference {vr}) is not a String")))
+            }
         }
     }
 

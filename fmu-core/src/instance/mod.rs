@@ -21,6 +21,7 @@ mod model_exchange;
 mod set;
 mod state;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use num_dual::Dual64;
@@ -130,6 +131,10 @@ pub struct Instance<M: Model> {
     catalog: Arc<Catalog>,
     logger: Logger,
     debug_logging: bool,
+    /// The unzipped `resources` folder, from `fmuResourceLocation` (see [`Parameters::resources`]).
+    ///
+    /// [`Parameters::resources`]: crate::model::Parameters::resources
+    resources: Option<PathBuf>,
     s: FmuState,
     model: Option<Configured<M>>,
     /// Parameters changed since the model was configured.
@@ -184,6 +189,7 @@ impl<M: Model> Instance<M> {
             catalog,
             logger,
             debug_logging: false,
+            resources: None,
             s,
             model: None,
             params_dirty: true,
@@ -239,6 +245,14 @@ impl<M: Model> Instance<M> {
                 M::INFO.model_identifier
             ))
         }
+    }
+
+    /// Sets the `resources` folder the model's [`Parameters::resources`] returns (at
+    /// `fmi2Instantiate`, from its `fmuResourceLocation`).
+    ///
+    /// [`Parameters::resources`]: crate::model::Parameters::resources
+    pub fn set_resources(&mut self, folder: Option<PathBuf>) {
+        self.resources = folder;
     }
 
     /// The instance name given at instantiation.

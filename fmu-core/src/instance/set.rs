@@ -1,11 +1,17 @@
 //! `fmi2SetReal`, `fmi2SetInteger`, `fmi2SetBoolean` and `fmi2SetString`: every value checked
 //! before any is written; tunable parameters set between steps committed at once.
 
+use std::ffi::CString;
+
 use super::lookup::Discrete;
 use super::{Instance, S, SET, error};
 use crate::model::Model;
 use crate::status::FmiResult;
 use crate::variable::{Causality, Variability};
+
+/// The parameter values a tunable change may have to roll back: reals, integers, booleans and
+/// strings.
+type ParameterValues = (Vec<f64>, Vec<i32>, Vec<bool>, Vec<CString>);
 
 impl<M: Model> Instance<M> {
     /// Checks that variable `i` may be set in the current state.
@@ -40,23 +46,20 @@ impl<M: Model> Instance<M> {
 
     /// Parameter values before a setter that sets parameters (`sets_parameter`), if they are
     /// tunable ones set between steps.
-    fn snapshot_if_tunable(&self, sets_parameter: bool) -> Option<(Vec<f64>, Vec<i32>, Vec<bool>)> {
+    fn snapshot_if_tunable(&self, sets_parameter: bool) -> Option<ParameterValues> {
         (sets_parameter && matches!(self.s.state, S::StepComplete | S::EventMode))
-            .then(|| (self.s.reals.clone(), self.s.integers.clone(), self.s.booleans.clone()))
+            .then(|| (self.s.reals.clone(), self.s.integers.clone(), self.s.booleans.clone(), self.s.strings.clone()))
     }
 
     /// Tunable parameters set between steps take effect, and are checked by the model, at once;
     /// values the model refuses are rolled back and reported by the setter itself.
-    fn commit_tunable(
-        &mut self,
-        function: &'static str,
-        before: Option<(Vec<f64>, Vec<i32>, Vec<bool>)>,
-    ) -> FmiResult<()> {
-        let Some((reals, integers, booleans)) = before else { return Ok(()) };
+    fn commit_tunable(&mut self, function: &'static str, before: Option<ParameterValues>) -> FmiResult<()> {
+        let Some((reals, integers, booleans, strings)) = before else { return Ok(()) };
         if let Err(e) = self.ensure_configured(function) {
             self.s.reals = reals;
             self.s.integers = integers;
             self.s.booleans = booleans;
+            self.s.strings = strings;
             self.params_dirty = false;
             return Err(e);
         }
@@ -150,12 +153,31 @@ impl<M: Model> Instance<M> {
         })
     }
 
-    /// `fmi2SetString`: our models have no string variables, so any value reference is unknown.
-    pub fn set_string(&mut self, vrs: &[u32]) -> FmiResult<()> {
+    /// `fmi2SetString`: every value reference checked to be a settable String and every value
+    /// free of NUL before any is written.
+    pub fn set_string(&mut self, vrs: &[u32], values: &[&str]) -> FmiResult<()> {
         const F: &str = "fmi2SetString";
-        self.guarded(F, SET, |me| match vrs.first() {
-            None => Ok(()),
-            Some(&vr) => Err(me.not_a_string(F, vr)),
+        self.guarded(F, SET, |me| {
+            Self::check_lengths(F, vrs.len(), values.len())?;
+            let mut sets_parameter = false;
+            let mut checked = Vec::with_capacity(values.len());
+            for (&vr, &v) in vrs.iter().zip(values) {
+                let (i, s) = me.string_slot(F, vr)?;
+                me.check_settable(F, i)?;
+                let value = CString::new(v).map_err(|_| {
+                    error(F, format!("value for '{}' holds a NUL character", me.catalog.variables[i].name))
+                })?;
+                sets_parameter |= me.catalog.causality[i] == Causality::Parameter;
+                checked.push((i, s, value));
+            }
+            let before = me.snapshot_if_tunable(sets_parameter);
+            for (i, s, value) in checked {
+                if me.s.strings[s] != value {
+                    me.s.strings[s] = value;
+                    me.mark_set(i);
+                }
+            }
+            me.commit_tunable(F, before)
         })
     }
 }

@@ -1,5 +1,7 @@
 //! FMU state: `fmi2GetFMUstate`, `fmi2SetFMUstate` and their (de)serialisation to bytes.
 
+use std::ffi::CString;
+
 use super::{FMU_STATE, Instance, S, SlaveState, error};
 use crate::catalog::Catalog;
 use crate::codec::{Reader, Writer};
@@ -19,6 +21,8 @@ pub struct FmuState {
     pub(super) reals: Vec<f64>,
     pub(super) integers: Vec<i32>,
     pub(super) booleans: Vec<bool>,
+    /// The String values, NUL-terminated so that `fmi2GetString` can hand out pointers to them.
+    pub(super) strings: Vec<CString>,
     pub(super) x: Vec<f64>,
     /// First then second time derivatives of the inputs (`2 n_u`), for the next step only.
     pub(super) input_derivatives: Vec<f64>,
@@ -36,14 +40,16 @@ impl FmuState {
             reals: catalog.real_start.clone(),
             integers: catalog.integer_start.clone(),
             booleans: catalog.boolean_start.clone(),
+            strings: catalog.string_start.iter().map(|s| CString::new(*s).expect("checked by the catalog")).collect(),
             x: Vec::new(),
             input_derivatives: vec![0.0; 2 * catalog.input_slots.len()],
         }
     }
 }
 
-/// Version 3: the real values in slot order (inputs, outputs, the rest; [`Catalog`](crate::catalog::Catalog)).
-const SERIAL_MAGIC: &[u8; 8] = b"RFMUSTv3";
+/// Version 4: the real values in slot order (inputs, outputs, the rest;
+/// [`Catalog`](crate::catalog::Catalog)), the String values after the booleans.
+const SERIAL_MAGIC: &[u8; 8] = b"RFMUSTv4";
 
 impl<M: Model> Instance<M> {
     /// `fmi2GetFMUstate`: a copy of everything that determines the continuation.
@@ -81,6 +87,7 @@ impl<M: Model> Instance<M> {
         if st.reals.len() != c.real_start.len()
             || st.integers.len() != c.integer_start.len()
             || st.booleans.len() != c.boolean_start.len()
+            || st.strings.len() != c.string_start.len()
             || st.input_derivatives.len() != 2 * c.input_slots.len()
         {
             return Err(error(function, "FMU state belongs to a different model"));
@@ -124,6 +131,10 @@ fn serialize<M: Model>(st: &FmuState) -> Vec<u8> {
         w.0.extend_from_slice(&v.to_le_bytes());
     }
     w.bytes(&st.booleans.iter().map(|&v| u8::from(v)).collect::<Vec<u8>>());
+    w.u32(st.strings.len() as u32);
+    for s in &st.strings {
+        w.bytes(s.as_bytes());
+    }
     w.0
 }
 
@@ -146,6 +157,10 @@ fn deserialize<M: Model>(bytes: &[u8]) -> Result<FmuState, String> {
         .map(|_| Ok(i32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes"))))
         .collect::<Result<Vec<_>, String>>()?;
     let booleans = r.bytes()?.iter().map(|&b| b != 0).collect();
+    let n = r.len(4)?;
+    let strings = (0..n)
+        .map(|_| CString::new(r.bytes()?).map_err(|_| "serialized FMU state has a String with a NUL".to_string()))
+        .collect::<Result<Vec<_>, String>>()?;
     if !r.is_empty() {
         return Err("serialized FMU state has trailing bytes".into());
     }
@@ -158,6 +173,7 @@ fn deserialize<M: Model>(bytes: &[u8]) -> Result<FmuState, String> {
         reals,
         integers,
         booleans,
+        strings,
         x,
         input_derivatives,
     })

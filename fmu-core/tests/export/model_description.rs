@@ -192,6 +192,10 @@ fn every_variable_is_declared_with_its_attributes() {
                 assert_eq!(ty.name, "Boolean");
                 assert_eq!(start, Some(if s { "true" } else { "false" }));
             }
+            Kind::String { start: s } => {
+                assert_eq!(ty.name, "String");
+                assert_eq!(start, Some(s));
+            }
         }
     }
     // The integer parameter's range as declared.

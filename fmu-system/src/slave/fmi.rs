@@ -18,7 +18,7 @@ impl CoSimulation for SystemSlave {
         let location = args
             .resource_location
             .ok_or("fmuResourceLocation is null: a system FMU needs its resources folder (system.json and FMUs)")?;
-        SystemSlave::open(&uri_to_path(location)?, args.guid, logger).map_err(|e| e.to_string())
+        SystemSlave::open(&fmu_core::resources::path_from_uri(location)?, args.guid, logger).map_err(|e| e.to_string())
     }
 
     fn fail(&mut self, e: &FmiError) {
@@ -104,7 +104,7 @@ impl CoSimulation for SystemSlave {
         self.set("fmi2SetBoolean", OuterType::Boolean, vrs, &values)
     }
 
-    fn set_string(&mut self, vrs: &[u32]) -> FmiResult<()> {
+    fn set_string(&mut self, vrs: &[u32], _values: &[&str]) -> FmiResult<()> {
         match vrs.first() {
             None => Ok(()),
             Some(vr) => Err(error("fmi2SetString", format!("unknown value reference {vr}: no String variables"))),
@@ -151,7 +151,7 @@ impl CoSimulation for SystemSlave {
         self.get_held("fmi2GetBoolean", OuterType::Boolean, vrs, |k, v| values[k] = v != 0.0)
     }
 
-    fn get_string(&mut self, vrs: &[u32]) -> FmiResult<()> {
+    fn get_string(&mut self, vrs: &[u32], _values: &mut [*const std::ffi::c_char]) -> FmiResult<()> {
         match vrs.first() {
             None => Ok(()),
             Some(vr) => Err(error("fmi2GetString", format!("unknown value reference {vr}: no String variables"))),

@@ -208,34 +208,6 @@ fn error(function: &'static str, message: impl Into<String>) -> FmiError {
     FmiError { status: Status::Error, function, message: message.into() }
 }
 
-/// The folder a `file:` URI names (`file:///a/b`, `file://localhost/a/b`, `file:/a/b`),
-/// percent-decoded.
-fn uri_to_path(uri: &str) -> Result<PathBuf, String> {
-    let rest = uri
-        .strip_prefix("file://localhost/")
-        .map(|r| format!("/{r}"))
-        .or_else(|| uri.strip_prefix("file://").map(str::to_string))
-        .or_else(|| uri.strip_prefix("file:").map(str::to_string))
-        .ok_or_else(|| format!("fmuResourceLocation '{uri}' is not a file: URI"))?;
-    let bytes = rest.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
-        if bytes[i] == b'%'
-            && let Some(Ok(b)) = hex.map(|h| u8::from_str_radix(h, 16))
-        {
-            decoded.push(b);
-            i += 3;
-        } else {
-            decoded.push(bytes[i]);
-            i += 1;
-        }
-    }
-    let text = String::from_utf8(decoded).map_err(|_| format!("fmuResourceLocation '{uri}' is not UTF-8"))?;
-    Ok(PathBuf::from(text))
-}
-
 /// Why [`SystemSlave::open`] cannot open a system FMU's resources.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {

@@ -18,4 +18,6 @@ mod loop_detection;
 mod signal_extrapolation;
 mod state_only_reads;
 mod step_hook;
+
+mod strings;
 mod two_mass;

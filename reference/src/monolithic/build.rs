@@ -67,10 +67,11 @@ fn parameter_store(inst: &InstanceSpec, catalog: Arc<Catalog>) -> Result<Paramet
     for (v, value) in &inst.parameters {
         let var = &md.variables[*v];
         let vr = var.value_reference;
-        let set = match *value {
-            ParameterValue::Real(x) => store.set_real(vr, x),
-            ParameterValue::Integer(i) => store.set_integer(vr, i),
-            ParameterValue::Boolean(b) => store.set_boolean(vr, b),
+        let set = match value {
+            &ParameterValue::Real(x) => store.set_real(vr, x),
+            &ParameterValue::Integer(i) => store.set_integer(vr, i),
+            &ParameterValue::Boolean(b) => store.set_boolean(vr, b),
+            ParameterValue::String(text) => store.set_string(vr, text),
         };
         set.map_err(|m| Error::Configure { instance: inst.name.clone(), message: format!("{}: {m}", var.name) })?;
     }

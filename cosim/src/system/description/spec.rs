@@ -32,12 +32,14 @@ pub struct FmuSpec {
     pub isolate: bool,
 }
 
-/// A parameter value as written: a JSON number or boolean. Its FMI type is decided against the
-/// variable in [`SystemDescription::resolve`](super::SystemDescription::resolve).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A parameter value as written: a JSON number, boolean or string. Its FMI type is decided
+/// against the variable in [`SystemDescription::resolve`](super::SystemDescription::resolve).
+#[derive(Debug, Clone, PartialEq)]
 pub enum ParameterSpec {
     /// A JSON number.
     Number(f64),
+    /// A JSON string, for a String parameter.
+    Text(String),
     /// A JSON boolean.
     Boolean(bool),
 }
@@ -273,7 +275,7 @@ impl<'de> Deserialize<'de> for ParameterSpec {
         impl Visitor<'_> for Value {
             type Value = ParameterSpec;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a number or a boolean")
+                f.write_str("a number, a boolean or a string")
             }
             fn visit_bool<E: de::Error>(self, v: bool) -> Result<ParameterSpec, E> {
                 Ok(ParameterSpec::Boolean(v))
@@ -286,6 +288,9 @@ impl<'de> Deserialize<'de> for ParameterSpec {
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<ParameterSpec, E> {
                 Ok(ParameterSpec::Number(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ParameterSpec, E> {
+                Ok(ParameterSpec::Text(v.to_string()))
             }
         }
         deserializer.deserialize_any(Value)

@@ -81,7 +81,7 @@ pub(super) fn resolve_connection(
 }
 
 /// `value` as the type of `variable`, which must be a parameter or an input.
-pub(super) fn parameter_value(variable: &ScalarVariable, value: ParameterSpec) -> Result<ParameterValue, String> {
+pub(super) fn parameter_value(variable: &ScalarVariable, value: &ParameterSpec) -> Result<ParameterValue, String> {
     if !matches!(variable.causality, Causality::Parameter | Causality::Input) {
         return Err(format!(
             "'{}' is {}; only parameters and the start values of inputs can be set",
@@ -95,24 +95,29 @@ pub(super) fn parameter_value(variable: &ScalarVariable, value: ParameterSpec) -
     let shown = match value {
         ParameterSpec::Number(x) => x.to_string(),
         ParameterSpec::Boolean(b) => b.to_string(),
+        ParameterSpec::Text(text) => format!("{text:?}"),
     };
     let wrong = |expected: &str| {
         format!("'{}' is {} and needs {expected}, got {shown}", variable.name, type_name(variable.var_type))
     };
     match (variable.var_type, value) {
-        (VarType::Real, ParameterSpec::Number(x)) if x.is_finite() => Ok(ParameterValue::Real(x)),
+        (VarType::String, ParameterSpec::Text(text)) if text.contains('\0') => {
+            Err(format!("'{}' is a String and cannot hold a NUL character", variable.name))
+        }
+        (VarType::String, ParameterSpec::Text(text)) => Ok(ParameterValue::String(text.clone())),
+        (VarType::String, _) => Err(wrong("a string")),
+        (VarType::Real, &ParameterSpec::Number(x)) if x.is_finite() => Ok(ParameterValue::Real(x)),
         (VarType::Real, _) => Err(wrong("a finite number")),
-        (VarType::Integer | VarType::Enumeration, ParameterSpec::Number(x))
+        (VarType::Integer | VarType::Enumeration, &ParameterSpec::Number(x))
             if x.fract() == 0.0 && x >= f64::from(i32::MIN) && x <= f64::from(i32::MAX) =>
         {
             Ok(ParameterValue::Integer(x as i32))
         }
-        (VarType::Integer | VarType::Enumeration, ParameterSpec::Number(x)) if x.fract() == 0.0 => {
+        (VarType::Integer | VarType::Enumeration, &ParameterSpec::Number(x)) if x.fract() == 0.0 => {
             Err(wrong("an integer in the 32-bit range"))
         }
         (VarType::Integer | VarType::Enumeration, _) => Err(wrong("an integral number")),
-        (VarType::Boolean, ParameterSpec::Boolean(b)) => Ok(ParameterValue::Boolean(b)),
+        (VarType::Boolean, &ParameterSpec::Boolean(b)) => Ok(ParameterValue::Boolean(b)),
         (VarType::Boolean, _) => Err(wrong("true or false")),
-        (VarType::String, _) => Err(format!("'{}' is a String; String parameters cannot be set here", variable.name)),
     }
 }

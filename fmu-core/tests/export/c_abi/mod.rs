@@ -5,6 +5,7 @@
 
 mod model_exchange;
 mod state;
+mod strings;
 
 use crate::common;
 
@@ -61,6 +62,16 @@ fn logger() -> CallbackLogger {
 
 /// Calls `fmi2Instantiate` for model `M`; returns the component (possibly null) and the log.
 fn instantiate<M: Model>(name: Option<&str>, fmu_type: c_int, guid: &str) -> (Component, Box<Messages>) {
+    instantiate_at::<M>(name, fmu_type, guid, c"file:///tmp")
+}
+
+/// [`instantiate`] with this `fmuResourceLocation`.
+fn instantiate_at<M: Model>(
+    name: Option<&str>,
+    fmu_type: c_int,
+    guid: &str,
+    resources: &CStr,
+) -> (Component, Box<Messages>) {
     let log: Box<Messages> = Box::default();
     let callbacks = CallbackFunctions {
         logger: Some(logger()),
@@ -78,7 +89,7 @@ fn instantiate<M: Model>(name: Option<&str>, fmu_type: c_int, guid: &str) -> (Co
             name.as_ref().map_or(null(), |n| n.as_ptr()),
             fmu_type,
             guid.as_ptr(),
-            c"file:///tmp".as_ptr(),
+            resources.as_ptr(),
             &callbacks,
             0,
             0,

@@ -66,6 +66,7 @@ impl ParamMap {
                 Kind::Real { start, .. } => m.reals.insert(v.vr, start).map(|_| ()),
                 Kind::Integer { start, .. } => m.integers.insert(v.vr, start).map(|_| ()),
                 Kind::Boolean { start } => m.booleans.insert(v.vr, start).map(|_| ()),
+                Kind::String { .. } => None,
             };
         }
         for &(name, val) in params {
