@@ -176,14 +176,8 @@ fn write_one(fmu: &OurFmu, library: &Path, target: &Path) -> Result<()> {
     let documentation = (fmu.documentation)();
     let mut files: Vec<(&str, &[u8])> = vec![("documentation/index.html", documentation.as_bytes())];
     files.extend_from_slice(shipped_resources(fmu.identifier));
-    fmu_tooling::write_fmu(
-        target,
-        &(fmu.model_description)(),
-        fmu.identifier,
-        library,
-        &files,
-    )
-    .with_context(|| format!("cannot write {}", target.display()))
+    fmu_tooling::write_fmu(target, &(fmu.model_description)(), fmu.identifier, library, &files)
+        .with_context(|| format!("cannot write {}", target.display()))
 }
 
 /// The directory cargo put this executable in, where the FMU libraries are built too.
