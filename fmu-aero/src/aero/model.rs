@@ -46,7 +46,8 @@ pub(super) struct Params {
     ground_height: f64,
 }
 
-/// The section-model options (parameters `airfoil` to `speed_of_sound`).
+/// The section-model options (parameters `airfoil` to `speed_of_sound`, `airfoil_file`,
+/// `airfoil_inboard_file`).
 struct SectionOptions {
     airfoil: i32,
     airfoil_inboard: i32,
