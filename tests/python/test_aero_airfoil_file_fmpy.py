@@ -36,14 +36,14 @@ def linear_table():
     return "\n".join(lines) + "\n"
 
 
-def thrust(fmu, extra):
+def thrust(fmu, extra, logger=None):
     """The thrust (N) of one non-rotating blade at 40 m/s and 5 deg angle of attack, no inflow."""
     start = {"nb": 1, "R": 2.0, "e": 0.0, "r_root": 1.0, "chord": 0.2, "twist": 0.0, "a": 2 * math.pi,
              "cd0": CD, "cd2": 0.0, "n_sections": 4, "inflow_model": 0,
              "blade[1].vel.y": SPEED * math.cos(ALPHA), "blade[1].vel.z": -SPEED * math.sin(ALPHA),
              "blade[1].shaft.z": 1.0}
     start.update(extra)
-    result = simulate_fmu(fmu, stop_time=0.1, step_size=0.05, start_values=start, output=["thrust"])
+    result = simulate_fmu(fmu, stop_time=0.1, step_size=0.05, start_values=start, output=["thrust"], logger=logger)
     return result["thrust"][-1]
 
 
@@ -65,5 +65,13 @@ def test_the_shipped_table_relative_to_the_resources_folder_is_airfoil_1(aero_fm
 def test_a_malformed_table_file_is_refused(aero_fmu, tmp_path):
     path = tmp_path / "malformed.c81"
     path.write_text(linear_table().replace("0.011", "0.0x1", 1))
+    messages = []
+
+    def logger(_environment, _instance, _status, _category, message):
+        messages.append(message.decode() if isinstance(message, bytes) else str(message))
+
     with pytest.raises(Exception):
-        thrust(aero_fmu, {"airfoil": 2, "airfoil_file": str(path)})
+        thrust(aero_fmu, {"airfoil": 2, "airfoil_file": str(path)}, logger)
+    # Line 17, column 9: the first drag row's first coefficient (header, Mach line, 13 lift rows,
+    # the drag Mach line before it).
+    assert any("airfoil_file" in m and f"{path}:17:9:" in m for m in messages), messages
