@@ -11,28 +11,10 @@ use std::path::PathBuf;
 use crate::common::{BladeState, Rotor, Sim, Val, blade_inputs, i, r, rel, set_blade, vr};
 use fmu_aero::Aero;
 use fmu_core::Instance;
+use test_fmus::c81::{LINEAR_TABLE_CD, linear_table, malformed_table};
 
 /// The constant drag coefficient of the test table.
-const CD: f64 = 0.011;
-
-/// A C81 file: cl = 2 pi alpha (alpha in rad), cd = [`CD`], cm = 0, angles -30..30 deg every
-/// 5 deg, at Mach 0 and 0.9 with the same values.
-fn linear_table() -> String {
-    let mut text = format!("{:<30}{:02}{:02}{:02}{:02}{:02}{:02}\n", "LINEAR TEST TABLE", 2, 13, 2, 13, 1, 2);
-    let mach = "       0.0 0.9\n";
-    text.push_str(mach);
-    for k in 0..13 {
-        let deg = -30.0 + 5.0 * k as f64;
-        let cl = 2.0 * PI * deg.to_radians();
-        text.push_str(&format!("{deg:7.1} {cl:.17e} {cl:.17e}\n"));
-    }
-    text.push_str(mach);
-    for k in 0..13 {
-        text.push_str(&format!("{:7.1} {CD} {CD}\n", -30.0 + 5.0 * k as f64));
-    }
-    text.push_str("       0.0\n  -180. 0.0\n   180. 0.0\n");
-    text
-}
+const CD: f64 = LINEAR_TABLE_CD;
 
 /// Writes `text` to a fresh file in the system's temporary folder; returns its absolute path.
 fn temp_file(name: &str, text: &str) -> PathBuf {
@@ -96,7 +78,7 @@ fn a_linear_table_from_a_file_gives_the_analytic_polars_thrust() {
 
 #[test]
 fn a_malformed_or_missing_file_is_a_configure_error_naming_parameter_file_line_and_column() {
-    let bad = linear_table().replacen("0.011", "0.0x1", 1);
+    let bad = malformed_table();
     let path = temp_file("malformed.c81", &bad);
     let file = path.to_str().unwrap();
     let err = with_file(&[("airfoil", i(2))], file).err().expect("a malformed file is refused");

@@ -6,28 +6,10 @@
 
 use crate::common;
 use std::f64::consts::PI;
+use test_fmus::c81::{LINEAR_TABLE_CD, linear_table, malformed_table};
 
 /// The constant drag coefficient of the test table.
-const CD: f64 = 0.011;
-
-/// A C81 file: cl = 2 pi alpha (alpha in rad), cd = [`CD`], cm = 0, -30..30 deg every 5 deg, at
-/// Mach 0 and 0.9 with the same values.
-fn linear_table() -> String {
-    let mut text = format!("{:<30}{:02}{:02}{:02}{:02}{:02}{:02}\n", "LINEAR TEST TABLE", 2, 13, 2, 13, 1, 2);
-    let mach = "       0.0 0.9\n";
-    text.push_str(mach);
-    for k in 0..13 {
-        let deg = -30.0 + 5.0 * k as f64;
-        let cl = 2.0 * PI * deg.to_radians();
-        text.push_str(&format!("{deg:7.1} {cl:.17e} {cl:.17e}\n"));
-    }
-    text.push_str(mach);
-    for k in 0..13 {
-        text.push_str(&format!("{:7.1} {CD} {CD}\n", -30.0 + 5.0 * k as f64));
-    }
-    text.push_str("       0.0\n  -180. 0.0\n   180. 0.0\n");
-    text
-}
+const CD: f64 = LINEAR_TABLE_CD;
 
 /// Two one-blade Aero instances, `analytic` (the default polar) and `table` (`airfoil = 2`,
 /// `airfoil_file = file`), with the same blade velocity: 40 m/s at 5 deg angle of attack.
@@ -78,7 +60,7 @@ fn airfoil_file_from_a_system_description_gives_the_analytic_polars_thrust() {
 fn a_malformed_airfoil_file_stops_the_run_naming_parameter_file_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("malformed.c81");
-    std::fs::write(&file, linear_table().replacen("0.011", "0.0x1", 1)).unwrap();
+    std::fs::write(&file, malformed_table()).unwrap();
     let name = file.to_str().unwrap();
     let error = common::run(common::system(&json(name), dir.path())).err().expect("a malformed table is refused");
     let text = error.to_string();
