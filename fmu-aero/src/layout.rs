@@ -82,6 +82,7 @@ pub mod vr {
         items: &[
             ("analytic", 0, "Linear lift a alpha, drag cd0 + cd2 alpha^2, no moment"),
             ("naca0012_sheldahl", 1, "NACA 0012 C81 table, Sheldahl and Klimas (1981), Re 2e6"),
+            ("file", 2, "C81 table read from the file airfoil_file (airfoil_inboard_file for airfoil_inboard)"),
         ],
     };
 
@@ -139,12 +140,14 @@ pub mod vr {
             ("lambda_c", "lambda_c (coefficient of (r/R) cos psi)"),
         ], "Initial Pitt-Peters inflow state {w}, a ratio to Omega R (inflow_model = 2 only)");
         TOLERANCE = tolerance("tolerance", 1e-9);
-        AIRFOIL = integer("airfoil", 0, 0, 1,
+        AIRFOIL = integer("airfoil", 0, 0, 2,
             "Airfoil of the blade (outboard of airfoil_change): 0 the analytic polar of a, cd0 and cd2; 1 the \
-             NACA 0012 table shipped with the FMU (Sheldahl and Klimas 1981, Re 2e6, -180..180 deg, C81)")
+             NACA 0012 table shipped with the FMU (Sheldahl and Klimas 1981, Re 2e6, -180..180 deg, C81); 2 the \
+             C81 table in the file airfoil_file")
             .enumeration(&AIRFOIL_TYPE);
-        AIRFOIL_INBOARD = integer("airfoil_inboard", 0, 0, 1,
-            "Airfoil of the stations inboard of airfoil_change (r/R < airfoil_change), same choices as airfoil")
+        AIRFOIL_INBOARD = integer("airfoil_inboard", 0, 0, 2,
+            "Airfoil of the stations inboard of airfoil_change (r/R < airfoil_change), same choices as airfoil \
+             (2: the C81 table in the file airfoil_inboard_file)")
             .enumeration(&AIRFOIL_TYPE);
         AIRFOIL_CHANGE = real("airfoil_change", "",
             "Radius ratio r/R where the inboard airfoil gives way to the outboard one (0 <= airfoil_change < 1; \
@@ -175,6 +178,12 @@ pub mod vr {
             "Height of the rotor hub above the ground for the Cheeseman-Bennett ground effect, m: 0 (default) for \
              none, otherwise >= R/2; the induced velocity is reduced by 1 - (R/(4 z))^2 / (1 + (mu/lambda_i)^2) \
              (inflow_model 2 or 3 only)").start(0.0).min(0.0);
+        AIRFOIL_FILE = string("airfoil_file", "",
+            "C81 airfoil table used when airfoil = 2: an absolute path, or a path relative to the FMU's resources \
+             folder (the shipped NACA 0012 table is naca0012_sheldahl_re2e6.c81); read at initialization");
+        AIRFOIL_INBOARD_FILE = string("airfoil_inboard_file", "",
+            "C81 airfoil table used when airfoil_inboard = 2: an absolute path, or a path relative to the FMU's \
+             resources folder; read at initialization");
     }
     fmu_core::value_references!(100, 200);
 }

@@ -37,6 +37,12 @@ pub mod wind;
 
 pub use aero::{Aero, AeroDynamicStall, InflowModel, RotorLoads};
 
+/// The files the packaged Aero FMUs carry in their `resources/` folder (path in the archive,
+/// contents): the shipped NACA 0012 C81 table, so `airfoil_file = "naca0012_sheldahl_re2e6.c81"`
+/// names it relative to the resources folder.
+pub const RESOURCES: &[(&str, &[u8])] =
+    &[("resources/naca0012_sheldahl_re2e6.c81", airfoil::NACA0012_SHELDAHL_RE2E6.as_bytes())];
+
 /// The model this crate's FMU exports (`fmu/`, the shared library `libAero.so`).
 pub type Fmu = Aero;
 pub use layout::vr;

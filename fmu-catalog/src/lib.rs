@@ -162,17 +162,22 @@ fn library_file(library_dir: &Path, model: &str) -> Result<PathBuf> {
     Ok(library)
 }
 
+/// The files model `identifier` ships in its archive's `resources/` (path in the archive,
+/// contents), beside its model description and documentation.
+fn shipped_resources(identifier: &str) -> &'static [(&'static str, &'static [u8])] {
+    match identifier {
+        "Aero" | "AeroDynamicStall" => fmu_aero::RESOURCES,
+        _ => &[],
+    }
+}
+
 /// Packages `fmu` with its built `library` into `target`.
 fn write_one(fmu: &OurFmu, library: &Path, target: &Path) -> Result<()> {
     let documentation = (fmu.documentation)();
-    fmu_tooling::write_fmu(
-        target,
-        &(fmu.model_description)(),
-        fmu.identifier,
-        library,
-        &[("documentation/index.html", documentation.as_bytes())],
-    )
-    .with_context(|| format!("cannot write {}", target.display()))
+    let mut files: Vec<(&str, &[u8])> = vec![("documentation/index.html", documentation.as_bytes())];
+    files.extend_from_slice(shipped_resources(fmu.identifier));
+    fmu_tooling::write_fmu(target, &(fmu.model_description)(), fmu.identifier, library, &files)
+        .with_context(|| format!("cannot write {}", target.display()))
 }
 
 /// The directory cargo put this executable in, where the FMU libraries are built too.

@@ -16,6 +16,7 @@
 //! one-step delay on `F` amplifies by `-m_r / m` per step and diverges.
 #![warn(missing_docs)]
 
+pub mod c81;
 pub mod convergence;
 pub mod fixtures;
 pub mod table1;

@@ -3,8 +3,10 @@
 use fmu_core::declare::Tables;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::{ParameterError, Reader};
+use std::sync::Arc;
 
 use super::{Aero, InflowModel, PI, RotorLoads, hub_axes};
+use crate::airfoil::c81::{self, C81Airfoil};
 use crate::airfoil::{self, Airfoil, AnalyticAirfoil, SectionGeometry, Sections, TipLoss};
 use crate::inflow::{FlightCondition, Inflow, pitt_peters_rates};
 use crate::layout::{NS_MAX, vr, x, y};
@@ -44,11 +46,16 @@ pub(super) struct Params {
     ground_height: f64,
 }
 
-/// The section-model options (parameters `airfoil` to `speed_of_sound`).
+/// The section-model options (parameters `airfoil` to `speed_of_sound`, `airfoil_file`,
+/// `airfoil_inboard_file`).
 struct SectionOptions {
     airfoil: i32,
     airfoil_inboard: i32,
     airfoil_change: f64,
+    /// The table of `airfoil_file` when `airfoil = 2`.
+    airfoil_table: Option<Arc<C81Airfoil>>,
+    /// The table of `airfoil_inboard_file` when `airfoil_inboard = 2`.
+    airfoil_inboard_table: Option<Arc<C81Airfoil>>,
     tip_loss: TipLoss,
     prandtl_glauert: bool,
     speed_of_sound: f64,
@@ -62,10 +69,13 @@ impl SectionOptions {
             1 => TipLoss::Tip,
             _ => TipLoss::TipAndRoot,
         };
+        let (airfoil, airfoil_inboard) = (p.integer(vr::AIRFOIL)?, p.integer(vr::AIRFOIL_INBOARD)?);
         Ok(SectionOptions {
-            airfoil: p.integer(vr::AIRFOIL)?,
-            airfoil_inboard: p.integer(vr::AIRFOIL_INBOARD)?,
+            airfoil,
+            airfoil_inboard,
             airfoil_change: p.real(vr::AIRFOIL_CHANGE)?,
+            airfoil_table: file_table(p, airfoil, vr::AIRFOIL_FILE, "airfoil_file")?,
+            airfoil_inboard_table: file_table(p, airfoil_inboard, vr::AIRFOIL_INBOARD_FILE, "airfoil_inboard_file")?,
             tip_loss,
             prandtl_glauert: p.integer(vr::COMPRESSIBILITY)? == 1,
             speed_of_sound: p.real(vr::SPEED_OF_SOUND)?,
@@ -81,9 +91,10 @@ impl SectionOptions {
         }
         let analytic =
             AnalyticAirfoil { lift_slope: p.lift_slope, cd0: p.cd0, cd2: p.cd2, prandtl_glauert: self.prandtl_glauert };
-        let airfoil = |code: i32| match code {
-            0 => Airfoil::Analytic(analytic),
-            _ => Airfoil::Table(std::sync::Arc::new(airfoil::naca0012())),
+        let airfoil = |code: i32, file: &Option<Arc<C81Airfoil>>| match (code, file) {
+            (0, _) => Airfoil::Analytic(analytic),
+            (2, Some(table)) => Airfoil::Table(Arc::clone(table)),
+            _ => Airfoil::Table(Arc::new(airfoil::naca0012())),
         };
         let geometry = SectionGeometry {
             r,
@@ -93,9 +104,24 @@ impl SectionOptions {
             chord: p.chord,
             speed_of_sound: self.speed_of_sound,
         };
-        let (inboard, outboard) = (airfoil(self.airfoil_inboard), airfoil(self.airfoil));
+        let inboard = airfoil(self.airfoil_inboard, &self.airfoil_inboard_table);
+        let outboard = airfoil(self.airfoil, &self.airfoil_table);
         Some(Sections::new(geometry, inboard, outboard, self.airfoil_change, self.tip_loss))
     }
+}
+
+/// The C81 table the String parameter `file_vr` (named `name`) points to when the airfoil choice
+/// `code` is 2 (`file`), else `None`. A missing, unreadable or malformed file is an error naming
+/// the parameter, the file and (for a malformed one) the line and column.
+fn file_table(p: &Reader<'_>, code: i32, file_vr: u32, name: &str) -> Result<Option<Arc<C81Airfoil>>, ParameterError> {
+    if code != 2 {
+        return Ok(None);
+    }
+    let path = p.resource_path(file_vr)?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("parameter '{name}': cannot read {}: {e}", path.display()))?;
+    let table = c81::parse(&path.display().to_string(), &text).map_err(|e| format!("parameter '{name}': {e}"))?;
+    Ok(Some(Arc::new(table)))
 }
 
 impl Params {

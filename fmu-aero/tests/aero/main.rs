@@ -1,6 +1,7 @@
 //! Aero: all integration tests of this crate in one test binary (one link instead of
 //! 5); each former test file is a module, e.g. `cargo test -p fmu-aero --test aero flap_linearisation`.
 
+mod airfoil_file;
 mod airfoil_sections;
 mod common;
 mod dynamic_stall;

@@ -10,6 +10,7 @@ mod common;
 #[path = "../import_support/mod.rs"]
 mod import_support;
 
+mod airfoil_file;
 mod delayed_loop;
 mod failure_handling;
 mod fmu_cache_reuse;

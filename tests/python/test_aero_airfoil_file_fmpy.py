@@ -1,0 +1,77 @@
+"""Aero.fmu's `airfoil_file` String parameter in FMPy (`start_values` with a string).
+
+A C81 table written here (cl = 2 pi alpha, cd constant, -30..30 deg, two identical Mach columns)
+and named by its absolute path gives the thrust of the analytic polar with a = 2 pi, cd0 that
+constant and cd2 = 0 (bilinear interpolation of a linear table is exact), to 1e-9 relative; the
+shipped NACA 0012 table named relative to the FMU's resources folder gives exactly the thrust of
+`airfoil = 1`; a malformed file makes the instantiation fail.
+"""
+
+import math
+
+import pytest
+from fmpy import simulate_fmu
+
+from conftest import packaged_fmu
+
+CD = 0.011
+ALPHA = math.radians(5.0)
+SPEED = 40.0
+
+
+@pytest.fixture(scope="module", name="aero_fmu")
+def fixture_aero_fmu():
+    return packaged_fmu("Aero")
+
+
+def linear_table():
+    """The C81 text: header (name in columns 1-30, six 2-digit counts), then lift, drag, moment."""
+    angles = [-30.0 + 5.0 * k for k in range(13)]
+    lines = [f"{'LINEAR TEST TABLE':<30}021302130102", "       0.0 0.9"]
+    lines += [f"{deg:7.1f} {2 * math.pi * math.radians(deg):.17e} {2 * math.pi * math.radians(deg):.17e}"
+              for deg in angles]
+    lines.append("       0.0 0.9")
+    lines += [f"{deg:7.1f} {CD} {CD}" for deg in angles]
+    lines += ["       0.0", "  -180. 0.0", "   180. 0.0"]
+    return "\n".join(lines) + "\n"
+
+
+def thrust(fmu, extra, logger=None):
+    """The thrust (N) of one non-rotating blade at 40 m/s and 5 deg angle of attack, no inflow."""
+    start = {"nb": 1, "R": 2.0, "e": 0.0, "r_root": 1.0, "chord": 0.2, "twist": 0.0, "a": 2 * math.pi,
+             "cd0": CD, "cd2": 0.0, "n_sections": 4, "inflow_model": 0,
+             "blade[1].vel.y": SPEED * math.cos(ALPHA), "blade[1].vel.z": -SPEED * math.sin(ALPHA),
+             "blade[1].shaft.z": 1.0}
+    start.update(extra)
+    result = simulate_fmu(fmu, stop_time=0.1, step_size=0.05, start_values=start, output=["thrust"], logger=logger)
+    return result["thrust"][-1]
+
+
+def test_a_linear_table_file_gives_the_analytic_polars_thrust(aero_fmu, tmp_path):
+    path = tmp_path / "linear.c81"
+    path.write_text(linear_table())
+    analytic = thrust(aero_fmu, {})
+    table = thrust(aero_fmu, {"airfoil": 2, "airfoil_file": str(path)})
+    assert abs(analytic) > 1.0
+    assert abs(table - analytic) <= 1e-9 * abs(analytic), (table, analytic)
+
+
+def test_the_shipped_table_relative_to_the_resources_folder_is_airfoil_1(aero_fmu):
+    shipped = thrust(aero_fmu, {"airfoil": 1})
+    from_resources = thrust(aero_fmu, {"airfoil": 2, "airfoil_file": "naca0012_sheldahl_re2e6.c81"})
+    assert from_resources == shipped
+
+
+def test_a_malformed_table_file_is_refused(aero_fmu, tmp_path):
+    path = tmp_path / "malformed.c81"
+    path.write_text(linear_table().replace("0.011", "0.0x1", 1))
+    messages = []
+
+    def logger(_environment, _instance, _status, _category, message):
+        messages.append(message.decode() if isinstance(message, bytes) else str(message))
+
+    with pytest.raises(Exception):
+        thrust(aero_fmu, {"airfoil": 2, "airfoil_file": str(path)}, logger)
+    # Line 17, column 9: the first drag row's first coefficient (header, Mach line, 13 lift rows,
+    # the drag Mach line before it).
+    assert any("airfoil_file" in m and f"{path}:17:9:" in m for m in messages), messages
