@@ -8,6 +8,9 @@ shipped NACA 0012 table named relative to the FMU's resources folder gives exact
 """
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from fmpy import simulate_fmu
@@ -63,15 +66,27 @@ def test_the_shipped_table_relative_to_the_resources_folder_is_airfoil_1(aero_fm
 
 
 def test_a_malformed_table_file_is_refused(aero_fmu, tmp_path):
+    """Run in a child Python: FMPy leaves the failed instance alive after the exception, holding
+    the test's logger callback, which must not outlive it in the process running other tests."""
     path = tmp_path / "malformed.c81"
     path.write_text(linear_table().replace("0.011", "0.0x1", 1))
-    messages = []
-
-    def logger(_environment, _instance, _status, _category, message):
-        messages.append(message.decode() if isinstance(message, bytes) else str(message))
-
-    with pytest.raises(Exception):
-        thrust(aero_fmu, {"airfoil": 2, "airfoil_file": str(path)}, logger)
+    script = f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from test_aero_airfoil_file_fmpy import thrust
+messages = []
+def logger(_environment, _instance, _status, _category, message):
+    messages.append(message.decode() if isinstance(message, bytes) else str(message))
+try:
+    thrust({str(aero_fmu)!r}, {{"airfoil": 2, "airfoil_file": {str(path)!r}}}, logger)
+    print("NO ERROR")
+except Exception:
+    pass
+print("\\n".join(messages), flush=True)
+"""
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert "NO ERROR" not in child.stdout, child.stdout
     # Line 17, column 9: the first drag row's first coefficient (header, Mach line, 13 lift rows,
     # the drag Mach line before it).
-    assert any("airfoil_file" in m and f"{path}:17:9:" in m for m in messages), messages
+    assert any("airfoil_file" in m and f"{path}:17:9:" in m for m in child.stdout.splitlines()), (
+        child.stdout, child.stderr)
