@@ -94,7 +94,7 @@ impl SectionOptions {
         let airfoil = |code: i32, file: &Option<Arc<C81Airfoil>>| match (code, file) {
             (0, _) => Airfoil::Analytic(analytic),
             (2, Some(table)) => Airfoil::Table(Arc::clone(table)),
-            _ => Airfoil::Table(Arc::new(airfoil::naca0012())),
+            _ => Airfoil::Table(airfoil::naca0012()),
         };
         let geometry = SectionGeometry {
             r,

@@ -232,9 +232,15 @@ impl Sections {
     }
 }
 
-/// The shipped NACA 0012 table, parsed.
-pub fn naca0012() -> C81Airfoil {
-    c81::parse("naca0012_sheldahl_re2e6.c81", NACA0012_SHELDAHL_RE2E6).expect("the shipped table parses (tested)")
+/// The shipped NACA 0012 table, parsed once per process and shared by every instance.
+pub fn naca0012() -> Arc<C81Airfoil> {
+    static TABLE: std::sync::OnceLock<Arc<C81Airfoil>> = std::sync::OnceLock::new();
+    Arc::clone(TABLE.get_or_init(|| {
+        Arc::new(
+            c81::parse("naca0012_sheldahl_re2e6.c81", NACA0012_SHELDAHL_RE2E6)
+                .expect("the shipped table parses (tested)"),
+        )
+    }))
 }
 
 #[cfg(test)]
@@ -250,7 +256,7 @@ mod tests {
         }
         // Points of the file (Sheldahl and Klimas, Re 2e6), read back through the interpolation:
         // 10 deg: cl 1.0727, cd 0.0128; 13 deg: cl 1.2169; 90 deg: cd 1.8; 180 deg: cd 0.025.
-        let air = Airfoil::Table(Arc::new(t));
+        let air = Airfoil::Table(t);
         for (deg, cl, cd) in
             [(10.0, 1.0727, 0.0128), (13.0, 1.2169, 0.0172), (90.0, 0.07, 1.8), (-10.0, -1.0727, 0.0128)]
         {
@@ -268,7 +274,7 @@ mod tests {
 
     #[test]
     fn table_derivatives_are_the_segment_slopes() {
-        let air = Airfoil::Table(Arc::new(naca0012()));
+        let air = Airfoil::Table(naca0012());
         let (l, _, _) = air.coefficients(Dual64::new(4.5_f64.to_radians(), 1.0), Dual64::from(0.2));
         // Between 4 (0.44) and 5 deg (0.55): 0.11 per deg.
         assert!((l.eps - 0.11 * 180.0 / PI).abs() < 1e-9, "{}", l.eps);
@@ -317,7 +323,7 @@ mod tests {
         let g = SectionGeometry { r: &r, nb: 2, radius: 7.5, r_root: 0.5, chord: 0.5, speed_of_sound: 340.0 };
         let analytic =
             Airfoil::Analytic(AnalyticAirfoil { lift_slope: 5.7, cd0: 0.0, cd2: 0.0, prandtl_glauert: false });
-        let s = Sections::new(g, analytic, Airfoil::Table(Arc::new(naca0012())), 0.5, TipLoss::None);
+        let s = Sections::new(g, analytic, Airfoil::Table(naca0012()), 0.5, TipLoss::None);
         let kinds: Vec<bool> = (0..4).map(|j| matches!(s.airfoil(j), Airfoil::Table(_))).collect();
         assert_eq!(kinds, vec![false, false, true, true]);
     }
