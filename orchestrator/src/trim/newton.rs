@@ -18,7 +18,9 @@ const PERIODIC_ENOUGH: f64 = 1e-3;
 /// Revolutions added at most to one trial by [`PERIODIC_ENOUGH`].
 const MAX_EXTRA_SETTLING: u32 = 4;
 
-/// Settling revolutions of the trial that confirms a converged trim.
+/// Settling revolutions of the trial that confirms a converged trim (at least the system's
+/// `settle_revolutions`: the FMUs other than the rotors restart in every trial, e.g. a dynamic
+/// inflow, and need them).
 const CONFIRM_REVOLUTIONS: u32 = 4;
 
 /// Extra settling revolutions of the first (cold) trial.
@@ -58,7 +60,8 @@ impl Trimmer<'_> {
         loop {
             if max_abs(&current.residual) < tolerance {
                 // Confirm on a settled rotor: the same controls, CONFIRM_REVOLUTIONS more.
-                current = self.trial(condition, &x, &current.end_state, CONFIRM_REVOLUTIONS)?;
+                let confirm = CONFIRM_REVOLUTIONS.max(self.spec.settle_revolutions);
+                current = self.trial(condition, &x, &current.end_state, confirm)?;
                 history.push(max_abs(&current.residual));
                 progress(report(self, iteration, max_abs(&current.residual)));
                 converged = max_abs(&current.residual) < tolerance;
