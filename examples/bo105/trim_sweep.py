@@ -81,6 +81,15 @@ def revolution_mean_power(orchestrator, trimmed, out_dir, speed):
     return main, tail
 
 
+def flight_test(speed):
+    """Padfield's flight-test values interpolated at `speed` (NaN beyond the tests' speeds)."""
+    inside = speed <= ref.THETA0_DEG[-1][0] * ref.KNOT
+    series = {"test_theta0_centre_deg": ref.THETA0_DEG, "test_theta1s_deg": ref.THETA1S_DEG,
+              "test_theta1c_deg": ref.THETA1C_DEG, "test_pitch_deg": ref.PITCH_DEG,
+              "test_power_kw": ref.POWER_KW}
+    return {k: ref.interpolate(v, speed) if inside else math.nan for k, v in series.items()}
+
+
 def sweep(orchestrator, speeds, out_dir):
     """Trims every speed; returns one dict per speed."""
     rows, system = [], SYSTEM
@@ -100,6 +109,7 @@ def sweep(orchestrator, speeds, out_dir):
             "main_power_kw": main / 1e3,
             "tail_power_kw": tail / 1e3,
             "momentum_power_kw": sum(ref.momentum_power_w(speed)) / 1e3,
+            **flight_test(speed),
             "residual": summary["residual_max"],
         })
         system = trimmed

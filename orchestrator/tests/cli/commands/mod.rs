@@ -2,6 +2,7 @@
 //! summary JSON; bad input exits with a clear message and no panic; `inspect` lists variables.
 //! `trim`: the trim, the built-in helicopter and its scenario options, the examples and sweeps.
 
+mod bo105;
 mod realtime;
 mod sweep_scale;
 mod trim;
