@@ -12,7 +12,9 @@ fn rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String, f64>> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    lines.map(|l| header.iter().map(|h| h.to_string()).zip(l.split(',').map(|v| v.parse().unwrap())).collect()).collect()
+    lines
+        .map(|l| header.iter().map(|h| h.to_string()).zip(l.split(',').map(|v| v.parse().unwrap())).collect())
+        .collect()
 }
 
 #[test]
