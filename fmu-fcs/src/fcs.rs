@@ -156,22 +156,22 @@ impl Fcs {
         Ok(loops)
     }
 
-    /// The declared states this configuration integrates, in order.
-    fn active_slots(&self) -> Vec<usize> {
+    /// The declared states a configuration with these actuators and loops integrates, in order.
+    fn active_states(actuator_tau: f64, loops: &Loops) -> ActiveStates {
         let mut slots = Vec::new();
-        if self.actuator_tau > 0.0 {
+        if actuator_tau > 0.0 {
             slots.extend(x::ACTUATOR..x::ACTUATOR + 4);
         }
-        if self.loops.sas.is_some_and(|s| s.washout_tau > 0.0) {
+        if loops.sas.is_some_and(|s| s.washout_tau > 0.0) {
             slots.extend(x::WASHOUT..x::WASHOUT + 3);
         }
-        let integrals = [self.loops.attitude.map(|a| a[0]), self.loops.attitude.map(|a| a[1]), self.loops.heading];
+        let integrals = [loops.attitude.map(|a| a[0]), loops.attitude.map(|a| a[1]), loops.heading];
         for (k, pi) in integrals.iter().enumerate() {
             if pi.is_some_and(|pi| pi.ki != 0.0) {
                 slots.push(x::INTEGRAL + k);
             }
         }
-        slots
+        ActiveStates::new(slots)
     }
 
     /// The active states spread onto the declared ones (inactive states zero).
@@ -272,16 +272,15 @@ impl Model for Fcs {
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let p = Reader::new(params, vr::TABLE);
         let loops = Self::read_loops(&p)?;
-        let mut fcs = Fcs {
+        let actuator_tau = p.real(vr::ACTUATOR_TAU)?;
+        Ok(Fcs {
             gear: p.vector(vr::GEAR)?,
             offset: p.vector(vr::OFFSET)?,
-            actuator_tau: p.real(vr::ACTUATOR_TAU)?,
+            actuator_tau,
+            active: Self::active_states(actuator_tau, &loops),
             loops,
-            active: ActiveStates::default(),
             tolerance: p.real(vr::TOLERANCE)?,
-        };
-        fcs.active = ActiveStates::new(fcs.active_slots());
-        Ok(fcs)
+        })
     }
 
     fn n_states(&self) -> usize {

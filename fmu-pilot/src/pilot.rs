@@ -146,15 +146,16 @@ impl Pilot {
         ((u.acc_z() - self.acc_z_ref) * (1.0 / G), u.acc_y() * (1.0 / G))
     }
 
-    /// The declared states this configuration integrates, in order.
-    fn active_slots(&self) -> Vec<usize> {
-        let bdft = match self.model {
+    /// The declared states a configuration with this biodynamic model and voluntary pilot
+    /// integrates, in order.
+    fn active_states(model: i32, voluntary: Option<Voluntary>) -> ActiveStates {
+        let bdft = match model {
             1 => x::VERTICAL..x::LATERAL_RATE + 1,
             2 => x::VERTICAL..x::VERTICAL_RATE + 1,
             3 => x::LATERAL..x::LATERAL_RATE + 1,
             _ => 0..0,
         };
-        bdft.chain(self.voluntary.map(|v| v.slots()).unwrap_or_default()).collect()
+        ActiveStates::new(bdft.chain(voluntary.map(|v| v.slots()).unwrap_or_default()).collect())
     }
 
     /// The outputs `(bdft.collective, bdft.lat_cyclic, voluntary)` and every declared state's
@@ -213,30 +214,30 @@ impl Model for Pilot {
         } else {
             SecondOrderPath::read(&p, vr::VERTICAL_K, model == 1)?
         };
-        let mut pilot = Pilot {
+        let voluntary = Voluntary::read(&p)?;
+        Ok(Pilot {
             model,
             gain: p.real(vr::GAIN)?,
             vertical,
             lateral: SecondOrderPath::read(&p, vr::LATERAL_K, model == 1 || model == 3)?,
             acc_z_ref: p.real(vr::ACC_Z_REF)?,
-            voluntary: Voluntary::read(&p)?,
-            active: ActiveStates::default(),
+            voluntary,
+            active: Self::active_states(model, voluntary),
             tolerance: p.real(vr::TOLERANCE)?,
-        };
-        pilot.active = ActiveStates::new(pilot.active_slots());
-        Ok(pilot)
+        })
     }
 
     fn n_states(&self) -> usize {
         self.active.len()
     }
 
-    fn state_indices(&self) -> Vec<usize> {
-        self.active.slots().to_vec()
-    }
-
+    /// Every state starts at zero.
     fn initial_state(&self, xs: &mut [f64]) {
         xs.iter_mut().for_each(|v| *v = 0.0);
+    }
+
+    fn state_indices(&self) -> Vec<usize> {
+        self.active.slots().to_vec()
     }
 
     fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
