@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod abi;
+pub mod active_states;
 pub mod catalog;
 pub mod codec;
 pub mod contract;
@@ -29,6 +30,7 @@ pub mod variable;
 pub mod vec3;
 pub mod verify;
 
+pub use active_states::ActiveStates;
 pub use description::{guid, model_description};
 pub use instance::{FmuState, Instance, SlaveState};
 pub use model::{Model, ModelInfo, Parameters, Scalar, StateVariable};

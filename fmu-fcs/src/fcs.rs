@@ -36,6 +36,7 @@
 //! pitch. A configuration has only the states of its active parts (no loop on and
 //! `actuator.tau = 0`: none, and the outputs are the gearings alone).
 
+use fmu_core::ActiveStates;
 use fmu_core::declare::Tables;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::{ParameterError, Reader};
@@ -106,8 +107,8 @@ pub struct Fcs {
     actuator_tau: f64,
     /// The loops that are on.
     loops: Loops,
-    /// For each state of this configuration, its position in the declared states [`x`].
-    slots: Vec<usize>,
+    /// The states of this configuration: their positions in the declared states [`x`].
+    active: ActiveStates,
     /// Integrator tolerance.
     tolerance: f64,
 }
@@ -155,31 +156,27 @@ impl Fcs {
         Ok(loops)
     }
 
-    /// The declared states this configuration integrates, in order.
-    fn active_slots(&self) -> Vec<usize> {
+    /// The declared states a configuration with these actuators and loops integrates, in order.
+    fn active_states(actuator_tau: f64, loops: &Loops) -> ActiveStates {
         let mut slots = Vec::new();
-        if self.actuator_tau > 0.0 {
+        if actuator_tau > 0.0 {
             slots.extend(x::ACTUATOR..x::ACTUATOR + 4);
         }
-        if self.loops.sas.is_some_and(|s| s.washout_tau > 0.0) {
+        if loops.sas.is_some_and(|s| s.washout_tau > 0.0) {
             slots.extend(x::WASHOUT..x::WASHOUT + 3);
         }
-        let integrals = [self.loops.attitude.map(|a| a[0]), self.loops.attitude.map(|a| a[1]), self.loops.heading];
+        let integrals = [loops.attitude.map(|a| a[0]), loops.attitude.map(|a| a[1]), loops.heading];
         for (k, pi) in integrals.iter().enumerate() {
             if pi.is_some_and(|pi| pi.ki != 0.0) {
                 slots.push(x::INTEGRAL + k);
             }
         }
-        slots
+        ActiveStates::new(slots)
     }
 
     /// The active states spread onto the declared ones (inactive states zero).
     fn spread<D: Scalar>(&self, xs: &[D]) -> [D; x::N] {
-        let mut full = [D::from(0.0); x::N];
-        for (&slot, &value) in self.slots.iter().zip(xs) {
-            full[slot] = value;
-        }
-        full
+        self.active.spread(xs, D::from(0.0))
     }
 
     /// The SAS's commands, and its washout states' derivatives into `dx`.
@@ -275,38 +272,34 @@ impl Model for Fcs {
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let p = Reader::new(params, vr::TABLE);
         let loops = Self::read_loops(&p)?;
-        let mut fcs = Fcs {
+        let actuator_tau = p.real(vr::ACTUATOR_TAU)?;
+        Ok(Fcs {
             gear: p.vector(vr::GEAR)?,
             offset: p.vector(vr::OFFSET)?,
-            actuator_tau: p.real(vr::ACTUATOR_TAU)?,
+            actuator_tau,
+            active: Self::active_states(actuator_tau, &loops),
             loops,
-            slots: Vec::new(),
             tolerance: p.real(vr::TOLERANCE)?,
-        };
-        fcs.slots = fcs.active_slots();
-        Ok(fcs)
+        })
     }
 
     fn n_states(&self) -> usize {
-        self.slots.len()
+        self.active.len()
     }
 
     fn state_indices(&self) -> Vec<usize> {
-        self.slots.clone()
+        self.active.slots().to_vec()
     }
 
     /// Actuators start at the offsets (zero stick travel), filters and integrals at zero.
     fn initial_state(&self, xs: &mut [f64]) {
-        for (value, &slot) in xs.iter_mut().zip(&self.slots) {
+        for (value, &slot) in xs.iter_mut().zip(self.active.slots()) {
             *value = if (x::ACTUATOR..x::ACTUATOR + 4).contains(&slot) { self.offset[slot - x::ACTUATOR] } else { 0.0 };
         }
     }
 
     fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
-        let laws = self.laws(xs, us);
-        for (d, &slot) in dx.iter_mut().zip(&self.slots) {
-            *d = laws.dx[slot];
-        }
+        self.active.gather(&self.laws(xs, us).dx, dx);
     }
 
     fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], ys: &mut [D]) {

@@ -25,10 +25,10 @@ pub mod x {
         /// Lateral axis: lateral stick deflection before the lead, rad.
         LATERAL = state("lateral.q", "rad", "rad/s", 0.01,
             "Biodynamic lateral cyclic deflection before the lead term (1 + lateral.tau s), as blade pitch, rad \
-             (model = 1)");
+             (model = 1 or 3)");
         /// Lateral axis: its rate, rad/s.
         LATERAL_RATE = state("lateral.q_dot", "rad/s", "rad/s2", 0.1,
-            "Time derivative of state.lateral.q, rad/s (model = 1)");
+            "Time derivative of state.lateral.q, rad/s (model = 1 or 3)");
         /// Voluntary pilot: the Pade approximant's states (`voluntary.pade_order` of them).
         PADE = state_vector("voluntary.pade{c}", "rad", "rad/s", 0.01, &[("1", "first"), ("2", "second")],
             "Voluntary pilot: {w} state of the Pade approximant of the time delay, in the tracking error's unit \
@@ -47,10 +47,12 @@ pub mod vr {
     use super::G;
 
     fmu_core::declare! { u32;
-        MODEL = integer("model", 0, 0, 2,
+        MODEL = integer("model", 0, 0, 3,
             "Biodynamic feedthrough model: 0 = none (no biodynamic states), 1 = the second-order transfer \
              functions given by vertical.* and lateral.*, 2 = Mayo's mesomorphic pilot for the vertical path \
-             (omega, zeta, tau from Mayo 1989, gain vertical.K; no lateral path) (see docs/models.md, Pilot)");
+             (omega, zeta, tau from Mayo 1989, gain vertical.K; no lateral path), 3 = the lateral arm alone (the \
+             second-order transfer function given by lateral.*, no vertical path; no published lateral coefficients \
+             found, the values are the user's) (see docs/models.md, Pilot)");
         GAIN = real("gain", "",
             "Overall gain of both biodynamic paths (1 = the transfer functions as given; for root-locus sweeps)")
             .start(1.0);
@@ -67,9 +69,9 @@ pub mod vr {
             "Lateral path static gain: lateral cyclic (rad of blade pitch, as the Controls FMU's lat_cyclic input; \
              stick right positive) per g of rightward cockpit acceleration");
         LATERAL_OMEGA = real("lateral.omega", "rad/s",
-            "Lateral path natural frequency of the second-order denominator, rad/s (> 0 with model = 1)").min(0.0);
+            "Lateral path natural frequency of the second-order denominator, rad/s (> 0 with model = 1 or 3)").min(0.0);
         LATERAL_ZETA = real("lateral.zeta", "",
-            "Lateral path damping ratio of the second-order denominator (> 0 with model = 1)").min(0.0);
+            "Lateral path damping ratio of the second-order denominator (> 0 with model = 1 or 3)").min(0.0);
         LATERAL_TAU = real("lateral.tau", "s",
             "Lateral path lead time constant of the numerator (1 + tau s), s").min(0.0);
         ACC_Z_REF = real("acc_z_ref", "m/s2",

@@ -31,11 +31,14 @@
 //! `H` is strictly proper, so the biodynamic parts do not depend on the accelerations directly
 //! (no algebraic loop with the Fuselage). `model = 2` takes the vertical path's `omega`, `zeta`,
 //! `tau` from Mayo's mesomorphic pilot ([`SecondOrderPath::mayo_mesomorphic`]) and has no lateral
-//! path. **Outputs**: `collective = collective_cmd + bdft.collective`, `lat_cyclic =
-//! lat_cyclic_cmd + bdft.lat_cyclic`, plus the voluntary pilot's output on the channel of its task
-//! ([`crate::voluntary`]); with `model = 0` the biodynamic parts are zero. A configuration has the
-//! states of its active parts only.
+//! path. `model = 3` is the lateral arm alone: the lateral path from `lateral.*`, no vertical
+//! path (no vertical states); no published lateral arm coefficients were found, so `lateral.*`
+//! stay the user's (docs/models.md, Pilot). **Outputs**: `collective = collective_cmd +
+//! bdft.collective`, `lat_cyclic = lat_cyclic_cmd + bdft.lat_cyclic`, plus the voluntary
+//! pilot's output on the channel of its task ([`crate::voluntary`]); with `model = 0` the
+//! biodynamic parts are zero. A configuration has the states of its active parts only.
 
+use fmu_core::ActiveStates;
 use fmu_core::declare::Tables;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::{ParameterError, Reader};
@@ -68,10 +71,10 @@ impl SecondOrderPath {
             tau: p.real(first + 3)?,
         };
         if active && (path.omega <= 0.0 || path.zeta <= 0.0) {
-            let axis = if first == vr::VERTICAL_K { "vertical" } else { "lateral" };
+            let (axis, models) = if first == vr::VERTICAL_K { ("vertical", "1") } else { ("lateral", "1 or 3") };
             return Err(format!(
-                "model = 1 needs {axis}.omega > 0 and {axis}.zeta > 0 (got {} rad/s and {}): set them from the \
-                 transfer function's source",
+                "model = {models} needs {axis}.omega > 0 and {axis}.zeta > 0 (got {} rad/s and {}): set them from \
+                 the transfer function's source",
                 path.omega, path.zeta
             )
             .into());
@@ -102,7 +105,8 @@ impl SecondOrderPath {
 /// The Pilot (`modelIdentifier="Pilot"`).
 #[derive(Debug, Clone)]
 pub struct Pilot {
-    /// Biodynamic model: 0 none, 1 both paths from the parameters, 2 Mayo's vertical path.
+    /// Biodynamic model: 0 none, 1 both paths from the parameters, 2 Mayo's vertical path, 3 the
+    /// lateral path alone.
     model: i32,
     /// Overall gain of both paths.
     gain: f64,
@@ -114,8 +118,8 @@ pub struct Pilot {
     acc_z_ref: f64,
     /// The voluntary pilot, with a task.
     voluntary: Option<Voluntary>,
-    /// For each state of this configuration, its position in the declared states [`x`].
-    slots: Vec<usize>,
+    /// The states of this configuration: their positions in the declared states [`x`].
+    active: ActiveStates,
     /// Integrator tolerance.
     tolerance: f64,
 }
@@ -142,33 +146,32 @@ impl Pilot {
         ((u.acc_z() - self.acc_z_ref) * (1.0 / G), u.acc_y() * (1.0 / G))
     }
 
-    /// The declared states this configuration integrates, in order.
-    fn active_slots(&self) -> Vec<usize> {
-        let bdft = match self.model {
+    /// The declared states a configuration with this biodynamic model and voluntary pilot
+    /// integrates, in order.
+    fn active_states(model: i32, voluntary: Option<Voluntary>) -> ActiveStates {
+        let bdft = match model {
             1 => x::VERTICAL..x::LATERAL_RATE + 1,
             2 => x::VERTICAL..x::VERTICAL_RATE + 1,
+            3 => x::LATERAL..x::LATERAL_RATE + 1,
             _ => 0..0,
         };
-        bdft.chain(self.voluntary.map(|v| v.slots()).unwrap_or_default()).collect()
+        ActiveStates::new(bdft.chain(voluntary.map(|v| v.slots()).unwrap_or_default()).collect())
     }
 
     /// The outputs `(bdft.collective, bdft.lat_cyclic, voluntary)` and every declared state's
     /// derivative (zero where inactive).
     fn evaluate<D: Scalar>(&self, xs: &[D], us: &[D]) -> ([D; 3], [D; x::N]) {
         let zero = D::from(0.0);
-        let mut full = [zero; x::N];
-        for (&slot, &value) in self.slots.iter().zip(xs) {
-            full[slot] = value;
-        }
+        let full: [D; x::N] = self.active.spread(xs, zero);
         let mut dx = [zero; x::N];
         let (n_z, n_y) = self.accelerations(us);
         let (mut bdft_z, mut bdft_y) = (zero, zero);
-        if self.model >= 1 {
+        if self.model == 1 || self.model == 2 {
             (dx[x::VERTICAL], dx[x::VERTICAL_RATE]) =
                 self.vertical.derivatives(self.gain, full[x::VERTICAL], full[x::VERTICAL_RATE], n_z);
             bdft_z = self.vertical.output(full[x::VERTICAL], full[x::VERTICAL_RATE]);
         }
-        if self.model == 1 {
+        if self.model == 1 || self.model == 3 {
             (dx[x::LATERAL], dx[x::LATERAL_RATE]) =
                 self.lateral.derivatives(self.gain, full[x::LATERAL], full[x::LATERAL_RATE], n_y);
             bdft_y = self.lateral.output(full[x::LATERAL], full[x::LATERAL_RATE]);
@@ -211,37 +214,34 @@ impl Model for Pilot {
         } else {
             SecondOrderPath::read(&p, vr::VERTICAL_K, model == 1)?
         };
-        let mut pilot = Pilot {
+        let voluntary = Voluntary::read(&p)?;
+        Ok(Pilot {
             model,
             gain: p.real(vr::GAIN)?,
             vertical,
-            lateral: SecondOrderPath::read(&p, vr::LATERAL_K, model == 1)?,
+            lateral: SecondOrderPath::read(&p, vr::LATERAL_K, model == 1 || model == 3)?,
             acc_z_ref: p.real(vr::ACC_Z_REF)?,
-            voluntary: Voluntary::read(&p)?,
-            slots: Vec::new(),
+            voluntary,
+            active: Self::active_states(model, voluntary),
             tolerance: p.real(vr::TOLERANCE)?,
-        };
-        pilot.slots = pilot.active_slots();
-        Ok(pilot)
+        })
     }
 
     fn n_states(&self) -> usize {
-        self.slots.len()
+        self.active.len()
     }
 
-    fn state_indices(&self) -> Vec<usize> {
-        self.slots.clone()
-    }
-
+    /// Every state starts at zero.
     fn initial_state(&self, xs: &mut [f64]) {
         xs.iter_mut().for_each(|v| *v = 0.0);
     }
 
+    fn state_indices(&self) -> Vec<usize> {
+        self.active.slots().to_vec()
+    }
+
     fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
-        let (_, all) = self.evaluate(xs, us);
-        for (d, &slot) in dx.iter_mut().zip(&self.slots) {
-            *d = all[slot];
-        }
+        self.active.gather(&self.evaluate(xs, us).1, dx);
     }
 
     fn outputs<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], ys: &mut [D]) {

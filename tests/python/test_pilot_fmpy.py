@@ -80,3 +80,34 @@ def test_voluntary_pilot_step_response_is_the_lead_lag_step_response(pilot_fmu, 
     expected = k * (1.0 + (t_lead / t_lag - 1.0) * np.exp(-result["time"] / t_lag))
     assert np.max(np.abs(result["voluntary"] - expected)) < 1e-6
     assert np.array_equal(result["voluntary"], result["lat_cyclic"])
+
+
+# model = 3, the lateral arm alone (the parametric second-order arm; no published lateral
+# coefficients were found, docs/models.md): test coefficients, the stick-right-negative sign of
+# the arm's inertia.
+ARM = {"lateral.K": -0.1, "lateral.omega": 20.0, "lateral.zeta": 0.3, "lateral.tau": 0.01}
+
+
+def arm_transfer_function(f_hz, gain):
+    s = 2j * np.pi * f_hz
+    w = ARM["lateral.omega"]
+    return gain * ARM["lateral.K"] * w**2 * (1 + ARM["lateral.tau"] * s) / (s**2 + 2 * ARM["lateral.zeta"] * w * s + w**2)
+
+
+def test_lateral_arm_alone_sine_response_has_the_transfer_functions_gain_and_phase(pilot_fmu):
+    # 3 Hz, near the arm's resonance (20 rad/s = 3.18 Hz); gain 0.7; the transient decays as
+    # exp(-zeta w t) = exp(-18) by 3 s; the last 9 periods, one DFT bin.
+    f_hz, amplitude, gain = 3.0, 0.1 * G, 0.7
+    t = np.linspace(0.0, 6.0, 60001)
+    signal = np.array(list(zip(t, amplitude * np.sin(2 * np.pi * f_hz * t))), dtype=[("time", float), ("acc.y", float)])
+    result = simulate_fmu(pilot_fmu, fmi_type="ModelExchange", start_values={"model": 3, "gain": gain, **ARM},
+                          input=signal, stop_time=6.0, output_interval=1e-4, relative_tolerance=1e-9,
+                          output=["bdft.lat_cyclic", "lat_cyclic", "bdft.collective"])
+    keep = result["time"] >= 3.0 - 1e-9
+    time, y = result["time"][keep][:-1], result["bdft.lat_cyclic"][keep][:-1]
+    measured = 2.0 * np.mean(y * np.exp(-2j * np.pi * f_hz * time)) / (-1j * amplitude / G)
+    reference = arm_transfer_function(f_hz, gain)
+    assert abs(measured) == pytest.approx(abs(reference), rel=1e-3)
+    assert np.angle(measured) == pytest.approx(np.angle(reference), abs=2e-3)
+    assert np.array_equal(result["bdft.lat_cyclic"], result["lat_cyclic"])
+    assert np.all(result["bdft.collective"] == 0.0)

@@ -97,7 +97,7 @@ fn an_incomplete_transfer_function_is_refused_by_name() {
     let e = Sim::<Pilot>::try_new(&[("model", i(1))]).err().unwrap();
     assert!(e.contains("vertical.omega"), "{e}");
     let mut inst = Instance::<Pilot>::new("bad");
-    assert!(inst.set_integer(&[fmu_core::verify::vr::<Pilot>("model")], &[3]).is_err());
+    assert!(inst.set_integer(&[fmu_core::verify::vr::<Pilot>("model")], &[4]).is_err());
 }
 
 #[test]

@@ -63,8 +63,13 @@ fn transfer_function(axis: &Axis, gain: f64, w_f: f64) -> Complex {
 
 /// A Model Exchange instance with `model = 1`, the two axes and `gain`, in continuous-time mode.
 fn instance(axes: &[Axis; 2], gain: f64) -> Instance<Pilot> {
+    instance_of_model(1, axes, gain)
+}
+
+/// A Model Exchange instance with `model`, the axes' coefficients and `gain`.
+fn instance_of_model(model: i32, axes: &[Axis], gain: f64) -> Instance<Pilot> {
     model_exchange_instance(|inst: &mut Instance<Pilot>| {
-        inst.set_integer(&[vr::<Pilot>("model")], &[1]).unwrap();
+        inst.set_integer(&[vr::<Pilot>("model")], &[model]).unwrap();
         inst.set_real(&[vr::<Pilot>("gain")], &[gain]).unwrap();
         for axis in axes {
             for (name, v) in [("K", axis.k), ("omega", axis.omega), ("zeta", axis.zeta), ("tau", axis.tau)] {
@@ -146,4 +151,34 @@ fn the_overall_gain_scales_both_paths() {
         assert!((h3.abs() / h1.abs() - 3.0).abs() < 1e-12, "{}", axis.prefix);
         assert!((h3.arg() - h1.arg()).abs() < 1e-12, "{}", axis.prefix);
     }
+}
+
+/// `model = 3`, the lateral arm alone (the parametric second-order arm; no published lateral
+/// coefficients were found, docs/models.md): two states, the lateral path's frequency response
+/// equals its transfer function at 0.1 to 20 Hz (through the arm's resonance at 15 rad/s =
+/// 2.39 Hz), and nothing reaches the collective.
+#[test]
+fn lateral_arm_alone_has_two_states_and_the_transfer_functions_response() {
+    let [vertical, lateral] = test_axes();
+    let gain = 0.8;
+    let mut inst = instance_of_model(3, std::slice::from_ref(&lateral), gain);
+    assert_eq!(inst.continuous_state().len(), 2);
+    let mut worst = 0.0_f64;
+    for f_hz in [0.1, 0.5, 1.0, 2.0, 2.387, 3.0, 5.0, 10.0, 20.0] {
+        let w_f = 2.0 * std::f64::consts::PI * f_hz;
+        let reference = transfer_function(&lateral, gain, w_f);
+        let fmu = fmu_response(&mut inst, &lateral, w_f);
+        let rel = (Complex::new(fmu.re * G, fmu.im * G).sub(reference)).abs() / reference.abs();
+        worst = worst.max(rel);
+        assert!(rel < 1e-9, "{f_hz} Hz: FMU {fmu:?} * g, reference {reference:?}");
+    }
+    let to_collective = frequency_response(
+        &mut inst,
+        &[x::LATERAL, x::LATERAL_RATE],
+        vr::<Pilot>(vertical.input),
+        vr::<Pilot>(vertical.output),
+        1.0,
+    );
+    assert_eq!(to_collective, [0.0, 0.0]);
+    eprintln!("model = 3, lateral arm: worst relative complex error {worst:e}");
 }

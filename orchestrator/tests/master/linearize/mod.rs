@@ -6,12 +6,13 @@
 //! against runs of the nonlinear co-simulation.
 
 mod ground_resonance;
+mod lateral_rpc;
 mod peters_he;
 mod rotor;
 
 use crate::common;
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
