@@ -14,6 +14,7 @@ pub mod abi;
 pub mod catalog;
 pub mod codec;
 pub mod contract;
+pub mod csv_table;
 pub mod declare;
 pub mod description;
 pub mod instance;
