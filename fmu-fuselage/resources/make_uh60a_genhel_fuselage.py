@@ -6,7 +6,7 @@ Source: J. J. Howlett, UH-60A Black Hawk Engineering Simulation Program, Volume 
 Model, NASA CR-166309, 1981 (GENHEL), section 5.2 (fuselage). The numbers are not read from the
 report itself: they are the transcription in github.com/marek-cel/mscsim (MIT licence, Copyright
 (C) Marek M. Cel), file data/fdm/uh60/uh60_fdm.xml at commit
-615c0146d612fa5cfa7629bafb1c385df4420e0c (tables dqfmp, lqfmp, mqfmp against ALFWF; yqfmp, rqfmp,
+615c0146d612fa5cfa7629bafb1c385df4420e0c, read through the file index (tables dqfmp, lqfmp, mqfmp against ALFWF; yqfmp, rqfmp,
 nqfmp, ddqfmp, dlqfmp, dmqfmp against PSIWF; angles in deg). That file labels them m^2 and m^3;
 they are ft^2 and ft^3 (see the README: the same repository's 2019 coefficient version of the same
 data, with reference area 5.5 m^2 and length 15.43 m, equals these values times ft^2 / 5.5).
