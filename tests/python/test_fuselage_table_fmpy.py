@@ -11,15 +11,13 @@ at off-grid angles. A malformed table makes the initialisation fail with file, l
 """
 
 import math
-import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from fmpy import simulate_fmu
 
-from conftest import ROOT, packaged_fmu
+from conftest import ROOT, messages_logged_in_child
 
 sys.path.insert(0, str(ROOT / "fmu-fuselage" / "resources"))
 import make_uh60a_genhel_fuselage as genhel  # noqa: E402  (the transcribed 1-D tables)
@@ -28,11 +26,6 @@ FT2 = 0.3048 ** 2
 FT3 = 0.3048 ** 3
 RHO = 1.225
 OUTPUTS = ["fuselage.alpha", "fuselage.beta"] + [f"fuselage.{q}.{c}" for q in "FM" for c in "xyz"]
-
-
-@pytest.fixture(scope="module", name="fuselage_fmu")
-def fixture_fuselage_fmu():
-    return packaged_fmu("Fuselage")
 
 
 def first_outputs(fmu, velocity, extra, logger=None):
@@ -90,8 +83,7 @@ def test_without_the_string_parameter_there_are_no_table_loads(fuselage_fmu):
 
 
 def test_a_malformed_table_file_is_refused(fuselage_fmu, tmp_path):
-    """Run in a child Python (see test_aero_airfoil_file_fmpy.py: FMPy keeps the failed instance
-    alive with the test's logger callback)."""
+    """In a child Python (`messages_logged_in_child`)."""
     text = (ROOT / "fmu-fuselage" / "resources" / "uh60a_genhel_fuselage.csv").read_text().splitlines()
     header_line = next(k for k, line in enumerate(text) if line.startswith("alpha"))
     bad_line = header_line + 3  # 0-based index of the third data row
@@ -100,21 +92,8 @@ def test_a_malformed_table_file_is_refused(fuselage_fmu, tmp_path):
     text[bad_line] = ", ".join(fields)
     path = tmp_path / "malformed.csv"
     path.write_text("\n".join(text) + "\n")
-    script = f"""
-import sys
-sys.path.insert(0, {str(Path(__file__).parent)!r})
-from test_fuselage_table_fmpy import first_outputs
-messages = []
-def logger(_environment, _instance, _status, _category, message):
-    messages.append(message.decode() if isinstance(message, bytes) else str(message))
-try:
-    first_outputs({fuselage_fmu!r}, [40.0, 0.0, 0.0], {{"fuselage_table_file": {str(path)!r}}}, logger)
-    print("NO ERROR")
-except Exception:
-    pass
-print("\\n".join(messages), flush=True)
-"""
-    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert "NO ERROR" not in child.stdout, child.stdout
+    call = f"first_outputs({fuselage_fmu!r}, [40.0, 0.0, 0.0], {{'fuselage_table_file': {str(path)!r}}}, logger=logger)"
+    lines, stderr = messages_logged_in_child("test_fuselage_table_fmpy", call)
+    assert "NO ERROR" not in lines, lines
     want = f"{path}:{bad_line + 1}: column 5 (L/q [ft2]): `1.2.3` is not a number"
-    assert any("fuselage_table_file" in m and want in m for m in child.stdout.splitlines()), (child.stdout, child.stderr)
+    assert any("fuselage_table_file" in m and want in m for m in lines), (lines, stderr)

@@ -11,11 +11,9 @@
 
 use std::path::PathBuf;
 
-use fmu_core::Instance;
 use fmu_core::verify::check_directional_derivatives;
-use fmu_fuselage::Fuselage;
 
-use crate::common::{Sim, Val, cross, r, vr};
+use crate::common::{Sim, Val, cross, r};
 
 const M: f64 = 2100.0;
 const RHO: f64 = 1.225;
@@ -44,25 +42,12 @@ fn constant_table(values: [f64; 6]) -> String {
     text
 }
 
-/// An initialised Fuselage (no gravity, at rest attitude) with `params` and the String
-/// parameter `fuselage_table_file = file`.
+/// An initialised Fuselage (no gravity) with `params` and the String parameter
+/// `fuselage_table_file = file`.
 fn with_file(params: &[(&str, Val)], file: &str) -> Result<Sim, String> {
-    let mut inst = Instance::<Fuselage>::new("fuselage-table-test");
-    inst.set_string(&[vr("fuselage_table_file")], &[file]).map_err(|e| e.to_string())?;
     let mut all = vec![("mass", r(M)), ("g", r(0.0))];
     all.extend_from_slice(params);
-    for &(name, val) in &all {
-        match val {
-            Val::R(v) => inst.set_real(&[vr(name)], &[v]),
-            Val::I(v) => inst.set_integer(&[vr(name)], &[v]),
-            Val::B(v) => inst.set_boolean(&[vr(name)], &[v]),
-        }
-        .map_err(|e| e.to_string())?;
-    }
-    inst.setup_experiment(0.0, None).map_err(|e| e.to_string())?;
-    inst.enter_initialization_mode().map_err(|e| e.to_string())?;
-    inst.exit_initialization_mode().map_err(|e| e.to_string())?;
-    Ok(Sim { inst })
+    Sim::try_new_with_strings(&all, &[("fuselage_table_file", file)])
 }
 
 /// The body velocity of a relative wind of speed `speed` at `alpha`, `beta` (deg).
