@@ -248,7 +248,7 @@ pub mod u {
     }
 }
 
-/// Indices into the real output vector `y` (84 outputs).
+/// Indices into the real output vector `y` (92 outputs).
 pub mod y {
     use super::{GEAR_LEGS, PQR, Point, SURFACE_NAMES, UVW, u};
     use fmu_core::declare::{BODY, Labels, NED};
