@@ -167,6 +167,7 @@ fn library_file(library_dir: &Path, model: &str) -> Result<PathBuf> {
 fn shipped_resources(identifier: &str) -> &'static [(&'static str, &'static [u8])] {
     match identifier {
         "Aero" | "AeroDynamicStall" => fmu_aero::RESOURCES,
+        "Fuselage" => fmu_fuselage::RESOURCES,
         _ => &[],
     }
 }

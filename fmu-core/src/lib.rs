@@ -15,6 +15,7 @@ pub mod active_states;
 pub mod catalog;
 pub mod codec;
 pub mod contract;
+pub mod csv_table;
 pub mod declare;
 pub mod description;
 pub mod instance;

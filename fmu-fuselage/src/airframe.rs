@@ -113,7 +113,7 @@ pub struct AirframeLoads<D> {
 
 /// `atan2(y, x)` with a finite first derivative wherever `(x, y) != (0, 0)`: the value from
 /// `f64::atan2`, the first-order part from `(x dy - y dx) / (x^2 + y^2)`.
-fn atan2<D: Scalar>(y: D, x: D) -> D {
+pub(crate) fn atan2<D: Scalar>(y: D, x: D) -> D {
     let (yr, xr) = (y.re(), x.re());
     let norm2 = xr * xr + yr * yr;
     D::from(yr.atan2(xr)) + (y * xr - x * yr) * (1.0 / norm2)

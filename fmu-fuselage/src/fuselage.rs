@@ -5,15 +5,15 @@
 //! ```text
 //! M6 [v' ; alpha] = [F ; M_O] - [m (w x v + w x (w x c)) ; w x (I_O w) + m c x (w x v)]
 //! M6 = [[m E, -m [c x]], [m [c x], I_O]],   I_O = I_cm + m (|c|^2 E - c c^T)
-//! F   = sum_P F_P + m g_b - 0.5 rho f |V| V + sum_L F_L + F_S,   V = v - R^T W (W the NED wind)
-//! M_O = sum_P (M_P + r_P x F_P) + c x (m g_b) + sum_L r_L x F_L + M_S
+//! F   = sum_P F_P + m g_b - 0.5 rho f |V| V + sum_L F_L + F_S + F_T,   V = v - R^T W (W the NED wind)
+//! M_O = sum_P (M_P + r_P x F_P) + c x (m g_b) + sum_L r_L x F_L + M_S + M_T
 //! g_b = R^T (0, 0, g),  position' = R v,  q' = 0.5 q (x) (0, w)
 //! ```
 //!
 //! `F_L` is the force of landing-gear leg `L` at its contact point `r_L` (see `Gear`): a
 //! unilateral vertical spring-damper against a flat ground and horizontal springs to where the
 //! leg started, NED axes, turned into body axes. `F_S`, `M_S` are the lifting surfaces' loads
-//! ([`crate::airframe`]).
+//! ([`crate::airframe`]); `F_T`, `M_T` the fuselage table's ([`crate::fuselage_tables`]).
 //!
 //! `v'` is the rate of the body-axis components of the reference-point velocity and `alpha` the
 //! angular acceleration. A blocked axis of the DOF mask gets zero acceleration; the free axes
@@ -25,6 +25,7 @@ use fmu_core::params::ParameterError;
 
 use crate::airframe::{Air, Airframe};
 use crate::euler::EulerSequence;
+use crate::fuselage_tables::FuselageAero;
 use crate::layout::{GEAR_LEGS, Point, SURFACE_NAMES, u, x, y};
 use crate::vec3::{self, V3, add, cross, dot, lift3, mat_vec, scale_f, sub};
 use fmu_core::vec3::const_mat_vec;
@@ -58,6 +59,8 @@ pub struct Fuselage {
     rho: f64,
     /// Lifting surfaces (`None` when no surface has an area).
     airframe: Option<Airframe>,
+    /// Fuselage force and moment tables (`None` when `fuselage_table_file` is empty).
+    fuselage_table: Option<FuselageAero>,
     /// Landing gear (`None` when `gear.k` is 0).
     gear: Option<Gear>,
     /// Initial state.
@@ -155,6 +158,11 @@ impl Fuselage {
             let surfaces = airframe.loads(&self.air(&r, v, w, loads));
             force = add(force, surfaces.force);
             moment = add(moment, surfaces.moment);
+        }
+        if let Some(table) = &self.fuselage_table {
+            let fuselage = table.loads(&self.air(&r, v, w, loads));
+            force = add(force, fuselage.force);
+            moment = add(moment, fuselage.moment);
         }
         // Velocity-dependent (bias) terms.
         let w_x_v = cross(w, v);
@@ -301,6 +309,11 @@ impl Model for Fuselage {
             *out.wash_ratio() = ratio;
             *out.alpha() = alpha;
         }
+
+        let fuselage = self.fuselage_table.as_ref().map(|t| t.loads(&self.air(&r, v, w, us)));
+        *y.fuselage_angles() = fuselage.map_or([zero; 2], |l| [l.alpha, l.beta]);
+        *y.fuselage_force() = fuselage.map_or([zero; 3], |l| l.force);
+        *y.fuselage_moment() = fuselage.map_or([zero; 3], |l| l.moment);
 
         // Energies: T = 0.5 m v.v + m v.(w x c) + 0.5 w.I_O w; V = -m g z_cm.
         let c = lift3(self.cg);

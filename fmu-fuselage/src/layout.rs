@@ -208,6 +208,15 @@ pub mod vr {
         FIN_TAIL_ROTOR_FACTOR = real("fin.tail_rotor_factor", "",
             "Fraction eta of the tail rotor's momentum induced velocity that the fin sees (0: no interference, \
              the default; 0..2: 1 at the disc, 2 in the fully developed slipstream)").min(0.0);
+        FUSELAGE_TABLE_FILE = string("fuselage_table_file", "",
+            "CSV table of the fuselage's loads over dynamic pressure (D/q, Y/q, L/q in m^2 or ft^2; R/q, M/q, N/q \
+             in m^3 or ft^3; wind axes) against alpha (-180..180 deg) and beta (-90..90 deg), interpolated \
+             bilinearly, applied at fuselage_table.x/y/z besides drag_area: an absolute path, or a path relative \
+             to the FMU's resources folder (the shipped UH-60A table is uh60a_genhel_fuselage.csv); empty (the \
+             default): no table; read at initialization");
+        FUSELAGE_TABLE_POS = vector("fuselage_table.{c}", "m", &BODY,
+            "Reference point of the fuselage table's moments relative to the body reference point, {w}, m \
+             (its velocity relative to the air gives alpha and beta)");
     }
     fmu_core::value_references!(100, 200);
 }
@@ -239,7 +248,7 @@ pub mod u {
     }
 }
 
-/// Indices into the real output vector `y` (84 outputs).
+/// Indices into the real output vector `y` (92 outputs).
 pub mod y {
     use super::{GEAR_LEGS, PQR, Point, SURFACE_NAMES, UVW, u};
     use fmu_core::declare::{BODY, Labels, NED};
@@ -253,6 +262,11 @@ pub mod y {
     /// surfaces' diagnostics depend on.
     fn air_inputs(_: usize) -> Vec<usize> {
         (u::WIND..u::N).collect()
+    }
+
+    /// The wind and density inputs: what the fuselage table's loads depend on.
+    fn wind_inputs(_: usize) -> Vec<usize> {
+        (u::WIND..u::DENSITY + 1).collect()
     }
 
     /// Description of the `free.*` outputs, `{w}` the derivative.
@@ -316,6 +330,20 @@ pub mod y {
         WIND_BODY as wind_body = vector("wind.body.{c}", "m/s", &BODY,
             "Wind velocity (the wind.* input) in airframe body axes, {w}, m/s: the Aero FMUs' wind input")
             .deps(|_| (u::WIND..u::WIND + 3).collect());
+        /// The fuselage table's angles and loads (zero without a table).
+        FUSELAGE_ANGLES as fuselage_angles =
+            real("fuselage.alpha", "rad",
+                "Angle of attack of the fuselage table's reference point, atan2(w, u) of its velocity relative to \
+                 the air, rad, in [-pi, pi] (0 without fuselage_table_file)").deps(wind_inputs),
+            real("fuselage.beta", "rad",
+                "Sideslip angle of the fuselage table's reference point, asin(v / |V|) of its velocity relative to \
+                 the air, rad, in [-pi/2, pi/2] (0 without fuselage_table_file)").deps(wind_inputs);
+        FUSELAGE_FORCE as fuselage_force = vector("fuselage.F.{c}", "N", &BODY,
+            "Force of the fuselage table on the airframe, {w}, N (0 without fuselage_table_file)")
+            .deps(wind_inputs);
+        FUSELAGE_MOMENT as fuselage_moment = vector("fuselage.M.{c}", "N.m", &BODY,
+            "Moment of the fuselage table about the body reference point, {w}, N m (0 without \
+             fuselage_table_file)").deps(wind_inputs);
         N;
     }
 }

@@ -13,7 +13,8 @@
 //!
 //! The drag uses the velocity relative to the air: the wind comes in as the `wind.*` input (NED)
 //! and goes out in body axes (`wind.body.*`) for the Aero FMUs. Optional lifting surfaces (a
-//! horizontal stabiliser and a fin in the rotors' wash) are in [`airframe`].
+//! horizontal stabiliser and a fin in the rotors' wash) are in [`airframe`]; fuselage force and
+//! moment tables against angle of attack and sideslip in [`fuselage_tables`].
 //!
 //! Not modelled (yet): time-varying mass properties.
 
@@ -23,12 +24,19 @@
 pub mod airframe;
 pub mod euler;
 pub mod fuselage;
+pub mod fuselage_tables;
 pub mod layout;
 pub mod vec3;
 
 pub use euler::EulerSequence;
 pub use fuselage::Fuselage;
 pub use layout::{Point, vr};
+
+/// The files the packaged Fuselage FMU carries in its `resources/` folder (path in the archive,
+/// contents): the UH-60A fuselage table (`fuselage_table_file = "uh60a_genhel_fuselage.csv"`
+/// names it relative to the resources folder; source in `resources/README.md`).
+pub const RESOURCES: &[(&str, &[u8])] =
+    &[("resources/uh60a_genhel_fuselage.csv", include_bytes!("../resources/uh60a_genhel_fuselage.csv"))];
 
 /// The model this crate's FMU exports (`fmu/`, the shared library `libFuselage.so`).
 pub type Fmu = Fuselage;

@@ -67,3 +67,30 @@ def ecos():
     except (ImportError, OSError) as e:  # pragma: no cover - reported, not hidden
         pytest.skip(f"ecospy cannot be imported here: {e}")
     return EcosSimulation, EcosSimulationStructure
+
+
+def messages_logged_in_child(module, call):
+    """Runs `call` (Python source calling a function of test module `module` with the keyword
+    argument `logger=logger`) in a child Python and returns (stdout lines: "NO ERROR" when the
+    call did not raise, then every FMU log message; stderr). A child, because FMPy keeps an
+    instance that failed to initialise alive with the test's logger callback, which must not
+    outlive it in the process running other tests."""
+    import subprocess
+    import sys
+
+    script = f"""
+import sys
+sys.path.insert(0, {str(pathlib.Path(__file__).parent)!r})
+from {module} import *
+messages = []
+def logger(_environment, _instance, _status, _category, message):
+    messages.append(message.decode() if isinstance(message, bytes) else str(message))
+try:
+    {call}
+    print("NO ERROR")
+except Exception:
+    pass
+print("\\n".join(messages), flush=True)
+"""
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    return child.stdout.splitlines(), child.stderr

@@ -224,7 +224,15 @@ impl<M: Model> Sim<M> {
     /// Instantiates, sets `params` (parameters and input start values), initialises at t = 0;
     /// `Err` carries the FMI message.
     pub fn try_new(params: &[(&str, Val)]) -> Result<Self, String> {
+        Self::try_new_with_strings(params, &[])
+    }
+
+    /// As [`Sim::try_new`], with String parameters `strings` (name, value) set first.
+    pub fn try_new_with_strings(params: &[(&str, Val)], strings: &[(&str, &str)]) -> Result<Self, String> {
         let mut inst = Instance::<M>::new(&format!("{}-test", M::INFO.model_identifier));
+        for &(name, value) in strings {
+            inst.set_string(&[vr::<M>(name)], &[value]).map_err(|e| e.to_string())?;
+        }
         for &(name, val) in params {
             let r = vr::<M>(name);
             match val {

@@ -7,6 +7,7 @@ use nalgebra::{Matrix3, Matrix6};
 use super::{Fuselage, Gear};
 use crate::airframe::Airframe;
 use crate::euler::EulerSequence;
+use crate::fuselage_tables::FuselageAero;
 use crate::layout::{GEAR_LEGS, Point, vr, x};
 use crate::vec3::{self, add, mat_vec};
 
@@ -63,6 +64,7 @@ impl Fuselage {
         let rho = p.real(vr::RHO)?;
         let gear = gear_from_parameters(&p)?;
         let airframe = Airframe::from_parameters(&p, points[Point::Hub.index()])?;
+        let fuselage_table = FuselageAero::from_parameters(&p)?;
         let tolerance = p.real(vr::TOLERANCE)?;
         let MassMatrices { inertia_o, m6_inv, m6_inv_free } = MassMatrices::new(mass, cg, &i_cm, mask)?;
         let (x0, q0) = initial_state(&p)?;
@@ -88,6 +90,7 @@ impl Fuselage {
             drag_area,
             rho,
             airframe,
+            fuselage_table,
             gear,
             x0,
             tolerance,

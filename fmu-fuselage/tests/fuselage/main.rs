@@ -8,6 +8,7 @@ mod declarations;
 mod dof_mask;
 mod euler_sequences;
 mod fmi_interface;
+mod fuselage_table;
 mod gunns_seed003;
 mod landing_gear;
 mod torque_free;

@@ -14,6 +14,7 @@ mod airfoil_file;
 mod delayed_loop;
 mod failure_handling;
 mod fmu_cache_reuse;
+mod fuselage_table;
 mod linearize;
 mod loop_detection;
 mod signal_extrapolation;
