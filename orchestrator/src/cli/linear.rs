@@ -432,26 +432,34 @@ fn growth_rate(modes: &[Mode]) -> Option<&Mode> {
     modes.iter().filter(|m| m.damping.is_some()).max_by(|a, b| a.eigenvalue.re.total_cmp(&b.eigenvalue.re))
 }
 
-/// Where the largest real part over a sweep first changes sign (`results`: the first swept
-/// parameter's value and the modes of each point, in sweep order): the parameter value
+/// Where the largest real part over a sweep changes sign (`results`: the first swept parameter's
+/// value and the modes of each point, in sweep order): for each change, the parameter value
 /// interpolated linearly between the two points, and the mode on the unstable side.
-pub fn stability_boundary(results: &[(f64, Vec<Mode>)]) -> Option<(f64, &Mode)> {
-    results.windows(2).find_map(|pair| {
-        let (p0, m0) = (pair[0].0, growth_rate(&pair[0].1)?);
-        let (p1, m1) = (pair[1].0, growth_rate(&pair[1].1)?);
-        let (g0, g1) = (m0.eigenvalue.re, m1.eigenvalue.re);
-        if (g0 < 0.0) == (g1 < 0.0) {
-            return None;
-        }
-        Some((p0 + (p1 - p0) * g0 / (g0 - g1), if g1 >= 0.0 { m1 } else { m0 }))
-    })
+pub fn stability_boundaries(results: &[(f64, Vec<Mode>)]) -> Vec<(f64, &Mode)> {
+    results
+        .windows(2)
+        .filter_map(|pair| {
+            let (p0, m0) = (pair[0].0, growth_rate(&pair[0].1)?);
+            let (p1, m1) = (pair[1].0, growth_rate(&pair[1].1)?);
+            let (g0, g1) = (m0.eigenvalue.re, m1.eigenvalue.re);
+            if (g0 < 0.0) == (g1 < 0.0) {
+                return None;
+            }
+            Some((p0 + (p1 - p0) * g0 / (g0 - g1), if g1 >= 0.0 { m1 } else { m0 }))
+        })
+        .collect()
 }
 
-/// Prints the stability boundary of a sweep of `parameter` and writes it to `path` (JSON):
-/// `null` when the largest real part keeps its sign.
-fn write_stability_boundary(results: &[(f64, Vec<Mode>)], parameter: &str, path: &Path) -> Result<()> {
-    let json = match stability_boundary(results) {
-        Some((value, mode)) => {
+/// Prints the stability boundaries of a sweep of `parameter` and writes them to `path` (a JSON
+/// array, empty when the largest real part keeps its sign).
+fn write_stability_boundaries(results: &[(f64, Vec<Mode>)], parameter: &str, path: &Path) -> Result<()> {
+    let boundaries = stability_boundaries(results);
+    if boundaries.is_empty() {
+        say!("stability boundary: none within the sweep of {parameter}");
+    }
+    let json: Vec<serde_json::Value> = boundaries
+        .iter()
+        .map(|(value, mode)| {
             say!(
                 "stability boundary: {parameter} = {value:.6} (largest real part crosses zero, interpolated linearly); \
                  unstable mode {} at {:.4} Hz",
@@ -459,12 +467,8 @@ fn write_stability_boundary(results: &[(f64, Vec<Mode>)], parameter: &str, path:
                 mode.frequency_hz
             );
             serde_json::json!({ "parameter": parameter, "value": value, "mode": mode.name, "frequency_hz": mode.frequency_hz })
-        }
-        None => {
-            say!("stability boundary: none within the sweep of {parameter}");
-            serde_json::Value::Null
-        }
-    };
+        })
+        .collect();
     std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
         .with_context(|| format!("cannot write {}", path.display()))
 }
@@ -490,7 +494,7 @@ fn parse_sweep(text: &str) -> Result<Swept> {
 /// `orchestrator modes`: the modes at every sweep point into DIR/modes.csv, the eigenvalue map
 /// (root locus) into DIR/eigenvalues.svg and, for a sweep, frequency and damping against the
 /// first swept parameter into DIR/frequency-damping.svg, and where the largest real part changes
-/// sign, the stability boundary ([`stability_boundary`]) into DIR/stability-boundary.json.
+/// sign, the stability boundaries ([`stability_boundaries`]) into DIR/stability-boundaries.json.
 pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path, floquet: Option<usize>) -> Result<()> {
     super::outputs::require_json_system(request.system_path, "modes")?;
     let swept: Vec<Swept> = sweeps.iter().map(|s| parse_sweep(s)).collect::<Result<_>>()?;
@@ -546,7 +550,7 @@ pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path, floquet
         let chart = out_dir.join("frequency-damping.svg");
         plot::plot_modes_sweep(&results, &first.name, &chart, &title)?;
         say!("wrote {}", chart.display());
-        write_stability_boundary(&results, &first.name, &out_dir.join("stability-boundary.json"))?;
+        write_stability_boundaries(&results, &first.name, &out_dir.join("stability-boundaries.json"))?;
     }
     Ok(())
 }

@@ -80,7 +80,8 @@ fn collective_bounce_critical_gain_matches_the_nonlinear_co_simulation() {
     orchestrator(
         [OsStr::new("modes"), system.as_os_str()].into_iter().chain(args.map(OsStr::new)).chain([out.as_os_str()]),
     );
-    let boundary = read_json(&out.join("stability-boundary.json"));
+    let boundaries = read_json(&out.join("stability-boundaries.json"));
+    let [boundary] = boundaries.as_array().unwrap().as_slice() else { panic!("one boundary: {boundaries}") };
     let critical = boundary["value"].as_f64().unwrap();
     assert_eq!(boundary["mode"], "rotor.flap.collective", "{boundary}");
     assert!(out.join("eigenvalues.svg").exists() && out.join("frequency-damping.svg").exists());
