@@ -114,9 +114,17 @@ fn collective_bounce_critical_gain_matches_the_nonlinear_co_simulation() {
     assert!((critical / nonlinear_critical - 1.0).abs() < 0.02, "{critical} vs {nonlinear_critical}");
 }
 
-/// `linearize --bode` on the Pilot alone (Mayo's mesomorphic pilot, `model = 2`, gain 0.1 rad/g)
-/// against the closed form `(K / g) (4.02 s + 555.4) / (s^2 + 13.31 s + 555.4)` from the cockpit's
-/// body-z specific force (m/s^2) to the biodynamic collective (rad), at every frequency of the CSV.
+/// Mayo's mesomorphic pilot with gain 0.1 rad/g, from the cockpit's body-z specific force
+/// (m/s^2) to the biodynamic collective (rad): `(K / g) (4.02 s + 555.4) / (s^2 + 13.31 s + 555.4)`.
+fn mayo_closed_form(f: f64) -> Complex<f64> {
+    let s = Complex::new(0.0, std::f64::consts::TAU * f);
+    (s * 4.02 + 555.4) / (s * s + s * 13.31 + 555.4) * (0.1 / 9.80665)
+}
+
+/// `linearize --bode` on the Pilot alone (Mayo's mesomorphic pilot, `model = 2`) against
+/// [`mayo_closed_form`] at every frequency of the CSV, over the default range (0.01-30 Hz, 400
+/// points) and over `--bode-range 1:10:901`; the printed gain peak against the closed form's
+/// maximum (a scan of 1e5 points), within the grid's spacing.
 #[test]
 fn bode_of_mayo_pilot_matches_its_transfer_function() {
     let dir = tempfile::tempdir().unwrap();
@@ -129,23 +137,45 @@ fn bode_of_mayo_pilot_matches_its_transfer_function() {
         "outputs": [ "pilot.bdft.collective" ]
     });
     std::fs::write(&system, json.to_string()).unwrap();
-    let out = dir.path().join("lin.json");
-    let args = ["--bode", "pilot.acc.z:pilot.bdft.collective", "--out"];
-    orchestrator(
-        [OsStr::new("linearize"), system.as_os_str()].into_iter().chain(args.map(OsStr::new)).chain([out.as_os_str()]),
-    );
-    let csv = std::fs::read_to_string(dir.path().join("lin.bode.csv")).unwrap();
-    let (mut worst_gain, mut worst_phase, mut rows) = (0.0_f64, 0.0_f64, 0);
-    for line in csv.lines().skip(1) {
-        let v: Vec<f64> = line.split(',').map(|v| v.parse().unwrap()).collect();
-        let s = Complex::new(0.0, std::f64::consts::TAU * v[0]);
-        let closed_form = (s * 4.02 + 555.4) / (s * s + s * 13.31 + 555.4) * (0.1 / 9.80665);
-        worst_gain = worst_gain.max((v[1] / closed_form.norm() - 1.0).abs());
-        worst_phase = worst_phase.max((v[3] - closed_form.arg().to_degrees()).abs());
-        rows += 1;
+    let peak = (0..100_000)
+        .map(|k| 1.0 + 9.0 * k as f64 / 99_999.0)
+        .max_by(|a, b| mayo_closed_form(*a).norm().total_cmp(&mayo_closed_form(*b).norm()))
+        .unwrap();
+    for (range, rows_expected, (lo, hi)) in [(None, 400, (0.01_f64, 30.0_f64)), (Some("1:10:901"), 901, (1.0, 10.0))] {
+        let out = dir.path().join(format!("lin{rows_expected}.json"));
+        let mut args = vec!["--bode", "pilot.acc.z:pilot.bdft.collective"];
+        args.extend(range.map(|r| ["--bode-range", r]).into_iter().flatten());
+        let stdout = orchestrator(
+            [OsStr::new("linearize"), system.as_os_str()]
+                .into_iter()
+                .chain(args.into_iter().map(OsStr::new))
+                .chain([OsStr::new("--out"), out.as_os_str()]),
+        );
+        let csv = std::fs::read_to_string(out.with_extension("bode.csv")).unwrap();
+        let (mut worst_gain, mut worst_phase, mut frequencies) = (0.0_f64, 0.0_f64, Vec::new());
+        for line in csv.lines().skip(1) {
+            let v: Vec<f64> = line.split(',').map(|v| v.parse().unwrap()).collect();
+            worst_gain = worst_gain.max((v[1] / mayo_closed_form(v[0]).norm() - 1.0).abs());
+            worst_phase = worst_phase.max((v[3] - mayo_closed_form(v[0]).arg().to_degrees()).abs());
+            frequencies.push(v[0]);
+        }
+        let printed: f64 = stdout
+            .split("gain peaks at ")
+            .nth(1)
+            .and_then(|rest| rest.split(" Hz").next())
+            .and_then(|f| f.parse().ok())
+            .unwrap_or_else(|| panic!("no peak printed: {stdout}"));
+        let spacing = (hi / lo).powf(1.0 / (rows_expected - 1) as f64);
+        eprintln!(
+            "{} frequencies {lo}-{hi} Hz: largest gain error {worst_gain:.2e} (relative), phase error {worst_phase:.2e} \
+             deg; peak printed {printed} Hz, closed form {peak:.4} Hz",
+            frequencies.len()
+        );
+        assert!(worst_gain < 1e-9 && worst_phase < 1e-7, "{worst_gain} {worst_phase}");
+        assert_eq!(frequencies.len(), rows_expected);
+        assert!((frequencies[0] / lo - 1.0).abs() < 1e-12 && (frequencies[rows_expected - 1] / hi - 1.0).abs() < 1e-12);
+        assert!(printed / peak < spacing && peak / printed < spacing, "{printed} vs {peak}");
     }
-    eprintln!("{rows} frequencies: largest gain error {worst_gain:.2e} (relative), phase error {worst_phase:.2e} deg");
-    assert!(rows == 400 && worst_gain < 1e-9 && worst_phase < 1e-7, "{worst_gain} {worst_phase}");
 }
 
 /// The ground frequency response from the collective lever (`pilot.collective_cmd`, rad of
