@@ -473,7 +473,7 @@ fn growth_rate(modes: &[Mode]) -> Option<&Mode> {
 /// Where the largest real part over a sweep changes sign (`results`: the first swept parameter's
 /// value and the modes of each point, in sweep order): for each change, the parameter value
 /// interpolated linearly between the two points, and the mode on the unstable side.
-pub fn stability_boundaries(results: &[(f64, Vec<Mode>)]) -> Vec<(f64, &Mode)> {
+fn stability_boundaries(results: &[(f64, Vec<Mode>)]) -> Vec<(f64, &Mode)> {
     results
         .windows(2)
         .filter_map(|pair| {
