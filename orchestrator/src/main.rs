@@ -49,7 +49,8 @@ enum Command {
     /// sweep: DIR/modes.csv (eigenvalue, frequency, damping, mode name per point), the eigenvalue
     /// map or root locus DIR/eigenvalues.svg, and for a sweep DIR/frequency-damping.svg
     /// (frequency and damping of each mode against the swept parameter: the ground-resonance
-    /// chart when the rotor speed is swept).
+    /// chart when the rotor speed is swept) and DIR/stability-boundaries.json (where the largest
+    /// real part changes sign: a critical gain).
     Modes(cli::linear::ModesArgs),
     /// Run or trim a system at many points (a grid, a list or random samples of parameters,
     /// trim conditions or experiment settings), each in its own process, `--jobs` at a time;
@@ -131,7 +132,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             let request =
                 cli::linear::LinearRequest::new(&args.system, &args.trim, args.multiblade, &args.changes, args.verbose);
             let request = cli::linear::LinearRequest { inputs: &args.inputs, keep_inert: args.keep_inert, ..request };
-            cli::linear::linearize(&request, &args.out, &args.bode, args.floquet)
+            cli::linear::linearize(&request, &args.out, &args.bode, args.bode_range.as_deref(), args.floquet)
         }
         Command::Modes(args) => {
             let request =

@@ -10,6 +10,7 @@ use cosim::import::FacadeLogger;
 use cosim::linear::{LinearModel, Mode, floquet};
 use cosim::master::{FmuCache, Master};
 use cosim::system::{System, SystemDescription};
+use nalgebra::Complex;
 use orchestrator::plot;
 use orchestrator::trim::{FlightCondition, JacobianMethod};
 use rotorcraft::{RotorNaming, Rotors};
@@ -37,10 +38,14 @@ pub struct LinearizeArgs {
     #[arg(long, conflicts_with = "multiblade")]
     pub keep_inert: bool,
     /// Also write the frequency response from INPUT (one of the model's inputs) to OUTPUT (a
-    /// recorded output): OUT.bode.csv and the Bode diagram OUT.bode.svg, 0.01 to 30 Hz;
-    /// repeatable.
+    /// recorded output): OUT.bode.csv and the Bode diagram OUT.bode.svg, 0.01 to 30 Hz (see
+    /// --bode-range), and print the frequencies where its gain peaks; repeatable.
     #[arg(long = "bode", value_name = "INPUT:OUTPUT")]
     pub bode: Vec<String>,
+    /// The frequencies of --bode: LO:HI (400 points) or LO:HI:N, Hz, N points logarithmically
+    /// spaced from LO to HI (0 < LO < HI, N >= 2).
+    #[arg(long, value_name = "LO:HI[:N]", requires = "bode")]
+    pub bode_range: Option<String>,
     /// Also compute the Floquet exponents of the periodic system over one rotor revolution
     /// from this many linearisations along the co-simulated trajectory (forward flight,
     /// where the multiblade system stays periodic): printed and written as `floquet`.
@@ -267,16 +272,37 @@ fn warn_if_periodic(model: &LinearModel, turned: &Option<(f64, LinearModel)>) {
     }
 }
 
-/// Frequencies of the Bode diagrams: 0.01 to 30 Hz, logarithmically spaced.
-fn bode_frequencies() -> Vec<f64> {
-    let (lo, hi, n) = (0.01_f64, 30.0_f64, 400);
-    (0..n).map(|k| lo * (hi / lo).powf(k as f64 / (n - 1) as f64)).collect()
+/// Frequencies of the Bode diagrams, Hz, logarithmically spaced: `range` as `LO:HI` (400 points)
+/// or `LO:HI:N` (`--bode-range`), by default 0.01 to 30 Hz.
+fn bode_frequencies(range: Option<&str>) -> Result<Vec<f64>> {
+    let (lo, hi, n) = match range {
+        None => (0.01_f64, 30.0_f64, 400),
+        Some(text) => {
+            let bad = || format!("--bode-range {text}: expected LO:HI or LO:HI:N, Hz, with 0 < LO < HI and N >= 2");
+            let parts: Vec<&str> = text.split(':').map(str::trim).collect();
+            anyhow::ensure!(parts.len() == 2 || parts.len() == 3, bad());
+            let lo: f64 = parts[0].parse().with_context(bad)?;
+            let hi: f64 = parts[1].parse().with_context(bad)?;
+            let n: usize = parts.get(2).map_or(Ok(400), |n| n.parse()).with_context(bad)?;
+            anyhow::ensure!(lo > 0.0 && hi > lo && hi.is_finite() && n >= 2, bad());
+            (lo, hi, n)
+        }
+    };
+    Ok((0..n).map(|k| lo * (hi / lo).powf(k as f64 / (n - 1) as f64)).collect())
 }
 
-/// `--bode IN:OUT` pairs: OUT.bode.csv (frequency, then magnitude, dB and phase of each pair)
-/// and OUT.bode.svg.
-fn write_bode(model: &LinearModel, pairs: &[String], out: &Path, title: &str) -> Result<()> {
-    let frequencies = bode_frequencies();
+/// The frequencies (Hz) and gains of the local maxima of the gain `|G|` over `frequencies`.
+fn gain_peaks(frequencies: &[f64], response: &[Complex<f64>]) -> Vec<(f64, f64)> {
+    let gains: Vec<f64> = response.iter().map(|g| g.norm()).collect();
+    (1..gains.len().saturating_sub(1))
+        .filter(|&k| gains[k] > gains[k - 1] && gains[k] > gains[k + 1])
+        .map(|k| (frequencies[k], gains[k]))
+        .collect()
+}
+
+/// `--bode IN:OUT` pairs at `frequencies` (Hz, [`bode_frequencies`]): OUT.bode.csv (frequency,
+/// then magnitude, dB and phase of each pair) and OUT.bode.svg; prints the peaks of each gain.
+fn write_bode(model: &LinearModel, pairs: &[String], frequencies: &[f64], out: &Path, title: &str) -> Result<()> {
     let omegas: Vec<f64> = frequencies.iter().map(|f| std::f64::consts::TAU * f).collect();
     let mut curves = Vec::with_capacity(pairs.len());
     for pair in pairs {
@@ -285,6 +311,11 @@ fn write_bode(model: &LinearModel, pairs: &[String], out: &Path, title: &str) ->
         let response = model.frequency_response(i, o, &omegas);
         let (f, g): (Vec<f64>, Vec<_>) =
             frequencies.iter().zip(response).filter_map(|(&f, g)| g.map(|g| (f, g))).unzip();
+        let peaks: Vec<String> = gain_peaks(&f, &g).iter().map(|(f, g)| format!("{f:.4} Hz (|G| {g:.6e})")).collect();
+        say!(
+            "{input} -> {output}: gain peaks at {}",
+            if peaks.is_empty() { "none within the range".to_string() } else { peaks.join(", ") }
+        );
         curves.push((format!("{input} -> {output}"), f, g));
     }
     let mut csv = String::from("\"frequency [Hz]\"");
@@ -292,7 +323,7 @@ fn write_bode(model: &LinearModel, pairs: &[String], out: &Path, title: &str) ->
         csv += &format!(",\"{label} |G|\",\"{label} |G| [dB]\",\"{label} phase [deg]\"");
     }
     csv.push('\n');
-    for f in &frequencies {
+    for f in frequencies {
         csv += &f.to_string();
         for (_, fs, gs) in &curves {
             match fs.iter().position(|x| x == f) {
@@ -356,14 +387,21 @@ fn floquet_exponents(
 }
 
 /// `orchestrator linearize`: writes OUT (JSON) and OUT.mat, prints the eigenvalue table, and
-/// the Bode diagrams of the `bode` pairs and the Floquet exponents from `floquet` samples per
-/// revolution.
-pub fn linearize(request: &LinearRequest, out: &Path, bode: &[String], floquet: Option<usize>) -> Result<()> {
+/// the Bode diagrams of the `bode` pairs (at the frequencies of `bode_range`) and the Floquet
+/// exponents from `floquet` samples per revolution.
+pub fn linearize(
+    request: &LinearRequest,
+    out: &Path,
+    bode: &[String],
+    bode_range: Option<&str>,
+    floquet: Option<usize>,
+) -> Result<()> {
     super::outputs::require_json_system(request.system_path, "linearize")?;
     let mat = out.with_extension("mat");
     for path in [out, &mat, &out.with_extension("bode.csv"), &out.with_extension("bode.svg")] {
         super::outputs::refuse_overwrite(path, request.system_path)?;
     }
+    let frequencies = bode_frequencies(bode_range)?;
     let description = request.description(&[])?;
     let Linearised { model, inert, rotors } = request.model(&description)?;
     let modes = model.modes(&request.naming(&rotors))?;
@@ -404,7 +442,7 @@ pub fn linearize(request: &LinearRequest, out: &Path, bode: &[String], floquet: 
     say!("wrote {} and {}", out.display(), mat.display());
     if !bode.is_empty() {
         let title = request.system_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        write_bode(&model, bode, out, &title)?;
+        write_bode(&model, bode, &frequencies, out, &title)?;
     }
     Ok(())
 }
@@ -424,6 +462,53 @@ fn point_modes(request: &LinearRequest, set: &[String], floquet: Option<usize>) 
             Ok(point.model.modes(&request.naming(&point.rotors))?)
         }
     }
+}
+
+/// The largest real part of the oscillatory and real modes (not the neutral ones) of a point,
+/// 1/s, with that mode.
+fn growth_rate(modes: &[Mode]) -> Option<&Mode> {
+    modes.iter().filter(|m| m.damping.is_some()).max_by(|a, b| a.eigenvalue.re.total_cmp(&b.eigenvalue.re))
+}
+
+/// Where the largest real part over a sweep changes sign (`results`: the first swept parameter's
+/// value and the modes of each point, in sweep order): for each change, the parameter value
+/// interpolated linearly between the two points, and the mode on the unstable side.
+fn stability_boundaries(results: &[(f64, Vec<Mode>)]) -> Vec<(f64, &Mode)> {
+    results
+        .windows(2)
+        .filter_map(|pair| {
+            let (p0, m0) = (pair[0].0, growth_rate(&pair[0].1)?);
+            let (p1, m1) = (pair[1].0, growth_rate(&pair[1].1)?);
+            let (g0, g1) = (m0.eigenvalue.re, m1.eigenvalue.re);
+            if (g0 < 0.0) == (g1 < 0.0) {
+                return None;
+            }
+            Some((p0 + (p1 - p0) * g0 / (g0 - g1), if g1 >= 0.0 { m1 } else { m0 }))
+        })
+        .collect()
+}
+
+/// Prints the stability boundaries of a sweep of `parameter` and writes them to `path` (a JSON
+/// array, empty when the largest real part keeps its sign).
+fn write_stability_boundaries(results: &[(f64, Vec<Mode>)], parameter: &str, path: &Path) -> Result<()> {
+    let boundaries = stability_boundaries(results);
+    if boundaries.is_empty() {
+        say!("stability boundary: none within the sweep of {parameter}");
+    }
+    let json: Vec<serde_json::Value> = boundaries
+        .iter()
+        .map(|(value, mode)| {
+            say!(
+                "stability boundary: {parameter} = {value:.6} (largest real part crosses zero, interpolated linearly); \
+                 unstable mode {} at {:.4} Hz",
+                mode.name,
+                mode.frequency_hz
+            );
+            serde_json::json!({ "parameter": parameter, "value": value, "mode": mode.name, "frequency_hz": mode.frequency_hz })
+        })
+        .collect();
+    std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// A parameter varied over a sweep: `INSTANCE.PARAM=V1,V2,...`.
@@ -446,7 +531,8 @@ fn parse_sweep(text: &str) -> Result<Swept> {
 
 /// `orchestrator modes`: the modes at every sweep point into DIR/modes.csv, the eigenvalue map
 /// (root locus) into DIR/eigenvalues.svg and, for a sweep, frequency and damping against the
-/// first swept parameter into DIR/frequency-damping.svg.
+/// first swept parameter into DIR/frequency-damping.svg, and where the largest real part changes
+/// sign, the stability boundaries ([`stability_boundaries`]) into DIR/stability-boundaries.json.
 pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path, floquet: Option<usize>) -> Result<()> {
     super::outputs::require_json_system(request.system_path, "modes")?;
     let swept: Vec<Swept> = sweeps.iter().map(|s| parse_sweep(s)).collect::<Result<_>>()?;
@@ -502,6 +588,7 @@ pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path, floquet
         let chart = out_dir.join("frequency-damping.svg");
         plot::plot_modes_sweep(&results, &first.name, &chart, &title)?;
         say!("wrote {}", chart.display());
+        write_stability_boundaries(&results, &first.name, &out_dir.join("stability-boundaries.json"))?;
     }
     Ok(())
 }

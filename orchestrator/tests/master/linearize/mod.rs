@@ -3,8 +3,10 @@
 //! loop eliminated exactly gives the monolithic `A`), the swashplate actuators (`A`, `B`, `C`
 //! from the mixing law), and a clear refusal of an FMU that hides its states; in `rotor`, an
 //! isolated articulated rotor in vacuum (lag and flap roots) and the rotor and helicopter modes
-//! against runs of the nonlinear co-simulation.
+//! against runs of the nonlinear co-simulation; in `bounce`, collective bounce on the ground (the
+//! pilot-gain root locus and the ground frequency response against the co-simulation).
 
+mod bounce;
 mod ground_resonance;
 mod lateral_rpc;
 mod peters_he;

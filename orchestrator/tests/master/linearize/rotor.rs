@@ -41,7 +41,7 @@ pub(super) fn orchestrator<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -
 
 /// The first Fourier coefficient at `f` Hz of the recorded `name` over the times in `window`
 /// (whole periods): the complex amplitude `a` of `a e^(i 2 pi f t)`.
-fn first_harmonic(results: &Results, name: &str, f: f64, window: std::ops::Range<f64>) -> Complex<f64> {
+pub(super) fn first_harmonic(results: &Results, name: &str, f: f64, window: std::ops::Range<f64>) -> Complex<f64> {
     let x = results.column(name).unwrap();
     let (mut sum, mut n) = (Complex::new(0.0, 0.0), 0.0);
     for (&t, &v) in results.time.iter().zip(&x) {
@@ -55,7 +55,13 @@ fn first_harmonic(results: &Results, name: &str, f: f64, window: std::ops::Range
 
 /// The frequency response `what` of the co-simulation, `nonlinear`, against the linear model's
 /// `linear`: its magnitude within the fraction `magnitude` and its phase within `degrees`.
-fn assert_response_matches(what: &str, linear: Complex<f64>, nonlinear: Complex<f64>, magnitude: f64, degrees: f64) {
+pub(super) fn assert_response_matches(
+    what: &str,
+    linear: Complex<f64>,
+    nonlinear: Complex<f64>,
+    magnitude: f64,
+    degrees: f64,
+) {
     eprintln!(
         "{what}: linear {:.4} at {:.2} deg, co-simulation {:.4} at {:.2} deg",
         linear.norm(),
