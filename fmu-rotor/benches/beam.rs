@@ -1,6 +1,7 @@
 //! Cost of the geometrically exact beam with 10 elements: a static solve (cantilever, dead tip
-//! load PL^2/EI = 2, five load steps, Newton to 1e-12), one Newton iteration (AD tangent
-//! assembly and block-tridiagonal solve), and a modal solve about a rotating equilibrium (linearisation by AD,
+//! load PL^2/EI = 2, five load steps, Newton to 1e-12), one Newton iteration (tangent assembly
+//! and block-tridiagonal solve), one element's tangent (closed form and the AD oracle), and a
+//! modal solve about a rotating equilibrium (linearisation by AD,
 //! Cholesky reduction, symmetric eigen-solve of the 60 unknowns).
 //!
 //! Run with `cargo bench -p fmu-rotor --bench beam`.
@@ -39,6 +40,15 @@ fn bench(c: &mut Criterion) {
             let mut state = beam.undeformed.clone();
             black_box(beam.newton_step(&mut state, TipLoad::Dead([0.0, 0.0, 0.1])).unwrap())
         })
+    });
+    // One element's tangent, closed form against the AD oracle, in a bent configuration.
+    let bent = beam.solve_static(TipLoad::Dead([0.0, 1.0, 2.0]), &settings).unwrap();
+    let nodes = beam.element_nodes(&bent, 9);
+    c.bench_function("beam_element_tangent_closed_form", |b| {
+        b.iter(|| black_box(beam.elements[9].strain_energy_derivatives(black_box(&nodes))))
+    });
+    c.bench_function("beam_element_tangent_ad", |b| {
+        b.iter(|| black_box(beam.elements[9].strain_hessian_ad(black_box(&nodes))))
     });
     let mut rotating = beam.clone();
     rotating.frame_rate = [0.0, 0.0, 6.0];

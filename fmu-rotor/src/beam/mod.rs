@@ -1,7 +1,7 @@
 //! A geometrically exact beam (Simo-Reissner: large displacements and rotations, small strains)
 //! for elastic rotor blades: two-node elements with the Crisfield-Jelenic interpolation of
 //! relative rotations and one-point (reduced) integration of the strain energy, exact Newton
-//! tangents and linearised dynamics by automatic differentiation (`num-dual`).
+//! tangents in closed form, and linearised dynamics by automatic differentiation (`num-dual`).
 //!
 //! * [`section`]: the 6x6 section stiffness and the mass per length, from engineering
 //!   properties with offsets;
@@ -9,7 +9,9 @@
 //! * [`model`] and [`statics`]: the clamped beam, tip loads (dead and follower), Newton;
 //! * [`modal`]: mass, gyroscopic and stiffness matrices about an equilibrium in a turning frame
 //!   (centrifugal stiffening) and the natural modes;
-//! * [`table`]: the blade-properties CSV reader.
+//! * [`table`]: the blade-properties CSV reader;
+//! * [`tangent`]: the element's internal force and tangent stiffness in closed form (the AD
+//!   Hessian stays as its test oracle).
 //!
 //! See `docs/models.md` ("Beam") for the equations and sources.
 
@@ -20,6 +22,7 @@ pub mod rotation;
 pub mod section;
 pub mod statics;
 pub mod table;
+pub mod tangent;
 
 pub use element::Element;
 pub use modal::{LinearisedBeam, Mode, ModeKind};

@@ -8,6 +8,7 @@ mod frequencies;
 mod objectivity;
 mod offsets;
 mod table;
+mod tangent;
 
 use fmu_rotor::beam::{Beam, EngineeringSection, SectionProperties};
 
