@@ -54,6 +54,8 @@ fn bench(c: &mut Criterion) {
     rotating.frame_rate = [0.0, 0.0, 6.0];
     let equilibrium =
         rotating.solve_static(TipLoad::Dead([0.0; 3]), &NewtonSettings { load_steps: 1, ..settings }).unwrap();
+    c.bench_function("beam_linearise_10_elements", |b| b.iter(|| black_box(rotating.linearise(&equilibrium))));
+    c.bench_function("beam_linearise_ad_10_elements", |b| b.iter(|| black_box(rotating.linearise_ad(&equilibrium))));
     c.bench_function("beam_modes_10_elements", |b| b.iter(|| black_box(rotating.modes(&equilibrium, 10))));
     c.bench_function("beam_gyroscopic_frequencies_10_elements", |b| {
         b.iter(|| black_box(rotating.gyroscopic_frequencies(&equilibrium, 10)))

@@ -5,6 +5,7 @@
 
 mod elastica;
 mod frequencies;
+mod linearise;
 mod objectivity;
 mod offsets;
 mod table;
