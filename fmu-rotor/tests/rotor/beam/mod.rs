@@ -8,6 +8,7 @@ mod frequencies;
 mod linearise;
 mod objectivity;
 mod offsets;
+mod princeton;
 mod table;
 mod tangent;
 
