@@ -7,6 +7,8 @@
 //!   properties with offsets;
 //! * [`element`]: strains, strain energy and kinetic energy of one element;
 //! * [`model`] and [`statics`]: the clamped beam, tip loads (dead and follower), Newton;
+//! * [`dynamics`]: free motion by the implicit midpoint rule (lumped inertia), energy to second
+//!   order in the step;
 //! * [`modal`]: mass, gyroscopic and stiffness matrices about an equilibrium in a turning frame
 //!   (centrifugal stiffening) and the natural modes;
 //! * [`table`]: the blade-properties CSV reader;
@@ -15,6 +17,7 @@
 //!
 //! See `docs/models.md` ("Beam") for the equations and sources.
 
+pub mod dynamics;
 pub mod element;
 pub mod modal;
 pub mod model;
@@ -24,6 +27,7 @@ pub mod statics;
 pub mod table;
 pub mod tangent;
 
+pub use dynamics::{BeamMotion, LumpedInertia, StepError};
 pub use element::Element;
 pub use modal::{LinearisedBeam, Mode, ModeKind};
 pub use model::{Beam, BeamState, TipLoad};

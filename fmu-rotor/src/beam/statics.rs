@@ -58,7 +58,7 @@ pub(super) struct BlockTridiagonal {
 }
 
 impl BlockTridiagonal {
-    fn zeros(n: usize) -> Self {
+    pub(super) fn zeros(n: usize) -> Self {
         Self {
             diagonal: vec![Matrix6::zeros(); n],
             upper: vec![Matrix6::zeros(); n.saturating_sub(1)],
@@ -67,7 +67,7 @@ impl BlockTridiagonal {
     }
 
     /// Solves `A x = b` by block elimination (LU with partial pivoting inside each block).
-    fn solve(mut self, mut rhs: Vec<Vector6<f64>>) -> Result<Vec<Vector6<f64>>, StaticError> {
+    pub(super) fn solve(mut self, mut rhs: Vec<Vector6<f64>>) -> Result<Vec<Vector6<f64>>, StaticError> {
         let n = self.diagonal.len();
         for i in 1..n {
             let lu = self.diagonal[i - 1].lu();

@@ -4,6 +4,7 @@
 //! `data/` come from `tests/python/beam_reference.py` (SciPy; the command is in each file).
 
 mod elastica;
+mod energy;
 mod frequencies;
 mod linearise;
 mod objectivity;
