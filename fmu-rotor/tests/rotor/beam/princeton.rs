@@ -10,31 +10,22 @@
 //! `GJ = 3.10338 N m^2`, shear `9.03881e5 N` and `6.40131e5 N`. They are the 12.3777 mm x
 //! 3.2024 mm rectangle of 7075 aluminium (E = 71.7 GPa, nu = 0.31) the ANSYS model uses.
 
-use fmu_rotor::beam::{Beam, EngineeringSection, NewtonSettings, SectionProperties, TipLoad};
+use fmu_rotor::beam::{Beam, BladeTable, NewtonSettings, TipLoad};
 
 use super::reference_rows;
 
-const LENGTH_M: f64 = 0.508;
+/// The beam as a blade-properties table (root and tip stations). Shear along the wide section
+/// axis (chordwise, `GA_lag`) and along the thin one (`GA_flap`): which of the two published
+/// values belongs to which axis is our reading (shear moves the tip by less than 1e-4 of its
+/// deflection here). Mass and inertias do not enter the static solve.
+const TABLE: &str = "\
+radius [m], EA [N], EI_flap [N m^2], EI_lag [N m^2], GJ [N m^2], GA_flap [N], GA_lag [N], mass [kg/m], I_flap [kg m], I_lag [kg m]
+0, 2.84191e6, 2.42873, 36.2794, 3.10338, 6.40131e5, 9.03881e5, 0.1, 1e-7, 1e-6
+0.508, 2.84191e6, 2.42873, 36.2794, 3.10338, 6.40131e5, 9.03881e5, 0.1, 1e-7, 1e-6
+";
 
 fn princeton_beam(n_elements: usize) -> Beam {
-    let section = SectionProperties::from_engineering(&EngineeringSection {
-        ea: 2.84191e6,
-        // Shear along the wide section axis (chordwise) and along the thin one (flap); which of
-        // the two published values belongs to which axis is our reading (shear moves the tip by
-        // less than 1e-4 of its deflection here).
-        ga_lag: 9.03881e5,
-        ga_flap: 6.40131e5,
-        gj: 3.10338,
-        ei_flap: 2.42873,
-        ei_lag: 36.2794,
-        mass_per_length: 0.1,
-        inertia_flap: 1e-7,
-        inertia_lag: 1e-6,
-        tension_centre: [0.0; 2],
-        shear_centre: [0.0; 2],
-        centre_of_mass: [0.0; 2],
-    });
-    Beam::straight([0.0; 3], LENGTH_M, n_elements, |_| section.clone(), |_| 0.0)
+    BladeTable::parse(TABLE, "princeton.csv").expect("Princeton beam table").beam(n_elements)
 }
 
 #[test]
