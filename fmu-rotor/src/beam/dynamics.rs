@@ -186,9 +186,9 @@ impl Beam {
         // d(force at the midpoint)/d(delta) = 1/2 (H - F~/2) J_l(dpsi/2) on the rotation columns.
         let left_jacobians: Vec<Matrix3<f64>> =
             delta.iter().map(|d| left_jacobian(&(d.fixed_rows::<3>(3) * 0.5))).collect();
-        for i in 0..n {
-            let moment = force[i].fixed_rows::<3>(3).into_owned();
-            let mut block = matrix.diagonal[i].fixed_view_mut::<3, 3>(3, 3);
+        for (diagonal, node_force) in matrix.diagonal.iter_mut().zip(&force) {
+            let moment = node_force.fixed_rows::<3>(3).into_owned();
+            let mut block = diagonal.fixed_view_mut::<3, 3>(3, 3);
             block -= skew(&moment) * 0.5;
         }
         let turn_columns = |block: &mut nalgebra::Matrix6<f64>, column_node: usize| {
