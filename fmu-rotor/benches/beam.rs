@@ -60,6 +60,8 @@ fn bench(c: &mut Criterion) {
             black_box(beam.midpoint_step(&mut motion, &inertia, 1e-3, 1e-12).unwrap())
         })
     });
+    let straight = beam.undeformed.clone();
+    c.bench_function("beam_modes_10_elements_not_turning", |b| b.iter(|| black_box(beam.modes(&straight, 10))));
     let mut rotating = beam.clone();
     rotating.frame_rate = [0.0, 0.0, 6.0];
     let equilibrium =

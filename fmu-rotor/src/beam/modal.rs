@@ -12,6 +12,7 @@
 use nalgebra::{DMatrix, SMatrix, SVector};
 use num_dual::{Dual2SVec64, DualSVec64, hessian, jacobian};
 
+use super::element::ElementNodes;
 use super::model::{Beam, BeamState};
 
 /// Mass, gyroscopic and stiffness matrices over the free nodes' coordinates.
@@ -106,6 +107,9 @@ impl Beam {
         let element = &self.elements[e];
         let nodes = self.element_nodes(equilibrium, e);
         let frame_rate = self.frame_rate;
+        if frame_rate == [0.0; 3] {
+            return (self.element_mass_at_rest_frame(e, &nodes), SMatrix::zeros());
+        }
         // Velocities and their q-Jacobian at q = 0 for the unit rate `rate` (None: at rest).
         let velocities = |rate: Option<usize>| {
             jacobian(
@@ -141,6 +145,27 @@ impl Beam {
             a.set_row(i, &row.transpose());
         }
         (rate_jacobian.transpose() * weight * rate_jacobian, a - a.transpose())
+    }
+
+    /// Element `e`'s mass matrix when the frame does not turn: the velocities are then linear in
+    /// the rates (`V_0 = 0`), so `J` is read off with one plain evaluation per rate component.
+    fn element_mass_at_rest_frame(&self, e: usize, nodes: &ElementNodes) -> SMatrix<f64, 12, 12> {
+        let element = &self.elements[e];
+        let zero = [0.0; 12];
+        let mut rate_jacobian = SMatrix::<f64, 12, 12>::zeros();
+        for i in 0..12 {
+            let mut unit = zero;
+            unit[i] = 1.0;
+            let [(v1, w1), (v2, w2)] = element.gauss_point_velocities(nodes, &zero, &unit, [0.0; 3]);
+            let column = [v1[0], v1[1], v1[2], w1[0], w1[1], w1[2], v2[0], v2[1], v2[2], w2[0], w2[1], w2[2]];
+            rate_jacobian.set_column(i, &SVector::from(column));
+        }
+        let section = &element.section;
+        let (m, inertia) = (section.mass_per_length, section.inertia_per_length);
+        let weights = SVector::<f64, 12>::from([
+            m, m, m, inertia[0], inertia[1], inertia[2], m, m, m, inertia[0], inertia[1], inertia[2],
+        ]) * (0.5 * element.length);
+        rate_jacobian.transpose() * SMatrix::<f64, 12, 12>::from_diagonal(&weights) * rate_jacobian
     }
 
     /// `M`, `G` and `K` by second-order AD of the element Lagrangian `T - U` in the increments
