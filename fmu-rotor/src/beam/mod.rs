@@ -1,7 +1,8 @@
 //! A geometrically exact beam (Simo-Reissner: large displacements and rotations, small strains)
 //! for elastic rotor blades: two-node elements with the Crisfield-Jelenic interpolation of
 //! relative rotations and one-point (reduced) integration of the strain energy, exact Newton
-//! tangents in closed form, and linearised dynamics by automatic differentiation (`num-dual`).
+//! tangents in closed form, linearised dynamics (AD only for the centrifugal and Coriolis terms,
+//! `num-dual`) and an implicit-midpoint time step.
 //!
 //! * [`section`]: the 6x6 section stiffness and the mass per length, from engineering
 //!   properties with offsets;

@@ -2,7 +2,8 @@
 //!
 //! The unknowns are increments of the free nodes (chart at the current configuration:
 //! displacement and spatial rotation vector per node). The residual is the gradient of the
-//! potential minus the tip load; the tangent is the potential's Hessian (AD) plus, for a
+//! potential minus the tip load; the tangent is the potential's Hessian (strain part in closed
+//! form, [`super::tangent`]; centrifugal part by AD) plus, for a
 //! follower force `F = R_tip F_material`, the load stiffness `d(-F)/d psi_tip = F~`.
 
 use nalgebra::{Matrix6, Vector6};
