@@ -94,9 +94,8 @@ impl Element {
 
     /// Kinetic energy (J) in the inertial frame of the element moving in a frame that turns at
     /// `frame_rate` (rad/s, frame axes, about the frame origin), for the increments `dq` and
-    /// their rates `dq_rate` (relative to the frame). Two-point Gauss rule; section rotation
-    /// interpolated as in the strains; spatial angular velocities `(I + dpsi~ / 2) dpsi'` of the
-    /// nodes interpolated linearly (exact to first order in `dpsi`, as the linearisation needs).
+    /// their rates `dq_rate` (relative to the frame). Two-point Gauss rule over the velocities of
+    /// [`Element::gauss_point_velocities`]: `L/4 sum (m v.v + omega^T I omega)`.
     pub fn kinetic_energy<S: BeamScalar>(
         &self,
         nodes: &ElementNodes,
@@ -104,6 +103,29 @@ impl Element {
         dq_rate: &[S; 12],
         frame_rate: Vec3<f64>,
     ) -> S {
+        let section = &self.section;
+        let inertia = section.inertia_per_length;
+        let mut energy = S::from(0.0);
+        for (velocity, omega_abs) in self.gauss_point_velocities(nodes, dq, dq_rate, frame_rate) {
+            let rotational = (0..3).map(|k| omega_abs[k] * omega_abs[k] * inertia[k]).fold(S::from(0.0), |a, b| a + b);
+            energy += dot(velocity, velocity) * section.mass_per_length + rotational;
+        }
+        energy * (0.25 * self.length)
+    }
+
+    /// At the two Gauss points (abscissae `-+1/sqrt(3)`): the inertial velocity of the section's
+    /// centre of mass (m/s, frame axes) and the inertial angular velocity (rad/s, section
+    /// material axes), for the increments `dq` and their rates `dq_rate` (relative to the frame
+    /// turning at `frame_rate`). Section rotation interpolated as in the strains; spatial
+    /// angular velocities `(I + dpsi~ / 2) dpsi'` of the nodes interpolated linearly (exact to
+    /// first order in `dpsi`, as the linearisation needs). Affine in `dq_rate`.
+    pub fn gauss_point_velocities<S: BeamScalar>(
+        &self,
+        nodes: &ElementNodes,
+        dq: &[S; 12],
+        dq_rate: &[S; 12],
+        frame_rate: Vec3<f64>,
+    ) -> [(Vec3<S>, Vec3<S>); 2] {
         let (x, q) = moved(nodes, dq);
         let (phi, mid) = relative_and_mid(&q);
         let frame_rate = lift::<S>(frame_rate);
@@ -114,8 +136,7 @@ impl Element {
             add(rate, scale(cross(psi, rate), S::from(0.5)))
         };
         let section = &self.section;
-        let mut energy = S::from(0.0);
-        for xi in [-GAUSS_2, GAUSS_2] {
+        [-GAUSS_2, GAUSS_2].map(|xi| {
             let (n1, n2) = (S::from(0.5 * (1.0 - xi)), S::from(0.5 * (1.0 + xi)));
             let rotation = quat_mul(mid, quat_exp(scale(phi, S::from(0.5 * xi))));
             let position = add(scale(x[0], n1), scale(x[1], n2));
@@ -125,11 +146,7 @@ impl Element {
                 add(scale(node_velocity(0), n1), scale(node_velocity(1), n2)),
                 add(cross(omega, cg_arm), cross(frame_rate, add(position, cg_arm))),
             );
-            let omega_abs = rotate_back(rotation, add(omega, frame_rate));
-            let inertia = section.inertia_per_length;
-            let rotational = (0..3).map(|k| omega_abs[k] * omega_abs[k] * inertia[k]).fold(S::from(0.0), |a, b| a + b);
-            energy += dot(velocity, velocity) * section.mass_per_length + rotational;
-        }
-        energy * (0.25 * self.length)
+            (velocity, rotate_back(rotation, add(omega, frame_rate)))
+        })
     }
 }

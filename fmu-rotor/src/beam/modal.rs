@@ -2,13 +2,17 @@
 //!
 //! With the element Lagrangian `L(q, q') = T - U` (kinetic energy in the inertial frame,
 //! [`Element::kinetic_energy`](super::element::Element::kinetic_energy), minus strain energy)
-//! differentiated twice by AD at the equilibrium (`q = 0` in the chart, `q' = 0`):
+//! differentiated twice at the equilibrium (`q = 0` in the chart, `q' = 0`):
 //! `M = L_q'q'`, the gyroscopic (Coriolis) matrix `G = L_q'q - L_qq'` (skew) and the stiffness
 //! `K = -L_qq` (elastic, geometric and centrifugal), so that `M q'' + G q' + K q = 0`.
+//! [`Beam::linearise`] takes `K` from the static solve's Hessian (strain part in closed form) and
+//! `M`, `G` from first derivatives of the Gauss-point velocities; [`Beam::linearise_ad`]
+//! differentiates the whole Lagrangian by second-order AD (the oracle).
 
-use nalgebra::{DMatrix, SVector};
-use num_dual::{Dual2SVec64, hessian};
+use nalgebra::{DMatrix, SMatrix, SVector};
+use num_dual::{Dual2SVec64, DualSVec64, hessian, jacobian};
 
+use super::element::ElementNodes;
 use super::model::{Beam, BeamState};
 
 /// Mass, gyroscopic and stiffness matrices over the free nodes' coordinates.
@@ -46,15 +50,128 @@ pub struct Mode {
     pub shape: Vec<f64>,
 }
 
+/// An element's mass, gyroscopic and stiffness matrices (12 x 12, its increments and rates).
+struct ElementMatrices {
+    mass: SMatrix<f64, 12, 12>,
+    gyroscopic: SMatrix<f64, 12, 12>,
+    stiffness: SMatrix<f64, 12, 12>,
+}
+
+impl LinearisedBeam {
+    fn zeros(n: usize) -> Self {
+        Self { mass: DMatrix::zeros(n, n), gyroscopic: DMatrix::zeros(n, n), stiffness: DMatrix::zeros(n, n) }
+    }
+
+    /// Adds element `e`'s matrices; its local index `a` (0..12) maps to global `6 (e - 1) + a`
+    /// (the clamped root's coordinates dropped).
+    fn add_element(&mut self, e: usize, element: &ElementMatrices) {
+        let global = |a: usize| (6 * e + a).checked_sub(6);
+        for a in 0..12 {
+            let Some(i) = global(a) else { continue };
+            for b in 0..12 {
+                let Some(j) = global(b) else { continue };
+                self.mass[(i, j)] += element.mass[(a, b)];
+                self.gyroscopic[(i, j)] += element.gyroscopic[(a, b)];
+                self.stiffness[(i, j)] += element.stiffness[(a, b)];
+            }
+        }
+    }
+}
+
 impl Beam {
-    /// `M`, `G` and `K` about `equilibrium` (which should satisfy the static equations).
+    /// `M`, `G` and `K` about `equilibrium` (which should satisfy the static equations). `K` is
+    /// the potential's Hessian of the static solve (strain part in closed form, centrifugal part
+    /// by AD); `M` and `G` come from the Gauss-point velocities, which are affine in the rates
+    /// (see [`Beam::element_mass_and_gyroscopic`]). Equal to [`Beam::linearise_ad`] to round-off.
     pub fn linearise(&self, equilibrium: &BeamState) -> LinearisedBeam {
-        let n = self.n_dofs();
-        let mut out = LinearisedBeam {
-            mass: DMatrix::zeros(n, n),
-            gyroscopic: DMatrix::zeros(n, n),
-            stiffness: DMatrix::zeros(n, n),
+        let mut out = LinearisedBeam::zeros(self.n_dofs());
+        for e in 0..self.elements.len() {
+            let (_, _, stiffness) = self.element_potential(equilibrium, e);
+            let (mass, gyroscopic) = self.element_mass_and_gyroscopic(equilibrium, e);
+            out.add_element(e, &ElementMatrices { mass, gyroscopic, stiffness });
+        }
+        out
+    }
+
+    /// Element `e`'s mass and gyroscopic matrices about `equilibrium`. With `V(q, q')` the
+    /// Gauss-point velocities (affine in `q'`: `V = V_0(q) + J(q) q'`) and `T = V^T W V`
+    /// (`W` the masses and inertias times `L/4`): `M = 2 J^T W J` and, with
+    /// `A = d(dT/dq')/dq = 2 (dJ/dq)^T W V_0 + 2 J^T W dV_0/dq` at `q = 0`, `G = A - A^T`. The
+    /// first derivatives in `q` come from forward-mode AD (first order), one pass per rate
+    /// component and one at rest.
+    pub fn element_mass_and_gyroscopic(
+        &self,
+        equilibrium: &BeamState,
+        e: usize,
+    ) -> (SMatrix<f64, 12, 12>, SMatrix<f64, 12, 12>) {
+        let element = &self.elements[e];
+        let nodes = self.element_nodes(equilibrium, e);
+        let frame_rate = self.frame_rate;
+        if frame_rate == [0.0; 3] {
+            return (self.element_mass_at_rest_frame(e, &nodes), SMatrix::zeros());
+        }
+        // Velocities and their q-Jacobian at q = 0 for the unit rate `rate` (None: at rest).
+        let velocities = |rate: Option<usize>| {
+            jacobian(
+                |dq: SVector<DualSVec64<12>, 12>| {
+                    let dq: [DualSVec64<12>; 12] = dq.into();
+                    let mut dq_rate = [DualSVec64::<12>::from(0.0); 12];
+                    if let Some(i) = rate {
+                        dq_rate[i] = DualSVec64::from(1.0);
+                    }
+                    let [(v1, w1), (v2, w2)] = element.gauss_point_velocities(&nodes, &dq, &dq_rate, frame_rate);
+                    SVector::from([v1[0], v1[1], v1[2], w1[0], w1[1], w1[2], v2[0], v2[1], v2[2], w2[0], w2[1], w2[2]])
+                },
+                &SVector::<f64, 12>::zeros(),
+            )
         };
+        let section = &element.section;
+        let (m, inertia) = (section.mass_per_length, section.inertia_per_length);
+        let weights = SVector::<f64, 12>::from([
+            m, m, m, inertia[0], inertia[1], inertia[2], m, m, m, inertia[0], inertia[1], inertia[2],
+        ]) * (0.5 * element.length);
+        let weight = SMatrix::<f64, 12, 12>::from_diagonal(&weights);
+        let (rest, rest_jacobian) = velocities(None);
+        let mut rate_jacobian = SMatrix::<f64, 12, 12>::zeros();
+        let mut a = SMatrix::<f64, 12, 12>::zeros();
+        let weighted_rest = weight * rest;
+        for i in 0..12 {
+            let (moved, moved_jacobian) = velocities(Some(i));
+            let column = moved - rest;
+            rate_jacobian.set_column(i, &column);
+            // Row i of A: d/dq of column_i(q)^T W V_0(q).
+            let row = (moved_jacobian - rest_jacobian).transpose() * weighted_rest
+                + rest_jacobian.transpose() * weight * column;
+            a.set_row(i, &row.transpose());
+        }
+        (rate_jacobian.transpose() * weight * rate_jacobian, a - a.transpose())
+    }
+
+    /// Element `e`'s mass matrix when the frame does not turn: the velocities are then linear in
+    /// the rates (`V_0 = 0`), so `J` is read off with one plain evaluation per rate component.
+    fn element_mass_at_rest_frame(&self, e: usize, nodes: &ElementNodes) -> SMatrix<f64, 12, 12> {
+        let element = &self.elements[e];
+        let zero = [0.0; 12];
+        let mut rate_jacobian = SMatrix::<f64, 12, 12>::zeros();
+        for i in 0..12 {
+            let mut unit = zero;
+            unit[i] = 1.0;
+            let [(v1, w1), (v2, w2)] = element.gauss_point_velocities(nodes, &zero, &unit, [0.0; 3]);
+            let column = [v1[0], v1[1], v1[2], w1[0], w1[1], w1[2], v2[0], v2[1], v2[2], w2[0], w2[1], w2[2]];
+            rate_jacobian.set_column(i, &SVector::from(column));
+        }
+        let section = &element.section;
+        let (m, inertia) = (section.mass_per_length, section.inertia_per_length);
+        let weights = SVector::<f64, 12>::from([
+            m, m, m, inertia[0], inertia[1], inertia[2], m, m, m, inertia[0], inertia[1], inertia[2],
+        ]) * (0.5 * element.length);
+        rate_jacobian.transpose() * SMatrix::<f64, 12, 12>::from_diagonal(&weights) * rate_jacobian
+    }
+
+    /// `M`, `G` and `K` by second-order AD of the element Lagrangian `T - U` in the increments
+    /// and their rates (24 variables): the oracle of [`Beam::linearise`], about 10 times slower.
+    pub fn linearise_ad(&self, equilibrium: &BeamState) -> LinearisedBeam {
+        let mut out = LinearisedBeam::zeros(self.n_dofs());
         for (e, element) in self.elements.iter().enumerate() {
             let nodes = self.element_nodes(equilibrium, e);
             let frame_rate = self.frame_rate;
@@ -66,17 +183,12 @@ impl Beam {
                 },
                 &SVector::zeros(),
             );
-            // Local index a (0..12) of element e maps to global 6 (e - 1) + a (root dropped).
-            let global = |a: usize| (6 * e + a).checked_sub(6);
-            for a in 0..12 {
-                let Some(i) = global(a) else { continue };
-                for b in 0..12 {
-                    let Some(j) = global(b) else { continue };
-                    out.mass[(i, j)] += h[(12 + a, 12 + b)];
-                    out.gyroscopic[(i, j)] += h[(12 + a, b)] - h[(a, 12 + b)];
-                    out.stiffness[(i, j)] -= h[(a, b)];
-                }
-            }
+            let matrices = ElementMatrices {
+                mass: h.fixed_view::<12, 12>(12, 12).into_owned(),
+                gyroscopic: h.fixed_view::<12, 12>(12, 0) - h.fixed_view::<12, 12>(0, 12),
+                stiffness: -h.fixed_view::<12, 12>(0, 0),
+            };
+            out.add_element(e, &matrices);
         }
         out
     }

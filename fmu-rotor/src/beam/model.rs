@@ -93,25 +93,27 @@ impl Beam {
         (0..self.elements.len()).map(|e| self.element_potential(state, e).0).sum()
     }
 
-    /// Energy, gradient and Hessian (exact, forward-mode AD) of element `e`'s potential with
-    /// respect to its increments at zero.
+    /// Energy, gradient and Hessian of element `e`'s potential with respect to its increments at
+    /// zero: the strain part in closed form ([`Element::strain_energy_derivatives`]), the
+    /// centrifugal part (a turning frame only) by forward-mode AD.
     pub(super) fn element_potential(&self, state: &BeamState, e: usize) -> ElementHessian {
         let element = &self.elements[e];
         let nodes = self.element_nodes(state, e);
+        let strain = element.strain_energy_derivatives(&nodes);
         let frame_rate = self.frame_rate;
-        hessian(
+        if frame_rate == [0.0; 3] {
+            // At rest in a frame that does not turn, the kinetic energy is zero.
+            return strain;
+        }
+        let (kinetic, kinetic_gradient, kinetic_hessian) = hessian(
             |dq: SVector<Dual2SVec64<12>, 12>| {
                 let dq: [Dual2SVec64<12>; 12] = dq.into();
-                let strain = element.strain_energy(&nodes, &dq);
-                if frame_rate == [0.0; 3] {
-                    // At rest in a frame that does not turn, the kinetic energy is zero.
-                    return strain;
-                }
                 let rest = [Dual2SVec64::<12>::from(0.0); 12];
-                strain - element.kinetic_energy(&nodes, &dq, &rest, frame_rate)
+                element.kinetic_energy(&nodes, &dq, &rest, frame_rate)
             },
             &SVector::zeros(),
-        )
+        );
+        (strain.0 - kinetic, strain.1 - kinetic_gradient, strain.2 - kinetic_hessian)
     }
 
     /// `state` moved by the increments `delta` (6 per free node: displacement, then spatial

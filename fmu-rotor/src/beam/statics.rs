@@ -2,7 +2,8 @@
 //!
 //! The unknowns are increments of the free nodes (chart at the current configuration:
 //! displacement and spatial rotation vector per node). The residual is the gradient of the
-//! potential minus the tip load; the tangent is the potential's Hessian (AD) plus, for a
+//! potential minus the tip load; the tangent is the potential's Hessian (strain part in closed
+//! form, [`super::tangent`]; centrifugal part by AD) plus, for a
 //! follower force `F = R_tip F_material`, the load stiffness `d(-F)/d psi_tip = F~`.
 
 use nalgebra::{Matrix6, Vector6};
@@ -58,7 +59,7 @@ pub(super) struct BlockTridiagonal {
 }
 
 impl BlockTridiagonal {
-    fn zeros(n: usize) -> Self {
+    pub(super) fn zeros(n: usize) -> Self {
         Self {
             diagonal: vec![Matrix6::zeros(); n],
             upper: vec![Matrix6::zeros(); n.saturating_sub(1)],
@@ -67,7 +68,7 @@ impl BlockTridiagonal {
     }
 
     /// Solves `A x = b` by block elimination (LU with partial pivoting inside each block).
-    fn solve(mut self, mut rhs: Vec<Vector6<f64>>) -> Result<Vec<Vector6<f64>>, StaticError> {
+    pub(super) fn solve(mut self, mut rhs: Vec<Vector6<f64>>) -> Result<Vec<Vector6<f64>>, StaticError> {
         let n = self.diagonal.len();
         for i in 1..n {
             let lu = self.diagonal[i - 1].lu();

@@ -4,10 +4,14 @@
 //! `data/` come from `tests/python/beam_reference.py` (SciPy; the command is in each file).
 
 mod elastica;
+mod energy;
 mod frequencies;
+mod linearise;
 mod objectivity;
 mod offsets;
+mod princeton;
 mod table;
+mod tangent;
 
 use fmu_rotor::beam::{Beam, EngineeringSection, SectionProperties};
 
