@@ -13,6 +13,7 @@
 //!
 //! See `docs/models.md` ("Beam") for the equations and sources.
 
+pub mod dynamics;
 pub mod element;
 pub mod modal;
 pub mod model;
