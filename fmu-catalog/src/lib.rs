@@ -46,6 +46,7 @@ pub fn visit_our_models(visitor: &mut impl ModelVisitor) {
 
     visitor.visit::<fmu_pilot::Pilot>();
     visitor.visit::<fmu_fcs::Fcs>();
+    visitor.visit::<fmu_rotor_elastic::RotorElastic>();
 }
 
 impl ModelVisitor for Vec<OurFmu> {
@@ -167,6 +168,7 @@ fn library_file(library_dir: &Path, model: &str) -> Result<PathBuf> {
 fn shipped_resources(identifier: &str) -> &'static [(&'static str, &'static [u8])] {
     match identifier {
         "Aero" | "AeroDynamicStall" => fmu_aero::RESOURCES,
+        "RotorElastic" => fmu_rotor_elastic::RESOURCES,
         _ => &[],
     }
 }

@@ -8,13 +8,26 @@ use fmu_rotor::beam::{Beam, EngineeringSection, SectionProperties};
 use nalgebra::DMatrix;
 
 /// A uniform cantilever of length 1 from the frame's origin along x.
-pub fn uniform_blade(elements: usize, ei_flap: f64, ei_lag: f64, gj: f64, mass: f64, inertia: [f64; 2]) -> BladeDynamics {
+pub fn uniform_blade(
+    elements: usize,
+    ei_flap: f64,
+    ei_lag: f64,
+    gj: f64,
+    mass: f64,
+    inertia: [f64; 2],
+) -> BladeDynamics {
     uniform_blade_with_ea(1e5, elements, [ei_flap, ei_lag, gj], mass, inertia)
 }
 
 /// A uniform cantilever of length 1 with axial and shear stiffness `ea` (N) and the bending and
 /// torsion stiffnesses `[EI flap, EI lag, GJ]` (N m^2).
-pub fn uniform_blade_with_ea(ea: f64, elements: usize, stiffness: [f64; 3], mass: f64, inertia: [f64; 2]) -> BladeDynamics {
+pub fn uniform_blade_with_ea(
+    ea: f64,
+    elements: usize,
+    stiffness: [f64; 3],
+    mass: f64,
+    inertia: [f64; 2],
+) -> BladeDynamics {
     let [ei_flap, ei_lag, gj] = stiffness;
     let section = EngineeringSection {
         ea,

@@ -2,3 +2,4 @@
 //! and the `RotorElastic` FMU model.
 
 mod blade;
+mod fmu;

@@ -37,7 +37,9 @@ use num_dual::{DualVec, gradient};
 
 use super::element::ElementNodes;
 use super::model::Beam;
-use super::rotation::{BeamScalar, Quat, Vec3, add, cross, dot, lift, lift_quat, quat_exp, quat_mul, rotate, rotate_back, scale, sub};
+use super::rotation::{
+    BeamScalar, Quat, Vec3, add, cross, dot, lift, lift_quat, quat_exp, quat_mul, rotate, rotate_back, scale, sub,
+};
 
 /// Values per free node in each half of the state (`u`, `psi` or `v`, `w`).
 pub const PER_NODE: usize = 6;
@@ -179,7 +181,9 @@ impl BladeDynamics {
         };
         let (u1, p1) = self.coordinates(state, e);
         let (u2, p2) = self.coordinates(state, e + 1);
-        let q = SVector::<S, 12>::from([u1[0], u1[1], u1[2], p1[0], p1[1], p1[2], u2[0], u2[1], u2[2], p2[0], p2[1], p2[2]]);
+        let q = SVector::<S, 12>::from([
+            u1[0], u1[1], u1[2], p1[0], p1[1], p1[2], u2[0], u2[1], u2[2], p2[0], p2[1], p2[2],
+        ]);
         let element = &self.beam.elements[e];
         gradient(
             |z: SVector<DualVec<S, Const<12>>, 12>| {
@@ -325,7 +329,9 @@ pub fn tangent_inverse_transpose<S: BeamScalar>(psi: Vec3<S>, g: Vec3<S>) -> Vec
 
 /// Why [`BladeDynamics::equilibrium`] failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("no equilibrium of the blade in the turning frame: Newton's correction {correction:e} after {iterations} iterations")]
+#[error(
+    "no equilibrium of the blade in the turning frame: Newton's correction {correction:e} after {iterations} iterations"
+)]
 pub struct EquilibriumError {
     /// Iterations made.
     pub iterations: usize,

@@ -1,0 +1,140 @@
+//! The RotorElastic model through the FMI layer (`fmu_core::Instance`, Model Exchange): modes
+//! from its directional derivatives against the rotating and non-rotating cantilever
+//! references; the rigid limit against the Rotor FMU with locked hinges; bad input.
+
+use std::path::PathBuf;
+
+use fmu_core::catalog::{DERIVATIVE_VR_BASE, STATE_VR_BASE};
+use fmu_core::verify::vr;
+use fmu_core::{Instance, Model};
+use fmu_rotor::Rotor;
+use fmu_rotor::beam::BladeTable;
+use fmu_rotor::beam::dynamics::{BladeDynamics, FrameMotion};
+use fmu_rotor_elastic::RotorElastic;
+use fmu_rotor_elastic::kinematics::{HubInputs, pitch_frame};
+use nalgebra::DMatrix;
+
+/// A blade table written to a file of its own under the test target folder.
+fn table_file(name: &str, text: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rotor-elastic");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A uniform blade from `root` to `tip` (m): `[EI flap, EI lag, GJ]`, mass per length,
+/// section inertias `[flap, lag]`, EA (= GA).
+fn uniform_table(root: f64, tip: f64, stiffness: [f64; 3], mass: f64, inertia: [f64; 2], ea: f64) -> String {
+    let [eif, eil, gj] = stiffness;
+    let row = |r: f64| format!("{r}, {ea}, {eif}, {eil}, {gj}, {mass}, {}, {}\n", inertia[0], inertia[1]);
+    format!(
+        "radius [m], EA [N], EI_flap [N m^2], EI_lag [N m^2], GJ [N m^2], mass [kg/m], I_flap [kg m], I_lag [kg m]\n{}{}",
+        row(root),
+        row(tip)
+    )
+}
+
+/// A Model Exchange instance of `M` with the parameters `reals`, `integers`, `booleans` and
+/// `strings`, in continuous-time mode.
+fn instance<M: Model>(
+    reals: &[(&str, f64)],
+    integers: &[(&str, i32)],
+    booleans: &[(&str, bool)],
+    strings: &[(&str, &str)],
+) -> Result<Instance<M>, String> {
+    let logger = Box::new(|_, _: &str, message: &str| eprintln!("{message}"));
+    let mut inst = Instance::<M>::model_exchange("elastic-test", logger)?;
+    let fail = |e: fmu_core::FmiError| format!("{e:?}");
+    for &(name, value) in reals {
+        inst.set_real(&[vr::<M>(name)], &[value]).map_err(fail)?;
+    }
+    for &(name, value) in integers {
+        inst.set_integer(&[vr::<M>(name)], &[value]).map_err(fail)?;
+    }
+    for &(name, value) in booleans {
+        inst.set_boolean(&[vr::<M>(name)], &[value]).map_err(fail)?;
+    }
+    for &(name, value) in strings {
+        inst.set_string(&[vr::<M>(name)], &[value]).map_err(fail)?;
+    }
+    inst.setup_experiment(0.0, None).map_err(fail)?;
+    inst.enter_initialization_mode().map_err(fail)?;
+    inst.exit_initialization_mode().map_err(fail)?;
+    inst.enter_continuous_time_mode().map_err(fail)?;
+    Ok(inst)
+}
+
+/// The state Jacobian `d der(x) / d x` by the instance's directional derivatives.
+fn state_jacobian<M: Model>(inst: &mut Instance<M>, n: usize) -> DMatrix<f64> {
+    let states: Vec<u32> = (0..n as u32).map(|k| STATE_VR_BASE + k).collect();
+    let derivatives: Vec<u32> = (0..n as u32).map(|k| DERIVATIVE_VR_BASE + k).collect();
+    let mut jacobian = DMatrix::zeros(n, n);
+    let mut column = vec![0.0; n];
+    for (j, &state) in states.iter().enumerate() {
+        inst.get_directional_derivative(&derivatives, &[state], &[1.0], &mut column).unwrap();
+        jacobian.set_column(j, &nalgebra::DVector::from_column_slice(&column));
+    }
+    jacobian
+}
+
+/// Positive imaginary parts of the eigenvalues of the Jacobian restricted to the nodal
+/// components `components` (of 0..6 per node in both halves), sorted.
+fn frequencies(jacobian: &DMatrix<f64>, components: &[usize]) -> Vec<f64> {
+    let picked: Vec<usize> = (0..jacobian.nrows()).filter(|i| components.contains(&(i % 6))).collect();
+    let sub = DMatrix::from_fn(picked.len(), picked.len(), |r, c| jacobian[(picked[r], picked[c])]);
+    let mut out: Vec<f64> = sub.complex_eigenvalues().iter().filter(|z| z.im > 1e-9).map(|z| z.im).collect();
+    out.sort_by(f64::total_cmp);
+    out
+}
+
+fn assert_within(ours: f64, reference: f64, tolerance: f64, what: &str) {
+    let error = (ours - reference).abs() / reference.abs();
+    println!("{what}: ours {ours:.6} reference {reference:.6} relative error {error:.2e}");
+    assert!(error < tolerance, "{what}: {ours} against {reference} (error {error:e})");
+}
+
+/// Rows `(speed, [flap 1..3])` of the rotating-cantilever reference (shooting, own script).
+fn rotating_reference() -> Vec<(f64, [f64; 3])> {
+    include_str!("../../../fmu-rotor/tests/rotor/beam/data/rotating_flap.csv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("speed"))
+        .map(|l| {
+            let v: Vec<f64> = l.split(',').map(|s| s.parse().unwrap()).collect();
+            (v[0], [v[1], v[2], v[3]])
+        })
+        .collect()
+}
+
+/// One blade of unit length and mass per length on the shaft axis (EI flap 1, EI lag 1, GJ
+/// 0.5, section inertias 1e-6 and 1e-6 kg m), 16 elements (the declared maximum), the FMU's
+/// Jacobian about its initial state (the centrifugal equilibrium, zero pitch, hub at rest): the
+/// first flap and lag frequencies within 0.5 % of the rotating Euler-Bernoulli cantilever
+/// (shooting, `tests/python/beam_reference.py`; lag `sqrt(flap^2 - Omega^2)`) at nondimensional
+/// speeds 0, 4, 8 and 12; at rest also the first torsion frequency against
+/// `pi / 2 sqrt(GJ / I_p)`.
+#[test]
+fn modes_from_the_fmu_jacobian_match_the_rotating_cantilever() {
+    let file = table_file("unit.csv", &uniform_table(0.0, 1.0, [1.0, 1.0, 0.5], 1.0, [1e-6, 1e-6], 1e5));
+    let file = file.to_str().unwrap();
+    for (speed, reference) in rotating_reference().into_iter().filter(|r| [0.0, 4.0, 8.0, 12.0].contains(&r.0)) {
+        let mut inst = instance::<RotorElastic>(
+            &[("Omega", speed)],
+            &[("nb", 1), ("n_elements", 16)],
+            &[],
+            &[("blade_file", file)],
+        )
+        .unwrap();
+        let jacobian = state_jacobian(&mut inst, 12 * 16);
+        let flap = frequencies(&jacobian, &[2, 4]);
+        let lag = frequencies(&jacobian, &[0, 1, 5]);
+        assert_within(flap[0], reference[0], 5e-3, &format!("flap 1 at {speed}"));
+        assert_within(flap[1], reference[1], 2e-2, &format!("flap 2 at {speed} (16 elements)"));
+        let lag_reference = (reference[0] * reference[0] - speed * speed).sqrt();
+        assert_within(lag[0], lag_reference, 5e-3, &format!("lag 1 at {speed}"));
+        if speed == 0.0 {
+            let torsion = frequencies(&jacobian, &[3]);
+            assert_within(torsion[0], std::f64::consts::FRAC_PI_2 * (0.5_f64 / 2e-6).sqrt(), 5e-3, "torsion 1 at rest");
+        }
+    }
+}
