@@ -138,3 +138,101 @@ fn modes_from_the_fmu_jacobian_match_the_rotating_cantilever() {
         }
     }
 }
+
+/// The elastic rotor's outputs at the state `x` for the inputs `inputs` (names, values).
+fn outputs_at<M: Model>(inst: &mut Instance<M>, x: Option<&[f64]>, inputs: &[(&str, f64)], names: &[&str]) -> Vec<f64> {
+    if let Some(x) = x {
+        inst.set_continuous_states(x).unwrap();
+    }
+    for &(name, value) in inputs {
+        inst.set_real(&[vr::<M>(name)], &[value]).unwrap();
+    }
+    let vrs: Vec<u32> = names.iter().map(|n| vr::<M>(n)).collect();
+    let mut values = vec![0.0; vrs.len()];
+    inst.get_real(&vrs, &mut values).unwrap();
+    values
+}
+
+/// The largest difference between the elastic rotor's hub loads and the rigid Rotor's (relative
+/// to the largest force or moment component) for the shipped blade's stiffnesses times `factor`
+/// (section flap inertia negligible, so that its lumped inertia is the thin rigid blade's): one
+/// blade at 44.4 rad/s, pitched 0.1 rad, the hub accelerating (specific force (1, -2, -6.81)
+/// m/s^2), the blade in its quasi-static equilibrium; the reference is the Rotor FMU (an
+/// independent multibody formulation) with locked flap and lag hinges at the clamp radius and the
+/// same mass, first moment and inertias.
+fn rigid_limit_error(factor: f64) -> f64 {
+    let (omega, pitch, acc) = (44.401, 0.1, [1.0, -2.0, -6.81]);
+    let stiffness = [6.2e3, 6.5e4, 4.8e3].map(|k| k * factor);
+    let text = uniform_table(0.5, 4.91, stiffness, 6.12, [1e-9, 0.027], 5e7 * factor);
+    let file = table_file(&format!("stiff{factor}.csv"), &text);
+    let blade = BladeDynamics::new(BladeTable::parse(&text, "stiff").unwrap().beam(8)).unwrap();
+    let hub = HubInputs { omega: [0.0; 3], alpha: [0.0; 3] };
+    let axes = fmu_rotor::rotor::hub_axes([0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]).unwrap();
+    let frame = pitch_frame(&axes, omega, 0.0, [pitch, 0.0, 0.0], &hub);
+    let to_pitch = |v: [f64; 3]| fmu_core::vec3::mat_t_vec(&frame.rotation, v);
+    let motion = FrameMotion { specific_force: to_pitch(acc), omega: to_pitch(frame.omega), alpha: [0.0; 3] };
+    let x = blade.equilibrium(&motion).unwrap();
+    let inputs = [("hub.acc.x", acc[0]), ("hub.acc.y", acc[1]), ("hub.acc.z", acc[2]), ("blade[1].pitch", pitch)];
+    let names = ["hub.F.x", "hub.F.y", "hub.F.z", "hub.M.x", "hub.M.y", "hub.M.z", "shaft.torque"];
+    let mut elastic = instance::<RotorElastic>(
+        &[("Omega", omega)],
+        &[("nb", 1), ("n_elements", 8)],
+        &[],
+        &[("blade_file", file.to_str().unwrap())],
+    )
+    .unwrap();
+    // The declared states: 16 nodes' coordinates, then their rates, per blade.
+    let mut declared = vec![0.0; 8 * 12 * 16];
+    declared[..48].copy_from_slice(&x[..48]);
+    declared[96..144].copy_from_slice(&x[48..]);
+    let ours = outputs_at(&mut elastic, Some(&declared), &inputs, &names);
+    let reference = outputs_at(&mut rigid_equivalent(&blade, omega), None, &inputs, &names);
+    let scale_force = reference[..3].iter().fold(0.0_f64, |a, b| a.max(b.abs()));
+    let scale_moment = reference[3..].iter().fold(0.0_f64, |a, b| a.max(b.abs()));
+    let mut worst: f64 = 0.0;
+    for (k, name) in names.iter().enumerate() {
+        let scale = if k < 3 { scale_force } else { scale_moment };
+        let error = (ours[k] - reference[k]).abs() / scale;
+        println!(
+            "x{factor:e} {name}: elastic {:.6} rigid {:.6} error {error:.2e} of the largest",
+            ours[k], reference[k]
+        );
+        worst = worst.max(error);
+    }
+    worst
+}
+
+/// The Rotor with one rigid blade of `blade`'s lumped mass, locked at a flap hinge at the clamp.
+fn rigid_equivalent(blade: &BladeDynamics, omega: f64) -> Instance<Rotor> {
+    let root = blade.beam.undeformed.positions[0][0];
+    let arms = blade.beam.undeformed.positions.iter().map(|p| p[0] - root);
+    let (mut m, mut s, mut i) = (0.0, 0.0, 0.0);
+    for (k, arm) in arms.enumerate() {
+        (m, s, i) = (m + blade.node_mass[k], s + blade.node_mass[k] * arm, i + blade.node_mass[k] * arm * arm);
+    }
+    let i_pitch: f64 = blade.node_inertia.iter().map(|j| j[0]).sum();
+    let reals = [
+        ("Omega", omega),
+        ("R", 4.91),
+        ("e", root),
+        ("blade.m", m),
+        ("blade.S", s),
+        ("blade.I", i),
+        ("blade.I_pitch", i_pitch),
+        ("k_lag", 0.0),
+        ("c_lag", 0.0),
+    ];
+    instance::<Rotor>(&reals, &[("nb", 1)], &[("lock_lag", true), ("lock_flap", true)], &[]).unwrap()
+}
+
+/// Rigid limit: as the blade stiffens, its hub loads tend to the rigid hingeless blade's, the
+/// difference falling as 1 / stiffness (the deflection under the inertial loads, whose moment
+/// arm the centrifugal force sees): 100 times stiffer, 100 times closer (60 to 140 accepted),
+/// and within 1e-3 of the largest component at 1e5 times the shipped blade's stiffness.
+#[test]
+fn a_very_stiff_blade_gives_the_hub_loads_of_the_rigid_hingeless_blade() {
+    let (soft, stiff) = (rigid_limit_error(1e3), rigid_limit_error(1e5));
+    println!("rigid limit: error {soft:.3e} at 1e3, {stiff:.3e} at 1e5, ratio {:.1}", soft / stiff);
+    assert!(stiff < 1e-3, "{stiff}");
+    assert!((60.0..140.0).contains(&(soft / stiff)), "ratio {}", soft / stiff);
+}
