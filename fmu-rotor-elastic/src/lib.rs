@@ -42,7 +42,7 @@ pub use layout::{MAX_BLADES, MAX_ELEMENTS};
 
 /// The files the FMU carries in its `resources/` folder: the shipped blade table.
 pub const RESOURCES: &[(&str, &[u8])] =
-    &[("bo105_uniform_blade.csv", include_bytes!("../blades/bo105_uniform_blade.csv"))];
+    &[("resources/bo105_uniform_blade.csv", include_bytes!("../blades/bo105_uniform_blade.csv"))];
 
 /// The elastic rotor (`modelIdentifier="RotorElastic"`).
 #[derive(Debug)]
@@ -75,8 +75,11 @@ impl RotorElastic {
             .into());
         }
         let n_elements = p.integer(vr::N_ELEMENTS)? as usize;
-        let blade = BladeDynamics::new(table.beam(n_elements))
+        let mut blade = BladeDynamics::new(table.beam(n_elements))
             .map_err(|e| format!("parameter 'blade_file': {}: {e}", path.display()))?;
+        if p.boolean(vr::ROTARY_INERTIA_SCALING) {
+            blade.scale_rotary_inertia();
+        }
         Self::with_blade(blade, &p)
     }
 
