@@ -274,3 +274,63 @@ fn shipped_blade_frequencies_and_the_rotary_inertia_scaling() {
     println!("largest eigenvalue magnitude: {:.4e} rad/s without, {:.4e} with the scaling", largest[0], largest[1]);
     assert!(largest[0] > 5.0 * largest[1], "{largest:?}");
 }
+
+/// The aerodynamic interface of the straight blade (the initial state, the centrifugal
+/// equilibrium at zero pitch, stretches the blade along its axis only) equals the rigid
+/// Rotor's with locked hinges at the clamp radius, for a moving hub and a pitching blade:
+/// `blade[1].vel`, `omega`, `shaft`, `azimuth` (the Aero FMU's inputs) to 1e-12.
+#[test]
+fn the_straight_blade_gives_the_aero_inputs_of_the_rigid_blade() {
+    let inputs = [
+        ("hub.vel.x", 12.0),
+        ("hub.vel.y", -3.0),
+        ("hub.vel.z", 1.5),
+        ("hub.omega.x", 0.2),
+        ("hub.omega.y", -0.1),
+        ("hub.omega.z", 0.05),
+        ("blade[1].pitch", 0.15),
+        ("blade[1].pitch_rate", 0.7),
+    ];
+    let mut names: Vec<String> =
+        ["vel", "omega", "shaft"].iter().flat_map(|v| ["x", "y", "z"].map(|c| format!("blade[1].{v}.{c}"))).collect();
+    names.push("blade[1].azimuth".into());
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let resources = concat!(env!("CARGO_MANIFEST_DIR"), "/blades/bo105_uniform_blade.csv");
+    let mut elastic = instance::<RotorElastic>(&[], &[("nb", 1)], &[], &[("blade_file", resources)]).unwrap();
+    let ours = outputs_at(&mut elastic, None, &inputs, &names);
+    let reals = [("Omega", 44.401), ("R", 4.91), ("e", 0.5), ("blade.I", 1600.0)];
+    let mut rigid = instance::<Rotor>(&reals, &[("nb", 1)], &[("lock_lag", true), ("lock_flap", true)], &[]).unwrap();
+    let reference = outputs_at(&mut rigid, None, &inputs, &names);
+    for (k, name) in names.iter().enumerate() {
+        println!("{name}: elastic {:.12} rigid {:.12}", ours[k], reference[k]);
+        assert!((ours[k] - reference[k]).abs() < 1e-12 * reference[k].abs().max(1.0), "{name}");
+    }
+}
+
+/// The spreading of the root force and moment onto the nodes reproduces them exactly: the sum
+/// of the nodal forces is the force, the sum of the arms times the normal nodal forces and of the
+/// nodal torques is the moment about the clamp (arms of a non-uniform mesh).
+#[test]
+fn the_spread_root_loads_keep_their_resultant_and_moment() {
+    use fmu_rotor_elastic::kinematics::LoadSpreading;
+    let arms = [0.0, 0.3, 0.8, 1.6, 2.0, 3.1];
+    let spreading = LoadSpreading::new(&arms);
+    let (force, moment) = ([50.0, -120.0, 900.0], [15.0, -2500.0, -400.0]);
+    let (mut forces, mut moments) = (vec![[0.0; 3]; 6], vec![[0.0; 3]; 6]);
+    spreading.spread(force, moment, &mut forces, &mut moments);
+    let mut total = [0.0; 3];
+    let mut about_root = [0.0; 3];
+    for k in 0..6 {
+        for c in 0..3 {
+            total[c] += forces[k][c];
+        }
+        // r x f with r = (s, 0, 0), plus the nodal couple.
+        about_root[0] += moments[k][0];
+        about_root[1] += -arms[k] * forces[k][2] + moments[k][1];
+        about_root[2] += arms[k] * forces[k][1] + moments[k][2];
+    }
+    for c in 0..3 {
+        assert!((total[c] - force[c]).abs() < 1e-10 * 2500.0, "force {c}: {total:?}");
+        assert!((about_root[c] - moment[c]).abs() < 1e-10 * 2500.0, "moment {c}: {about_root:?}");
+    }
+}
