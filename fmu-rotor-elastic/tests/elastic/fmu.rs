@@ -121,7 +121,7 @@ fn modes_from_the_fmu_jacobian_match_the_rotating_cantilever() {
         let mut inst = instance::<RotorElastic>(
             &[("Omega", speed)],
             &[("nb", 1), ("n_elements", 16)],
-            &[],
+            &[("rotary_inertia_scaling", false)],
             &[("blade_file", file)],
         )
         .unwrap();
@@ -177,7 +177,7 @@ fn rigid_limit_error(factor: f64) -> f64 {
     let mut elastic = instance::<RotorElastic>(
         &[("Omega", omega)],
         &[("nb", 1), ("n_elements", 8)],
-        &[],
+        &[("rotary_inertia_scaling", false)],
         &[("blade_file", file.to_str().unwrap())],
     )
     .unwrap();

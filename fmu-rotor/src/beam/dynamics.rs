@@ -118,8 +118,8 @@ impl BladeDynamics {
             let half = 0.5 * element.length;
             for node in [e, e + 1] {
                 node_mass[node] += section.mass_per_length * half;
-                for k in 0..3 {
-                    node_inertia[node][k] += section.inertia_per_length[k] * half;
+                for (inertia, per_length) in node_inertia[node].iter_mut().zip(section.inertia_per_length) {
+                    *inertia += per_length * half;
                 }
             }
         }
