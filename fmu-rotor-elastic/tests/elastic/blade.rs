@@ -63,7 +63,9 @@ fn frequencies(jacobian: &DMatrix<f64>, free_nodes: usize, components: &[usize])
     out
 }
 
-fn reference_rows() -> Vec<(f64, [f64; 3])> {
+/// Rows `(speed, [flap 1..3])` of the rotating-cantilever reference (shooting solution by
+/// `tests/python/beam_reference.py`), nondimensional.
+pub fn reference_rows() -> Vec<(f64, [f64; 3])> {
     include_str!("../../../fmu-rotor/tests/rotor/beam/data/rotating_flap.csv")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.starts_with("speed"))
@@ -74,8 +76,9 @@ fn reference_rows() -> Vec<(f64, [f64; 3])> {
         .collect()
 }
 
-fn assert_within(ours: f64, reference: f64, tolerance: f64, what: &str) {
-    let error = (ours - reference).abs() / reference;
+/// Asserts `ours` within the relative `tolerance` of `reference`, printing both.
+pub fn assert_within(ours: f64, reference: f64, tolerance: f64, what: &str) {
+    let error = (ours - reference).abs() / reference.abs();
     println!("{what}: ours {ours:.6} reference {reference:.6} relative error {error:.2e}");
     assert!(error < tolerance, "{what}: {ours} against {reference} (error {error:e})");
 }

@@ -14,6 +14,8 @@ use fmu_rotor_elastic::RotorElastic;
 use fmu_rotor_elastic::kinematics::{HubInputs, pitch_frame};
 use nalgebra::DMatrix;
 
+use crate::blade::{assert_within, reference_rows};
+
 /// A blade table written to a file of its own under the test target folder.
 fn table_file(name: &str, text: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rotor-elastic");
@@ -88,24 +90,6 @@ fn frequencies(jacobian: &DMatrix<f64>, components: &[usize]) -> Vec<f64> {
     out
 }
 
-fn assert_within(ours: f64, reference: f64, tolerance: f64, what: &str) {
-    let error = (ours - reference).abs() / reference.abs();
-    println!("{what}: ours {ours:.6} reference {reference:.6} relative error {error:.2e}");
-    assert!(error < tolerance, "{what}: {ours} against {reference} (error {error:e})");
-}
-
-/// Rows `(speed, [flap 1..3])` of the rotating-cantilever reference (shooting, own script).
-fn rotating_reference() -> Vec<(f64, [f64; 3])> {
-    include_str!("../../../fmu-rotor/tests/rotor/beam/data/rotating_flap.csv")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("speed"))
-        .map(|l| {
-            let v: Vec<f64> = l.split(',').map(|s| s.parse().unwrap()).collect();
-            (v[0], [v[1], v[2], v[3]])
-        })
-        .collect()
-}
-
 /// One blade of unit length and mass per length on the shaft axis (EI flap 1, EI lag 1, GJ
 /// 0.5, section inertias 1e-6 and 1e-6 kg m), 16 elements (the declared maximum), the FMU's
 /// Jacobian about its initial state (the centrifugal equilibrium, zero pitch, hub at rest): the
@@ -117,7 +101,7 @@ fn rotating_reference() -> Vec<(f64, [f64; 3])> {
 fn modes_from_the_fmu_jacobian_match_the_rotating_cantilever() {
     let file = table_file("unit.csv", &uniform_table(0.0, 1.0, [1.0, 1.0, 0.5], 1.0, [1e-6, 1e-6], 1e5));
     let file = file.to_str().unwrap();
-    for (speed, reference) in rotating_reference().into_iter().filter(|r| [0.0, 4.0, 8.0, 12.0].contains(&r.0)) {
+    for (speed, reference) in reference_rows().into_iter().filter(|r| [0.0, 4.0, 8.0, 12.0].contains(&r.0)) {
         let mut inst = instance::<RotorElastic>(
             &[("Omega", speed)],
             &[("nb", 1), ("n_elements", 16)],
