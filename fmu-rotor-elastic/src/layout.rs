@@ -2,7 +2,7 @@
 //! `0 + k` ([`vr`]), inputs `100 + u index`, outputs `300 + y index`. The inputs and the hub,
 //! azimuth and per-blade kinematic outputs have the Rotor FMU's names, frames and signs, so the
 //! Fuselage, Controls and Aero couple to it as to the Rotor. The continuous states are declared
-//! by [`crate::RotorElastic::state_variables`]: [`MAX_ELEMENTS`] nodes per blade for the
+//! by the model (`fmu_core::Model::state_variables`): [`MAX_ELEMENTS`] nodes per blade for the
 //! [`MAX_BLADES`] blades, of which `nb` blades and `n_elements` nodes are used.
 
 use fmu_core::declare::Tables;
