@@ -149,6 +149,10 @@ pub mod vr {
              element side (mass scaling of the rotations): lowers the highest natural frequency about tenfold, so \
              explicit integrators take larger steps, and changes the bending frequencies by O(L^2) (false: the \
              section inertias of the table only)");
+        STRUCTURAL_DAMPING = real("structural_damping", "s",
+            "Stiffness-proportional (Rayleigh) structural damping coefficient beta, s (>= 0; 0: none): damping \
+             loads -beta K q', modal damping ratio beta omega/2 of an elastic mode of frequency omega (e.g. 1e-3 \
+             s gives 0.3 % at 1 Hz... 3 % at 10 Hz)").min(0.0);
     }
     fmu_core::value_references!(100, 300);
 }

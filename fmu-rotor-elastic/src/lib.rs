@@ -19,8 +19,8 @@
 //!
 //! Frames, signs and the hub and blade variables are the Rotor's (`fmu_rotor` crate
 //! documentation); what differs is in [`layout`] and `docs/models.md` ("Elastic rotor").
-//! Limits: the shaft is driven (no free shaft); no hinges, no lag damper, no structural
-//! damping; the blade's centre of mass on the reference line (lumped mass).
+//! Limits: the shaft is driven (no free shaft); no hinges, no lag damper (structural damping
+//! only, stiffness-proportional); the blade's centre of mass on the reference line (lumped mass).
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -80,6 +80,7 @@ impl RotorElastic {
         if p.boolean(vr::ROTARY_INERTIA_SCALING) {
             blade.scale_rotary_inertia();
         }
+        blade.damping = p.real(vr::STRUCTURAL_DAMPING)?;
         Self::with_blade(blade, &p)
     }
 

@@ -33,7 +33,7 @@
 //! with `r = X + u` the node position from the origin of `F`.
 
 use nalgebra::{Const, SVector};
-use num_dual::{DualVec, gradient};
+use num_dual::{Dual, DualVec, gradient};
 
 use super::element::ElementNodes;
 use super::model::Beam;
@@ -101,6 +101,10 @@ pub struct BladeDynamics {
     /// Lumped principal inertias per node about the node, in material axes `(polar, flap,
     /// lag)` (kg m^2).
     pub node_inertia: Vec<[f64; 3]>,
+    /// Stiffness-proportional (Rayleigh) structural damping coefficient `beta` (s): the
+    /// damping loads are `beta` times the rate of change of the elastic loads along the motion,
+    /// `-beta K q'` (modal damping ratio `beta omega / 2` for the elastic modes); 0 for none.
+    pub damping: f64,
 }
 
 impl BladeDynamics {
@@ -128,7 +132,7 @@ impl BladeDynamics {
                 return Err(DynamicsError::MasslessNode { node, mass: node_mass[node], inertia: node_inertia[node] });
             }
         }
-        Ok(Self { beam, node_mass, node_inertia })
+        Ok(Self { beam, node_mass, node_inertia, damping: 0.0 })
     }
 
     /// Adds to each node's flap and lag inertia the rotary inertia of its share of the element
@@ -246,6 +250,9 @@ impl BladeDynamics {
         work.resize(2 * nodes, [S::from(0.0); 3]);
         let (forces, moments) = work.split_at_mut(nodes);
         self.internal_loads(state, forces, moments);
+        if self.damping != 0.0 {
+            self.add_damping_loads(state, forces, moments);
+        }
         let half = PER_NODE * self.n_free();
         let (w_frame, alpha) = (frame.omega, frame.alpha);
         let mut clamp = ClampLoad { force: [S::from(0.0); 3], moment: [S::from(0.0); 3] };
@@ -279,6 +286,33 @@ impl BladeDynamics {
             }
         }
         clamp
+    }
+
+    /// Adds the structural damping loads `beta d/de [f_int, m_int](q + e q')` (the coordinates'
+    /// rates `q' = (v, T(psi)^-1 w)`), by one more level of forward AD.
+    fn add_damping_loads<S: BeamScalar>(&self, state: &[S], forces: &mut [Vec3<S>], moments: &mut [Vec3<S>]) {
+        let half = PER_NODE * self.n_free();
+        let mut moving: Vec<Dual<S>> = state.iter().map(|&v| Dual::from_re(v)).collect();
+        for node in 1..self.beam.n_nodes() {
+            let (_, psi) = self.coordinates(state, node);
+            let (v, w) = self.rates(state, node);
+            let psi_rate = tangent_inverse(psi, w);
+            let at = PER_NODE * (node - 1);
+            for k in 0..3 {
+                moving[at + k].eps = v[k];
+                moving[at + 3 + k].eps = psi_rate[k];
+            }
+        }
+        let nodes = self.beam.n_nodes();
+        let zero = [Dual::from_re(S::from(0.0)); 3];
+        let (mut rate_forces, mut rate_moments) = (vec![zero; nodes], vec![zero; nodes]);
+        self.internal_loads(&moving[..2 * half], &mut rate_forces, &mut rate_moments);
+        for node in 0..nodes {
+            for k in 0..3 {
+                forces[node][k] += rate_forces[node][k].eps * self.damping;
+                moments[node][k] += rate_moments[node][k].eps * self.damping;
+            }
+        }
     }
 
     /// `J v` with the node's spatial inertia `J = R diag(J_mat) R^T`.
