@@ -152,7 +152,7 @@ pub mod vr {
         STRUCTURAL_DAMPING = real("structural_damping", "s",
             "Stiffness-proportional (Rayleigh) structural damping coefficient beta, s (>= 0; 0: none): damping \
              loads -beta K q', modal damping ratio beta omega/2 of an elastic mode of frequency omega (e.g. 1e-3 \
-             s gives 0.3 % at 1 Hz... 3 % at 10 Hz)").min(0.0);
+             s: 0.3 % at 1 Hz, 3 % at 10 Hz)").min(0.0);
     }
     fmu_core::value_references!(100, 300);
 }
