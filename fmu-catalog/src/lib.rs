@@ -46,6 +46,7 @@ pub fn visit_our_models(visitor: &mut impl ModelVisitor) {
 
     visitor.visit::<fmu_pilot::Pilot>();
     visitor.visit::<fmu_fcs::Fcs>();
+    visitor.visit::<fmu_rotor_elastic::RotorElastic>();
 }
 
 impl ModelVisitor for Vec<OurFmu> {
@@ -168,6 +169,7 @@ fn shipped_resources(identifier: &str) -> &'static [(&'static str, &'static [u8]
     match identifier {
         "Aero" | "AeroDynamicStall" => fmu_aero::RESOURCES,
         "Fuselage" => fmu_fuselage::RESOURCES,
+        "RotorElastic" => fmu_rotor_elastic::RESOURCES,
         _ => &[],
     }
 }

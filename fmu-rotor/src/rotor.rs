@@ -81,7 +81,7 @@ pub struct Rotor {
 
 /// Hub axes `[x_H y_H z_H]` (columns, airframe body axes) from the shaft axis and the
 /// azimuth-zero direction, orthonormalised.
-fn hub_axes(n: [f64; 3], a: [f64; 3]) -> Result<M3f, ParameterError> {
+pub fn hub_axes(n: [f64; 3], a: [f64; 3]) -> Result<M3f, ParameterError> {
     let norm = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
     let nn = norm(n);
     if nn < 1e-9 {

@@ -18,6 +18,7 @@
 //!
 //! See `docs/models.md` ("Beam") for the equations and sources.
 
+pub mod blade_dynamics;
 pub mod dynamics;
 pub mod element;
 pub mod modal;

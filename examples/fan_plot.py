@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Fan (Campbell) diagram of an elastic rotor from `orchestrator modes --sweep rotor.Omega=...`.
+
+Reads DIR/modes.csv, names each oscillatory mode by the kind of its dominant state (the
+`mode` column: `u.z`/`psi.y` flap, `u.y`/`psi.z` lag, `psi.x` torsion, `u.x` axial) and its rank
+among the modes of that kind at the same rotor speed (1st flap, 2nd flap, ...), and writes
+DIR/fan.csv (Omega, frequency in rad/s and per rev, name) and DIR/fan.svg (frequency against
+rotor speed, per-rev lines 1..6/rev). Usage:
+
+    orchestrator modes examples/rotor-elastic-vacuum.json --out fan \\
+        --sweep rotor.Omega=5,10,20,30,44.401,55
+    python3 examples/fan_plot.py fan [--max-frequency 300]
+"""
+
+import argparse
+import csv
+import pathlib
+
+KINDS = {"u.z": "flap", "psi.y": "flap", "u.y": "lag", "psi.z": "lag", "psi.x": "torsion", "u.x": "axial"}
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+COLOURS = {"flap": "#1f77b4", "lag": "#d62728", "torsion": "#2ca02c", "axial": "#7f7f7f"}
+
+
+def named_modes(modes_csv):
+    """[(Omega, frequency rad/s, name)] of the modes with positive imaginary part."""
+    by_point = {}
+    with open(modes_csv) as f:
+        for row in csv.DictReader(f):
+            im = float(row["im [rad/s]"])
+            if im <= 0.0:
+                continue
+            omega = float(list(row.values())[1])  # the swept parameter (the rotor speed)
+            kind = KINDS.get(".".join(row["mode"].split(".")[-2:]), "other")
+            by_point.setdefault(omega, []).append((im, kind))
+    out = []
+    for omega, modes in sorted(by_point.items()):
+        rank = {}
+        for im, kind in sorted(modes):
+            rank[kind] = rank.get(kind, 0) + 1
+            out.append((omega, im, f"{ORDINAL.get(rank[kind], str(rank[kind]) + 'th')} {kind}"))
+    return out
+
+
+def svg(rows, max_frequency):
+    """The fan diagram as SVG text."""
+    width, height, pad = 640, 480, 50
+    omegas = [r[0] for r in rows]
+    x_max = max(omegas) * 1.05
+    sx = lambda w: pad + (width - 2 * pad) * w / x_max
+    sy = lambda f: height - pad - (height - 2 * pad) * min(f, max_frequency) / max_frequency
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">',
+             f'<rect width="{width}" height="{height}" fill="white"/>',
+             f'<text x="{width / 2}" y="{height - 10}" text-anchor="middle">rotor speed Omega (rad/s)</text>',
+             f'<text x="12" y="{height / 2}" transform="rotate(-90 12 {height / 2})" text-anchor="middle">'
+             f'frequency (rad/s)</text>']
+    for n in range(1, 7):
+        parts.append(f'<line x1="{sx(0)}" y1="{sy(0)}" x2="{sx(x_max)}" y2="{sy(n * x_max)}" stroke="#bbb" '
+                     f'stroke-dasharray="4 3"/><text x="{sx(min(x_max, max_frequency / n))}" '
+                     f'y="{sy(min(n * x_max, max_frequency)) - 4}" font-size="10" fill="#888">{n}/rev</text>')
+    names = sorted({r[2] for r in rows if r[1] <= max_frequency})
+    for name in names:
+        points = [(sx(w), sy(f)) for w, f, n in rows if n == name]
+        colour = COLOURS.get(name.split()[1], "black")
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.5"/>')
+        x, y = points[-1]
+        parts.append(f'<text x="{x + 3:.1f}" y="{y:.1f}" font-size="10" fill="{colour}">{name}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dir", type=pathlib.Path)
+    parser.add_argument("--max-frequency", type=float, default=300.0, help="plot range, rad/s")
+    args = parser.parse_args()
+    rows = named_modes(args.dir / "modes.csv")
+    with open(args.dir / "fan.csv", "w") as f:
+        f.write("Omega [rad/s],frequency [rad/s],frequency [/rev],mode\n")
+        for omega, im, name in rows:
+            per_rev = im / omega if omega > 0 else float("nan")
+            f.write(f"{omega},{im},{per_rev},{name}\n")
+    (args.dir / "fan.svg").write_text(svg(rows, args.max_frequency))
+    print(f"wrote {args.dir / 'fan.csv'} and {args.dir / 'fan.svg'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+//! Cost of the 4-blade elastic rotor with the shipped blade table (8 elements per blade, default
+//! parameters, hover-like inputs: collective pitch 0.12 rad, blade loads, gravity), through
+//! `fmu_core::Instance<RotorElastic>`: one state derivative (Model Exchange), one output
+//! evaluation, and one `fmi2DoStep` of 1 ms (Co-Simulation, the internal Dormand-Prince).
+//!
+//! Run with `cargo bench -p fmu-rotor-elastic --bench step`.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use fmu_core::Instance;
+use fmu_rotor_elastic::RotorElastic;
+
+/// Sets the hover-like inputs and initialises `inst`.
+fn initialise(inst: &mut Instance<RotorElastic>) {
+    inst.set_resources(Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/blades"))));
+    let mut set = |name: &str, v: f64| {
+        let vr = inst.vr(name).unwrap();
+        inst.set_real(&[vr], &[v]).unwrap();
+    };
+    set("hub.acc.z", -9.80665);
+    for i in 1..=4 {
+        set(&format!("blade[{i}].pitch"), 0.12);
+        set(&format!("blade[{i}].F.z"), 1300.0);
+        set(&format!("blade[{i}].F.y"), -60.0);
+        set(&format!("blade[{i}].M.y"), -3000.0);
+    }
+    inst.setup_experiment(0.0, None).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+}
+
+fn bench(c: &mut Criterion) {
+    let logger = Box::new(|_, _: &str, _: &str| {});
+    let mut me = Instance::<RotorElastic>::model_exchange("bench-me", logger).unwrap();
+    initialise(&mut me);
+    me.enter_continuous_time_mode().unwrap();
+    let mut dx = vec![0.0; 8 * 12 * 16];
+    c.bench_function("rotor_elastic_derivatives", |b| {
+        b.iter(|| {
+            me.set_time(black_box(0.01)).unwrap();
+            me.get_derivatives(&mut dx).unwrap();
+        })
+    });
+    let hub_force = me.vr("hub.F.z").unwrap();
+    let mut y = [0.0];
+    c.bench_function("rotor_elastic_outputs", |b| {
+        b.iter(|| {
+            me.set_time(black_box(0.02)).unwrap();
+            me.get_real(&[hub_force], &mut y).unwrap();
+        })
+    });
+    let mut cs = Instance::<RotorElastic>::new("bench-cs");
+    initialise(&mut cs);
+    let mut t = 0.0;
+    c.bench_function("rotor_elastic_do_step_1ms", |b| {
+        b.iter(|| {
+            cs.do_step(t, 1e-3).unwrap();
+            t += 1e-3;
+        })
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(4));
+    targets = bench
+}
+criterion_main!(benches);

@@ -1,0 +1,167 @@
+//! The declarations of the RotorElastic FMU's variables ([`fmu_core::declare!`]): parameters
+//! `0 + k` ([`vr`]), inputs `100 + u index`, outputs `300 + y index`. The inputs and the hub,
+//! azimuth and per-blade kinematic outputs have the Rotor FMU's names, frames and signs, so the
+//! Fuselage, Controls and Aero couple to it as to the Rotor. The continuous states are declared
+//! by the model (`fmu_core::Model::state_variables`): [`MAX_ELEMENTS`] nodes per blade for the
+//! [`MAX_BLADES`] blades, of which `nb` blades and `n_elements` nodes are used.
+
+use fmu_core::declare::Tables;
+
+pub use fmu_core::contract::MAX_BLADES;
+
+/// The most elements per blade (FMI 2.0 fixes the number of variables, hence of declared
+/// states, independently of the parameters: `n_elements` selects how many are used).
+pub const MAX_ELEMENTS: usize = 16;
+
+/// Default tolerance of the integrator inside `fmi2DoStep`.
+pub const DEFAULT_TOLERANCE: f64 = 1e-7;
+
+/// Blade axes: component suffixes and their words, for descriptions.
+const BLADE: [(&str, &str); 3] = [
+    ("x", "blade x (radially outboard: from the clamp towards the tip)"),
+    ("y", "blade y (towards the leading edge)"),
+    ("z", "blade z (blade normal, up at zero angles)"),
+];
+
+/// Pitch-frame axes: component suffixes and their words.
+const PITCH_FRAME: [(&str, &str); 3] = [
+    ("x", "pitch-frame x (along the undeformed pitch axis, outboard)"),
+    ("y", "pitch-frame y (towards the leading edge)"),
+    ("z", "pitch-frame z (blade normal at zero pitch: +z_H)"),
+];
+
+/// Indices into the real input vector `u`.
+pub mod u {
+    use super::{BLADE, MAX_BLADES};
+    use fmu_core::declare::{BODY, Labels};
+
+    fmu_core::declare! { view usize;
+        HUB_VEL as hub_vel = vector("hub.vel.{c}", "m/s", &BODY, "Inertial velocity of the attachment point P, {w}, m/s");
+        HUB_OMEGA as hub_omega = vector("hub.omega.{c}", "rad/s", &BODY,
+            "Angular velocity of the airframe relative to inertial space, {w}, rad/s");
+        HUB_ACC as hub_acc = vector("hub.acc.{c}", "m/s2", &BODY,
+            "Specific force at P (inertial acceleration minus gravity), {w}, m/s^2; gravity enters only here (at \
+             rest z reads -g)");
+        HUB_ALPHA as hub_alpha = vector("hub.alpha.{c}", "rad/s2", &BODY, "Angular acceleration of the airframe, {w}, rad/s^2");
+        BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            PITCH = real("blade[{n}].pitch", "rad",
+                "Pitch angle of blade {n} (driven pitch bearing at the hub, positive leading edge up), rad");
+            PITCH_RATE = real("blade[{n}].pitch_rate", "rad/s", "Pitch rate of blade {n}, rad/s");
+            PITCH_ACC = real("blade[{n}].pitch_acc", "rad/s2", "Pitch acceleration of blade {n}, rad/s^2");
+            FORCE = vector("blade[{n}].F.{c}", "N", &BLADE,
+                "Applied (aerodynamic) force on blade {n} at its root reference (the clamp), {w} of the equivalent \
+                 rigid blade, N; spread along the beam as a line load linear in the span with the same resultant \
+                 and moment about the root");
+            MOMENT = vector("blade[{n}].M.{c}", "N.m", &BLADE,
+                "Applied (aerodynamic) couple on blade {n} about its root reference, {w} of the equivalent rigid \
+                 blade, N m (y and z: through the linear line load; x: a uniform torque per length)");
+        };
+        N;
+    }
+}
+
+/// Indices into the real output vector `y`.
+pub mod y {
+    use super::{BLADE, MAX_BLADES, PITCH_FRAME, u};
+    use fmu_core::declare::{BODY, Labels};
+
+    /// Inputs on which the hub loads depend directly (through the clamped root node and the
+    /// blade loads): all but the hub velocity.
+    fn loads(_: usize) -> Vec<usize> {
+        (u::HUB_OMEGA..u::N).collect()
+    }
+
+    /// The hub angular velocity and every blade's pitch and pitch rate.
+    fn blade_motion(b: usize) -> Vec<usize> {
+        (u::HUB_OMEGA..u::HUB_OMEGA + 3).chain([u::blade(b) + u::PITCH, u::blade(b) + u::PITCH_RATE]).collect()
+    }
+
+    fmu_core::declare! { view usize;
+        HUB_FORCE as hub_force = vector("hub.F.{c}", "N", &BODY,
+            "Force of the rotor on the airframe at P, {w}, N: the clamp loads of all blades").deps(loads);
+        HUB_MOMENT as hub_moment = vector("hub.M.{c}", "N.m", &BODY,
+            "Moment of the rotor on the airframe about P, {w}, N m").deps(loads);
+        AZIMUTH as azimuth = real("azimuth", "rad",
+            "Shaft azimuth psi = psi0 + Omega t (rotation of the hub about +z_H from x_H), rad; continuous");
+        SHAFT_RATE as shaft_rate = real("shaft.rate", "rad/s", "Shaft angular velocity relative to the airframe about +z_H (Omega), rad/s");
+        SHAFT_TORQUE as shaft_torque = real("shaft.torque", "N.m",
+            "Torque the drive applies to the rotor about +z_H to hold Omega, N m (positive against aerodynamic \
+             drag)").deps(loads);
+        BLADES as blade = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
+            AZIMUTH_B as azimuth = real("blade[{n}].azimuth", "rad",
+                "Azimuth of blade {n}: psi + 2 pi ({n} - 1)/nb, rad, continuous (0 when inactive)");
+            FLAP as flap = real("blade[{n}].flap", "rad",
+                "Equivalent flap angle of blade {n}: elevation of the chord from the clamp to the tip above the \
+                 rotor plane (towards +z_H), rad");
+            LAG as lag = real("blade[{n}].lag", "rad",
+                "Equivalent lag angle of blade {n}: angle of that chord behind the radial direction in the rotor \
+                 plane (lagging behind the rotation), rad");
+            FLAP_RATE as flap_rate = real("blade[{n}].flap_rate", "rad/s", "Rate of blade[{n}].flap, rad/s");
+            LAG_RATE as lag_rate = real("blade[{n}].lag_rate", "rad/s", "Rate of blade[{n}].lag, rad/s");
+            VEL as vel = vector("blade[{n}].vel.{c}", "m/s", &BLADE,
+                "Inertial velocity of the root reference (the clamp, on the pitch axis) of blade {n}, {w} of the \
+                 equivalent rigid blade, m/s (for the aerodynamics)")
+                .deps(|b| (u::HUB_VEL..u::HUB_OMEGA + 3).chain([u::blade(b) + u::PITCH]).collect());
+            OMEGA as omega = vector("blade[{n}].omega.{c}", "rad/s", &BLADE,
+                "Inertial angular velocity of the equivalent rigid blade {n} (the frame through the clamp and the \
+                 tip), {w}, rad/s").deps(blade_motion);
+            SHAFT as shaft = vector("blade[{n}].shaft.{c}", "", &BLADE,
+                "Shaft axis z_H (unit vector) in the axes of the equivalent rigid blade {n}, {w} (the Aero FMU's \
+                 blade[{n}].shaft input)").deps(|b| vec![u::blade(b) + u::PITCH]);
+            TIP as tip = vector("blade[{n}].tip.{c}", "m", &PITCH_FRAME,
+                "Elastic displacement of the tip node of blade {n} from its undeformed position, {w}, m");
+            TIP_TWIST as tip_twist = real("blade[{n}].tip.twist", "rad",
+                "Elastic twist of the tip section of blade {n} relative to the clamp (nose up), rad");
+        };
+        N;
+    }
+}
+
+/// Value references of the parameters, and the bases of the input and output references.
+pub mod vr {
+    use super::{DEFAULT_TOLERANCE, MAX_BLADES, MAX_ELEMENTS};
+    use fmu_core::declare::BODY;
+
+    fmu_core::declare! { u32;
+        NB = integer("nb", 4, 1, MAX_BLADES as i32,
+            "Number of active blades (1..8); variables of blades beyond nb read 0 and their inputs are ignored");
+        OMEGA = real("Omega", "rad/s", "Rotor speed about +z_H (the shaft axis), rad/s: the constant drive rate \
+             of the shaft (psi = psi0 + Omega t)").start(44.401).display_unit("rpm");
+        PSI0 = real("psi0", "rad", "Shaft azimuth at t = 0, rad: blade 1 points along x_H when psi = 0");
+        /// The shaft axis.
+        SHAFT_AXIS = vector("shaft.n{c}", "", &BODY,
+            "Shaft axis z_H (thrust direction; the rotor turns right-handed about it), {w} component, airframe \
+             body axes; normalised (default (0, 0, -1))").starts(&[0.0, 0.0, -1.0]);
+        /// The azimuth-zero direction.
+        SHAFT_AZIMUTH_ZERO = vector("shaft.a{c}", "", &BODY,
+            "Azimuth-zero direction x_H, {w} component, airframe body axes; made orthonormal to the shaft axis \
+             (default (-1, 0, 0): blade 1 over the tail at psi = 0)").starts(&[-1.0, 0.0, 0.0]);
+        BLADE_FILE = string("blade_file", "bo105_uniform_blade.csv",
+            "Blade properties table (CSV, `name [unit]` headers; docs/models.md, Beam): an absolute path, or a path \
+             relative to the FMU's resources folder (the shipped Bo105-class uniform blade is \
+             bo105_uniform_blade.csv); the blade is clamped at the first station's radius on the pitch axis and \
+             ends at the last one's; read at initialization");
+        N_ELEMENTS = integer("n_elements", 8, 1, MAX_ELEMENTS as i32,
+            "Number of equal two-node beam elements per blade (1..16, the declared maximum)");
+        TOLERANCE = tolerance("tolerance", DEFAULT_TOLERANCE);
+        ROTARY_INERTIA_SCALING = boolean("rotary_inertia_scaling", true,
+            "Add to each node's flap and lag inertia the rotary inertia of its element mass, (m L/2) L^2/12 per \
+             element side (mass scaling of the rotations): lowers the highest natural frequency about tenfold, so \
+             explicit integrators take larger steps, and changes the bending frequencies by O(L^2) (false: the \
+             section inertias of the table only)");
+        STRUCTURAL_DAMPING = real("structural_damping", "s",
+            "Stiffness-proportional (Rayleigh) structural damping coefficient beta, s (>= 0; 0: none): damping \
+             loads -beta K q', modal damping ratio beta omega/2 of an elastic mode of frequency omega (e.g. 1e-3 \
+             s: 0.3 % at 1 Hz, 3 % at 10 Hz)").min(0.0);
+    }
+    fmu_core::value_references!(100, 300);
+}
+
+/// The model's tables: parameters (vr 0..), inputs (vr 100..), outputs (vr 300..); the states
+/// are declared by the model.
+pub const TABLES: Tables = Tables {
+    parameters: vr::TABLE,
+    inputs: (vr::INPUT_BASE, u::TABLE),
+    outputs: (vr::OUTPUT_BASE, y::TABLE),
+    states: &[],
+};

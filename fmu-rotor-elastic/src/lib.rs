@@ -1,0 +1,123 @@
+//! The hingeless rotor with elastic blades (`RotorElastic`), a variant of the Rotor FMU: each
+//! blade is a geometrically exact beam ([`fmu_rotor::beam`]: Simo-Reissner two-node elements,
+//! Crisfield-Jelenic interpolation, one-point integration) clamped behind a pitch bearing at the
+//! hub, integrated in time by [`fmu_rotor::beam::dynamics`] (lumped mass, Newton-Euler per node
+//! in the blade's pitch frame; centrifugal, Coriolis and gyroscopic terms from the frame's
+//! motion). A variant FMU rather than an option of Rotor: its states (12 per node) and
+//! parameters (a blade table, the element count) have nothing in common with the articulated
+//! rotor's joint coordinates, and the Rotor's model description stays byte-identical.
+//!
+//! # Topology
+//!
+//! ```text
+//! P (airframe attachment point, inputs hub.vel/omega/acc/alpha)
+//! └─ shaft: driven, psi = psi0 + Omega t (massless rigid hub)
+//!    └─ blade k at psi + 2 pi (k - 1)/nb: pitch bearing about x_S on the shaft axis, driven by
+//!       blade[k].pitch/_rate/_acc
+//!       └─ beam clamped at the blade table's first radius, free at its last (n_elements)
+//! ```
+//!
+//! Frames, signs and the hub and blade variables are the Rotor's (`fmu_rotor` crate
+//! documentation); what differs is in [`layout`] and `docs/models.md` ("Elastic rotor").
+//! Limits: the shaft is driven (no free shaft); no hinges, no lag damper (structural damping
+//! only, stiffness-proportional); the blade's centre of mass on the reference line (lumped mass).
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod kinematics;
+pub mod layout;
+mod model;
+
+use fmu_core::Parameters;
+use fmu_core::params::{ParameterError, Reader};
+use fmu_core::vec3::M3f;
+use fmu_rotor::beam::BladeTable;
+use fmu_rotor::beam::blade_dynamics::{BladeDynamics, FrameMotion};
+
+use kinematics::LoadSpreading;
+use layout::vr;
+
+pub use layout::{MAX_BLADES, MAX_ELEMENTS};
+
+/// The files the FMU carries in its `resources/` folder: the shipped blade table.
+pub const RESOURCES: &[(&str, &[u8])] =
+    &[("resources/bo105_uniform_blade.csv", include_bytes!("../blades/bo105_uniform_blade.csv"))];
+
+/// The elastic rotor (`modelIdentifier="RotorElastic"`).
+#[derive(Debug)]
+pub struct RotorElastic {
+    blade: BladeDynamics,
+    nb: usize,
+    omega: f64,
+    psi0: f64,
+    hub_axes: M3f,
+    /// One blade's initial state: at rest in the frame turning at `Omega`, at zero pitch, in
+    /// centrifugal equilibrium.
+    x0_blade: Vec<f64>,
+    spreading: LoadSpreading,
+    tolerance: f64,
+}
+
+impl RotorElastic {
+    /// Builds the rotor from the parameters: reads the blade table, makes the beam, lumps its
+    /// mass and solves the initial centrifugal equilibrium.
+    pub fn from_parameters(params: &dyn Parameters) -> Result<Self, ParameterError> {
+        let p = Reader::new(params, vr::TABLE);
+        let path = p.resource_path(vr::BLADE_FILE)?;
+        let table = BladeTable::read(&path).map_err(|e| format!("parameter 'blade_file': {e}"))?;
+        let (root, _) = table.span();
+        if root < 0.0 {
+            return Err(format!(
+                "parameter 'blade_file': {}: the first station's radius {root} m is negative",
+                path.display()
+            )
+            .into());
+        }
+        let n_elements = p.integer(vr::N_ELEMENTS)? as usize;
+        let mut blade = BladeDynamics::new(table.beam(n_elements))
+            .map_err(|e| format!("parameter 'blade_file': {}: {e}", path.display()))?;
+        if p.boolean(vr::ROTARY_INERTIA_SCALING) {
+            blade.scale_rotary_inertia();
+        }
+        blade.damping = p.real(vr::STRUCTURAL_DAMPING)?;
+        Self::with_blade(blade, &p)
+    }
+
+    /// The rotor with the blade `blade` and the other parameters from `p`.
+    fn with_blade(blade: BladeDynamics, p: &Reader) -> Result<Self, ParameterError> {
+        let omega = p.real(vr::OMEGA)?;
+        let frame = FrameMotion { specific_force: [0.0; 3], omega: [0.0, 0.0, omega], alpha: [0.0; 3] };
+        let x0_blade = blade.equilibrium(&frame).map_err(|e| format!("parameter 'Omega' = {omega} rad/s: {e}"))?;
+        let root = blade.beam.undeformed.positions[0][0];
+        let arms: Vec<f64> = blade.beam.undeformed.positions.iter().map(|x| x[0] - root).collect();
+        Ok(Self {
+            spreading: LoadSpreading::new(&arms),
+            nb: p.integer(vr::NB)? as usize,
+            omega,
+            psi0: p.real(vr::PSI0)?,
+            hub_axes: fmu_rotor::rotor::hub_axes(p.vector(vr::SHAFT_AXIS)?, p.vector(vr::SHAFT_AZIMUTH_ZERO)?)?,
+            tolerance: p.real(vr::TOLERANCE)?,
+            blade,
+            x0_blade,
+        })
+    }
+
+    /// The blade model (the same for every blade).
+    pub fn blade(&self) -> &BladeDynamics {
+        &self.blade
+    }
+
+    /// Number of active blades.
+    pub fn blade_count(&self) -> usize {
+        self.nb
+    }
+
+    /// States per blade: 12 per free node.
+    pub fn states_per_blade(&self) -> usize {
+        self.blade.n_states()
+    }
+}
+
+/// The model this crate's FMU exports (`fmu/`, the shared library `libRotorElastic.so`).
+pub type Fmu = RotorElastic;

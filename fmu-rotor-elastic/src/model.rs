@@ -1,0 +1,221 @@
+//! The RotorElastic FMU: the [`Model`] impl of [`RotorElastic`].
+
+use fmu_core::declare::Tables;
+use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::params::ParameterError;
+use fmu_core::vec3::{M3, V3, add, cross, dot, lift3, mat_t_vec, mat_vec, scale_f, zero, zero3};
+use fmu_rotor::beam::blade_dynamics::{ClampLoad, FrameMotion, PER_NODE};
+
+use crate::RotorElastic;
+use crate::kinematics::{HubInputs, PitchFrame, chord, column, flap_lag, pitch_frame};
+use crate::layout::{MAX_BLADES, MAX_ELEMENTS, u, y};
+
+/// Declared states per blade: coordinates then rates of [`MAX_ELEMENTS`] nodes.
+const DECLARED_PER_BLADE: usize = 2 * PER_NODE * MAX_ELEMENTS;
+
+/// The evaluation memory of one scalar type.
+#[derive(Debug)]
+pub struct Work<D> {
+    /// The beam's internal loads.
+    nodes: Vec<V3<D>>,
+    /// External nodal forces (pitch-frame axes).
+    forces: Vec<V3<D>>,
+    /// External nodal moments (pitch-frame axes).
+    moments: Vec<V3<D>>,
+    /// A scratch state derivative of one blade (outputs do not keep it).
+    dx: Vec<D>,
+}
+
+/// What one blade's evaluation gives beyond its state derivative.
+struct BladePass<D> {
+    clamp: ClampLoad<D>,
+    frame: PitchFrame<D>,
+    /// The equivalent rigid blade's axes in the pitch frame, and its chord and chord rate.
+    chord: (M3<D>, V3<D>, V3<D>),
+}
+
+impl RotorElastic {
+    /// Azimuth of blade `b` (0-based) at time `t`.
+    fn blade_azimuth<D: Scalar>(&self, t: D, b: usize) -> D {
+        t * self.omega + self.psi0 + std::f64::consts::TAU * b as f64 / self.nb as f64
+    }
+
+    /// Blade `b`'s state derivative into `dx` and its clamp load, pitch frame and chord.
+    fn blade_pass<D: Scalar>(
+        &self,
+        work: &mut Work<D>,
+        t: D,
+        b: usize,
+        x: &[D],
+        us: &[D],
+        dx: &mut [D],
+    ) -> BladePass<D> {
+        let view = u::View(us);
+        let base = u::blade(b);
+        let pitch = [us[base + u::PITCH], us[base + u::PITCH_RATE], us[base + u::PITCH_ACC]];
+        let hub = HubInputs { omega: view.hub_omega(), alpha: view.hub_alpha() };
+        let frame = pitch_frame(&self.hub_axes, self.omega, self.blade_azimuth(t, b), pitch, &hub);
+        let to_pitch = |v: V3<D>| mat_t_vec(&frame.rotation, v);
+        let motion = FrameMotion {
+            specific_force: to_pitch(view.hub_acc()),
+            omega: to_pitch(frame.omega),
+            alpha: to_pitch(frame.alpha),
+        };
+        let tip = self.blade.beam.n_nodes() - 1;
+        let (root, _) = self.blade.node_pose(x, 0);
+        let (tip_position, _) = self.blade.node_pose(x, tip);
+        let (tip_velocity, _) = self.blade.node_rates(x, tip);
+        let chord = chord(root, tip_position, tip_velocity);
+        let vector = |at: usize| [us[at], us[at + 1], us[at + 2]];
+        let (force, moment) = (vector(base + u::FORCE), vector(base + u::MOMENT));
+        self.spreading.spread(force, moment, &mut work.forces, &mut work.moments);
+        for k in 0..=tip {
+            work.forces[k] = mat_vec(&chord.0, work.forces[k]);
+            work.moments[k] = mat_vec(&chord.0, work.moments[k]);
+        }
+        let clamp = self.blade.derivatives(&motion, x, (&work.forces, &work.moments), &mut work.nodes, dx);
+        BladePass { clamp, frame, chord }
+    }
+
+    /// The outputs of blade `b` from its pass.
+    fn blade_outputs<D: Scalar>(&self, pass: &BladePass<D>, t: D, b: usize, x: &[D], us: &[D], ys: &mut [D]) {
+        let (r_min, e, e_rate) = pass.chord;
+        let base = u::blade(b);
+        let pitch = [us[base + u::PITCH], us[base + u::PITCH_RATE]];
+        let [flap, lag, flap_rate, lag_rate] = flap_lag(e, e_rate, pitch);
+        let into_blade = |v_body: V3<D>| mat_t_vec(&r_min, mat_t_vec(&pass.frame.rotation, v_body));
+        let root_radius = self.blade.beam.undeformed.positions[0][0];
+        let root_arm = scale_f(column(&pass.frame.shaft_rotation, 0), root_radius);
+        let root_velocity = add(u::View(us).hub_vel(), cross(pass.frame.shaft_omega, root_arm));
+        let chord_spin = cross(e, e_rate);
+        let omega = mat_t_vec(&r_min, add(mat_t_vec(&pass.frame.rotation, pass.frame.omega), chord_spin));
+        let tip = PER_NODE * (self.blade.n_free() - 1);
+        let twist = dot([x[tip + 3], x[tip + 4], x[tip + 5]], e);
+        let mut y = y::ViewMut(ys);
+        let mut blade = y.blade(b);
+        *blade.azimuth() = self.blade_azimuth(t, b);
+        (*blade.flap(), *blade.lag(), *blade.flap_rate(), *blade.lag_rate()) = (flap, lag, flap_rate, lag_rate);
+        *blade.vel() = into_blade(root_velocity);
+        *blade.omega() = omega;
+        *blade.shaft() = into_blade(lift3(column(&self.hub_axes, 2)));
+        *blade.tip() = [x[tip], x[tip + 1], x[tip + 2]];
+        *blade.tip_twist() = twist;
+    }
+}
+
+impl Model for RotorElastic {
+    const INFO: ModelInfo = ModelInfo {
+        model_name: "RotorElastic",
+        model_identifier: "RotorElastic",
+        description: "Hingeless helicopter rotor with elastic blades: geometrically exact beams (Simo-Reissner, \
+                      Crisfield-Jelenic, lumped mass) clamped behind driven pitch bearings, blade properties from a \
+                      table file; Jacobians by automatic differentiation; the Rotor's hub and blade interface",
+        default_stop_time: 0.5,
+        default_step_size: 0.001,
+    };
+
+    const TABLES: Tables = crate::layout::TABLES;
+
+    type Work<D: Scalar> = Box<Work<D>>;
+
+    fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
+        Self::from_parameters(params)
+    }
+
+    fn work<D: Scalar>(&self) -> Box<Work<D>> {
+        let nodes = self.blade.beam.n_nodes();
+        Box::new(Work {
+            nodes: Vec::with_capacity(2 * nodes),
+            forces: vec![zero3(); nodes],
+            moments: vec![zero3(); nodes],
+            dx: vec![zero(); self.blade.n_states()],
+        })
+    }
+
+    fn n_states(&self) -> usize {
+        self.nb * self.blade.n_states()
+    }
+
+    fn initial_state(&self, x: &mut [f64]) {
+        for chunk in x.chunks_mut(self.blade.n_states()) {
+            chunk.copy_from_slice(&self.x0_blade);
+        }
+    }
+
+    fn derivatives<D: Scalar>(&self, work: &mut Box<Work<D>>, t: D, x: &[D], us: &[D], dx: &mut [D]) {
+        let n = self.blade.n_states();
+        for b in 0..self.nb {
+            let range = b * n..(b + 1) * n;
+            self.blade_pass(work, t, b, &x[range.clone()], us, &mut dx[range]);
+        }
+    }
+
+    fn state_variables() -> Vec<StateVariable> {
+        let mut states = Vec::with_capacity(MAX_BLADES * DECLARED_PER_BLADE);
+        let parts = [
+            ("u", "m", "m/s", 0.01, "elastic displacement from the undeformed position, pitch-frame"),
+            (
+                "psi",
+                "rad",
+                "rad/s",
+                0.01,
+                "rotation vector of the section from its undeformed orientation, pitch-frame",
+            ),
+            ("v", "m/s", "m/s2", 1.0, "velocity relative to the pitch frame, pitch-frame"),
+            ("w", "rad/s", "rad/s2", 1.0, "angular velocity relative to the pitch frame, pitch-frame"),
+        ];
+        for b in 1..=MAX_BLADES {
+            for half in [&parts[..2], &parts[2..]] {
+                for k in 1..=MAX_ELEMENTS {
+                    for &(name, unit, rate_unit, nominal, what) in half {
+                        for c in ["x", "y", "z"] {
+                            let description = format!(
+                                "Blade {b}, node {k} (from the clamp; used when k <= n_elements and b <= nb): {what} {c}"
+                            );
+                            let state = format!("blade[{b}].node[{k}].{name}.{c}");
+                            states.push(StateVariable::new(&state, unit, rate_unit, description, nominal));
+                        }
+                    }
+                }
+            }
+        }
+        states
+    }
+
+    fn state_indices(&self) -> Vec<usize> {
+        let half = PER_NODE * self.blade.n_free();
+        (0..self.nb)
+            .flat_map(|b| {
+                (0..2 * half).map(move |i| {
+                    let offset = if i < half { i } else { DECLARED_PER_BLADE / 2 + i - half };
+                    b * DECLARED_PER_BLADE + offset
+                })
+            })
+            .collect()
+    }
+
+    fn outputs<D: Scalar>(&self, work: &mut Box<Work<D>>, t: D, x: &[D], us: &[D], ys: &mut [D]) {
+        ys.iter_mut().for_each(|e| *e = zero());
+        let n = self.blade.n_states();
+        let (mut force, mut moment) = (zero3::<D>(), zero3::<D>());
+        let mut dx = std::mem::take(&mut work.dx);
+        for b in 0..self.nb {
+            let xb = &x[b * n..(b + 1) * n];
+            let pass = self.blade_pass(work, t, b, xb, us, &mut dx);
+            force = add(force, mat_vec(&pass.frame.rotation, pass.clamp.force));
+            moment = add(moment, mat_vec(&pass.frame.rotation, pass.clamp.moment));
+            self.blade_outputs(&pass, t, b, xb, us, ys);
+        }
+        work.dx = dx;
+        let mut y = y::ViewMut(ys);
+        *y.hub_force() = force;
+        *y.hub_moment() = moment;
+        *y.azimuth() = t * self.omega + self.psi0;
+        *y.shaft_rate() = D::from(self.omega);
+        *y.shaft_torque() = -dot(moment, lift3(column(&self.hub_axes, 2)));
+    }
+
+    fn tolerances(&self) -> (f64, f64) {
+        (self.tolerance, self.tolerance)
+    }
+}

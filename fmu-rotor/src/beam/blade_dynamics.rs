@@ -1,0 +1,452 @@
+//! Time integration form of the beam: an elastic blade clamped in a moving frame as a
+//! first-order ODE, generic over the scalar so that Model Exchange gets exact Jacobians.
+//!
+//! **Coordinates.** Each free node `i` (1..=N; node 0 is clamped) carries its displacement `u_i`
+//! from the undeformed position `X_i` and its total rotation vector `psi_i` (spatial:
+//! `R_i = exp(psi_i) R0_i`, `R0_i` the undeformed section rotation with pretwist), both in the
+//! axes of the frame `F` the blade is clamped in; the rates are the velocity `v_i = u_i'` and
+//! the spatial angular velocity `w_i` relative to `F` (`R_i' = w_i~ R_i`), so
+//! `psi_i' = T(psi_i)^-1 w_i` with `T` the tangent operator of the exponential map. The state
+//! of a blade is `[u_1, psi_1, ..., u_N, psi_N, v_1, w_1, ..., v_N, w_N]` (12 N values).
+//!
+//! **Mass.** Lumped (row-sum) mass: each element's mass `m L` and its section inertias
+//! `(polar, flap, lag) L` go half to each of its nodes, at the reference line (the centre of
+//! mass must lie on it; [`BladeDynamics::new`] refuses an offset). The lumped mass converges at
+//! the same second order in the element length as the one-point stiffness.
+//!
+//! **Internal forces.** The gradient of the elements' strain energy
+//! ([`Element::strain_energy`](super::element::Element::strain_energy), Simo-Reissner with the
+//! Crisfield-Jelenic interpolation) with respect to the total coordinates, by forward AD over
+//! the caller's scalar (nested dual numbers when the caller differentiates): the force on node
+//! `i` is `-dU/du_i`, its spatial moment `-T(psi_i)^-T dU/dpsi_i` (virtual work
+//! `m . delta theta = m . T delta psi`).
+//!
+//! **Frame.** `F` moves with its origin's specific force `a0` (inertial acceleration minus
+//! gravity, so gravity enters only here), angular velocity `W` and angular acceleration `A`
+//! (all in `F` axes). Per node, Newton and Euler in `F`:
+//!
+//! ```text
+//! m v' = f_int + f_ext - m (a0 + A x r + W x (W x r) + 2 W x v)
+//! J (w' + A + W x w) + (W + w) x J (W + w) = m_int + m_ext,   J = R diag(J_mat) R^T
+//! ```
+//!
+//! with `r = X + u` the node position from the origin of `F`.
+
+use nalgebra::{Const, SVector};
+use num_dual::{Dual, DualVec, gradient};
+
+use super::element::ElementNodes;
+use super::model::Beam;
+use super::rotation::{
+    BeamScalar, Quat, Vec3, add, cross, dot, lift, lift_quat, quat_exp, quat_mul, rotate, rotate_back, scale, sub,
+};
+
+/// Values per free node in each half of the state (`u`, `psi` or `v`, `w`).
+pub const PER_NODE: usize = 6;
+
+/// Below this squared angle (rad^2) the tangent operator uses its series.
+const TANGENT_SERIES_BELOW: f64 = 1e-2;
+
+/// Motion of the frame the blade is clamped in, in that frame's axes.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameMotion<S> {
+    /// Specific force of the origin (inertial acceleration minus gravity), m/s^2.
+    pub specific_force: Vec3<S>,
+    /// Angular velocity relative to inertial space, rad/s.
+    pub omega: Vec3<S>,
+    /// Angular acceleration (inertial), rad/s^2.
+    pub alpha: Vec3<S>,
+}
+
+/// The load the blade puts on the frame at the clamp (frame axes): force (N) and moment about
+/// the frame's origin (N m).
+#[derive(Clone, Copy, Debug)]
+pub struct ClampLoad<S> {
+    /// Force on the frame, N.
+    pub force: Vec3<S>,
+    /// Moment on the frame about its origin, N m.
+    pub moment: Vec3<S>,
+}
+
+/// Why a beam cannot be integrated in time.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DynamicsError {
+    /// The lumped mass needs the centre of mass on the reference line.
+    #[error("element {element}: centre of mass offset {offset:?} m from the reference line (the lumped mass needs 0)")]
+    CentreOfMassOffset {
+        /// 0-based element index.
+        element: usize,
+        /// The offset `(e2, e3)` in section axes, m.
+        offset: [f64; 2],
+    },
+    /// A node without mass or rotary inertia cannot be integrated.
+    #[error("node {node}: lumped mass {mass} kg and inertias {inertia:?} kg m^2 must all be positive")]
+    MasslessNode {
+        /// 0-based node index.
+        node: usize,
+        /// Its lumped mass, kg.
+        mass: f64,
+        /// Its lumped principal inertias `(polar, flap, lag)`, kg m^2.
+        inertia: [f64; 3],
+    },
+}
+
+/// A beam clamped at its node 0 in a moving frame, with lumped masses.
+#[derive(Clone, Debug)]
+pub struct BladeDynamics {
+    /// The beam (elements and undeformed configuration in the frame's axes).
+    pub beam: Beam,
+    /// Lumped mass per node (kg), root node included.
+    pub node_mass: Vec<f64>,
+    /// Lumped principal inertias per node about the node, in material axes `(polar, flap,
+    /// lag)` (kg m^2).
+    pub node_inertia: Vec<[f64; 3]>,
+    /// Stiffness-proportional (Rayleigh) structural damping coefficient `beta` (s): the
+    /// damping loads are `beta` times the rate of change of the elastic loads along the motion,
+    /// `-beta K q'` (modal damping ratio `beta omega / 2` for the elastic modes); 0 for none.
+    pub damping: f64,
+}
+
+impl BladeDynamics {
+    /// Lumps `beam`'s mass onto its nodes.
+    pub fn new(beam: Beam) -> Result<Self, DynamicsError> {
+        let n = beam.n_nodes();
+        let mut node_mass = vec![0.0; n];
+        let mut node_inertia = vec![[0.0; 3]; n];
+        for (e, element) in beam.elements.iter().enumerate() {
+            let section = &element.section;
+            let offset = [section.centre_of_mass[1], section.centre_of_mass[2]];
+            if offset != [0.0, 0.0] {
+                return Err(DynamicsError::CentreOfMassOffset { element: e, offset });
+            }
+            let half = 0.5 * element.length;
+            for node in [e, e + 1] {
+                node_mass[node] += section.mass_per_length * half;
+                for (inertia, per_length) in node_inertia[node].iter_mut().zip(section.inertia_per_length) {
+                    *inertia += per_length * half;
+                }
+            }
+        }
+        for node in 1..n {
+            if node_mass[node] <= 0.0 || node_inertia[node].iter().any(|&j| j <= 0.0) {
+                return Err(DynamicsError::MasslessNode { node, mass: node_mass[node], inertia: node_inertia[node] });
+            }
+        }
+        Ok(Self { beam, node_mass, node_inertia, damping: 0.0 })
+    }
+
+    /// Adds to each node's flap and lag inertia the rotary inertia of its share of the element
+    /// mass about the element's middle, `(m L / 2) L^2 / 12` per element side: a mass scaling of
+    /// the rotations (as explicit finite-element codes do) that lowers the highest natural
+    /// frequency (the rotations' shear mode, `sqrt(GA / rho I)`) by about the ratio of the
+    /// section's radius of gyration to the element length, at the price of a bending-frequency
+    /// change of order `(beta h)^2 / 24`, which vanishes at the method's second order.
+    pub fn scale_rotary_inertia(&mut self) {
+        for (e, element) in self.beam.elements.iter().enumerate() {
+            let half_mass = 0.5 * element.section.mass_per_length * element.length;
+            let added = half_mass * element.length * element.length / 12.0;
+            for node in [e, e + 1] {
+                self.node_inertia[node][1] += added;
+                self.node_inertia[node][2] += added;
+            }
+        }
+    }
+
+    /// Number of free nodes (the elements).
+    pub fn n_free(&self) -> usize {
+        self.beam.elements.len()
+    }
+
+    /// Number of states: 12 per free node.
+    pub fn n_states(&self) -> usize {
+        2 * PER_NODE * self.n_free()
+    }
+
+    /// Node `i`'s coordinates `(u, psi)` in `state` (zero for the clamped root).
+    fn coordinates<S: BeamScalar>(&self, state: &[S], node: usize) -> (Vec3<S>, Vec3<S>) {
+        if node == 0 {
+            return ([S::from(0.0); 3], [S::from(0.0); 3]);
+        }
+        let at = PER_NODE * (node - 1);
+        ([state[at], state[at + 1], state[at + 2]], [state[at + 3], state[at + 4], state[at + 5]])
+    }
+
+    /// Node `i`'s rates `(v, w)` in `state` (zero for the clamped root).
+    fn rates<S: BeamScalar>(&self, state: &[S], node: usize) -> (Vec3<S>, Vec3<S>) {
+        if node == 0 {
+            return ([S::from(0.0); 3], [S::from(0.0); 3]);
+        }
+        let at = PER_NODE * (self.n_free() + node - 1);
+        ([state[at], state[at + 1], state[at + 2]], [state[at + 3], state[at + 4], state[at + 5]])
+    }
+
+    /// Position (m, from the frame's origin) and rotation of node `i` in `state`.
+    pub fn node_pose<S: BeamScalar>(&self, state: &[S], node: usize) -> (Vec3<S>, Quat<S>) {
+        let (u, psi) = self.coordinates(state, node);
+        let position = add(lift(self.beam.undeformed.positions[node]), u);
+        let rotation = quat_mul(quat_exp(psi), lift_quat(self.beam.undeformed.rotations[node]));
+        (position, rotation)
+    }
+
+    /// Node `i`'s velocity (m/s) and angular velocity (rad/s) relative to the frame.
+    pub fn node_rates<S: BeamScalar>(&self, state: &[S], node: usize) -> (Vec3<S>, Vec3<S>) {
+        self.rates(state, node)
+    }
+
+    /// Element `e`'s strain energy (J) and its gradient with respect to the total coordinates
+    /// `[u_e, psi_e, u_(e+1), psi_(e+1)]`.
+    fn element_gradient<S: BeamScalar>(&self, state: &[S], e: usize) -> (S, SVector<S, 12>) {
+        let nodes = ElementNodes {
+            positions: [self.beam.undeformed.positions[e], self.beam.undeformed.positions[e + 1]],
+            rotations: [self.beam.undeformed.rotations[e], self.beam.undeformed.rotations[e + 1]],
+        };
+        let (u1, p1) = self.coordinates(state, e);
+        let (u2, p2) = self.coordinates(state, e + 1);
+        let q = SVector::<S, 12>::from([
+            u1[0], u1[1], u1[2], p1[0], p1[1], p1[2], u2[0], u2[1], u2[2], p2[0], p2[1], p2[2],
+        ]);
+        let element = &self.beam.elements[e];
+        gradient(
+            |z: SVector<DualVec<S, Const<12>>, 12>| {
+                let dq: [DualVec<S, Const<12>>; 12] = z.into();
+                element.strain_energy(&nodes, &dq)
+            },
+            &q,
+        )
+    }
+
+    /// Internal (elastic) forces and spatial moments on every node (frame axes), and the strain
+    /// energy (J).
+    fn internal_loads<S: BeamScalar>(&self, state: &[S], forces: &mut [Vec3<S>], moments: &mut [Vec3<S>]) -> S {
+        let zero = [S::from(0.0); 3];
+        forces.fill(zero);
+        moments.fill(zero);
+        let mut energy = S::from(0.0);
+        for e in 0..self.n_free() {
+            let (u, g) = self.element_gradient(state, e);
+            energy += u;
+            for (a, node) in [e, e + 1].into_iter().enumerate() {
+                forces[node] = sub(forces[node], [g[6 * a], g[6 * a + 1], g[6 * a + 2]]);
+                let generalised = [g[6 * a + 3], g[6 * a + 4], g[6 * a + 5]];
+                let (_, psi) = self.coordinates(state, node);
+                moments[node] = sub(moments[node], tangent_inverse_transpose(psi, generalised));
+            }
+        }
+        energy
+    }
+
+    /// The state derivative `dx` for `state` in the frame moving with `frame`, under the
+    /// external loads per node (frame axes: `forces` N, `moments` N m, index 0 the root), and
+    /// the load the blade puts on the frame at the clamp. `work` holds `2 (N + 1)` vectors.
+    pub fn derivatives<S: BeamScalar>(
+        &self,
+        frame: &FrameMotion<S>,
+        state: &[S],
+        external: (&[Vec3<S>], &[Vec3<S>]),
+        work: &mut Vec<Vec3<S>>,
+        dx: &mut [S],
+    ) -> ClampLoad<S> {
+        let nodes = self.beam.n_nodes();
+        work.resize(2 * nodes, [S::from(0.0); 3]);
+        let (forces, moments) = work.split_at_mut(nodes);
+        self.internal_loads(state, forces, moments);
+        if self.damping != 0.0 {
+            self.add_damping_loads(state, forces, moments);
+        }
+        let half = PER_NODE * self.n_free();
+        let (w_frame, alpha) = (frame.omega, frame.alpha);
+        let mut clamp = ClampLoad { force: [S::from(0.0); 3], moment: [S::from(0.0); 3] };
+        for node in 0..nodes {
+            let (r, rotation) = self.node_pose(state, node);
+            let (v, w) = self.rates(state, node);
+            let mass = S::from(self.node_mass[node]);
+            let transport = add(add(frame.specific_force, cross(alpha, r)), cross(w_frame, cross(w_frame, r)));
+            let acceleration = add(transport, scale(cross(w_frame, v), S::from(2.0)));
+            let force = add(forces[node], external.0[node]);
+            let w_abs = add(w_frame, w);
+            let inertia = |vector: Vec3<S>| self.spatial_inertia(rotation, node, vector);
+            let gyroscopic = cross(w_abs, inertia(w_abs));
+            let moment = sub(add(moments[node], external.1[node]), gyroscopic);
+            if node == 0 {
+                // The root moves with the frame: the clamp carries its inertia and the element.
+                clamp.force = sub(force, scale(acceleration, mass));
+                clamp.moment = add(cross(r, clamp.force), sub(moment, inertia(alpha)));
+                continue;
+            }
+            let (_, psi) = self.coordinates(state, node);
+            let at = PER_NODE * (node - 1);
+            let psi_rate = tangent_inverse(psi, w);
+            let v_rate = sub(scale(force, mass.recip()), acceleration);
+            let omega_rate = sub(self.spatial_inertia_solve(rotation, node, moment), add(alpha, cross(w_frame, w)));
+            for k in 0..3 {
+                dx[at + k] = v[k];
+                dx[at + 3 + k] = psi_rate[k];
+                dx[half + at + k] = v_rate[k];
+                dx[half + at + 3 + k] = omega_rate[k];
+            }
+        }
+        clamp
+    }
+
+    /// Adds the structural damping loads `beta d/de [f_int, m_int](q + e q')` (the coordinates'
+    /// rates `q' = (v, T(psi)^-1 w)`), by one more level of forward AD.
+    fn add_damping_loads<S: BeamScalar>(&self, state: &[S], forces: &mut [Vec3<S>], moments: &mut [Vec3<S>]) {
+        let half = PER_NODE * self.n_free();
+        let mut moving: Vec<Dual<S>> = state.iter().map(|&v| Dual::from_re(v)).collect();
+        for node in 1..self.beam.n_nodes() {
+            let (_, psi) = self.coordinates(state, node);
+            let (v, w) = self.rates(state, node);
+            let psi_rate = tangent_inverse(psi, w);
+            let at = PER_NODE * (node - 1);
+            for k in 0..3 {
+                moving[at + k].eps = v[k];
+                moving[at + 3 + k].eps = psi_rate[k];
+            }
+        }
+        let nodes = self.beam.n_nodes();
+        let zero = [Dual::from_re(S::from(0.0)); 3];
+        let (mut rate_forces, mut rate_moments) = (vec![zero; nodes], vec![zero; nodes]);
+        self.internal_loads(&moving[..2 * half], &mut rate_forces, &mut rate_moments);
+        for node in 0..nodes {
+            for k in 0..3 {
+                forces[node][k] += rate_forces[node][k].eps * self.damping;
+                moments[node][k] += rate_moments[node][k].eps * self.damping;
+            }
+        }
+    }
+
+    /// `J v` with the node's spatial inertia `J = R diag(J_mat) R^T`.
+    fn spatial_inertia<S: BeamScalar>(&self, rotation: Quat<S>, node: usize, vector: Vec3<S>) -> Vec3<S> {
+        let material = rotate_back(rotation, vector);
+        let j = self.node_inertia[node];
+        rotate(rotation, [material[0] * j[0], material[1] * j[1], material[2] * j[2]])
+    }
+
+    /// `J^-1 v`.
+    fn spatial_inertia_solve<S: BeamScalar>(&self, rotation: Quat<S>, node: usize, vector: Vec3<S>) -> Vec3<S> {
+        let material = rotate_back(rotation, vector);
+        let j = self.node_inertia[node];
+        rotate(rotation, [material[0] / j[0], material[1] / j[1], material[2] / j[2]])
+    }
+
+    /// Mechanical energy in a frame turning at the constant rate `omega` about its fixed origin
+    /// (the Jacobi integral, conserved without external loads and damping): kinetic energy
+    /// relative to the frame plus strain energy minus the centrifugal part
+    /// `1/2 m |W x r|^2 + 1/2 W . J W` (J).
+    pub fn jacobi_integral(&self, state: &[f64], omega: Vec3<f64>) -> f64 {
+        let nodes = self.beam.n_nodes();
+        let mut forces = vec![[0.0; 3]; nodes];
+        let mut moments = vec![[0.0; 3]; nodes];
+        let mut energy = self.internal_loads(state, &mut forces, &mut moments);
+        for node in 0..nodes {
+            let (r, rotation) = self.node_pose(state, node);
+            let (v, w) = self.rates(state, node);
+            let m = self.node_mass[node];
+            let carried = cross(omega, r);
+            energy += 0.5 * m * (dot(v, v) - dot(carried, carried));
+            energy += 0.5 * dot(w, self.spatial_inertia(rotation, node, w));
+            energy -= 0.5 * dot(omega, self.spatial_inertia(rotation, node, omega));
+        }
+        energy
+    }
+}
+
+/// `c(a) = (1 - (a / 2) cot(a / 2)) / a^2` for `a^2 = angle_sq` (series below
+/// [`TANGENT_SERIES_BELOW`]).
+fn tangent_coefficient<S: BeamScalar>(angle_sq: S) -> S {
+    if angle_sq.re() < TANGENT_SERIES_BELOW {
+        S::from(1.0 / 12.0) + angle_sq / 720.0 + angle_sq * angle_sq / 30240.0
+    } else {
+        let half = angle_sq.sqrt() * 0.5;
+        (S::from(1.0) - half / half.tan()) / angle_sq
+    }
+}
+
+/// `T(psi)^-1 w = w - 1/2 psi x w + c psi x (psi x w)`: the rate of the rotation vector for the
+/// spatial angular velocity `w`.
+pub fn tangent_inverse<S: BeamScalar>(psi: Vec3<S>, w: Vec3<S>) -> Vec3<S> {
+    let c = tangent_coefficient(dot(psi, psi));
+    let first = cross(psi, w);
+    add(sub(w, scale(first, S::from(0.5))), scale(cross(psi, first), c))
+}
+
+/// `T(psi)^-T g = g + 1/2 psi x g + c psi x (psi x g)`: the spatial moment of the generalised
+/// force `g` conjugate to the rotation vector.
+pub fn tangent_inverse_transpose<S: BeamScalar>(psi: Vec3<S>, g: Vec3<S>) -> Vec3<S> {
+    let c = tangent_coefficient(dot(psi, psi));
+    let first = cross(psi, g);
+    add(add(g, scale(first, S::from(0.5))), scale(cross(psi, first), c))
+}
+
+/// Why [`BladeDynamics::equilibrium`] failed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "no equilibrium of the blade in the turning frame: Newton's correction {correction:e} after {iterations} iterations"
+)]
+pub struct EquilibriumError {
+    /// Iterations made.
+    pub iterations: usize,
+    /// The last correction's largest entry (m or rad).
+    pub correction: f64,
+}
+
+impl BladeDynamics {
+    /// The exact Jacobian `d dx / d state` (dense, by forward AD) at `state` in `frame` without
+    /// external loads.
+    pub fn jacobian(&self, frame: &FrameMotion<f64>, state: &[f64]) -> nalgebra::DMatrix<f64> {
+        use num_dual::Dual64;
+        let n = self.n_states();
+        let lifted = FrameMotion {
+            specific_force: lift::<Dual64>(frame.specific_force),
+            omega: lift(frame.omega),
+            alpha: lift(frame.alpha),
+        };
+        let none = vec![[Dual64::from(0.0); 3]; self.beam.n_nodes()];
+        let mut work = Vec::new();
+        let mut dx = vec![Dual64::from(0.0); n];
+        let mut jacobian = nalgebra::DMatrix::zeros(n, n);
+        for column in 0..n {
+            let x: Vec<Dual64> =
+                state.iter().enumerate().map(|(i, &v)| Dual64::new(v, if i == column { 1.0 } else { 0.0 })).collect();
+            self.derivatives(&lifted, &x, (&none, &none), &mut work, &mut dx);
+            for (row, d) in dx.iter().enumerate() {
+                jacobian[(row, column)] = d.eps;
+            }
+        }
+        jacobian
+    }
+
+    /// The state at rest relative to `frame` (zero rates) where the elastic forces balance the
+    /// frame's inertial loads (centrifugal stretch and bending), by Newton's method on the
+    /// accelerations with the exact Jacobian, from the undeformed blade.
+    pub fn equilibrium(&self, frame: &FrameMotion<f64>) -> Result<Vec<f64>, EquilibriumError> {
+        const MAX_ITERATIONS: usize = 50;
+        let n = self.n_states();
+        let half = n / 2;
+        let mut state = vec![0.0; n];
+        let none = vec![[0.0; 3]; self.beam.n_nodes()];
+        let (mut work, mut dx) = (Vec::new(), vec![0.0; n]);
+        let mut correction = f64::INFINITY;
+        for iteration in 0..MAX_ITERATIONS {
+            self.derivatives(frame, &state, (&none, &none), &mut work, &mut dx);
+            let jacobian = self.jacobian(frame, &state);
+            // Accelerations against the coordinates: the lower-left block.
+            let block = jacobian.view((half, 0), (half, half)).into_owned();
+            let residual = nalgebra::DVector::from_column_slice(&dx[half..]);
+            let Some(step) = block.lu().solve(&residual) else {
+                return Err(EquilibriumError { iterations: iteration, correction });
+            };
+            correction = step.amax();
+            for (value, delta) in state[..half].iter_mut().zip(step.iter()) {
+                *value -= delta;
+            }
+            if !correction.is_finite() {
+                break;
+            }
+            if correction < 1e-13 {
+                return Ok(state);
+            }
+        }
+        Err(EquilibriumError { iterations: MAX_ITERATIONS, correction })
+    }
+}
