@@ -7,6 +7,7 @@ revolution of `orchestrator run` on the trimmed file with the airframe held on i
 Writes DIR/bo105-trim.csv, DIR/bo105-trim.md (the table) and DIR/bo105-trim.svg.
 
     python3 examples/bo105/trim_sweep.py --out out/bo105 [--speeds 0,10,...] [--orchestrator PATH]
+        [--fuselage table|drag-area]
 
 Needs ROTORCRAFT_FMU_DIR or a built workspace, as `orchestrator trim` does (examples/README.md).
 """
@@ -90,9 +91,25 @@ def flight_test(speed):
     return {k: ref.interpolate(v, speed) if inside else math.nan for k, v in series.items()}
 
 
-def sweep(orchestrator, speeds, out_dir):
+def drag_area_only(out_dir):
+    """examples/bo105.json with the fuselage as its drag area alone (the example before the
+    fuselage table: `drag_area` = the table's D/q at zero angles, 580.6 N / q_100 = 1.0203 m^2,
+    no lift, side force or moments); returns the path of the copy written to `out_dir`."""
+    with open(SYSTEM) as f:
+        description = json.load(f)
+    fuselage = description["fmus"]["fuselage"]["parameters"]
+    fuselage.pop("fuselage_table_file")
+    fuselage["drag_area"] = 1.0203
+    description["outputs"] = [o for o in description["outputs"] if not o.startswith("fuselage.fuselage.")]
+    path = os.path.join(out_dir, "bo105-drag-area.json")
+    with open(path, "w") as f:
+        json.dump(description, f, indent=2)
+    return path
+
+
+def sweep(orchestrator, speeds, out_dir, system=SYSTEM):
     """Trims every speed; returns one dict per speed."""
-    rows, system = [], SYSTEM
+    rows = []
     for speed in speeds:
         trimmed, summary = trim(orchestrator, system, speed, out_dir)
         main, tail = revolution_mean_power(orchestrator, trimmed, out_dir, speed)
@@ -210,9 +227,12 @@ def main():
     parser.add_argument("--out", default="out/bo105")
     parser.add_argument("--speeds", default="0,10,20,30,40,50,60,70")
     parser.add_argument("--orchestrator", default=os.path.join(ROOT, "target", "release", "orchestrator"))
+    parser.add_argument("--fuselage", choices=["table", "drag-area"], default="table",
+                        help="the example's Padfield fuselage table (default) or its drag area alone")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    rows = sweep(args.orchestrator, [float(s) for s in args.speeds.split(",")], args.out)
+    system = SYSTEM if args.fuselage == "table" else drag_area_only(args.out)
+    rows = sweep(args.orchestrator, [float(s) for s in args.speeds.split(",")], args.out, system)
     with open(os.path.join(args.out, "bo105-trim.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()

@@ -33,10 +33,13 @@ pub use fuselage::Fuselage;
 pub use layout::{Point, vr};
 
 /// The files the packaged Fuselage FMU carries in its `resources/` folder (path in the archive,
-/// contents): the UH-60A fuselage table (`fuselage_table_file = "uh60a_genhel_fuselage.csv"`
-/// names it relative to the resources folder; source in `resources/README.md`).
-pub const RESOURCES: &[(&str, &[u8])] =
-    &[("resources/uh60a_genhel_fuselage.csv", include_bytes!("../resources/uh60a_genhel_fuselage.csv"))];
+/// contents): the UH-60A and Bo105 fuselage tables (`fuselage_table_file =
+/// "uh60a_genhel_fuselage.csv"` names one relative to the resources folder; sources in
+/// `resources/README.md`).
+pub const RESOURCES: &[(&str, &[u8])] = &[
+    ("resources/uh60a_genhel_fuselage.csv", include_bytes!("../resources/uh60a_genhel_fuselage.csv")),
+    ("resources/padfield_bo105_fuselage.csv", include_bytes!("../resources/padfield_bo105_fuselage.csv")),
+];
 
 /// The model this crate's FMU exports (`fmu/`, the shared library `libFuselage.so`).
 pub type Fmu = Fuselage;

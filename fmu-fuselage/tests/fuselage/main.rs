@@ -2,6 +2,7 @@
 //! 9); each former test file is a module, e.g. `cargo test -p fmu-fuselage --test fuselage com_offset`.
 
 mod airframe;
+mod bo105_table;
 mod com_offset;
 mod common;
 mod declarations;
