@@ -30,7 +30,7 @@ pub mod vec3;
 pub mod verify;
 
 pub use description::{guid, model_description};
-pub use instance::{FmuState, Instance, SlaveState};
+pub use instance::{FmuState, Instance, SlaveState, Warnings};
 pub use model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
 pub use slave::{CoSimulation, InstantiateArgs};
 pub use stateless::StatelessModel;
