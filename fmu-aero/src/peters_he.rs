@@ -147,7 +147,8 @@ pub struct PetersHe {
     l: [Vec<LEntry>; 2],
     /// `K_j^m` of each state.
     mass: [f64; N_DECLARED],
-    /// `phi_j^m` of each state at each station, `[state * NS_MAX + station]`.
+    /// `phi_j^m` of each state at each station, station-major: `[station * n + state]`, so that
+    /// a station's sums run over contiguous memory.
     phi: Vec<f64>,
     /// `phi_j^m(1)`, at the tip.
     phi_tip: [f64; N_DECLARED],
@@ -175,14 +176,14 @@ impl PetersHe {
         let mut modes = [Mode { m: 0, j: 1, sine: false }; N_DECLARED];
         let mut declared = [0; N_DECLARED];
         let (mut mass, mut phi_tip) = ([0.0; N_DECLARED], [0.0; N_DECLARED]);
-        let mut phi = vec![0.0; N_DECLARED * NS_MAX];
+        let mut phi = vec![0.0; n * r_over_radius.len()];
         for (s, (d, mode)) in list.iter().enumerate() {
             modes[s] = *mode;
             declared[s] = *d;
             mass[s] = 2.0 / std::f64::consts::PI * h(mode.m, mode.j);
             phi_tip[s] = shape(mode.m, mode.j, 1.0);
             for (st, &r) in r_over_radius.iter().enumerate() {
-                phi[s * NS_MAX + st] = shape(mode.m, mode.j, r);
+                phi[st * n + s] = shape(mode.m, mode.j, r);
             }
         }
         let blocks: [Vec<usize>; 2] = [false, true].map(|sine| (0..n).filter(|&i| modes[i].sine == sine).collect());
@@ -263,19 +264,31 @@ impl PetersHe {
 
     /// Inflow ratio at station `j` of a blade whose state-times-harmonic terms are `coef`
     /// (`x_s trig_s`, from [`PetersHe::trig`]).
+    #[inline]
     pub fn station_inflow<D: Scalar>(&self, coef: &[D], j: usize) -> D {
+        let phi = self.station_shapes(j);
+        let coef = &coef[..phi.len()];
         let mut sum = D::from(0.0);
-        for (s, c) in coef[..self.n].iter().enumerate() {
-            sum += *c * self.phi[s * NS_MAX + j];
+        for s in 0..phi.len() {
+            sum += coef[s] * phi[s];
         }
         sum
     }
 
+    /// `phi_j^m` of each state at station `j`.
+    #[inline]
+    fn station_shapes(&self, j: usize) -> &[f64] {
+        &self.phi[j * self.n..(j + 1) * self.n]
+    }
+
     /// Adds a section's shaft-axis force `dt` (N) at station `j` to the unscaled forcing
     /// `sum(dT phi trig)`; `trig` from [`PetersHe::trig`].
+    #[inline]
     pub fn add_forcing<D: Scalar>(&self, forcing: &mut [D], trig: &[D], j: usize, dt: D) {
-        for s in 0..self.n {
-            forcing[s] += dt * (trig[s] * self.phi[s * NS_MAX + j]);
+        let phi = self.station_shapes(j);
+        let (forcing, trig) = (&mut forcing[..phi.len()], &trig[..phi.len()]);
+        for s in 0..phi.len() {
+            forcing[s] += dt * (trig[s] * phi[s]);
         }
     }
 
@@ -302,27 +315,14 @@ impl PetersHe {
         for p in 1..powers.len() {
             powers[p] = powers[p - 1] * x_skew;
         }
-        // y = L^-1 alpha, block by block.
+        // y = L^-1 alpha, block by block, in working arrays sized by the block (the largest
+        // truncation's 20 x 20 only when needed).
         let mut y = xw;
         for (block, entries) in self.blocks.iter().zip(&self.l) {
-            let nb = block.len();
-            let mut a = [D::from(0.0); BLOCK_MAX * BLOCK_MAX];
-            for (dst, e) in a.iter_mut().zip(entries) {
-                if e.gamma != 0.0 {
-                    let mut v = powers[e.p1 as usize];
-                    if e.c2 != 0.0 {
-                        v += powers[e.p2 as usize] * e.c2;
-                    }
-                    *dst = v * e.gamma;
-                }
-            }
-            let mut rhs = [D::from(0.0); BLOCK_MAX];
-            for (r, &i) in rhs.iter_mut().zip(block) {
-                *r = xw[i];
-            }
-            solve(&mut a[..nb * nb], &mut rhs[..nb]);
-            for (r, &i) in rhs.iter().zip(block) {
-                y[i] = *r;
+            match block.len() {
+                0..=6 => solve_block::<D, 36>(block, entries, &powers, &xw, &mut y),
+                7..=12 => solve_block::<D, 144>(block, entries, &powers, &xw, &mut y),
+                _ => solve_block::<D, { BLOCK_MAX * BLOCK_MAX }>(block, entries, &powers, &xw, &mut y),
             }
         }
         let mut dw = [D::from(0.0); N_DECLARED];
@@ -355,6 +355,30 @@ impl PetersHe {
                 x[i] * cos_m[mode.m] + x[partner] * sin_m[mode.m]
             };
         }
+    }
+}
+
+/// `y[block] = L_block^-1 xw[block]` for one block of `L` (its `entries` row-major, from the
+/// powers of `X`), in a matrix of capacity `CAP >= block.len()^2`.
+fn solve_block<D: Scalar, const CAP: usize>(block: &[usize], entries: &[LEntry], powers: &[D], xw: &[D], y: &mut [D]) {
+    let nb = block.len();
+    let mut a = [D::from(0.0); CAP];
+    for (dst, e) in a.iter_mut().zip(entries) {
+        if e.gamma != 0.0 {
+            let mut v = powers[e.p1 as usize];
+            if e.c2 != 0.0 {
+                v += powers[e.p2 as usize] * e.c2;
+            }
+            *dst = v * e.gamma;
+        }
+    }
+    let mut rhs = [D::from(0.0); BLOCK_MAX];
+    for (r, &i) in rhs.iter_mut().zip(block) {
+        *r = xw[i];
+    }
+    solve(&mut a[..nb * nb], &mut rhs[..nb]);
+    for (r, &i) in rhs.iter().zip(block) {
+        y[i] = *r;
     }
 }
 
