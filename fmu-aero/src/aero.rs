@@ -176,6 +176,8 @@ pub trait DiskInflow<D> {
     fn at(&self, blade: &Self::Blade, j: usize, r_over_radius: f64) -> D;
     /// The shaft-axis force `dt` (N, quadrature weight included) of station `j`.
     fn section_thrust(&mut self, _blade: &Self::Blade, _j: usize, _dt: D) {}
+    /// The blade's stations are done (after its last [`DiskInflow::section_thrust`]).
+    fn end_blade(&mut self, _blade: &Self::Blade) {}
 }
 
 /// The linear first-harmonic inflow `l0 + (r/R) (lc cos psi + ls sin psi)`.
@@ -324,6 +326,7 @@ impl Aero {
                 dt_r += dt * self.r[j];
                 inflow.section_thrust(&along, j, dt);
             }
+            inflow.end_blade(&along);
             let force = [zero, fy, fz];
             let moment = [mx, my, mz];
             out.force[b] = force;
