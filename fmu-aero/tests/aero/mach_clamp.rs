@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::f64::consts::PI;
 use std::rc::Rc;
 
-use crate::common::{BladeState, Rotor, Sim, blade_inputs, i, r, rel, set_blade, vr};
+use crate::common::{Sim, i, r, rel, set_hover_collective, vr};
 use fmu_aero::Aero;
 use fmu_core::{Instance, Status};
 use test_fmus::c81::{LINEAR_TABLE_CD, linear_table};
@@ -43,14 +43,10 @@ fn clamping_rotor(speed_of_sound: f64) -> (Sim, Log) {
 
 /// Hover thrust (N) at collectives 4, 8 and 12 deg, with a Co-Simulation step after each.
 fn hover_thrusts(sim: &mut Sim) -> Vec<f64> {
-    let rotor = Rotor::hover(29.0, 0.3);
     [4.0_f64, 8.0, 12.0]
         .iter()
-        .map(|deg| {
-            for b in 0..4 {
-                let state = BladeState { psi: 0.5 * PI * b as f64, theta: deg.to_radians(), ..Default::default() };
-                set_blade(sim, b + 1, &blade_inputs(&rotor, &state));
-            }
+        .map(|&deg| {
+            set_hover_collective(sim, deg);
             let thrust = sim.get("thrust");
             let t = sim.inst.time();
             sim.inst.do_step(t, 1e-3).unwrap();
