@@ -371,7 +371,8 @@ impl Aero {
         let sin_phi_abs = if sin_phi.re() < 0.0 { -sin_phi } else { sin_phi };
         let ((cl, cd, cm), clamped) = sections.coefficients_checked(j, alpha, speed, sin_phi_abs);
         let q = speed * self.qw[j];
-        (q, cl, cd, q * speed * cm * sections.chord, clamped)
+        let pitching = if sections.has_moment() { q * speed * cm * sections.chord } else { D::from(0.0) };
+        (q, cl, cd, pitching, clamped)
     }
 
     /// The uniform momentum inflow and the loads with it (see the module docs), exact in their

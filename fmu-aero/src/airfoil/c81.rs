@@ -150,6 +150,11 @@ impl CoefficientTable {
         self.interpolate(self.bracket_alpha(alpha_deg), bracket(&self.mach, mach))
     }
 
+    /// Zero everywhere and at most one Mach number: every lookup is exactly zero and never clamps.
+    pub fn is_zero(&self) -> bool {
+        self.all_zero && self.mach.len() <= 1
+    }
+
     /// [`CoefficientTable::lookup`] at the brackets `(index, weight, clamped)` of the angle and
     /// the Mach number in this table's grids.
     #[inline(always)]

@@ -103,6 +103,8 @@ pub struct Sections {
     station_airfoil: [u8; NS_MAX],
     /// Per airfoil: a table whose lift and drag share their grid (one bracket for both).
     shared_grid: [bool; 2],
+    /// Some airfoil has a pitching moment (a table whose moment is not zero everywhere).
+    has_moment: bool,
     /// Per station: `Nb/2 (R - r) / r`, Prandtl's tip exponent times `|sin phi|`; infinite
     /// without loss factors.
     k_tip: [f64; NS_MAX],
@@ -189,9 +191,12 @@ impl Airfoil {
                 let (da, dm) = (alpha_deg - a_re, mach - m_re);
                 let at = |l: c81::Lookup| da * l.d_alpha + dm * l.d_mach + l.value;
                 let (lift, drag) = t.lift_drag(a_re, m_re, shared_grid);
+                let clamped = lift.mach_clamped || drag.mach_clamped;
+                if t.moment.is_zero() {
+                    return ((at(lift), at(drag), D::from(0.0)), clamped);
+                }
                 let moment = t.moment.lookup(a_re, m_re);
-                let clamped = lift.mach_clamped || drag.mach_clamped || moment.mach_clamped;
-                ((at(lift), at(drag), at(moment)), clamped)
+                ((at(lift), at(drag), at(moment)), clamped || moment.mach_clamped)
             }
         }
     }
@@ -214,15 +219,22 @@ impl Sections {
         }
         let airfoils = vec![inboard, outboard];
         let shared_grid = [0, 1].map(|i| matches!(&airfoils[i], Airfoil::Table(t) if t.lift_drag_share_grid()));
+        let has_moment = airfoils.iter().any(|a| matches!(a, Airfoil::Table(t) if !t.moment.is_zero()));
         Sections {
             airfoils,
             station_airfoil,
             shared_grid,
+            has_moment,
             k_tip,
             k_root,
             inv_speed_of_sound: 1.0 / g.speed_of_sound,
             chord: g.chord,
         }
+    }
+
+    /// Some airfoil has a pitching moment (otherwise `cm` is zero at every station).
+    pub fn has_moment(&self) -> bool {
+        self.has_moment
     }
 
     /// Some station uses a C81 table.
