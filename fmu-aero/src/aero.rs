@@ -411,8 +411,28 @@ impl Aero {
     /// Safeguarded Newton for `g(lambda) = 2 lambda sqrt(mu^2 + (lambda_c + lambda)^2) - CT(lambda)`
     /// from `start`, until the Newton step is at most `1e-13 max(|lambda|, 1e-3)`. The root
     /// returned is the last point evaluated (not moved by that last step, so that a solve started
-    /// at a root returns it unchanged), with the loads there along `lambda`.
+    /// at a root returns it unchanged), with the loads there along `lambda`. With an airfoil
+    /// table the first pass is of second order and its step Halley's (see docs/models.md).
     fn solve_uniform(&self, u_re: &[Dual64], mu2: f64, lambda_climb: f64, start: f64) -> UniformRoot {
+        if self.sections.as_ref().is_some_and(Sections::has_table) {
+            self.newton_uniform(u_re, mu2, lambda_climb, start, |lambda| self.loads_second_order(u_re, lambda))
+        } else {
+            let first = |lambda| (self.loads(u_re, &Inflow::uniform(Dual64::new(lambda, 1.0))), None);
+            self.newton_uniform(u_re, mu2, lambda_climb, start, first)
+        }
+    }
+
+    /// [`Aero::solve_uniform`] with the first pass `first_pass` (loads along the inflow ratio and,
+    /// if it has it, `d2 thrust / d lambda2`).
+    #[inline(always)]
+    fn newton_uniform(
+        &self,
+        u_re: &[Dual64],
+        mu2: f64,
+        lambda_climb: f64,
+        start: f64,
+        first_pass: impl Fn(f64) -> (RotorLoads<Dual64>, Option<f64>),
+    ) -> UniformRoot {
         const MAX_ITERATIONS: usize = 100;
         let inv = 1.0 / self.thrust_scale;
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
@@ -420,8 +440,8 @@ impl Aero {
         let mut root = UniformRoot { lambda, slope: 0.0, loads: RotorLoads::zero() };
         for iteration in 0..MAX_ITERATIONS {
             // The section model's first pass also gives d2 CT / d lambda2 for a Halley step.
-            let (loads, d2ct) = if iteration == 0 && self.sections.as_ref().is_some_and(Sections::has_table) {
-                self.loads_second_order(u_re, lambda)
+            let (loads, d2ct) = if iteration == 0 {
+                first_pass(lambda)
             } else {
                 (self.loads(u_re, &Inflow::uniform(Dual64::new(lambda, 1.0))), None)
             };
