@@ -7,10 +7,17 @@
 //! `step`: one Co-Simulation step per inflow model (uniform, Pitt-Peters, Peters-He).
 //!
 //! Run with `cargo bench -p fmu-aero --bench outputs`.
+//!
+//! **Fixed work** (for instruction counts and paired whole-process runs, which a loaded machine
+//! disturbs less than criterion's wall-clock times): with `AERO_BENCH_FIXED=NAME:COUNT` the
+//! binary makes `COUNT` iterations of the bench `NAME` (one of the `outputs_*` or `step_*` below)
+//! and exits, e.g. `AERO_BENCH_FIXED=outputs_uniform_inflow_table_tip_loss:400 valgrind
+//! --tool=callgrind target/release/deps/outputs-*` (the difference of two counts removes the
+//! set-up).
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use fmu_aero::Aero;
 use fmu_aero::inflow::Inflow;
 use fmu_aero::layout::u;
@@ -126,8 +133,17 @@ impl Parameters for MainRotor {
     }
 }
 
-/// `outputs_uniform_inflow` (see the module docs) of an instance with `options`, under `name`.
-fn bench_outputs(c: &mut Criterion, name: &str, options: &[(&str, i32)]) {
+/// The output-evaluation cases: name and integer options.
+const OUTPUT_CASES: [(&str, &[(&str, i32)]); 4] = [
+    ("outputs_uniform_inflow", &[]),
+    // The NACA 0012 table and Prandtl's tip and root loss (issue 30: at most 1.5x the above).
+    ("outputs_uniform_inflow_table_tip_loss", &[("airfoil", 1), ("tip_loss", 2)]),
+    ("outputs_uniform_inflow_table", &[("airfoil", 1)]),
+    ("outputs_uniform_inflow_tip_loss", &[("tip_loss", 2)]),
+];
+
+/// One iteration of `outputs_uniform_inflow` (see the module docs) of an instance with `options`.
+fn outputs_iteration(options: &[(&str, i32)]) -> impl FnMut() -> f64 {
     let mut inst = instance(options);
     let sets: Vec<(Vec<u32>, Vec<f64>)> = [0.0, 0.1]
         .iter()
@@ -146,26 +162,23 @@ fn bench_outputs(c: &mut Criterion, name: &str, options: &[(&str, i32)]) {
         inst.get_real(&[thrust], &mut t).unwrap();
         assert!(t[0] > 1e4, "the bench rotor should lift: thrust {} N", t[0]);
     }
-    // Alternating between two azimuths: every evaluation solves for the inflow (about three
+    // Alternating between two azimuths: every evaluation solves for the inflow (two or three
     // blade-element passes from the other azimuth's inflow).
     let mut k = 0;
-    c.bench_function(name, |b| {
-        b.iter(|| {
-            let (vrs, values) = &sets[k & 1];
-            k += 1;
-            inst.set_real(vrs, values).unwrap();
-            inst.get_real(&outputs, &mut y).unwrap();
-            black_box(y[0])
-        })
-    });
+    move || {
+        let (vrs, values) = &sets[k & 1];
+        k += 1;
+        inst.set_real(vrs, values).unwrap();
+        inst.get_real(&outputs, &mut y).unwrap();
+        y[0]
+    }
 }
 
 fn bench(c: &mut Criterion) {
-    bench_outputs(c, "outputs_uniform_inflow", &[]);
-    // The NACA 0012 table and Prandtl's tip and root loss (issue 30: at most 1.5x the above).
-    bench_outputs(c, "outputs_uniform_inflow_table_tip_loss", &[("airfoil", 1), ("tip_loss", 2)]);
-    bench_outputs(c, "outputs_uniform_inflow_table", &[("airfoil", 1)]);
-    bench_outputs(c, "outputs_uniform_inflow_tip_loss", &[("tip_loss", 2)]);
+    for (name, options) in OUTPUT_CASES {
+        let mut iteration = outputs_iteration(options);
+        c.bench_function(name, |b| b.iter(|| black_box(iteration())));
+    }
     let inst = instance(&[]);
 
     let mut us = [Dual64::from(0.0); u::N];
@@ -187,43 +200,71 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// The Co-Simulation step cases: uniform momentum (today's default), Pitt-Peters and Peters-He
+/// with 3, 10 and 36 states.
+const STEP_CASES: [(&str, &[(&str, i32)]); 5] = [
+    ("step_uniform", &[("inflow_model", 1)]),
+    ("step_pitt_peters", &[("inflow_model", 2)]),
+    ("step_peters_he_3_states", &[("inflow_model", 3), ("peters_he_harmonics", 1), ("peters_he_radial", 1)]),
+    ("step_peters_he_10_states", &[("inflow_model", 3), ("peters_he_harmonics", 2), ("peters_he_radial", 2)]),
+    ("step_peters_he_36_states", &[("inflow_model", 3), ("peters_he_harmonics", 4), ("peters_he_radial", 4)]),
+];
+
 /// One Co-Simulation step of 1 ms (set the blade inputs, `fmi2DoStep`, get all outputs), the
-/// azimuth advancing, for each inflow model: uniform momentum (today's default), Pitt-Peters and
-/// Peters-He with 3, 10 and 36 states.
+/// azimuth advancing, for each inflow model of [`STEP_CASES`].
 fn step(c: &mut Criterion) {
-    let cases: [(&str, &[(&str, i32)]); 5] = [
-        ("step_uniform", &[("inflow_model", 1)]),
-        ("step_pitt_peters", &[("inflow_model", 2)]),
-        ("step_peters_he_3_states", &[("inflow_model", 3), ("peters_he_harmonics", 1), ("peters_he_radial", 1)]),
-        ("step_peters_he_10_states", &[("inflow_model", 3), ("peters_he_harmonics", 2), ("peters_he_radial", 2)]),
-        ("step_peters_he_36_states", &[("inflow_model", 3), ("peters_he_harmonics", 4), ("peters_he_radial", 4)]),
-    ];
-    for (name, integers) in cases {
-        let mut inst = instance(integers);
-        let h = 1e-3;
-        let sets: Vec<(Vec<u32>, Vec<f64>)> = (0..64)
-            .map(|k| {
-                let inputs = blade_inputs(OMEGA * h * k as f64);
-                (inputs.iter().map(|(n, _)| inst.vr(n).unwrap()).collect(), inputs.iter().map(|(_, v)| *v).collect())
-            })
-            .collect();
-        let outputs: Vec<u32> =
-            inst.catalog().variables.iter().filter(|v| v.causality == Causality::Output).map(|v| v.vr).collect();
-        let mut y = vec![0.0; outputs.len()];
-        let mut k = 0;
-        c.bench_function(name, |b| {
-            b.iter(|| {
-                let (vrs, values) = &sets[k % sets.len()];
-                k += 1;
-                inst.set_real(vrs, values).unwrap();
-                let t = inst.time();
-                inst.do_step(t, h).unwrap();
-                inst.get_real(&outputs, &mut y).unwrap();
-                black_box(y[0])
-            })
-        });
+    for (name, integers) in STEP_CASES {
+        let mut iteration = step_iteration(integers);
+        c.bench_function(name, |b| b.iter(|| black_box(iteration())));
     }
 }
 
+/// One iteration of a step bench of an instance with the integer parameters `integers`.
+fn step_iteration(integers: &[(&str, i32)]) -> impl FnMut() -> f64 {
+    let mut inst = instance(integers);
+    let h = 1e-3;
+    let sets: Vec<(Vec<u32>, Vec<f64>)> = (0..64)
+        .map(|k| {
+            let inputs = blade_inputs(OMEGA * h * k as f64);
+            (inputs.iter().map(|(n, _)| inst.vr(n).unwrap()).collect(), inputs.iter().map(|(_, v)| *v).collect())
+        })
+        .collect();
+    let outputs: Vec<u32> =
+        inst.catalog().variables.iter().filter(|v| v.causality == Causality::Output).map(|v| v.vr).collect();
+    let mut y = vec![0.0; outputs.len()];
+    let mut k = 0;
+    move || {
+        let (vrs, values) = &sets[k % sets.len()];
+        k += 1;
+        inst.set_real(vrs, values).unwrap();
+        let t = inst.time();
+        inst.do_step(t, h).unwrap();
+        inst.get_real(&outputs, &mut y).unwrap();
+        y[0]
+    }
+}
+
+/// `AERO_BENCH_FIXED=NAME:COUNT`: `COUNT` iterations of the bench `NAME` (see the module docs).
+fn fixed_work(spec: &str) {
+    let (name, count) = spec.split_once(':').expect("AERO_BENCH_FIXED=NAME:COUNT");
+    let count: usize = count.parse().expect("a count");
+    let options = OUTPUT_CASES.iter().chain(&STEP_CASES).find(|(n, _)| *n == name).expect("a bench name").1;
+    let mut iteration: Box<dyn FnMut() -> f64> = if name.starts_with("step_") {
+        Box::new(step_iteration(options))
+    } else {
+        Box::new(outputs_iteration(options))
+    };
+    let sum: f64 = (0..count).map(|_| iteration()).sum();
+    println!("{name}: {count} iterations (checksum {sum})");
+}
+
 criterion_group!(benches, bench, step);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(spec) = std::env::var("AERO_BENCH_FIXED") {
+        fixed_work(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

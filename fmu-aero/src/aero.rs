@@ -47,6 +47,7 @@
 use fmu_core::Dual64;
 use fmu_core::model::Scalar;
 use fmu_core::vec3::dot;
+use num_dual::Dual2_64;
 
 use crate::airfoil::Sections;
 use crate::inflow::{FlightCondition, Inflow};
@@ -56,6 +57,7 @@ use crate::peters_he::PetersHe;
 mod model;
 mod stall;
 
+pub use model::MACH_CLAMPED;
 pub use stall::{AeroDynamicStall, DS_MAX_SECTIONS};
 
 /// Which induced-inflow model the FMU runs (`inflow_model` parameter).
@@ -141,6 +143,8 @@ pub struct RotorLoads<D> {
     pub moment_s: D,
     /// `sum dT r cos(psi)` over all sections, N m.
     pub moment_c: D,
+    /// A section's Mach number was outside its airfoil table's Mach range and clamped to it.
+    pub mach_clamped: bool,
 }
 
 /// The section coefficients of the blade-element loop where they do not come from the linear
@@ -172,6 +176,8 @@ pub trait DiskInflow<D> {
     fn at(&self, blade: &Self::Blade, j: usize, r_over_radius: f64) -> D;
     /// The shaft-axis force `dt` (N, quadrature weight included) of station `j`.
     fn section_thrust(&mut self, _blade: &Self::Blade, _j: usize, _dt: D) {}
+    /// The blade's stations are done (after its last [`DiskInflow::section_thrust`]).
+    fn end_blade(&mut self, _blade: &Self::Blade) {}
 }
 
 /// The linear first-harmonic inflow `l0 + (r/R) (lc cos psi + ls sin psi)`.
@@ -202,8 +208,15 @@ const PI: f64 = std::f64::consts::PI;
 /// `atan2` differentiates `atan(y / x)`, which fails at `x = 0`): the value from `f64::atan2`,
 /// the first-order part from `(x dy - y dx) / (x^2 + y^2)`; `norm2` is the real part of
 /// `x^2 + y^2`, as the caller has it.
+///
+/// With second derivatives (`D::NDERIV >= 2`, the Halley pass of the uniform inflow) the
+/// derivative parts are those of `atan(w)`, `w = (x_r y - y_r x) / (x_r x + y_r y)`, the angle from
+/// `(x_r, y_r)` to `(x, y)`: `w` has a zero real part, so `atan(w) = w` to second order.
 fn atan2<D: Scalar>(y: D, x: D, norm2: f64) -> D {
     let (yr, xr) = (y.re(), x.re());
+    if D::NDERIV >= 2 {
+        return D::from(yr.atan2(xr)) + (y * xr - x * yr) / (x * xr + y * yr);
+    }
     D::from(yr.atan2(xr)) + (y * xr - x * yr) * (1.0 / norm2)
 }
 
@@ -288,7 +301,8 @@ impl Aero {
                     continue;
                 }
                 let (q, cl, cd) = if let Some(sections) = &self.sections {
-                    let (q, cl, cd, pitching) = self.section_model(sections, j, [wy, wz], u2, shaft_yz);
+                    let (q, cl, cd, pitching, clamped) = self.section_model(sections, j, [wy, wz], u2, shaft_yz);
+                    out.mach_clamped |= clamped;
                     mx += pitching;
                     (q, cl, cd)
                 } else {
@@ -312,6 +326,7 @@ impl Aero {
                 dt_r += dt * self.r[j];
                 inflow.section_thrust(&along, j, dt);
             }
+            inflow.end_blade(&along);
             let force = [zero, fy, fz];
             let moment = [mx, my, mz];
             out.force[b] = force;
@@ -338,8 +353,15 @@ impl Aero {
     /// (`0.5 rho c U w_j`), `cl`, `cd` and the pitching moment about the pitch axis (blade x,
     /// nose up positive, N m), from the air velocity `(w_y, w_z)` relative to the section (blade
     /// axes), `u2 = w_y^2 + w_z^2 > 0` and the shaft axis projected on the blade y-z plane and
-    /// normalised ([`section_shaft`]).
-    fn section_model<D: Scalar>(&self, sections: &Sections, j: usize, w: [D; 2], u2: D, shaft: [D; 2]) -> (D, D, D, D) {
+    /// normalised ([`section_shaft`]); and whether the table clamped the Mach number.
+    fn section_model<D: Scalar>(
+        &self,
+        sections: &Sections,
+        j: usize,
+        w: [D; 2],
+        u2: D,
+        shaft: [D; 2],
+    ) -> (D, D, D, D, bool) {
         let speed = u2.sqrt();
         let alpha = atan2(w[1], -w[0], u2.re()) + self.twist[j];
         // Inflow angle to the rotor plane, in the section plane: sin phi = w . s / (U |s|), with
@@ -347,9 +369,10 @@ impl Aero {
         // no loss factor then).
         let sin_phi = (w[0] * shaft[0] + w[1] * shaft[1]) / speed;
         let sin_phi_abs = if sin_phi.re() < 0.0 { -sin_phi } else { sin_phi };
-        let (cl, cd, cm) = sections.coefficients(j, alpha, speed, sin_phi_abs);
+        let ((cl, cd, cm), clamped) = sections.coefficients_checked(j, alpha, speed, sin_phi_abs);
         let q = speed * self.qw[j];
-        (q, cl, cd, q * speed * cm * sections.chord)
+        let pitching = if sections.has_moment() { q * speed * cm * sections.chord } else { D::from(0.0) };
+        (q, cl, cd, pitching, clamped)
     }
 
     /// The uniform momentum inflow and the loads with it (see the module docs), exact in their
@@ -388,15 +411,40 @@ impl Aero {
     /// Safeguarded Newton for `g(lambda) = 2 lambda sqrt(mu^2 + (lambda_c + lambda)^2) - CT(lambda)`
     /// from `start`, until the Newton step is at most `1e-13 max(|lambda|, 1e-3)`. The root
     /// returned is the last point evaluated (not moved by that last step, so that a solve started
-    /// at a root returns it unchanged), with the loads there along `lambda`.
+    /// at a root returns it unchanged), with the loads there along `lambda`. With an airfoil
+    /// table the first pass is of second order and its step Halley's (see docs/models.md).
     fn solve_uniform(&self, u_re: &[Dual64], mu2: f64, lambda_climb: f64, start: f64) -> UniformRoot {
+        if self.sections.as_ref().is_some_and(Sections::has_table) {
+            self.newton_uniform(u_re, mu2, lambda_climb, start, |lambda| self.loads_second_order(u_re, lambda))
+        } else {
+            let first = |lambda| (self.loads(u_re, &Inflow::uniform(Dual64::new(lambda, 1.0))), None);
+            self.newton_uniform(u_re, mu2, lambda_climb, start, first)
+        }
+    }
+
+    /// [`Aero::solve_uniform`] with the first pass `first_pass` (loads along the inflow ratio and,
+    /// if it has it, `d2 thrust / d lambda2`).
+    #[inline(always)]
+    fn newton_uniform(
+        &self,
+        u_re: &[Dual64],
+        mu2: f64,
+        lambda_climb: f64,
+        start: f64,
+        first_pass: impl Fn(f64) -> (RotorLoads<Dual64>, Option<f64>),
+    ) -> UniformRoot {
         const MAX_ITERATIONS: usize = 100;
         let inv = 1.0 / self.thrust_scale;
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
         let mut lambda = if start.is_finite() { start } else { 0.0 };
         let mut root = UniformRoot { lambda, slope: 0.0, loads: RotorLoads::zero() };
-        for _ in 0..MAX_ITERATIONS {
-            let loads = self.loads(u_re, &Inflow::uniform(Dual64::new(lambda, 1.0)));
+        for iteration in 0..MAX_ITERATIONS {
+            // The section model's first pass also gives d2 CT / d lambda2 for a Halley step.
+            let (loads, d2ct) = if iteration == 0 {
+                first_pass(lambda)
+            } else {
+                (self.loads(u_re, &Inflow::uniform(Dual64::new(lambda, 1.0))), None)
+            };
             let (ct, dct) = (loads.thrust.re * inv, loads.thrust.eps * inv);
             let total = lambda_climb + lambda;
             let s = (mu2 + total * total).sqrt();
@@ -411,6 +459,15 @@ impl Aero {
             if slope > 0.0 && (newton - lambda).abs() <= tolerance {
                 break;
             }
+            // Halley: the Newton step divided by 1 - g g'' / (2 g'^2), when that stays near 1.
+            let newton = match d2ct {
+                Some(d2ct) if s > 0.0 && slope > 0.0 => {
+                    let curvature = 4.0 * total / s + 2.0 * lambda * mu2 / (s * s * s) - d2ct * inv;
+                    let factor = 1.0 - g * curvature / (2.0 * slope * slope);
+                    if (0.5..2.0).contains(&factor) { lambda - g / slope / factor } else { newton }
+                }
+                _ => newton,
+            };
             if g < 0.0 {
                 lo = lo.max(lambda);
             } else {
@@ -434,6 +491,19 @@ impl Aero {
     }
 }
 
+impl Aero {
+    /// One blade-element pass at the uniform inflow `lambda` in second-order dual numbers along
+    /// it: the loads with their first derivative, and `d2 thrust / d lambda2` (N).
+    fn loads_second_order(&self, u_re: &[Dual64], lambda: f64) -> (RotorLoads<Dual64>, Option<f64>) {
+        let mut u2 = [Dual2_64::from(0.0); u::N];
+        for (d, v) in u2.iter_mut().zip(u_re) {
+            *d = Dual2_64::from(v.re);
+        }
+        let loads = self.loads(&u2, &Inflow::uniform(Dual2_64::new(lambda, 1.0, 0.0)));
+        (loads.map(|v| Dual64::new(v.re, v.v1)), Some(loads.thrust.v2))
+    }
+}
+
 /// A root of the uniform-inflow equation: the inflow ratio, `dg/dlambda` there, and the loads
 /// there with their derivative along the inflow ratio (the `eps` parts).
 struct UniformRoot {
@@ -453,6 +523,7 @@ impl<D: Scalar> RotorLoads<D> {
             torque: zero,
             moment_s: zero,
             moment_c: zero,
+            mach_clamped: false,
         }
     }
 
@@ -465,6 +536,7 @@ impl<D: Scalar> RotorLoads<D> {
             torque: f(self.torque),
             moment_s: f(self.moment_s),
             moment_c: f(self.moment_c),
+            mach_clamped: self.mach_clamped,
         }
     }
 
@@ -584,5 +656,98 @@ mod tests {
         let f = flight_condition(n, hub_axes(n), 200.0, [40.0, 0.0, 0.0]);
         assert!((f.lambda_climb - 40.0 * tilt.sin() / 200.0).abs() < 1e-15);
         assert!((f.mu - 40.0 * tilt.cos() / 200.0).abs() < 1e-15 && (f.wake.0 - 1.0).abs() < 1e-15);
+    }
+    /// Parameter values: the declared start values with `overrides` on top.
+    struct Starts(Vec<fmu_core::Variable>, Vec<(&'static str, f64)>);
+
+    impl Starts {
+        fn kind(&self, vr: u32) -> (&str, fmu_core::Kind) {
+            let v = self.0.iter().find(|v| v.vr == vr).unwrap();
+            (v.name.as_str(), v.kind)
+        }
+        fn given(&self, name: &str) -> Option<f64> {
+            self.1.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+        }
+    }
+
+    impl fmu_core::Parameters for Starts {
+        fn real(&self, vr: u32) -> f64 {
+            match self.kind(vr) {
+                (name, fmu_core::Kind::Real { start, .. }) => self.given(name).unwrap_or(start),
+                _ => unreachable!(),
+            }
+        }
+        fn integer(&self, vr: u32) -> i32 {
+            match self.kind(vr) {
+                (name, fmu_core::Kind::Integer { start, .. }) => self.given(name).map_or(start, |v| v as i32),
+                _ => unreachable!(),
+            }
+        }
+        fn boolean(&self, vr: u32) -> bool {
+            match self.kind(vr) {
+                (_, fmu_core::Kind::Boolean { start }) => start,
+                _ => unreachable!(),
+            }
+        }
+        fn string(&self, _vr: u32) -> &str {
+            ""
+        }
+    }
+
+    /// The section model's uniform inflow (a Halley first step from a second-order pass, then
+    /// Newton): its loads are those of a plain first-order pass at its root (values bit for bit,
+    /// derivatives to 1e-12), from starts near and far from the root, in hover and forward flight;
+    /// the second derivative of the thrust along the inflow equals central differences of the
+    /// first.
+    #[test]
+    fn the_uniform_inflow_with_tables_and_tip_loss_equals_a_plain_pass_at_its_root() {
+        use fmu_core::Model;
+        let variables = crate::layout::TABLES.variables();
+        let params = Starts(
+            variables.clone(),
+            vec![("nb", 4.0), ("n_sections", 20.0), ("inflow_model", 1.0), ("airfoil", 1.0), ("tip_loss", 2.0)],
+        );
+        let aero = Aero::configure(&params).unwrap();
+        let inputs: Vec<&str> =
+            variables.iter().filter(|v| v.causality == fmu_core::Causality::Input).map(|v| v.name.as_str()).collect();
+        let (omega, pitch) = (aero.omega, 0.14_f64);
+        let mut steps_taken = 0;
+        for (forward, azimuth) in [(0.0, 0.0), (10.0, 0.0), (10.0, 0.1), (40.0, 0.3)] {
+            let mut us = [Dual64::from(0.0); u::N];
+            let mut set = |name: String, v: f64| us[inputs.iter().position(|&n| n == name).unwrap()] = Dual64::from(v);
+            for b in 0..aero.nb {
+                let psi: f64 = azimuth + b as f64 * 0.5 * PI;
+                let (s, c) = pitch.sin_cos();
+                set(format!("blade[{}].vel.y", b + 1), omega * aero.e + forward * psi.sin());
+                set(format!("blade[{}].omega.y", b + 1), -omega * s);
+                set(format!("blade[{}].omega.z", b + 1), omega * c);
+                set(format!("blade[{}].azimuth", b + 1), psi);
+                set(format!("blade[{}].shaft.y", b + 1), -s);
+                set(format!("blade[{}].shaft.z", b + 1), -c);
+            }
+            set("hub.vel.x".into(), forward);
+            let hub = aero.hub_flow(&us);
+            let cold = aero.solve_uniform(&us, hub.mu2.re, hub.lambda_climb.re, 0.0);
+            for start in [0.0, cold.lambda * (1.0 + 1e-4), cold.lambda * (1.0 - 3e-7), cold.lambda] {
+                let root = aero.solve_uniform(&us, hub.mu2.re, hub.lambda_climb.re, start);
+                let plain = aero.loads(&us, &Inflow::uniform(Dual64::new(root.lambda, 1.0)));
+                assert!(plain.thrust.re > 1e4, "a lifting rotor: {} N", plain.thrust.re);
+                let pairs = [(plain.thrust, root.loads.thrust), (plain.torque, root.loads.torque)];
+                let blades = (0..aero.nb).flat_map(|b| (0..3).map(move |k| (b, k)));
+                for (p, r) in pairs.into_iter().chain(blades.map(|(b, k)| (plain.force[b][k], root.loads.force[b][k])))
+                {
+                    assert_eq!(p.re, r.re, "{forward} m/s from {start}");
+                    assert!((p.eps - r.eps).abs() <= 1e-12 * plain.thrust.eps.abs(), "{} vs {}", p.eps, r.eps);
+                }
+                assert!((root.lambda - cold.lambda).abs() <= 1e-13 * cold.lambda, "{} vs {}", root.lambda, cold.lambda);
+            }
+            let (h, lambda) = (1e-6, cold.lambda);
+            let (_, d2) = aero.loads_second_order(&us, lambda);
+            let slope = |l: f64| aero.loads(&us, &Inflow::uniform(Dual64::new(l, 1.0))).thrust.eps;
+            let central = (slope(lambda + h) - slope(lambda - h)) / (2.0 * h);
+            steps_taken += 1;
+            assert!((d2.unwrap() - central).abs() <= 1e-5 * central.abs(), "{:?} vs {central}", d2);
+        }
+        assert_eq!(steps_taken, 4);
     }
 }

@@ -147,8 +147,13 @@ pub struct PetersHe {
     l: [Vec<LEntry>; 2],
     /// `K_j^m` of each state.
     mass: [f64; N_DECLARED],
-    /// `phi_j^m` of each state at each station, `[state * NS_MAX + station]`.
+    /// `phi_j^m` of each state at each station, station-major: `[station * n + state]`, so that
+    /// a station's sums run over contiguous memory.
     phi: Vec<f64>,
+    /// The same state-major, `[state * stations + station]`, for a blade's sums over stations.
+    phi_by_state: Vec<f64>,
+    /// Number of stations.
+    stations: usize,
     /// `phi_j^m(1)`, at the tip.
     phi_tip: [f64; N_DECLARED],
 }
@@ -175,14 +180,17 @@ impl PetersHe {
         let mut modes = [Mode { m: 0, j: 1, sine: false }; N_DECLARED];
         let mut declared = [0; N_DECLARED];
         let (mut mass, mut phi_tip) = ([0.0; N_DECLARED], [0.0; N_DECLARED]);
-        let mut phi = vec![0.0; N_DECLARED * NS_MAX];
+        let stations = r_over_radius.len();
+        let mut phi = vec![0.0; n * stations];
+        let mut phi_by_state = vec![0.0; n * stations];
         for (s, (d, mode)) in list.iter().enumerate() {
             modes[s] = *mode;
             declared[s] = *d;
             mass[s] = 2.0 / std::f64::consts::PI * h(mode.m, mode.j);
             phi_tip[s] = shape(mode.m, mode.j, 1.0);
             for (st, &r) in r_over_radius.iter().enumerate() {
-                phi[s * NS_MAX + st] = shape(mode.m, mode.j, r);
+                phi[st * n + s] = shape(mode.m, mode.j, r);
+                phi_by_state[s * stations + st] = phi[st * n + s];
             }
         }
         let blocks: [Vec<usize>; 2] = [false, true].map(|sine| (0..n).filter(|&i| modes[i].sine == sine).collect());
@@ -194,7 +202,7 @@ impl PetersHe {
                 .map(|(a, b)| l_entry(modes[a], modes[b]))
                 .collect()
         });
-        PetersHe { n, modes, declared, harmonics, blocks, l, mass, phi, phi_tip }
+        PetersHe { n, modes, declared, harmonics, blocks, l, mass, phi, phi_by_state, stations, phi_tip }
     }
 }
 
@@ -263,19 +271,54 @@ impl PetersHe {
 
     /// Inflow ratio at station `j` of a blade whose state-times-harmonic terms are `coef`
     /// (`x_s trig_s`, from [`PetersHe::trig`]).
+    #[inline]
     pub fn station_inflow<D: Scalar>(&self, coef: &[D], j: usize) -> D {
+        let phi = self.station_shapes(j);
+        let coef = &coef[..phi.len()];
         let mut sum = D::from(0.0);
-        for (s, c) in coef[..self.n].iter().enumerate() {
-            sum += *c * self.phi[s * NS_MAX + j];
+        for s in 0..phi.len() {
+            sum += coef[s] * phi[s];
         }
         sum
     }
 
+    /// `phi_j^m` of each state at station `j`.
+    #[inline]
+    fn station_shapes(&self, j: usize) -> &[f64] {
+        &self.phi[j * self.n..(j + 1) * self.n]
+    }
+
     /// Adds a section's shaft-axis force `dt` (N) at station `j` to the unscaled forcing
     /// `sum(dT phi trig)`; `trig` from [`PetersHe::trig`].
+    #[inline]
     pub fn add_forcing<D: Scalar>(&self, forcing: &mut [D], trig: &[D], j: usize, dt: D) {
-        for s in 0..self.n {
-            forcing[s] += dt * (trig[s] * self.phi[s * NS_MAX + j]);
+        let phi = self.station_shapes(j);
+        let (forcing, trig) = (&mut forcing[..phi.len()], &trig[..phi.len()]);
+        for s in 0..phi.len() {
+            forcing[s] += dt * (trig[s] * phi[s]);
+        }
+    }
+
+    /// [`PetersHe::station_inflow`] at every station of a blade into `inflow`, the sums in the
+    /// same order (bit for bit), as one pass over the states with the stations innermost.
+    pub fn blade_inflow<D: Scalar>(&self, coef: &[D], inflow: &mut [D]) {
+        let inflow = &mut inflow[..self.stations];
+        inflow.iter_mut().for_each(|v| *v = D::from(0.0));
+        for (c, phi) in coef[..self.n].iter().zip(self.phi_by_state.chunks_exact(self.stations)) {
+            for (v, p) in inflow.iter_mut().zip(phi) {
+                *v += *c * *p;
+            }
+        }
+    }
+
+    /// [`PetersHe::add_forcing`] of every station of a blade, with the shaft-axis forces `dt`
+    /// (zero where a station has none), added in station order (bit for bit).
+    pub fn add_blade_forcing<D: Scalar>(&self, forcing: &mut [D], trig: &[D], dt: &[D]) {
+        let (forcing, trig) = (&mut forcing[..self.n], &trig[..self.n]);
+        for (dt, phi) in dt[..self.stations].iter().zip(self.phi.chunks_exact(self.n)) {
+            for s in 0..phi.len() {
+                forcing[s] += *dt * (trig[s] * phi[s]);
+            }
         }
     }
 
@@ -302,27 +345,14 @@ impl PetersHe {
         for p in 1..powers.len() {
             powers[p] = powers[p - 1] * x_skew;
         }
-        // y = L^-1 alpha, block by block.
+        // y = L^-1 alpha, block by block, in working arrays sized by the block (the largest
+        // truncation's 20 x 20 only when needed).
         let mut y = xw;
         for (block, entries) in self.blocks.iter().zip(&self.l) {
-            let nb = block.len();
-            let mut a = [D::from(0.0); BLOCK_MAX * BLOCK_MAX];
-            for (dst, e) in a.iter_mut().zip(entries) {
-                if e.gamma != 0.0 {
-                    let mut v = powers[e.p1 as usize];
-                    if e.c2 != 0.0 {
-                        v += powers[e.p2 as usize] * e.c2;
-                    }
-                    *dst = v * e.gamma;
-                }
-            }
-            let mut rhs = [D::from(0.0); BLOCK_MAX];
-            for (r, &i) in rhs.iter_mut().zip(block) {
-                *r = xw[i];
-            }
-            solve(&mut a[..nb * nb], &mut rhs[..nb]);
-            for (r, &i) in rhs.iter().zip(block) {
-                y[i] = *r;
+            match block.len() {
+                0..=6 => solve_block::<D, 36>(block, entries, &powers, &xw, &mut y),
+                7..=12 => solve_block::<D, 144>(block, entries, &powers, &xw, &mut y),
+                _ => solve_block::<D, { BLOCK_MAX * BLOCK_MAX }>(block, entries, &powers, &xw, &mut y),
             }
         }
         let mut dw = [D::from(0.0); N_DECLARED];
@@ -355,6 +385,30 @@ impl PetersHe {
                 x[i] * cos_m[mode.m] + x[partner] * sin_m[mode.m]
             };
         }
+    }
+}
+
+/// `y[block] = L_block^-1 xw[block]` for one block of `L` (its `entries` row-major, from the
+/// powers of `X`), in a matrix of capacity `CAP >= block.len()^2`.
+fn solve_block<D: Scalar, const CAP: usize>(block: &[usize], entries: &[LEntry], powers: &[D], xw: &[D], y: &mut [D]) {
+    let nb = block.len();
+    let mut a = [D::from(0.0); CAP];
+    for (dst, e) in a.iter_mut().zip(entries) {
+        if e.gamma != 0.0 {
+            let mut v = powers[e.p1 as usize];
+            if e.c2 != 0.0 {
+                v += powers[e.p2 as usize] * e.c2;
+            }
+            *dst = v * e.gamma;
+        }
+    }
+    let mut rhs = [D::from(0.0); BLOCK_MAX];
+    for (r, &i) in rhs.iter_mut().zip(block) {
+        *r = xw[i];
+    }
+    solve(&mut a[..nb * nb], &mut rhs[..nb]);
+    for (r, &i) in rhs.iter().zip(block) {
+        y[i] = *r;
     }
 }
 
@@ -420,18 +474,28 @@ pub struct Disk<'a, D> {
     scale: D,
     /// `sum(dT phi trig)` per state, N (unscaled; see [`PetersHe::scale_forcing`]).
     pub forcing: [D; N_DECLARED],
+    /// The current blade's shaft-axis force per station, N (zero where the section loop gave
+    /// none), added to `forcing` at the blade's end.
+    dt: [D; NS_MAX],
+}
+
+/// What [`Disk`] keeps per blade: each state's `cos(m psi)` or `sin(m psi)`, and the inflow
+/// ratio at each station.
+#[derive(Debug)]
+pub struct DiskBlade<D> {
+    trig: [D; N_DECLARED],
+    inflow: [D; NS_MAX],
 }
 
 impl<'a, D: Scalar> Disk<'a, D> {
     /// The inflow of `model` with states `x`, times `scale`.
     pub fn new(model: &'a PetersHe, x: &'a [D], scale: D) -> Self {
-        Disk { model, x, scale, forcing: [D::from(0.0); N_DECLARED] }
+        Disk { model, x, scale, forcing: [D::from(0.0); N_DECLARED], dt: [D::from(0.0); NS_MAX] }
     }
 }
 
 impl<D: Scalar> DiskInflow<D> for &mut Disk<'_, D> {
-    /// `trig` of each state, and `x trig`.
-    type Blade = ([D; N_DECLARED], [D; N_DECLARED]);
+    type Blade = DiskBlade<D>;
 
     fn blade(&mut self, sin_psi: D, cos_psi: D) -> Self::Blade {
         let trig = self.model.trig(sin_psi, cos_psi);
@@ -439,15 +503,22 @@ impl<D: Scalar> DiskInflow<D> for &mut Disk<'_, D> {
         for s in 0..self.model.n {
             coef[s] = self.x[s] * trig[s] * self.scale;
         }
-        (trig, coef)
+        let mut inflow = [D::from(0.0); NS_MAX];
+        self.model.blade_inflow(&coef, &mut inflow);
+        self.dt = [D::from(0.0); NS_MAX];
+        DiskBlade { trig, inflow }
     }
 
     fn at(&self, blade: &Self::Blade, j: usize, _r_over_radius: f64) -> D {
-        self.model.station_inflow(&blade.1, j)
+        blade.inflow[j]
     }
 
-    fn section_thrust(&mut self, blade: &Self::Blade, j: usize, dt: D) {
-        self.model.add_forcing(&mut self.forcing, &blade.0, j, dt);
+    fn section_thrust(&mut self, _blade: &Self::Blade, j: usize, dt: D) {
+        self.dt[j] = dt;
+    }
+
+    fn end_blade(&mut self, blade: &Self::Blade) {
+        self.model.add_blade_forcing(&mut self.forcing, &blade.trig, &self.dt);
     }
 }
 
@@ -713,6 +784,7 @@ mod tests {
 #[cfg(test)]
 mod edgewise {
     use super::*;
+    use crate::quadrature::{Rule, stations};
 
     /// At the 90 deg skew limit (`X = 1`, e.g. a wake in the disk plane) every truncation's `L`
     /// stays solvable: the rates are finite.
@@ -731,6 +803,29 @@ mod edgewise {
                     assert!(d.iter().all(|v| v.is_finite() && v.abs() < 1e6), "M {m} K {k}: {d:?}");
                 }
             }
+        }
+    }
+    /// The blade-level sums of the section loop (inflow at every station, forcing of every
+    /// station) equal the per-station sums bit for bit, for the 10- and 36-state truncations.
+    #[test]
+    fn blade_sums_equal_the_per_station_sums_bit_for_bit() {
+        let (r, _) = stations(Rule::Midpoint, 20, 0.1, 1.0);
+        for (m, k) in [(2, 2), (4, 4)] {
+            let model = PetersHe::new(m, k, &r);
+            let n = model.n_states();
+            let coef: Vec<f64> =
+                (0..n).map(|s| 0.01 * (s as f64 + 1.0).sqrt() * if s % 3 == 0 { -1.0 } else { 1.0 }).collect();
+            let mut inflow = [0.0; NS_MAX];
+            model.blade_inflow(&coef, &mut inflow);
+            let trig = model.trig(0.3_f64.sin(), 0.3_f64.cos());
+            let dt: Vec<f64> = (0..r.len()).map(|j| 100.0 + 7.0 * j as f64 - 0.3 * (j * j) as f64).collect();
+            let (mut by_blade, mut by_station) = (vec![0.0; N_DECLARED], vec![0.0; N_DECLARED]);
+            model.add_blade_forcing(&mut by_blade, &trig, &dt);
+            for j in 0..r.len() {
+                assert_eq!(inflow[j], model.station_inflow(&coef, j), "station {j}");
+                model.add_forcing(&mut by_station, &trig, j, dt[j]);
+            }
+            assert_eq!(by_blade, by_station);
         }
     }
 }

@@ -184,6 +184,13 @@ pub trait Model: Sized + 'static {
     /// Projects the state back onto its manifold after each accepted integrator step (for
     /// example, renormalises a quaternion). Default: nothing.
     fn project_state(&self, _x: &mut [f64]) {}
+
+    /// The one-time warnings kept in `work`, which the instance logs after each evaluation
+    /// ([`Warnings`](crate::Warnings)). Default: none.
+    fn warnings<D: Scalar>(work: &mut Self::Work<D>) -> Option<&mut crate::Warnings> {
+        let _ = work;
+        None
+    }
 }
 
 /// Inside `impl Model for ...`, the [`Model::Work`] of a model that keeps nothing between

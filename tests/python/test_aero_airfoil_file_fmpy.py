@@ -90,3 +90,28 @@ print("\\n".join(messages), flush=True)
     # the drag Mach line before it).
     assert any("airfoil_file" in m and f"{path}:17:9:" in m for m in child.stdout.splitlines()), (
         child.stdout, child.stderr)
+
+
+def test_a_mach_number_beyond_the_table_is_clamped_with_one_warning_through_the_logger(aero_fmu, tmp_path):
+    """The table's Mach columns (identical) at 0 and 0.3; a speed of sound of 100 m/s puts the
+    section at Mach 0.4, beyond them: the thrust is the analytic polar's (the clamped column is
+    the same), and FMPy's logger receives exactly one fmi2Warning (status 1) in category
+    logStatusWarning naming the clamp, over every evaluation of the run."""
+    path = tmp_path / "mach-0-0.3.c81"
+    path.write_text(linear_table().replace("       0.0 0.9", "       0.0 0.3"))
+    messages = []
+
+    def logger(_environment, _instance, status, category, message):
+        messages.append((status, category.decode(), message.decode()))
+
+    analytic = thrust(aero_fmu, {"speed_of_sound": 100.0})
+    clamped = thrust(aero_fmu, {"airfoil": 2, "airfoil_file": str(path), "speed_of_sound": 100.0}, logger)
+    assert abs(clamped - analytic) <= 1e-9 * abs(analytic), (clamped, analytic)
+    warnings = [m for m in messages if m[0] != 0]
+    assert len(warnings) == 1, messages
+    assert warnings[0][0] == 1 and warnings[0][1] == "logStatusWarning", warnings
+    assert "Mach" in warnings[0][2] and "clamped" in warnings[0][2], warnings
+    # Within the range (the default speed of sound: Mach 0.12): no warning.
+    messages.clear()
+    thrust(aero_fmu, {"airfoil": 2, "airfoil_file": str(path)}, logger)
+    assert [m for m in messages if m[0] != 0] == [], messages

@@ -1,5 +1,6 @@
 //! The Aero FMU: the parameters checked into an [`Aero`], and its [`Model`] impl.
 
+use fmu_core::Warnings;
 use fmu_core::declare::Tables;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar};
 use fmu_core::params::{ParameterError, Reader};
@@ -229,7 +230,16 @@ impl Model for Aero {
 
     const TABLES: Tables = crate::layout::TABLES;
 
-    fmu_core::no_work!();
+    /// The one-time warnings (a Mach number clamped to a table's range, [`MACH_CLAMPED`]).
+    type Work<D: Scalar> = Warnings;
+
+    fn work<D: Scalar>(&self) -> Warnings {
+        Warnings::default()
+    }
+
+    fn warnings<D: Scalar>(work: &mut Warnings) -> Option<&mut Warnings> {
+        Some(work)
+    }
 
     /// Builds the model from parameter values, validating them (errors name the parameter).
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
@@ -267,12 +277,13 @@ impl Model for Aero {
         }
     }
 
-    fn derivatives<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
+    fn derivatives<D: Scalar>(&self, work: &mut Warnings, _t: D, xs: &[D], us: &[D], dx: &mut [D]) {
         if let Some(ph) = &self.peters_he {
             let flight = self.flight_condition(us);
             let scale = self.ground_scale(&flight, ph.mean_inflow(xs));
             let mut disk = Disk::new(ph, xs, scale);
-            self.loads_with(us, &mut disk);
+            let loads = self.loads_with(us, &mut disk);
+            warn_if_clamped(&loads, work);
             ph.scale_forcing(&mut disk.forcing, self.thrust_scale);
             ph.rates(xs, &disk.forcing, &flight, self.omega, dx);
         } else if self.inflow == InflowModel::PittPeters {
@@ -280,17 +291,18 @@ impl Model for Aero {
             let lambda = [x.lambda0(), x.lambda_s(), x.lambda_c()];
             let inflow = self.pitt_peters_inflow(lambda, us);
             let loads = self.loads(us, &inflow);
+            warn_if_clamped(&loads, work);
             self.pitt_peters_derivatives(us, lambda, &loads, dx);
         }
     }
 
-    fn outputs<D: Scalar>(&self, work: &mut (), t: D, xs: &[D], us: &[D], ys: &mut [D]) {
+    fn outputs<D: Scalar>(&self, work: &mut Warnings, t: D, xs: &[D], us: &[D], ys: &mut [D]) {
         // The uniform inflow iteration starts from no inflow.
         self.outputs_warm(work, t, xs, us, &[0.0; y::N], ys);
     }
 
     /// With uniform inflow, the inflow iteration starts from the previous evaluation's inflow.
-    fn outputs_warm<D: Scalar>(&self, _work: &mut (), _t: D, xs: &[D], us: &[D], y_prev: &[f64], ys: &mut [D]) {
+    fn outputs_warm<D: Scalar>(&self, work: &mut Warnings, _t: D, xs: &[D], us: &[D], y_prev: &[f64], ys: &mut [D]) {
         let (inflow, loads) = match self.inflow {
             InflowModel::None => (Inflow::zero(), self.loads(us, &Inflow::zero())),
             InflowModel::Uniform => {
@@ -304,11 +316,23 @@ impl Model for Aero {
             }
             InflowModel::PetersHe => self.peters_he_outputs(xs, us),
         };
+        warn_if_clamped(&loads, work);
         self.write_outputs(xs, us, &inflow, &loads, ys);
     }
 
     fn tolerances(&self) -> (f64, f64) {
         (self.tolerance, self.tolerance)
+    }
+}
+
+/// The warning when a section's Mach number leaves its airfoil table's Mach range.
+pub const MACH_CLAMPED: fmu_core::instance::Cause = "a section's Mach number is outside its airfoil table's Mach range: the \
+     coefficients at the table's nearest Mach number are used (clamped; logged once per instance)";
+
+/// Raises [`MACH_CLAMPED`] if the loads clamped a Mach number.
+fn warn_if_clamped<D>(loads: &RotorLoads<D>, work: &mut Warnings) {
+    if loads.mach_clamped {
+        work.raise(MACH_CLAMPED);
     }
 }
 

@@ -7,6 +7,7 @@
 //! them, `Aero` does not (its `dynamic_stall = 1` is an error that names this FMU). Both share
 //! the parameters, inputs, outputs and code.
 
+use fmu_core::Warnings;
 use fmu_core::declare::Tables;
 use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
 use fmu_core::params::ParameterError;
@@ -214,7 +215,7 @@ impl Model for AeroDynamicStall {
 
     fn outputs_warm<D: Scalar>(&self, work: &mut Vec<D>, t: D, xs: &[D], us: &[D], y_prev: &[f64], ys: &mut [D]) {
         if self.airfoils.is_empty() {
-            return self.aero.outputs_warm(&mut (), t, xs, us, y_prev, ys);
+            return self.aero.outputs_warm(&mut Warnings::default(), t, xs, us, y_prev, ys);
         }
         let m = self.n_inflow();
         let inflow = self.inflow(xs, us);

@@ -122,7 +122,7 @@ impl CoefficientTable {
     }
 
     /// [`bracket`] over the angles, starting from the angle's 1-deg bin.
-    #[inline]
+    #[inline(always)]
     fn bracket_alpha(&self, x: f64) -> (usize, f64, bool) {
         let grid = &self.alpha_deg;
         let last = grid.len() - 1;
@@ -141,15 +141,29 @@ impl CoefficientTable {
     /// angles, linear in the Mach number between the two neighbouring Mach numbers. Beyond the
     /// ends of either range the value at the end is used (clamped, zero slope along that axis);
     /// [`Lookup::mach_clamped`] says when the Mach number was.
-    #[inline]
+    #[inline(always)]
     pub fn lookup(&self, alpha_deg: f64, mach: f64) -> Lookup {
         if self.all_zero {
             let mach_clamped = self.mach.len() > 1 && (mach < self.mach[0] || mach > self.mach[self.mach.len() - 1]);
             return Lookup { value: 0.0, d_alpha: 0.0, d_mach: 0.0, mach_clamped };
         }
+        self.interpolate(self.bracket_alpha(alpha_deg), bracket(&self.mach, mach))
+    }
+
+    /// Zero everywhere and at most one Mach number: every lookup is exactly zero and never clamps.
+    pub fn is_zero(&self) -> bool {
+        self.all_zero && self.mach.len() <= 1
+    }
+
+    /// [`CoefficientTable::lookup`] at the brackets `(index, weight, clamped)` of the angle and
+    /// the Mach number in this table's grids.
+    #[inline(always)]
+    fn interpolate(
+        &self,
+        (i, wa, alpha_clamped): (usize, f64, bool),
+        (k, wm, mach_clamped): (usize, f64, bool),
+    ) -> Lookup {
         let nm = self.mach.len();
-        let (i, wa, alpha_clamped) = self.bracket_alpha(alpha_deg);
-        let (k, wm, mach_clamped) = bracket(&self.mach, mach);
         let at = |i: usize, k: usize| self.values[i * nm + k];
         let (i1, k1) = ((i + 1).min(self.alpha_deg.len() - 1), (k + 1).min(nm - 1));
         // Along Mach at the two angles, then along the angle.
@@ -164,6 +178,26 @@ impl CoefficientTable {
             slope(i) + wa * (slope(i1) - slope(i))
         };
         Lookup { value, d_alpha, d_mach, mach_clamped }
+    }
+}
+
+impl C81Airfoil {
+    /// The lift and the drag table have the same angles and Mach numbers, so that
+    /// [`C81Airfoil::lift_drag`] can bracket once for both.
+    pub fn lift_drag_share_grid(&self) -> bool {
+        self.lift.alpha_deg == self.drag.alpha_deg && self.lift.mach == self.drag.mach
+    }
+
+    /// The lift and the drag lookups ([`CoefficientTable::lookup`]); with `shared_grid` (which
+    /// must be [`C81Airfoil::lift_drag_share_grid`]) the angle and the Mach number are bracketed
+    /// once for both, with the same results bit for bit.
+    #[inline(always)]
+    pub fn lift_drag(&self, alpha_deg: f64, mach: f64, shared_grid: bool) -> (Lookup, Lookup) {
+        if !shared_grid {
+            return (self.lift.lookup(alpha_deg, mach), self.drag.lookup(alpha_deg, mach));
+        }
+        let (a, m) = (self.lift.bracket_alpha(alpha_deg), bracket(&self.lift.mach, mach));
+        (self.lift.interpolate(a, m), self.drag.interpolate(a, m))
     }
 }
 

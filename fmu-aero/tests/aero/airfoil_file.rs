@@ -8,7 +8,7 @@
 use std::f64::consts::PI;
 use std::path::PathBuf;
 
-use crate::common::{BladeState, Rotor, Sim, Val, blade_inputs, i, r, rel, set_blade, vr};
+use crate::common::{Sim, Val, i, r, rel, set_hover_collective, vr};
 use fmu_aero::Aero;
 use fmu_core::Instance;
 use test_fmus::c81::{LINEAR_TABLE_CD, linear_table, malformed_table};
@@ -46,15 +46,10 @@ fn with_file(params: &[(&str, Val)], file: &str) -> Result<Sim, String> {
 /// Thrust (N) and power (W) of a 4-blade rotor in hover at collectives 4, 8 and 12 deg with
 /// uniform momentum inflow.
 fn hover_thrust_and_power(sim: &mut Sim) -> Vec<[f64; 2]> {
-    let (omega, e) = (29.0, 0.3);
-    let rotor = Rotor::hover(omega, e);
     [4.0_f64, 8.0, 12.0]
         .iter()
-        .map(|deg| {
-            for b in 0..4 {
-                let state = BladeState { psi: 0.5 * PI * b as f64, theta: deg.to_radians(), ..Default::default() };
-                set_blade(sim, b + 1, &blade_inputs(&rotor, &state));
-            }
+        .map(|&deg| {
+            set_hover_collective(sim, deg);
             [sim.get("thrust"), sim.get("power")]
         })
         .collect()

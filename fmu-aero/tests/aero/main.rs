@@ -11,6 +11,7 @@ mod fmi_interface;
 mod forward_flight;
 mod hover_caradonna_tung;
 mod hover_inflow;
+mod mach_clamp;
 mod static_lift_seed004;
 mod tip_loss_bem;
 mod wind;

@@ -164,6 +164,7 @@ impl<M: Model> Instance<M> {
                 rtol,
                 atol,
             );
+            me.flush_warnings();
             if let Err(e) = result {
                 me.s.x.copy_from_slice(&me.x_before_step);
                 me.outputs_dirty = true;

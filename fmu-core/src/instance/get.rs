@@ -38,6 +38,7 @@ impl<M: Model> Instance<M> {
         // first), as stored.
         let (u, y_prev) = (&self.s.reals[self.catalog.inputs()], &self.s.reals[self.catalog.outputs()]);
         c.model.outputs_warm(&mut c.work, self.s.time, &self.s.x, u, y_prev, &mut self.y);
+        self.flush_warnings();
         // All checked without an early exit (which the compiler does not vectorise); which one
         // failed is looked up only on failure.
         if !self.y.iter().fold(true, |finite, v| finite & v.is_finite())
@@ -182,6 +183,7 @@ impl<M: Model> Instance<M> {
     pub(super) fn evaluate_derivatives(&mut self, function: &'static str) -> FmiResult<()> {
         let c = self.model.as_mut().expect("configured by the caller");
         c.model.derivatives(&mut c.work, self.s.time, &self.s.x, &self.s.reals[self.catalog.inputs()], &mut self.dx);
+        self.flush_warnings();
         if let Some(k) = self.dx.iter().position(|v| !v.is_finite()) {
             let name = self
                 .declared_of_state

@@ -20,6 +20,7 @@ mod lookup;
 mod model_exchange;
 mod set;
 mod state;
+mod warnings;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -31,6 +32,7 @@ use crate::description;
 use crate::model::Model;
 use crate::ode::Dopri5;
 use crate::status::{FmiError, FmiResult, Status};
+pub use warnings::{Cause, Warnings};
 
 pub use cosim::MAX_INPUT_DERIVATIVE_ORDER;
 pub use model_exchange::EventInfo;
@@ -131,6 +133,8 @@ pub struct Instance<M: Model> {
     catalog: Arc<Catalog>,
     logger: Logger,
     debug_logging: bool,
+    /// The one-time warnings logged ([`warnings`]).
+    logged: warnings::Logged,
     /// The unzipped `resources` folder, from `fmuResourceLocation` (see [`Parameters::resources`]).
     ///
     /// [`Parameters::resources`]: crate::model::Parameters::resources
@@ -189,6 +193,7 @@ impl<M: Model> Instance<M> {
             catalog,
             logger,
             debug_logging: false,
+            logged: warnings::Logged::default(),
             resources: None,
             s,
             model: None,

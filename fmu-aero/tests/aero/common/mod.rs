@@ -177,3 +177,14 @@ pub fn blade_inputs(rotor: &Rotor, b: &BladeState) -> BladeInputs {
 pub fn rel(a: f64, b: f64) -> f64 {
     (a - b).abs() / b.abs()
 }
+
+/// Sets the four blades of a hovering rotor at the FMU's default speed and hinge (`Omega` 29 rad/s,
+/// `e` 0.3 m) to the collective `deg` (degrees), at azimuths 0, 90, 180 and 270 deg.
+pub fn set_hover_collective(sim: &mut Sim, deg: f64) {
+    let rotor = Rotor::hover(29.0, 0.3);
+    for b in 0..4 {
+        let state =
+            BladeState { psi: 0.5 * std::f64::consts::PI * b as f64, theta: deg.to_radians(), ..Default::default() };
+        set_blade(sim, b + 1, &blade_inputs(&rotor, &state));
+    }
+}
