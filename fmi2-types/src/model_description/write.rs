@@ -25,6 +25,18 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// Real `v` as the shortest text that reads back as the same `f64`; `INF`, `-INF` and `NaN` as
+/// XML Schema spells them.
+pub fn real_text(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".to_string()
+    } else if v.is_infinite() {
+        if v < 0.0 { "-INF" } else { "INF" }.to_string()
+    } else {
+        format!("{v:?}")
+    }
+}
+
 /// The attributes of one element, each ` name="value"`, appended as they are given.
 #[derive(Default)]
 struct Attributes(String);
@@ -49,17 +61,8 @@ impl Attributes {
     /// Real `value` as the shortest text that reads back as the same `f64` (`INF`, `-INF`, `NaN`
     /// as XML Schema spells them).
     fn real(mut self, name: &str, value: Option<f64>) -> Self {
-        match value {
-            Some(v) if v.is_nan() => {
-                let _ = write!(self.0, " {name}=\"NaN\"");
-            }
-            Some(v) if v.is_infinite() => {
-                let _ = write!(self.0, " {name}=\"{}INF\"", if v < 0.0 { "-" } else { "" });
-            }
-            Some(v) => {
-                let _ = write!(self.0, " {name}=\"{v:?}\"");
-            }
-            None => {}
+        if let Some(v) = value {
+            let _ = write!(self.0, " {name}=\"{}\"", real_text(v));
         }
         self
     }
