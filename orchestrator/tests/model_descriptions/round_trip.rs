@@ -10,6 +10,8 @@
 use cosim::import::model_description::schema::ModelDescription;
 use fmu_catalog::{ModelVisitor, visit_our_models};
 
+use crate::import_support::parse_write_parse;
+
 struct WriteThenParse(Vec<&'static str>);
 
 impl ModelVisitor for WriteThenParse {
@@ -38,14 +40,6 @@ fn the_rust_test_fmu_descriptions_parse_back_into_the_written_types() {
     visitor.visit::<test_fmus::Load>();
     visitor.visit::<test_fmus::text::TextParameters>();
     assert_eq!(visitor.0, ["TwoMassBody", "TwoMassLoad", "TextParameters"]);
-}
-
-/// Text → types → text → types: the second parse equals the first.
-fn parse_write_parse(xml: &str) -> cosim::import::model_description::schema::ModelDescription {
-    let first = ModelDescription::parse(xml).unwrap();
-    let second = ModelDescription::parse(&first.to_xml()).unwrap();
-    assert_eq!(second, first);
-    first
 }
 
 #[test]

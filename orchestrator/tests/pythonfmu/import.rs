@@ -77,30 +77,11 @@ fn pythonfmu_description_is_read() {
     assert_eq!(md.feedthrough_inputs(y).len(), 2, "so every input (u, enabled) counts as feedthrough");
 }
 
-/// The `modelDescription.xml` of the FMU archive at `path`.
-fn description_text(path: &Path) -> String {
-    use std::io::Read as _;
-    let mut archive = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let mut xml = String::new();
-    archive.by_name("modelDescription.xml").unwrap().read_to_string(&mut xml).unwrap();
-    xml
-}
-
-/// Text → types → text → types through the model-description schema: the second parse equals
-/// the first.
-fn parse_write_parse(xml: &str) -> cosim::import::model_description::schema::ModelDescription {
-    use cosim::import::model_description::schema::ModelDescription;
-    let first = ModelDescription::parse(xml).unwrap();
-    let second = ModelDescription::parse(&first.to_xml()).unwrap();
-    assert_eq!(second, first);
-    first
-}
-
 /// PythonFMU's description through the model-description schema: text → types → text → types,
 /// equal.
 #[test]
 fn pythonfmu_description_round_trips_through_the_schema() {
-    let first = parse_write_parse(&description_text(&gain_fmu()));
+    let first = import_support::parse_write_parse(&import_support::description_text(&gain_fmu()));
     assert_eq!(first.model_variables.len(), 6, "k, u, y, steps, enabled, label");
     assert_eq!(first.author.as_deref(), Some("rotorcraft-fmi tests"));
 }
@@ -112,7 +93,7 @@ fn the_third_party_aero_description_round_trips_through_the_schema() {
     let script = import_support::workspace_root().join("examples/third-party-aero/SimpleAero.py");
     let source = std::fs::read_to_string(&script).unwrap_or_else(|e| panic!("{}: {e}", script.display()));
     let (_dir, simple_aero) = build_with_pythonfmu("SimpleAero", &source);
-    let document = parse_write_parse(&description_text(&simple_aero));
+    let document = import_support::parse_write_parse(&import_support::description_text(&simple_aero));
     assert_eq!(document.model_name, "SimpleAero");
     let inputs =
         document.model_variables.iter().filter(|v| v.causality == cosim::import::model_description::Causality::Input);

@@ -1,3 +1,6 @@
+//! The importer's view derived from parsed documents (the parser's own checks and errors are
+//! tested in `fmi2-types`' `model_description/parse/tests.rs`).
+
 use super::*;
 
 /// A small valid FMI 2.0 CS description with `extra` inserted before `ModelVariables`.
@@ -19,10 +22,12 @@ fn doc(root_attrs: &str, extra: &str, variables: &str, structure: &str) -> Strin
 
 const ROOT: &str = r#"fmiVersion="2.0" modelName="M" guid="{1}" generationTool="test""#;
 const CS: &str = r#"<CoSimulation modelIdentifier="M"/>"#;
+/// An input force, a stiffness and an output position, with the spellings of a third-party
+/// tool (`+2`, `0`) that the view shows as the schema's writer spells them.
 const VARS: &str = r#"
-    <ScalarVariable name="u" valueReference="1" causality="input"><Real start="0"/></ScalarVariable>
-    <ScalarVariable name="k" valueReference="2" causality="parameter" variability="fixed"><Real start="2"/></ScalarVariable>
-    <ScalarVariable name="y" valueReference="3" causality="output"><Real/></ScalarVariable>"#;
+    <ScalarVariable name="u" valueReference="1" causality="input"><Real unit="N" start="0"/></ScalarVariable>
+    <ScalarVariable name="k" valueReference="2" causality="parameter" variability="fixed"><Real unit="N/m" start="+2"/></ScalarVariable>
+    <ScalarVariable name="y" valueReference="3" causality="output"><Real unit="m"/></ScalarVariable>"#;
 
 #[test]
 fn minimal_document_with_defaults() {
@@ -42,6 +47,9 @@ fn minimal_document_with_defaults() {
     assert_eq!(y.start, None);
     assert_eq!(md.variable("k").unwrap().variability, Variability::Fixed);
     assert_eq!(md.index_of("k"), Some(1));
+    let k = md.variable("k").unwrap();
+    assert_eq!((k.start.as_deref(), k.unit.as_deref()), (Some("2.0"), Some("N/m")));
+    assert_eq!(md.variable("u").unwrap().start.as_deref(), Some("0.0"));
 }
 
 #[test]
