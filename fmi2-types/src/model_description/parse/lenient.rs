@@ -96,10 +96,11 @@ pub(super) fn element(doc: &mut schema::ModelDescription, stack: &[String], name
             let get_after_set = flag(a, "getAfterSet").unwrap_or(false);
             tool.coupling = Some(schema::Coupling { get_after_set, description: text(a, "description") });
         }
-    } else if at(stack, &[ROOT, "ModelStructure", "InitialUnknowns"]) && name == "Unknown" {
-        if let Some(index) = unsigned(a, "index") {
-            doc.model_structure.initial_unknowns.push(unknown(index, a));
-        }
+    } else if at(stack, &[ROOT, "ModelStructure", "InitialUnknowns"])
+        && name == "Unknown"
+        && let Some(index) = unsigned(a, "index")
+    {
+        doc.model_structure.initial_unknowns.push(unknown(index, a));
     }
 }
 
