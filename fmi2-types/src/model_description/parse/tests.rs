@@ -142,17 +142,19 @@ fn wrong_root_and_encoding() {
 
 /// A document with every element and attribute of the schema set, as a tool would build it.
 fn every_field() -> ModelDescription {
-    let real = |start: f64| RealAttributes { start: Some(start), ..RealAttributes::default() };
-    let variable =
-        |name: &str, value_reference: u32, causality: Causality, variability: Variability, value| ScalarVariable {
-            name: name.into(),
-            value_reference,
-            description: None,
-            causality,
-            variability,
-            initial: None,
-            value,
-        };
+    let mut doc = every_field_but_the_variables();
+    doc.model_variables = every_kind_of_variable();
+    let kinds = vec![DependencyKind::Dependent, DependencyKind::Fixed];
+    doc.model_structure = ModelStructure {
+        outputs: vec![Unknown { index: 8, dependencies: Some(vec![1, 2]), dependencies_kind: Some(kinds) }],
+        derivatives: vec![Unknown { index: 3, dependencies: Some(vec![2]), dependencies_kind: None }],
+        initial_unknowns: vec![Unknown::at(8), Unknown::at(3)],
+    };
+    doc
+}
+
+/// The model information, interfaces, units, types, log categories, experiment and annotation.
+fn every_field_but_the_variables() -> ModelDescription {
     let mut doc = ModelDescription::new("Every <field> & more", "{guid}");
     doc.description = Some("all of them".into());
     (doc.author, doc.version, doc.license) = (Some("a".into()), Some("1.2".into()), Some("MIT".into()));
@@ -189,10 +191,27 @@ fn every_field() -> ModelDescription {
         Some(DefaultExperiment { start_time: Some(0.0), stop_time: Some(2.5), tolerance: Some(1e-7), step_size: None });
     let coupling = Coupling { get_after_set: true, description: Some("consistent".into()) };
     doc.vendor_annotations = vec![Tool { name: TOOL_NAME.into(), coupling: Some(coupling) }];
+    doc
+}
+
+/// A variable of each type: `F` (declared type), the state `x` and `der(x)`, an Integer, an
+/// Enumeration, a Boolean, a String and an output `y`; value references shared across types.
+fn every_kind_of_variable() -> Vec<ScalarVariable> {
+    let real = |start: f64| RealAttributes { start: Some(start), ..RealAttributes::default() };
+    let variable =
+        |name: &str, value_reference: u32, causality: Causality, variability: Variability, value| ScalarVariable {
+            name: name.into(),
+            value_reference,
+            description: None,
+            causality,
+            variability,
+            initial: None,
+            value,
+        };
     let load = RealAttributes { declared_type: Some("Load".into()), min: Some(f64::NEG_INFINITY), ..real(1.5) };
     let integer = IntegerAttributes { declared_type: None, min: Some(-3), max: Some(7), start: Some(2) };
     let mode = IntegerAttributes { declared_type: Some("Mode".into()), ..IntegerAttributes::default() };
-    doc.model_variables = vec![
+    let mut variables = vec![
         variable("F", 1, Causality::Input, Variability::Continuous, VariableType::Real(load)),
         variable("x", 2, Causality::Local, Variability::Continuous, VariableType::Real(real(-1e-300))),
         variable(
@@ -220,15 +239,9 @@ fn every_field() -> ModelDescription {
         ),
         variable("y", 4, Causality::Output, Variability::Continuous, VariableType::Real(RealAttributes::default())),
     ];
-    doc.model_variables[1].initial = Some(Initial::Exact);
-    doc.model_variables[0].description = Some("load on the hub, body x".into());
-    let kinds = vec![DependencyKind::Dependent, DependencyKind::Fixed];
-    doc.model_structure = ModelStructure {
-        outputs: vec![Unknown { index: 8, dependencies: Some(vec![1, 2]), dependencies_kind: Some(kinds) }],
-        derivatives: vec![Unknown { index: 3, dependencies: Some(vec![2]), dependencies_kind: None }],
-        initial_unknowns: vec![Unknown::at(8), Unknown::at(3)],
-    };
-    doc
+    variables[1].initial = Some(Initial::Exact);
+    variables[0].description = Some("load on the hub, body x".into());
+    variables
 }
 
 #[test]
