@@ -67,6 +67,16 @@ impl Attributes {
         self
     }
 
+    /// The four flags that end both `ModelExchange` and `CoSimulation`, in the schema's order:
+    /// `[canBeInstantiatedOnlyOncePerProcess, canGetAndSetFMUstate]`,
+    /// `[canSerializeFMUstate, providesDirectionalDerivative]`.
+    fn common_flags(self, [once, get_set]: [Option<bool>; 2], [serialize, derivative]: [Option<bool>; 2]) -> Self {
+        self.display("canBeInstantiatedOnlyOncePerProcess", once)
+            .display("canGetAndSetFMUstate", get_set)
+            .display("canSerializeFMUstate", serialize)
+            .display("providesDirectionalDerivative", derivative)
+    }
+
     /// Indices separated by spaces.
     fn list<T>(mut self, name: &str, values: Option<&[T]>, item: impl Fn(&T) -> String) -> Self {
         if let Some(values) = values {
@@ -116,11 +126,9 @@ impl ModelDescription {
             let a = Attributes::default()
                 .text("modelIdentifier", Some(&me.model_identifier))
                 .display("needsExecutionTool", me.needs_execution_tool)
-                .display("completedIntegratorStepNotNeeded", me.completed_integrator_step_not_needed)
-                .display("canBeInstantiatedOnlyOncePerProcess", me.can_be_instantiated_only_once_per_process)
-                .display("canGetAndSetFMUstate", me.can_get_and_set_fmu_state)
-                .display("canSerializeFMUstate", me.can_serialize_fmu_state)
-                .display("providesDirectionalDerivative", me.provides_directional_derivative);
+                .display("completedIntegratorStepNotNeeded", me.completed_integrator_step_not_needed);
+            let flags = [me.can_be_instantiated_only_once_per_process, me.can_get_and_set_fmu_state];
+            let a = a.common_flags(flags, [me.can_serialize_fmu_state, me.provides_directional_derivative]);
             let _ = writeln!(x, "  <ModelExchange{}/>", a.0);
         }
         if let Some(cs) = &self.co_simulation {
@@ -129,11 +137,9 @@ impl ModelDescription {
                 .display("needsExecutionTool", cs.needs_execution_tool)
                 .display("canHandleVariableCommunicationStepSize", cs.can_handle_variable_communication_step_size)
                 .display("canInterpolateInputs", cs.can_interpolate_inputs)
-                .display("maxOutputDerivativeOrder", cs.max_output_derivative_order)
-                .display("canBeInstantiatedOnlyOncePerProcess", cs.can_be_instantiated_only_once_per_process)
-                .display("canGetAndSetFMUstate", cs.can_get_and_set_fmu_state)
-                .display("canSerializeFMUstate", cs.can_serialize_fmu_state)
-                .display("providesDirectionalDerivative", cs.provides_directional_derivative);
+                .display("maxOutputDerivativeOrder", cs.max_output_derivative_order);
+            let flags = [cs.can_be_instantiated_only_once_per_process, cs.can_get_and_set_fmu_state];
+            let a = a.common_flags(flags, [cs.can_serialize_fmu_state, cs.provides_directional_derivative]);
             let _ = writeln!(x, "  <CoSimulation{}/>", a.0);
         }
     }
