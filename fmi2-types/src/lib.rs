@@ -2,7 +2,7 @@
 //! codes, defined once for both sides of the C boundary: `fmu-core` exports FMUs with them and
 //! `cosim::import` calls FMUs with them, the function types ([`functions`]) included; and the
 //! model description ([`model_description`]): its types and the one writer of
-//! `modelDescription.xml`, used by our FMUs and the system FMU. No dependencies.
+//! `modelDescription.xml`, used by our FMUs and the system FMU, and (feature `parse`) its parser, used by the importer. No dependencies without `parse`.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 

@@ -13,7 +13,7 @@ use crate::units;
 use crate::variable::{Causality, Enumeration, Kind, Variability, Variable};
 
 /// Name of the tool in `generationTool` and in our vendor annotation.
-pub const TOOL_NAME: &str = "rotorcraft-fmi";
+pub const TOOL_NAME: &str = schema::TOOL_NAME;
 /// `author` of our model descriptions.
 pub const AUTHOR: &str = "rotorcraft-fmi contributors";
 /// `license` of our model descriptions (the workspace's licence).

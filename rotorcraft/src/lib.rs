@@ -10,6 +10,7 @@
 //!   differential, cyclic modes regressive or progressive;
 //! - [`TrimSpec`] is the system description's `trim` section, an application section `cosim`
 //!   keeps as written: [`read_system`] reads a description with it.
+#![deny(unsafe_code)]
 
 mod multiblade;
 mod naming;

@@ -77,9 +77,15 @@ typedef struct {
                                    fmi2Real stop) { \
         (void)td; (void)tol; (void)sd; (void)stop; ((type*)c)->time = start; return fmi2OK; }
 
-/* fmi2GetReal and fmi2SetReal through `static double* var(Inst*, fmi2ValueReference)` of the FMU
- * (NULL: no such variable); fmi2SetReal refuses value references below `first_settable`. */
-#define FMI2_REALS_THROUGH_VAR(first_settable) \
+/* The FMU's Reals are the fields listed, `&i->time, &i->count, ...` for its instance `type* i`,
+ * value reference 0, 1, ... in that order: `static double* var(type*, fmi2ValueReference)` (NULL:
+ * no such variable), fmi2GetReal and fmi2SetReal, which refuses value references below
+ * `first_settable`. */
+#define FMI2_REAL_FIELDS(type, first_settable, ...) \
+    static double* var(type* i, fmi2ValueReference vr) { \
+        double* fields[] = { __VA_ARGS__ }; \
+        return vr < sizeof fields / sizeof *fields ? fields[vr] : NULL; \
+    } \
     fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference* vr, size_t n, fmi2Real* v) { \
         for (size_t k = 0; k < n; k++) { double* p = var(c, vr[k]); if (!p) return fmi2Error; v[k] = *p; } \
         return fmi2OK; \

@@ -8,15 +8,25 @@
 //! `dependencies`) are kept as written: 1-based.
 //!
 //! The writer needs no XML library (an FMU's own library writes its description to check its GUID)
-//! and writes attributes in a fixed order, so equal types give equal bytes.
+//! and writes attributes in a fixed order, so equal types give equal bytes. The parser
+//! ([`ModelDescription::parse`], quick-xml) is behind the `parse` feature, so an FMU's library,
+//! which depends on this crate without it, links no XML reader.
 
 mod guid;
+#[cfg(feature = "parse")]
+mod parse;
 mod units;
 mod write;
 
 pub use guid::guid_of;
+#[cfg(feature = "parse")]
+pub use parse::DescriptionError;
 pub use units::xs_double;
-pub use write::escape;
+pub use write::{escape, real_text};
+
+/// The tool name of our vendor annotation (`<Tool name="rotorcraft-fmi"><Coupling .../>`) and of
+/// our FMUs' `generationTool`.
+pub const TOOL_NAME: &str = "rotorcraft-fmi";
 
 /// `fmiModelDescription`: the whole document.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -450,6 +460,88 @@ impl ModelDescription {
     /// A description with the required attributes and nothing else.
     pub fn new(model_name: &str, guid: &str) -> ModelDescription {
         ModelDescription { model_name: model_name.to_string(), guid: guid.to_string(), ..Default::default() }
+    }
+}
+
+/// The name of a [`ScalarVariable`]'s type element, without its attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VarType {
+    /// `Real`
+    Real,
+    /// `Integer`
+    Integer,
+    /// `Boolean`
+    Boolean,
+    /// `String`
+    String,
+    /// `Enumeration` (set and got as an Integer)
+    Enumeration,
+}
+
+attribute_enum!(VarType {
+    Real => "Real",
+    Integer => "Integer",
+    Boolean => "Boolean",
+    String => "String",
+    Enumeration => "Enumeration",
+});
+
+impl VarType {
+    /// The fmi2Get/Set family of the type (0 Real, 1 Integer and Enumeration, 2 Boolean,
+    /// 3 String): value references are unique within a family only (FMI 2.0 section 2.2.7).
+    pub fn family(self) -> u8 {
+        match self {
+            VarType::Real => 0,
+            VarType::Integer | VarType::Enumeration => 1,
+            VarType::Boolean => 2,
+            VarType::String => 3,
+        }
+    }
+}
+
+impl VariableType {
+    /// The name of the type element.
+    pub fn var_type(&self) -> VarType {
+        match self {
+            VariableType::Real(_) => VarType::Real,
+            VariableType::Integer(_) => VarType::Integer,
+            VariableType::Boolean { .. } => VarType::Boolean,
+            VariableType::String { .. } => VarType::String,
+            VariableType::Enumeration(_) => VarType::Enumeration,
+        }
+    }
+
+    /// The `start` attribute as the writer spells it, if any.
+    pub fn start_text(&self) -> Option<String> {
+        match self {
+            VariableType::Real(r) => r.start.map(real_text),
+            VariableType::Integer(i) | VariableType::Enumeration(i) => i.start.map(|s| s.to_string()),
+            VariableType::Boolean { start, .. } => start.map(|s| s.to_string()),
+            VariableType::String { start, .. } => start.clone(),
+        }
+    }
+}
+
+impl ModelDescription {
+    /// The unit of variable `v`: its Real element's `unit`, else the `unit` of the Real type it
+    /// declares (`declaredType`, the last `SimpleType` of that name); `None` for the other types.
+    pub fn unit_of<'a>(&'a self, v: &'a ScalarVariable) -> Option<&'a str> {
+        let VariableType::Real(r) = &v.value else { return None };
+        if let Some(unit) = &r.unit {
+            return Some(unit);
+        }
+        let declared = r.declared_type.as_deref()?;
+        self.type_definitions.iter().rev().find(|t| t.name == declared).and_then(|t| match &t.kind {
+            SimpleTypeKind::Real { unit, .. } => unit.as_deref(),
+            _ => None,
+        })
+    }
+
+    /// Whether our vendor annotation ([`TOOL_NAME`]) says outputs are consistent after
+    /// `fmi2SetReal` without a step (the last `Coupling` of our tools; absent: false).
+    pub fn get_after_set(&self) -> bool {
+        let ours = self.vendor_annotations.iter().rev().filter(|t| t.name == TOOL_NAME);
+        ours.filter_map(|t| t.coupling.as_ref()).next().is_some_and(|c| c.get_after_set)
     }
 }
 

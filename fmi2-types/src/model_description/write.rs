@@ -25,6 +25,18 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// Real `v` as the shortest text that reads back as the same `f64`; `INF`, `-INF` and `NaN` as
+/// XML Schema spells them.
+pub fn real_text(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".to_string()
+    } else if v.is_infinite() {
+        if v < 0.0 { "-INF" } else { "INF" }.to_string()
+    } else {
+        format!("{v:?}")
+    }
+}
+
 /// The attributes of one element, each ` name="value"`, appended as they are given.
 #[derive(Default)]
 struct Attributes(String);
@@ -49,19 +61,20 @@ impl Attributes {
     /// Real `value` as the shortest text that reads back as the same `f64` (`INF`, `-INF`, `NaN`
     /// as XML Schema spells them).
     fn real(mut self, name: &str, value: Option<f64>) -> Self {
-        match value {
-            Some(v) if v.is_nan() => {
-                let _ = write!(self.0, " {name}=\"NaN\"");
-            }
-            Some(v) if v.is_infinite() => {
-                let _ = write!(self.0, " {name}=\"{}INF\"", if v < 0.0 { "-" } else { "" });
-            }
-            Some(v) => {
-                let _ = write!(self.0, " {name}=\"{v:?}\"");
-            }
-            None => {}
+        if let Some(v) = value {
+            let _ = write!(self.0, " {name}=\"{}\"", real_text(v));
         }
         self
+    }
+
+    /// The four flags that end both `ModelExchange` and `CoSimulation`, in the schema's order:
+    /// `[canBeInstantiatedOnlyOncePerProcess, canGetAndSetFMUstate]`,
+    /// `[canSerializeFMUstate, providesDirectionalDerivative]`.
+    fn common_flags(self, [once, get_set]: [Option<bool>; 2], [serialize, derivative]: [Option<bool>; 2]) -> Self {
+        self.display("canBeInstantiatedOnlyOncePerProcess", once)
+            .display("canGetAndSetFMUstate", get_set)
+            .display("canSerializeFMUstate", serialize)
+            .display("providesDirectionalDerivative", derivative)
     }
 
     /// Indices separated by spaces.
@@ -113,11 +126,9 @@ impl ModelDescription {
             let a = Attributes::default()
                 .text("modelIdentifier", Some(&me.model_identifier))
                 .display("needsExecutionTool", me.needs_execution_tool)
-                .display("completedIntegratorStepNotNeeded", me.completed_integrator_step_not_needed)
-                .display("canBeInstantiatedOnlyOncePerProcess", me.can_be_instantiated_only_once_per_process)
-                .display("canGetAndSetFMUstate", me.can_get_and_set_fmu_state)
-                .display("canSerializeFMUstate", me.can_serialize_fmu_state)
-                .display("providesDirectionalDerivative", me.provides_directional_derivative);
+                .display("completedIntegratorStepNotNeeded", me.completed_integrator_step_not_needed);
+            let flags = [me.can_be_instantiated_only_once_per_process, me.can_get_and_set_fmu_state];
+            let a = a.common_flags(flags, [me.can_serialize_fmu_state, me.provides_directional_derivative]);
             let _ = writeln!(x, "  <ModelExchange{}/>", a.0);
         }
         if let Some(cs) = &self.co_simulation {
@@ -126,11 +137,9 @@ impl ModelDescription {
                 .display("needsExecutionTool", cs.needs_execution_tool)
                 .display("canHandleVariableCommunicationStepSize", cs.can_handle_variable_communication_step_size)
                 .display("canInterpolateInputs", cs.can_interpolate_inputs)
-                .display("maxOutputDerivativeOrder", cs.max_output_derivative_order)
-                .display("canBeInstantiatedOnlyOncePerProcess", cs.can_be_instantiated_only_once_per_process)
-                .display("canGetAndSetFMUstate", cs.can_get_and_set_fmu_state)
-                .display("canSerializeFMUstate", cs.can_serialize_fmu_state)
-                .display("providesDirectionalDerivative", cs.provides_directional_derivative);
+                .display("maxOutputDerivativeOrder", cs.max_output_derivative_order);
+            let flags = [cs.can_be_instantiated_only_once_per_process, cs.can_get_and_set_fmu_state];
+            let a = a.common_flags(flags, [cs.can_serialize_fmu_state, cs.provides_directional_derivative]);
             let _ = writeln!(x, "  <CoSimulation{}/>", a.0);
         }
     }

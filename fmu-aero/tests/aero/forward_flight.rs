@@ -5,7 +5,7 @@
 
 use std::f64::consts::PI;
 
-use crate::common::test_rotor::{A, CHORD, OMEGA, R, TWIST};
+use crate::common::test_rotor::{self, A, CHORD, OMEGA, R, TWIST};
 use crate::common::{
     BladeInputs, BladeState, Rotor, Sim, Val, blade_inputs, cross, dot, i, lin, norm, r, rel, set_blade,
 };
@@ -19,25 +19,16 @@ const RHO: f64 = 1.1;
 const N: usize = 24;
 
 fn params(model: i32, lambda: [f64; 3]) -> Vec<(&'static str, Val)> {
-    vec![
-        ("nb", i(NB as i32)),
-        ("R", r(R)),
-        ("e", r(E)),
-        ("r_root", r(R_ROOT)),
-        ("chord", r(CHORD)),
-        ("twist", r(TWIST)),
-        ("a", r(A)),
-        ("cd0", r(CD0)),
-        ("cd2", r(CD2)),
+    let mut p = test_rotor::parameters(NB, [E, R_ROOT], [CD0, CD2], model);
+    p.extend([
         ("rho", r(RHO)),
         ("n_sections", i(N as i32)),
         ("quadrature", i(0)),
-        ("inflow_model", i(model)),
-        ("Omega", r(OMEGA)),
         ("lambda0_start", r(lambda[0])),
         ("lambda_s_start", r(lambda[1])),
         ("lambda_c_start", r(lambda[2])),
-    ]
+    ]);
+    p
 }
 
 /// A forward-flight rotor state: hub moving forward, slightly right and climbing; blades with

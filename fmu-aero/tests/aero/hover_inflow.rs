@@ -6,7 +6,7 @@
 
 use std::f64::consts::PI;
 
-use crate::common::test_rotor::{A, CHORD, OMEGA, R, TWIST};
+use crate::common::test_rotor::{self, A, CHORD, OMEGA, R, TWIST};
 use crate::common::{BladeState, Rotor, Sim, Val, blade_inputs, i, r, rel, set_blade};
 use fmu_core::verify::math::simpson;
 
@@ -60,19 +60,7 @@ fn exact_angle_bemt(theta75: f64) -> (f64, f64) {
 
 #[test]
 fn uniform_momentum_hover_thrust_matches_blade_element_momentum_theory() {
-    let mut sim = Sim::new(&[
-        ("nb", i(NB as i32)),
-        ("R", r(R)),
-        ("e", r(0.0)),
-        ("r_root", r(0.0)),
-        ("chord", r(CHORD)),
-        ("twist", r(TWIST)),
-        ("a", r(A)),
-        ("cd0", r(0.0)),
-        ("cd2", r(0.0)),
-        ("inflow_model", i(1)),
-        ("Omega", r(OMEGA)),
-    ]);
+    let mut sim = Sim::new(&test_rotor::parameters(NB, [0.0, 0.0], [0.0, 0.0], 1));
     let mut worst: f64 = 0.0;
     for deg in [3.0_f64, 5.0, 7.0, 9.0, 11.0, 13.0] {
         let theta = deg.to_radians();
@@ -107,19 +95,7 @@ fn uniform_momentum_hover_thrust_matches_blade_element_momentum_theory() {
 
 /// Parameters of a rotor with hinge offset, root cut-out and drag for the Pitt-Peters runs.
 fn pp_params(model: i32) -> Vec<(&'static str, Val)> {
-    vec![
-        ("nb", i(NB as i32)),
-        ("R", r(R)),
-        ("e", r(0.3)),
-        ("r_root", r(1.2)),
-        ("chord", r(CHORD)),
-        ("twist", r(TWIST)),
-        ("a", r(A)),
-        ("cd0", r(0.01)),
-        ("cd2", r(0.5)),
-        ("inflow_model", i(model)),
-        ("Omega", r(OMEGA)),
-    ]
+    test_rotor::parameters(NB, [0.3, 1.2], [0.01, 0.5], model)
 }
 
 #[test]

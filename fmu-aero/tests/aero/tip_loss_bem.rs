@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use crate::common::test_rotor::{A, CHORD, OMEGA, R, TWIST};
+use crate::common::test_rotor::{self, A, CHORD, OMEGA, R, TWIST};
 use crate::common::{BladeState, Rotor, Sim, blade_inputs, i, r, rel, set_blade};
 
 const NB: usize = 4;
@@ -82,21 +82,9 @@ fn tip_and_root_loss_in_hover_match_an_independent_blade_element_momentum_script
     assert_eq!(results.len(), cases.len());
     for (&(mode, deg), json) in cases.iter().zip(&results) {
         let json = format!("{{\"uniform\"{json}");
-        let mut sim = Sim::new(&[
-            ("nb", i(NB as i32)),
-            ("R", r(R)),
-            ("e", r(0.0)),
-            ("r_root", r(R_ROOT)),
-            ("chord", r(CHORD)),
-            ("twist", r(TWIST)),
-            ("a", r(A)),
-            ("cd0", r(CD0)),
-            ("cd2", r(CD2)),
-            ("inflow_model", i(1)),
-            ("Omega", r(OMEGA)),
-            ("n_sections", i(64)),
-            ("tip_loss", i(mode)),
-        ]);
+        let mut params = test_rotor::parameters(NB, [0.0, R_ROOT], [CD0, CD2], 1);
+        params.extend([("n_sections", i(64)), ("tip_loss", i(mode))]);
+        let mut sim = Sim::new(&params);
         hover(&mut sim, deg.to_radians());
         let ct = sim.get("CT");
         let cp = sim.get("power") / (1.225 * PI * R * R * (OMEGA * R).powi(3));

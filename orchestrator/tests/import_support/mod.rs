@@ -174,3 +174,22 @@ class Refuser(Fmi2Slave):
         self.y = current_time + step_size
         return current_time < 0.2 - 1e-9
 "#;
+
+/// The `modelDescription.xml` of the FMU archive at `path`.
+pub fn description_text(path: &Path) -> String {
+    use std::io::Read as _;
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut xml = String::new();
+    archive.by_name("modelDescription.xml").unwrap().read_to_string(&mut xml).unwrap();
+    xml
+}
+
+/// Text → types → text → types through the one model-description schema: the second parse
+/// equals the first, which is returned.
+pub fn parse_write_parse(xml: &str) -> cosim::import::model_description::schema::ModelDescription {
+    use cosim::import::model_description::schema::ModelDescription;
+    let first = ModelDescription::parse(xml).unwrap();
+    let second = ModelDescription::parse(&first.to_xml()).unwrap();
+    assert_eq!(second, first);
+    first
+}

@@ -7,5 +7,7 @@
 
 mod checks;
 mod committed;
+#[path = "../import_support/mod.rs"]
+mod import_support;
 mod round_trip;
 mod structure;

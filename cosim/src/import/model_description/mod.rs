@@ -1,28 +1,14 @@
-//! The parts of an FMI 2.0 `modelDescription.xml` the orchestrator uses.
-//!
-//! Parsed with `quick-xml` from any FMU, ours or third-party. Anything that is not FMI 2.0
-//! Co-Simulation is refused with a clear error. The same parse also gives the whole document in
-//! the types of the one FMI 2.0 schema ([`schema`], [`ModelDescription::parse_document`]), which
-//! our FMUs and the system FMU write.
+//! The importer's view of an FMI 2.0 `modelDescription.xml`, derived in one place
+//! ([`ModelDescription::from_document`]) from the document in the types of the one FMI 2.0
+//! schema ([`schema`]), which our FMUs and the system FMU write and `fmi2-types` parses (its
+//! `parse` feature) with the checks an importer needs. The view fills in what the importer asks
+//! for often: 0-based indices, each Real's unit (from its declared type if need be), the
+//! continuous states, our vendor annotation; and it refuses what is not Co-Simulation.
 
 pub use fmi2_types::model_description::{
-    self as schema, Causality, CoSimulation, DefaultExperiment, Initial, ModelExchange, Variability,
+    self as schema, Causality, CoSimulation, DefaultExperiment, DescriptionError, Initial, ModelExchange, VarType,
+    Variability,
 };
-
-/// Base type of a scalar variable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum VarType {
-    /// `Real`
-    Real,
-    /// `Integer`
-    Integer,
-    /// `Boolean`
-    Boolean,
-    /// `String`
-    String,
-    /// `Enumeration` (handled as an integer)
-    Enumeration,
-}
 
 /// One `ScalarVariable`.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,9 +26,11 @@ pub struct ScalarVariable {
     pub initial: Option<Initial>,
     /// Type element
     pub var_type: VarType,
-    /// `start` attribute text of the type element, if any
+    /// `start` of the type element as the schema's writer spells it, if any
+    /// ([`schema::VariableType::start_text`])
     pub start: Option<String>,
-    /// `unit` of a Real, if any
+    /// `unit` of a Real, if any, from its `declaredType` when the element has none
+    /// ([`schema::ModelDescription::unit_of`])
     pub unit: Option<String>,
     /// `description`, if any
     pub description: Option<String>,
@@ -58,7 +46,7 @@ pub struct OutputDependency {
     pub dependencies: Option<Vec<usize>>,
 }
 
-/// The model description of an FMI 2.0 Co-Simulation FMU.
+/// The importer's view of the model description of an FMI 2.0 Co-Simulation FMU.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelDescription {
     /// The `ModelExchange` element, if the FMU offers Model Exchange too (its flags as written:
@@ -124,112 +112,62 @@ impl ScalarVariable {
     }
 }
 
-impl VarType {
-    /// The type element's name (`Real`, `Integer`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VarType::Real => "Real",
-            VarType::Integer => "Integer",
-            VarType::Boolean => "Boolean",
-            VarType::String => "String",
-            VarType::Enumeration => "Enumeration",
-        }
-    }
-
-    fn parse(s: &str) -> Option<VarType> {
-        Some(match s {
-            "Real" => VarType::Real,
-            "Integer" => VarType::Integer,
-            "Boolean" => VarType::Boolean,
-            "String" => VarType::String,
-            "Enumeration" => VarType::Enumeration,
-            _ => return None,
-        })
-    }
-}
-
-/// Why a `modelDescription.xml` was refused. The messages name the document, so an
-/// [`ImportError`](super::ImportError) only has to prefix the archive's path.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum DescriptionError {
-    /// The document is not well-formed XML.
-    #[error("modelDescription.xml is not well-formed XML: line {line}, column {column}: {message}")]
-    Xml {
-        /// 1-based line of the error.
-        line: usize,
-        /// 1-based column (in characters) of the error.
-        column: usize,
-        /// What the XML parser found.
-        message: String,
-    },
-    /// The document is not UTF-8 (FMI 2.0 requires UTF-8).
-    #[error("modelDescription.xml is not UTF-8 (invalid byte at offset {offset}); FMI 2.0 requires UTF-8")]
-    NotUtf8 {
-        /// Byte offset of the first invalid byte.
-        offset: usize,
-    },
-    /// The root element is not `fmiModelDescription`.
-    #[error("modelDescription.xml has root element <{root}>, expected <fmiModelDescription>")]
-    NotAModelDescription {
-        /// The root element found (empty for a document without elements).
-        root: String,
-    },
-    /// `fmiVersion` is not 2.0.
-    #[error("modelDescription.xml is FMI {version}, only FMI 2.0 is supported")]
-    UnsupportedVersion {
-        /// The `fmiVersion` attribute as written.
-        version: String,
-    },
-    /// There is no `CoSimulation` element.
-    #[error(
-        "modelDescription.xml {}; the orchestrator imports FMI 2.0 Co-Simulation FMUs only",
-        not_co_simulation(.model_exchange)
-    )]
-    NotCoSimulation {
-        /// True when a `ModelExchange` element is present.
-        model_exchange: bool,
-    },
-    /// A required attribute or element is missing, or a value is invalid.
-    #[error("modelDescription.xml line {line}: {message}")]
-    Invalid {
-        /// 1-based line of the offending element.
-        line: usize,
-        /// What is wrong, naming the element, attribute or variable.
-        message: String,
-    },
-}
-
-fn not_co_simulation(model_exchange: &bool) -> &'static str {
-    if *model_exchange { "is Model Exchange only (no <CoSimulation> element)" } else { "has no <CoSimulation> element" }
-}
-
 impl ModelDescription {
     /// Parses a `modelDescription.xml` from its bytes (UTF-8, an optional byte-order mark is
-    /// skipped).
+    /// skipped) into the importer's view.
     pub fn from_bytes(bytes: &[u8]) -> Result<ModelDescription, DescriptionError> {
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let text = std::str::from_utf8(bytes).map_err(|e| DescriptionError::NotUtf8 { offset: e.valid_up_to() })?;
-        ModelDescription::parse(text)
+        ModelDescription::from_document(schema::ModelDescription::from_bytes(bytes)?)
     }
 
-    /// Parses a `modelDescription.xml` document.
-    ///
-    /// Checks that it is FMI 2.0 with a `CoSimulation` element, reads every `ScalarVariable`
-    /// with the FMI 2.0 defaults (`causality` local; `variability` continuous for Real and
-    /// discrete for the other types, as FMPy does, since continuous is only valid for Real),
-    /// `ModelStructure/Outputs` with 0-based indices, `DefaultExperiment` and the
-    /// `rotorcraft-fmi` vendor annotation. The unit of a Real whose type element has no `unit`
-    /// is taken from its `declaredType` in `TypeDefinitions`.
+    /// Parses a `modelDescription.xml` document into the importer's view: the checks of
+    /// [`schema::ModelDescription::parse`], then [`ModelDescription::from_document`].
     pub fn parse(xml: &str) -> Result<ModelDescription, DescriptionError> {
-        parse::parse(xml, false).map(|(view, _)| view)
+        ModelDescription::from_document(schema::ModelDescription::parse(xml)?)
     }
 
-    /// Parses a `modelDescription.xml` document, with the checks of [`ModelDescription::parse`],
-    /// into the schema's types: every element and attribute the writer
-    /// ([`schema::ModelDescription::to_xml`]) writes, as written (no defaults filled in, indices
-    /// 1-based), except that `causality` and `variability` are given their defaults.
-    pub fn parse_document(xml: &str) -> Result<schema::ModelDescription, DescriptionError> {
-        parse::parse(xml, true).map(|(_, document)| document.expect("the parser was asked for the document"))
+    /// The importer's view of a parsed document: refuses one without a `CoSimulation` element;
+    /// indices become 0-based, each Real takes its declared type's unit when it has none, the
+    /// continuous states are the `Derivatives` unknowns in order with the variable each is the
+    /// derivative of. Indices out of range (a document not from the parser) are left out.
+    pub fn from_document(doc: schema::ModelDescription) -> Result<ModelDescription, DescriptionError> {
+        let Some(co_simulation) = doc.co_simulation.clone() else {
+            return Err(DescriptionError::NotCoSimulation { model_exchange: doc.model_exchange.is_some() });
+        };
+        let zero_based = |i: usize| i.checked_sub(1).filter(|&i| i < doc.model_variables.len());
+        let outputs = doc.model_structure.outputs.iter().filter_map(|u| {
+            let dependencies = u.dependencies.as_ref().map(|d| d.iter().filter_map(|&i| zero_based(i)).collect());
+            Some(OutputDependency { variable: zero_based(u.index)?, dependencies })
+        });
+        let continuous_states = doc.model_structure.derivatives.iter().filter_map(|u| {
+            let derivative = zero_based(u.index)?;
+            let schema::VariableType::Real(real) = &doc.model_variables[derivative].value else { return None };
+            Some(ContinuousState { state: zero_based(real.derivative?)?, derivative })
+        });
+        let variables = doc.model_variables.iter().map(|v| ScalarVariable {
+            name: v.name.clone(),
+            value_reference: v.value_reference,
+            causality: v.causality,
+            variability: v.variability,
+            initial: v.initial,
+            var_type: v.value.var_type(),
+            start: v.value.start_text(),
+            unit: doc.unit_of(v).map(str::to_string),
+            description: v.description.clone(),
+        });
+        Ok(ModelDescription {
+            continuous_states: continuous_states.collect(),
+            outputs: outputs.collect(),
+            variables: variables.collect(),
+            fmi_version: "2.0".to_string(),
+            get_after_set: doc.get_after_set(),
+            default_experiment: doc.default_experiment.unwrap_or_default(),
+            model_exchange: doc.model_exchange,
+            model_name: doc.model_name,
+            guid: doc.guid,
+            description: doc.description,
+            generation_tool: doc.generation_tool,
+            co_simulation,
+        })
     }
 
     /// The variables with `causality="input"`, with their indices.
@@ -252,7 +190,7 @@ impl ModelDescription {
         let settable = |v: &ScalarVariable| matches!(v.causality, Causality::Input | Causality::Parameter);
         let mut groups: Vec<((u8, u32), Vec<usize>)> = Vec::new();
         for (k, v) in self.variables.iter().enumerate() {
-            let key = (checks::base_type(v.var_type), v.value_reference);
+            let key = (v.var_type.family(), v.value_reference);
             match groups.iter_mut().find(|(g, _)| *g == key) {
                 Some((_, members)) => members.push(k),
                 None => groups.push((key, vec![k])),
@@ -293,9 +231,5 @@ impl ModelDescription {
     }
 }
 
-mod checks;
-mod document;
-mod parse;
 #[cfg(test)]
 mod tests;
-mod xml;

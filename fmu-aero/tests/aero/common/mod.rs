@@ -35,6 +35,31 @@ pub mod test_rotor {
     pub const TWIST: f64 = -0.14;
     /// Lift-curve slope, 1/rad.
     pub const A: f64 = 5.73;
+
+    /// The parameters of this rotor with `nb` blades, hinge offset `e` (m), root cut-out
+    /// `r_root` (m), the drag polar `cd0 + cd2 alpha^2` and `inflow_model`, spun at [`OMEGA`];
+    /// a test extends them with its own.
+    pub fn parameters(
+        nb: usize,
+        [e, r_root]: [f64; 2],
+        [cd0, cd2]: [f64; 2],
+        inflow_model: i32,
+    ) -> Vec<(&'static str, super::Val)> {
+        use super::{i, r};
+        vec![
+            ("nb", i(nb as i32)),
+            ("R", r(R)),
+            ("e", r(e)),
+            ("r_root", r(r_root)),
+            ("chord", r(CHORD)),
+            ("twist", r(TWIST)),
+            ("a", r(A)),
+            ("cd0", r(cd0)),
+            ("cd2", r(cd2)),
+            ("inflow_model", i(inflow_model)),
+            ("Omega", r(OMEGA)),
+        ]
+    }
 }
 
 /// Sets the kinematic inputs of blade `i` (1-based).

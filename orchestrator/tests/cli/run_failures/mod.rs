@@ -35,17 +35,7 @@ FMI2_INSTANTIATE(Inst,
 FMI2_COMMON(Inst)
 FMI2_EXPERIMENT_SETS_TIME(Inst)
 
-static double* var(Inst* i, fmi2ValueReference vr) {
-    switch (vr) {
-    case 0: return &i->time;
-    case 1: return &i->count;
-    case 2: return &i->sleep_ms;
-    case 3: return &i->fail_at;
-    case 4: return &i->mode;
-    default: return NULL;
-    }
-}
-FMI2_REALS_THROUGH_VAR(2)
+FMI2_REAL_FIELDS(Inst, 2, &i->time, &i->count, &i->sleep_ms, &i->fail_at, &i->mode)
 FMI2_ONLY_REALS
 
 fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean noSetPrior) {

@@ -64,16 +64,7 @@ FMI2_INSTANTIATE(Inst,
 FMI2_COMMON(Inst)
 FMI2_EXPERIMENT_SETS_TIME(Inst)
 
-static double* var(Inst* i, fmi2ValueReference vr) {
-    switch (vr) {
-    case 0: return &i->time;
-    case 1: return &i->count;
-    case 2: return &i->terminate;
-    case 3: return &i->t_end;
-    default: return NULL;
-    }
-}
-FMI2_REALS_THROUGH_VAR(2)
+FMI2_REAL_FIELDS(Inst, 2, &i->time, &i->count, &i->terminate, &i->t_end)
 FMI2_ONLY_REALS
 
 fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean noSetPrior) {

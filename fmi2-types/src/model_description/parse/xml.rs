@@ -4,7 +4,7 @@ use quick_xml::XmlVersion;
 use quick_xml::events::BytesStart;
 use quick_xml::reader::Reader;
 
-use super::*;
+use super::DescriptionError;
 
 /// Line and character column (both 1-based) of a byte offset.
 pub(super) fn line_column(xml: &str, offset: usize) -> (usize, usize) {

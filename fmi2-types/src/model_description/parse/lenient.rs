@@ -1,18 +1,13 @@
-//! The parser's second product: the whole document in the schema's types
-//! ([`schema::ModelDescription`]), for the elements and attributes the importer does not check
-//! itself. Attribute values the importer never used are read leniently: a value that is not
+//! The elements and attributes an importer does not use, read leniently: a value that is not
 //! valid FMI is left out (`None`) rather than refused, so the importer accepts what it accepted
-//! before.
+//! before the parser read them.
 
-use fmi2_types::model_description as schema;
-
+use super::super as schema;
 use super::xml::{Attrs, at};
-use super::*;
-
-const ROOT: &str = "fmiModelDescription";
+use super::{ROOT, VarType};
 
 /// `true`/`1`, `false`/`0`, else `None`.
-pub(super) fn flag(a: &Attrs, name: &str) -> Option<bool> {
+fn flag(a: &Attrs, name: &str) -> Option<bool> {
     match a.get(name).map(str::trim) {
         Some("true" | "1") => Some(true),
         Some("false" | "0") => Some(false),
@@ -21,18 +16,18 @@ pub(super) fn flag(a: &Attrs, name: &str) -> Option<bool> {
 }
 
 /// An xs:double, `INF`, `-INF` or `NaN`, else `None`.
-pub(super) fn real(a: &Attrs, name: &str) -> Option<f64> {
+fn real(a: &Attrs, name: &str) -> Option<f64> {
     schema::xs_double(a.get(name)?)
 }
 
 /// An xs:int (a leading `+` allowed), else `None`.
-pub(super) fn integer(a: &Attrs, name: &str) -> Option<i32> {
+fn integer(a: &Attrs, name: &str) -> Option<i32> {
     let text = a.get(name)?.trim();
     text.strip_prefix('+').unwrap_or(text).parse().ok()
 }
 
 /// An unsigned number, else `None`.
-pub(super) fn unsigned<T: std::str::FromStr>(a: &Attrs, name: &str) -> Option<T> {
+fn unsigned<T: std::str::FromStr>(a: &Attrs, name: &str) -> Option<T> {
     a.get(name)?.trim().parse().ok()
 }
 
@@ -68,20 +63,8 @@ pub(super) fn model_exchange_flags(a: &Attrs) -> schema::ModelExchange {
     }
 }
 
-/// `DefaultExperiment` (the `ModelExchange` and `CoSimulation` elements are the parser's own).
-pub(super) fn root_child(doc: &mut schema::ModelDescription, name: &str, a: &Attrs) {
-    if name == "DefaultExperiment" {
-        doc.default_experiment = Some(schema::DefaultExperiment {
-            start_time: real(a, "startTime"),
-            stop_time: real(a, "stopTime"),
-            tolerance: real(a, "tolerance"),
-            step_size: real(a, "stepSize"),
-        })
-    }
-}
-
-/// Unit and type definitions, log categories, vendor annotations and the model structure's
-/// unknowns: element `name` below the open elements `stack`.
+/// Unit and type definitions, log categories, vendor annotations (other than our `Coupling`) and
+/// the initial unknowns: element `name` below the open elements `stack`.
 pub(super) fn element(doc: &mut schema::ModelDescription, stack: &[String], name: &str, a: &Attrs) {
     if at(stack, &[ROOT, "UnitDefinitions"]) && name == "Unit" {
         let name = text(a, "name").unwrap_or_default();
@@ -113,8 +96,11 @@ pub(super) fn element(doc: &mut schema::ModelDescription, stack: &[String], name
             let get_after_set = flag(a, "getAfterSet").unwrap_or(false);
             tool.coupling = Some(schema::Coupling { get_after_set, description: text(a, "description") });
         }
-    } else if name == "Unknown" && stack.len() == 3 && at(&stack[..2], &[ROOT, "ModelStructure"]) {
-        unknown(doc, &stack[2], a);
+    } else if at(stack, &[ROOT, "ModelStructure", "InitialUnknowns"])
+        && name == "Unknown"
+        && let Some(index) = unsigned(a, "index")
+    {
+        doc.model_structure.initial_unknowns.push(unknown(index, a));
     }
 }
 
@@ -150,22 +136,15 @@ fn simple_type_kind(doc: &mut schema::ModelDescription, name: &str, a: &Attrs) {
     };
 }
 
-/// An `Unknown` of `Outputs`, `Derivatives` or `InitialUnknowns` (`list`).
-fn unknown(doc: &mut schema::ModelDescription, list: &str, a: &Attrs) {
-    let structure = &mut doc.model_structure;
-    let unknowns = match list {
-        "Outputs" => &mut structure.outputs,
-        "Derivatives" => &mut structure.derivatives,
-        "InitialUnknowns" => &mut structure.initial_unknowns,
-        _ => return,
-    };
-    let Some(index) = unsigned(a, "index") else { return };
+/// An `Unknown` at `index` (read by the caller), its `dependencies` and `dependenciesKind`
+/// read leniently.
+pub(super) fn unknown(index: usize, a: &Attrs) -> schema::Unknown {
     let dependencies =
         a.get("dependencies").map(|list| list.split_ascii_whitespace().filter_map(|d| d.parse().ok()).collect());
     let dependencies_kind = a
         .get("dependenciesKind")
         .map(|list| list.split_ascii_whitespace().filter_map(schema::DependencyKind::from_attribute).collect());
-    unknowns.push(schema::Unknown { index, dependencies, dependencies_kind });
+    schema::Unknown { index, dependencies, dependencies_kind }
 }
 
 /// The type element `var_type` of a `ScalarVariable` with its attributes.

@@ -1,9 +1,9 @@
-//! The FMI 2.0 rules the parser checks: `start` values against their type, aliases, the
-//! knowns an output may depend on.
+//! The FMI 2.0 rules the parser checks: `start` values against their type, unique names,
+//! aliases, the knowns an output may depend on.
 
 use std::collections::{HashMap, HashSet};
 
-use super::*;
+use super::{Causality, DescriptionError, ModelDescription, ScalarVariable, VarType, xs_double};
 
 /// Checks a `start` attribute against the type of its element (XML Schema lexical forms, as
 /// FMI 2.0's schema declares them: xs:double, xs:int, xs:boolean); on error, what was
@@ -11,7 +11,7 @@ use super::*;
 pub(super) fn check_start(var_type: VarType, text: &str) -> Result<(), &'static str> {
     let text = text.trim();
     let ok = match var_type {
-        VarType::Real => schema::xs_double(text).is_some(),
+        VarType::Real => xs_double(text).is_some(),
         VarType::Integer | VarType::Enumeration => text.strip_prefix('+').unwrap_or(text).parse::<i32>().is_ok(),
         VarType::Boolean => matches!(text, "true" | "false" | "1" | "0"),
         VarType::String => true,
@@ -32,15 +32,16 @@ pub(super) fn check_start(var_type: VarType, text: &str) -> Result<(), &'static 
 /// are two different variables. Within one base type, variables with the same value reference
 /// are aliases, "identical values": allowed, except two Reals with different `unit`s, which
 /// cannot both describe one number (refused, naming both).
-pub(super) fn check_aliases(variables: &[ScalarVariable], lines: &[usize]) -> Result<(), DescriptionError> {
+pub(super) fn check_aliases(doc: &ModelDescription, lines: &[usize]) -> Result<(), DescriptionError> {
     let mut first: HashMap<(u8, u32), usize> = HashMap::new();
-    for (k, v) in variables.iter().enumerate() {
-        let Some(&a) = first.get(&(base_type(v.var_type), v.value_reference)) else {
-            first.insert((base_type(v.var_type), v.value_reference), k);
+    for (k, v) in doc.model_variables.iter().enumerate() {
+        let key = (v.value.var_type().family(), v.value_reference);
+        let Some(&a) = first.get(&key) else {
+            first.insert(key, k);
             continue;
         };
-        let other = &variables[a];
-        if let (Some(u1), Some(u2)) = (&other.unit, &v.unit)
+        let other = &doc.model_variables[a];
+        if let (Some(u1), Some(u2)) = (doc.unit_of(other), doc.unit_of(v))
             && u1 != u2
         {
             return Err(DescriptionError::Invalid {
@@ -50,6 +51,20 @@ pub(super) fn check_aliases(variables: &[ScalarVariable], lines: &[usize]) -> Re
                      one value, but their units differ",
                     other.name, v.name, v.value_reference
                 ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Refuses two variables of one name.
+pub(super) fn check_unique_names(variables: &[ScalarVariable], lines: &[usize]) -> Result<(), DescriptionError> {
+    let mut names = HashSet::with_capacity(variables.len());
+    for (v, &line) in variables.iter().zip(lines) {
+        if !names.insert(v.name.as_str()) {
+            return Err(DescriptionError::Invalid {
+                line,
+                message: format!("two ScalarVariables are named '{}'", v.name),
             });
         }
     }
@@ -87,14 +102,4 @@ pub(super) fn check_known(
             v.name
         ),
     })
-}
-
-/// The fmi2Get/Set family of a type (Integer and Enumeration share one).
-pub(super) fn base_type(t: VarType) -> u8 {
-    match t {
-        VarType::Real => 0,
-        VarType::Integer | VarType::Enumeration => 1,
-        VarType::Boolean => 2,
-        VarType::String => 3,
-    }
 }
