@@ -72,39 +72,14 @@ pub struct CsvTable {
 impl CsvTable {
     /// Reads and parses the file at `path`.
     pub fn read(path: &Path) -> Result<Self, CsvError> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| CsvError {
-            file: file.clone(),
-            line: 0,
-            column: None,
-            message: format!("cannot read the file: {e}"),
-        })?;
+        let (text, file) = read_text(path)?;
         Self::parse(&text, &file)
     }
 
     /// Parses a table's text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Self, CsvError> {
-        let mut table = CsvTable { file: file.to_owned(), header_line: 1, columns: Vec::new(), rows: Vec::new() };
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
-        let (header_line, header) = lines.next().ok_or_else(|| table.error(1, None, "no header line".into()))?;
-        table.header_line = header_line;
-        for (k, text) in header.split(',').map(str::trim).enumerate() {
-            let (name, unit) = match (text.find('['), text.ends_with(']')) {
-                (Some(open), true) => (text[..open].trim(), text[open + 1..text.len() - 1].trim()),
-                _ => {
-                    let message = "expected a header field `name [unit]`".to_owned();
-                    return Err(CsvError {
-                        column: Some((k + 1, text.to_owned())),
-                        ..table.error(header_line, None, message)
-                    });
-                }
-            };
-            table.columns.push(CsvColumn { name: name.to_owned(), unit: unit.to_owned(), text: text.to_owned() });
-        }
+        let mut lines = content_lines(text);
+        let mut table = Self::with_header(lines.next(), file)?;
         for (line, row) in lines {
             let fields: Vec<&str> = row.split(',').map(str::trim).collect();
             if fields.len() != table.columns.len() {
@@ -118,6 +93,33 @@ impl CsvTable {
                 values.push(value);
             }
             table.rows.push(CsvRow { line, values });
+        }
+        Ok(table)
+    }
+
+    /// Parses only the header line of a table's text (no rows), so that a caller can check its
+    /// columns before any row is read.
+    pub fn parse_header(text: &str, file: &str) -> Result<Self, CsvError> {
+        Self::with_header(content_lines(text).next(), file)
+    }
+
+    /// A table with the columns of `header` (line number, text) and no rows.
+    fn with_header(header: Option<(usize, &str)>, file: &str) -> Result<Self, CsvError> {
+        let mut table = CsvTable { file: file.to_owned(), header_line: 1, columns: Vec::new(), rows: Vec::new() };
+        let (header_line, header) = header.ok_or_else(|| table.error(1, None, "no header line".into()))?;
+        table.header_line = header_line;
+        for (k, text) in header.split(',').map(str::trim).enumerate() {
+            let (name, unit) = match (text.find('['), text.ends_with(']')) {
+                (Some(open), true) => (text[..open].trim(), text[open + 1..text.len() - 1].trim()),
+                _ => {
+                    let message = "expected a header field `name [unit]`".to_owned();
+                    return Err(CsvError {
+                        column: Some((k + 1, text.to_owned())),
+                        ..table.error(header_line, None, message)
+                    });
+                }
+            };
+            table.columns.push(CsvColumn { name: name.to_owned(), unit: unit.to_owned(), text: text.to_owned() });
         }
         Ok(table)
     }
@@ -151,6 +153,21 @@ impl CsvTable {
             self.error(self.header_line, Some(k), message)
         })
     }
+}
+
+/// The text of the file at `path` and its name for errors (a [`CsvError`] at line 0 when it
+/// cannot be read).
+pub fn read_text(path: &Path) -> Result<(String, String), CsvError> {
+    let file = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok((text, file)),
+        Err(e) => Err(CsvError { file, line: 0, column: None, message: format!("cannot read the file: {e}") }),
+    }
+}
+
+/// The lines of `text` that are not blank or comments, trimmed, with their 1-based numbers.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
 }
 
 /// The factor to SI of `unit` among `accepted` (normalised spelling, factor), ignoring spaces,

@@ -13,8 +13,9 @@
 //! (spaces, `*`, `.` and `^` in units are ignored). Lines starting with `#` are comments.
 //! Properties between stations are interpolated linearly in radius.
 
-use std::fmt;
 use std::path::Path;
+
+use fmu_core::csv_table::{CsvError, CsvRow, CsvTable, read_text};
 
 use super::model::Beam;
 use super::section::{EngineeringSection, SectionProperties};
@@ -86,30 +87,8 @@ const COLUMNS: [ColumnSpec; 17] = [
     column("z_cg", Dimension::Length, false),
 ];
 
-/// A bad blade-properties table: where and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BladeTableError {
-    /// The file (as given).
-    pub file: String,
-    /// 1-based line number (the header is line 1 unless comments precede it).
-    pub line: usize,
-    /// 1-based column number and the column's header text, where one is at fault.
-    pub column: Option<(usize, String)>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for BladeTableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: ", self.file, self.line)?;
-        if let Some((number, name)) = &self.column {
-            write!(f, "column {number} ({name}): ")?;
-        }
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for BladeTableError {}
+/// A bad blade-properties table: where and why (file, line, column; see [`CsvError`]).
+pub type BladeTableError = CsvError;
 
 /// One station of the table, in SI units.
 #[derive(Clone, Debug, PartialEq)]
@@ -133,58 +112,37 @@ pub struct BladeTable {
 struct HeaderColumn {
     spec: usize,
     factor: f64,
-    text: String,
 }
 
 impl BladeTable {
     /// Reads the table at `path`.
     pub fn read(path: &Path) -> Result<Self, BladeTableError> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| BladeTableError {
-            file: file.clone(),
-            line: 0,
-            column: None,
-            message: format!("cannot read the file: {e}"),
-        })?;
+        let (text, file) = read_text(path)?;
         Self::parse(&text, &file)
     }
 
     /// Parses a table's text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Self, BladeTableError> {
-        let error = |line: usize, column: Option<(usize, &str)>, message: String| BladeTableError {
-            file: file.to_owned(),
-            line,
-            column: column.map(|(n, name)| (n, name.to_owned())),
-            message,
-        };
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
-        let (header_line, header) = lines.next().ok_or_else(|| error(1, None, "empty table: no header".into()))?;
-        let columns = parse_header(header)
-            .map_err(|(column, message)| error(header_line, column.map(|c| (c.0, c.1)), message))?;
+        let columns = header_columns(&CsvTable::parse_header(text, file)?)?;
+        let table = CsvTable::parse(text, file)?;
         let mut stations: Vec<BladeStation> = Vec::new();
-        for (line, row) in lines {
-            let station = parse_row(row, &columns)
-                .map_err(|(column, message)| error(line, column.map(|c| (c.0, c.1)), message))?;
+        for row in &table.rows {
+            let station = station(&table, row, &columns)?;
             if let Some(previous) = stations.last()
                 && station.radius <= previous.radius
             {
-                let radius_column = columns.iter().position(|c| c.spec == 0).unwrap_or(0);
-                let at = Some((radius_column + 1, columns[radius_column].text.as_str()));
+                let radius_column = columns.iter().position(|c| c.spec == 0);
                 let message = format!(
                     "stations out of order: radius {} m is not beyond the previous {} m",
                     station.radius, previous.radius
                 );
-                return Err(error(line, at, message));
+                return Err(table.error(row.line, radius_column, message));
             }
             stations.push(station);
         }
         if stations.len() < 2 {
             let message = format!("{} station(s): at least two are needed", stations.len());
-            return Err(error(header_line, None, message));
+            return Err(table.error(table.header_line, None, message));
         }
         Ok(Self { stations })
     }
@@ -233,55 +191,35 @@ impl BladeTable {
     }
 }
 
-/// A column number (1-based) and its header text, for errors.
-type At<'a> = Option<(usize, &'a str)>;
-
-fn parse_header(header: &str) -> Result<Vec<HeaderColumn>, (At<'_>, String)> {
+/// The known column and unit factor of each header column, in header order.
+fn header_columns(table: &CsvTable) -> Result<Vec<HeaderColumn>, BladeTableError> {
     let mut columns: Vec<HeaderColumn> = Vec::new();
-    for (i, text) in header.split(',').map(str::trim).enumerate() {
-        let at = Some((i + 1, text));
-        let (name, unit) = match (text.find('['), text.ends_with(']')) {
-            (Some(open), true) => (text[..open].trim(), &text[open + 1..text.len() - 1]),
-            _ => return Err((at, "expected `name [unit]`".into())),
-        };
+    for (k, column) in table.columns.iter().enumerate() {
+        let at = |message: String| table.error(table.header_line, Some(k), message);
+        let name = column.name.as_str();
         let Some(spec) = COLUMNS.iter().position(|c| c.name.eq_ignore_ascii_case(name)) else {
             let known: Vec<&str> = COLUMNS.iter().map(|c| c.name).collect();
-            return Err((at, format!("unknown column `{name}`; known: {}", known.join(", "))));
+            return Err(at(format!("unknown column `{name}`; known: {}", known.join(", "))));
         };
         if columns.iter().any(|c| c.spec == spec) {
-            return Err((at, format!("column `{name}` appears twice")));
+            return Err(at(format!("column `{name}` appears twice")));
         }
-        let normalised: String = unit.chars().filter(|c| !matches!(c, ' ' | '*' | '.' | '^' | '\u{b7}')).collect();
-        let dimension = COLUMNS[spec].dimension;
-        let Some(&(_, factor)) = dimension.units().iter().find(|(u, _)| *u == normalised) else {
-            let known: Vec<&str> = dimension.units().iter().map(|u| u.0).collect();
-            return Err((at, format!("unknown unit `{unit}`; accepted: {}", known.join(", "))));
-        };
-        columns.push(HeaderColumn { spec, factor, text: text.to_owned() });
+        let factor = table.unit_factor(k, COLUMNS[spec].dimension.units())?;
+        columns.push(HeaderColumn { spec, factor });
     }
     if let Some(missing) = COLUMNS.iter().enumerate().find(|(k, c)| c.required && !columns.iter().any(|h| h.spec == *k))
     {
-        return Err((None, format!("missing column `{}`", missing.1.name)));
+        return Err(table.error(table.header_line, None, format!("missing column `{}`", missing.1.name)));
     }
     Ok(columns)
 }
 
-fn parse_row<'a>(row: &str, columns: &'a [HeaderColumn]) -> Result<BladeStation, (At<'a>, String)> {
-    let fields: Vec<&str> = row.split(',').map(str::trim).collect();
-    if fields.len() != columns.len() {
-        let message = format!("{} fields, the header has {}", fields.len(), columns.len());
-        return Err((None, message));
-    }
+/// One row's station in SI, its values checked for sign.
+fn station(table: &CsvTable, row: &CsvRow, columns: &[HeaderColumn]) -> Result<BladeStation, BladeTableError> {
     let mut values: [Option<f64>; COLUMNS.len()] = [None; COLUMNS.len()];
-    for (i, (field, column)) in fields.iter().zip(columns).enumerate() {
-        let at = Some((i + 1, column.text.as_str()));
-        let value = field
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| (at, format!("`{field}` is not a number")))?;
+    for (k, (&value, column)) in row.values.iter().zip(columns).enumerate() {
         if COLUMNS[column.spec].positive && value <= 0.0 {
-            return Err((at, format!("{value} is not positive")));
+            return Err(table.error(row.line, Some(k), format!("{value} is not positive")));
         }
         values[column.spec] = Some(value * column.factor);
     }

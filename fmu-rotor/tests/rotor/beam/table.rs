@@ -67,5 +67,8 @@ fn bad_tables_name_file_line_and_column() {
         error_for(HEADER, &ROW.replace("100", "1e0x")),
         "blade.csv:2: column 2 (EA [N]): `1e0x` is not a number"
     );
-    assert!(error_for(&HEADER.replace("EA [N]", "EA"), ROW).contains("column 2 (EA): expected `name [unit]`"));
+    assert!(
+        error_for(&HEADER.replace("EA [N]", "EA"), ROW)
+            .contains("column 2 (EA): expected a header field `name [unit]`")
+    );
 }
