@@ -181,10 +181,12 @@ impl Fcs {
 
     /// The SAS's commands, and its washout states' derivatives into `dx`.
     fn sas_commands<D: Scalar>(sas: &Sas, rates: [D; 3], full: &[D; x::N], dx: &mut [D; x::N]) -> [D; 3] {
+        let low_passed = x::View(full).washout();
+        let mut dx = x::ViewMut(dx);
         let washed: [D; 3] = std::array::from_fn(|k| {
             if sas.washout_tau > 0.0 {
-                let w = rates[k] - full[x::WASHOUT + k];
-                dx[x::WASHOUT + k] = w * (1.0 / sas.washout_tau);
+                let w = rates[k] - low_passed[k];
+                dx.washout()[k] = w * (1.0 / sas.washout_tau);
                 w
             } else {
                 rates[k]
@@ -207,10 +209,11 @@ impl Fcs {
         (d_phi, d_theta, collective)
     }
 
-    /// A PI loop's command `K e + i` for the error `e`, its integral state's derivative into `dx`.
-    fn pi_command<D: Scalar>(pi: &Pi, error: D, slot: usize, full: &[D; x::N], dx: &mut [D; x::N]) -> D {
-        dx[slot] = error * pi.ki;
-        error * pi.kp + full[slot]
+    /// A PI loop's command `K e + i` for the error `e`, with the integral state `integral.{k}`
+    /// (0 roll, 1 pitch, 2 heading); its derivative into `dx`.
+    fn pi_command<D: Scalar>(pi: &Pi, error: D, k: usize, full: &[D; x::N], dx: &mut [D; x::N]) -> D {
+        x::ViewMut(dx).integral()[k] = error * pi.ki;
+        error * pi.kp + x::View(full).integral()[k]
     }
 
     /// Every loop's command and every state's derivative.
@@ -232,21 +235,21 @@ impl Fcs {
             aug[COLLECTIVE] += collective;
         }
         if let Some([roll, pitch]) = &self.loops.attitude {
-            aug[LAT] += Self::pi_command(roll, phi_ref - att[0], x::INTEGRAL, &full, &mut dx);
-            aug[LON] -= Self::pi_command(pitch, theta_ref - att[1], x::INTEGRAL + 1, &full, &mut dx);
+            aug[LAT] += Self::pi_command(roll, phi_ref - att[0], 0, &full, &mut dx);
+            aug[LON] -= Self::pi_command(pitch, theta_ref - att[1], 1, &full, &mut dx);
         }
         if let Some(heading) = &self.loops.heading {
             let error = cmd[2] - att[2];
             let turns = (error.re() / std::f64::consts::TAU).round();
             let wrapped = error - turns * std::f64::consts::TAU;
-            aug[PEDAL] -= Self::pi_command(heading, wrapped, x::INTEGRAL + 2, &full, &mut dx);
+            aug[PEDAL] -= Self::pi_command(heading, wrapped, 2, &full, &mut dx);
         }
         let stick = u.stick();
         let command: [D; 4] = std::array::from_fn(|k| stick[k] * self.gear[k] + self.offset[k] + aug[k]);
         if self.actuator_tau > 0.0 {
-            for k in 0..4 {
-                dx[x::ACTUATOR + k] = (command[k] - full[x::ACTUATOR + k]) * (1.0 / self.actuator_tau);
-            }
+            let position = x::View(&full).actuator();
+            *x::ViewMut(&mut dx).actuator() =
+                std::array::from_fn(|k| (command[k] - position[k]) * (1.0 / self.actuator_tau));
         }
         Laws { aug, command, dx }
     }
@@ -306,8 +309,7 @@ impl Model for Fcs {
         let laws = self.laws(xs, us);
         let full = self.spread(xs);
         let mut y = y::ViewMut(ys);
-        *y.command() =
-            if self.actuator_tau > 0.0 { std::array::from_fn(|k| full[x::ACTUATOR + k]) } else { laws.command };
+        *y.command() = if self.actuator_tau > 0.0 { x::View(&full).actuator() } else { laws.command };
         *y.augmentation() = laws.aug;
     }
 

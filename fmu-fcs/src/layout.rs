@@ -20,18 +20,18 @@ const CHANNELS: [(&str, &str); 4] = [
 pub mod x {
     use super::CHANNELS;
 
-    fmu_core::declare! { usize;
+    fmu_core::declare! { view usize;
         /// Actuator positions, one per channel, rad (with `actuator.tau > 0`).
-        ACTUATOR = state_vector("actuator.{c}", "rad", "rad/s", 0.1, &CHANNELS,
+        ACTUATOR as actuator = state_vector("actuator.{c}", "rad", "rad/s", 0.1, &CHANNELS,
             "Control-system actuator position of the {w} channel, as the Controls FMU's input (rad; \
              actuator.tau > 0)");
         /// Washout filters' low-passed body rates p, q, r, rad/s (with `sas` and `sas.washout_tau > 0`).
-        WASHOUT = state_vector("washout.{c}", "rad/s", "rad/s2", 0.1,
+        WASHOUT as washout = state_vector("washout.{c}", "rad/s", "rad/s2", 0.1,
             &[("p", "roll rate p"), ("q", "pitch rate q"), ("r", "yaw rate r")],
             "Washout filter state of the SAS: the {w} low-passed with time constant sas.washout_tau; the SAS \
              feeds back the rate minus this (rad/s; sas and sas.washout_tau > 0)");
         /// Integral terms of the roll, pitch and heading holds, rad of control.
-        INTEGRAL = state_vector("integral.{c}", "rad", "rad/s", 0.01,
+        INTEGRAL as integral = state_vector("integral.{c}", "rad", "rad/s", 0.01,
             &[("phi", "roll attitude hold (Ki_phi times the integral of the roll error)"),
               ("theta", "pitch attitude hold (Ki_theta times the integral of the pitch error)"),
               ("psi", "heading hold (Ki times the integral of the heading error)")],

@@ -14,27 +14,27 @@ pub const G: f64 = 9.80665;
 /// voluntary pilot's Pade and lag states ([`crate::voluntary`]). A configuration has those of its
 /// active parts only.
 pub mod x {
-    fmu_core::declare! { usize;
+    fmu_core::declare! { view usize;
         /// Vertical axis: collective lever deflection before the lead, rad.
-        VERTICAL = state("vertical.q", "rad", "rad/s", 0.01,
+        VERTICAL as vertical = state("vertical.q", "rad", "rad/s", 0.01,
             "Biodynamic collective deflection before the lead term (1 + vertical.tau s), as blade pitch, rad \
              (model = 1)");
         /// Vertical axis: its rate, rad/s.
-        VERTICAL_RATE = state("vertical.q_dot", "rad/s", "rad/s2", 0.1,
+        VERTICAL_RATE as vertical_rate = state("vertical.q_dot", "rad/s", "rad/s2", 0.1,
             "Time derivative of state.vertical.q, rad/s (model = 1)");
         /// Lateral axis: lateral stick deflection before the lead, rad.
-        LATERAL = state("lateral.q", "rad", "rad/s", 0.01,
+        LATERAL as lateral = state("lateral.q", "rad", "rad/s", 0.01,
             "Biodynamic lateral cyclic deflection before the lead term (1 + lateral.tau s), as blade pitch, rad \
              (model = 1 or 3)");
         /// Lateral axis: its rate, rad/s.
-        LATERAL_RATE = state("lateral.q_dot", "rad/s", "rad/s2", 0.1,
+        LATERAL_RATE as lateral_rate = state("lateral.q_dot", "rad/s", "rad/s2", 0.1,
             "Time derivative of state.lateral.q, rad/s (model = 1 or 3)");
         /// Voluntary pilot: the Pade approximant's states (`voluntary.pade_order` of them).
-        PADE = state_vector("voluntary.pade{c}", "rad", "rad/s", 0.01, &[("1", "first"), ("2", "second")],
+        PADE as pade = state_vector("voluntary.pade{c}", "rad", "rad/s", 0.01, &[("1", "first"), ("2", "second")],
             "Voluntary pilot: {w} state of the Pade approximant of the time delay, in the tracking error's unit \
              (rad or m) (voluntary.task > 0, voluntary.delay > 0)");
         /// Voluntary pilot: the lead-lag's lag state.
-        LEAD_LAG = state("voluntary.lag", "rad", "rad/s", 0.01,
+        LEAD_LAG as lead_lag = state("voluntary.lag", "rad", "rad/s", 0.01,
             "Voluntary pilot: the delayed tracking error low-passed by 1 / (T_lag s + 1), in the error's unit \
              (rad or m) (voluntary.task > 0)");
         /// Number of states.

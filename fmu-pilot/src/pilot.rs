@@ -166,15 +166,16 @@ impl Pilot {
         let mut dx = [zero; x::N];
         let (n_z, n_y) = self.accelerations(us);
         let (mut bdft_z, mut bdft_y) = (zero, zero);
+        let (state, mut rate) = (x::View(&full), x::ViewMut(&mut dx));
         if self.model == 1 || self.model == 2 {
-            (dx[x::VERTICAL], dx[x::VERTICAL_RATE]) =
-                self.vertical.derivatives(self.gain, full[x::VERTICAL], full[x::VERTICAL_RATE], n_z);
-            bdft_z = self.vertical.output(full[x::VERTICAL], full[x::VERTICAL_RATE]);
+            let (q, q_dot) = (state.vertical(), state.vertical_rate());
+            (*rate.vertical(), *rate.vertical_rate()) = self.vertical.derivatives(self.gain, q, q_dot, n_z);
+            bdft_z = self.vertical.output(q, q_dot);
         }
         if self.model == 1 || self.model == 3 {
-            (dx[x::LATERAL], dx[x::LATERAL_RATE]) =
-                self.lateral.derivatives(self.gain, full[x::LATERAL], full[x::LATERAL_RATE], n_y);
-            bdft_y = self.lateral.output(full[x::LATERAL], full[x::LATERAL_RATE]);
+            let (q, q_dot) = (state.lateral(), state.lateral_rate());
+            (*rate.lateral(), *rate.lateral_rate()) = self.lateral.derivatives(self.gain, q, q_dot, n_y);
+            bdft_y = self.lateral.output(q, q_dot);
         }
         let voluntary = self.voluntary.map_or(zero, |v| {
             let u = u::View(us);

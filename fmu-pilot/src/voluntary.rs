@@ -82,23 +82,22 @@ impl Voluntary {
     /// The output for the error `e`, the derivatives of the declared states into `dx`.
     pub(crate) fn evaluate<D: Scalar>(&self, e: D, full: &[D; x::N], dx: &mut [D; x::N]) -> D {
         let a = 0.5 * self.delay;
+        let (state, mut rate) = (x::View(full), x::ViewMut(dx));
+        let [w1, w2] = state.pade();
         let delayed = match (self.delay > 0.0, self.pade_order) {
             (false, _) => e,
             (true, 1) => {
-                let w = full[x::PADE];
-                dx[x::PADE] = (e - w) * (1.0 / a);
-                w * 2.0 - e
+                rate.pade()[0] = (e - w1) * (1.0 / a);
+                w1 * 2.0 - e
             }
             (true, _) => {
                 let b = self.delay * self.delay / 12.0;
-                let (w1, w2) = (full[x::PADE], full[x::PADE + 1]);
-                dx[x::PADE] = w2;
-                dx[x::PADE + 1] = (e - w1 - w2 * a) * (1.0 / b);
+                *rate.pade() = [w2, (e - w1 - w2 * a) * (1.0 / b)];
                 e - w2 * (2.0 * a)
             }
         };
-        let lag = full[x::LEAD_LAG];
-        dx[x::LEAD_LAG] = (delayed - lag) * (1.0 / self.t_lag);
+        let lag = state.lead_lag();
+        *rate.lead_lag() = (delayed - lag) * (1.0 / self.t_lag);
         let r = self.t_lead / self.t_lag;
         (delayed * r + lag * (1.0 - r)) * self.k
     }
