@@ -243,9 +243,7 @@ impl Model for Fuselage {
 
     const TABLES: Tables = crate::layout::TABLES;
 
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
+    fmu_core::no_work!();
 
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         Self::from_parameters(params)

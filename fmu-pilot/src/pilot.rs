@@ -203,9 +203,7 @@ impl Model for Pilot {
 
     const TABLES: Tables = crate::layout::TABLES;
 
-    type Work<D: Scalar> = ();
-
-    fn work<D: Scalar>(&self) {}
+    fmu_core::no_work!();
 
     fn configure(params: &dyn Parameters) -> Result<Self, ParameterError> {
         let p = Reader::new(params, vr::TABLE);
