@@ -96,8 +96,19 @@ def test_a_mach_number_beyond_the_table_is_clamped_with_one_warning_through_the_
     """The table's Mach columns (identical) at 0 and 0.3; a speed of sound of 100 m/s puts the
     section at Mach 0.4, beyond them: the thrust is the analytic polar's (the clamped column is
     the same), and FMPy's logger receives exactly one fmi2Warning (status 1) in category
-    logStatusWarning naming the clamp, over every evaluation of the run."""
-    path = tmp_path / "mach-0-0.3.c81"
+    logStatusWarning naming the clamp, over every evaluation of the run. The checks run in a
+    child Python (`check_mach_clamp`): a test logger callback that FMPy held must not outlive
+    its test in the process that runs the system-FMU tests (see conftest.messages_logged_in_child)."""
+    script = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+              f"from test_aero_airfoil_file_fmpy import check_mach_clamp; "
+              f"check_mach_clamp({str(aero_fmu)!r}, {str(tmp_path)!r})")
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, (child.stdout, child.stderr)
+
+
+def check_mach_clamp(aero_fmu, tmp_dir):
+    """The body of the Mach-clamp test (asserts), run by it in a child Python."""
+    path = Path(tmp_dir) / "mach-0-0.3.c81"
     path.write_text(linear_table().replace("       0.0 0.9", "       0.0 0.3"))
     messages = []
 
