@@ -72,9 +72,12 @@ def ecos():
 def messages_logged_in_child(module, call):
     """Runs `call` (Python source calling a function of test module `module` with the keyword
     argument `logger=logger`) in a child Python and returns (stdout lines: "NO ERROR" when the
-    call did not raise, then every FMU log message; stderr). A child, because FMPy keeps an
-    instance that failed to initialise alive with the test's logger callback, which must not
-    outlive it in the process running other tests."""
+    call did not raise, then every FMU log message; stderr). A child, because a test's logger
+    must not outlive the test in the process running the others: FMPy's native logging proxy
+    (`fmpy/logging`, `addLoggerProxy`) keeps one process-global logger pointer that every
+    `simulate_fmu(logger=...)` overwrites and that FMPy's default callbacks also go through, so
+    a later FMU logging through the defaults calls the collected test callback (a segfault in
+    test_system_fmu.py, seen with FMPy 0.3.32)."""
     import subprocess
     import sys
 
