@@ -6,10 +6,7 @@
 //! `0 + k` ([`vr`]), inputs `100 + u index` ([`vr::INPUT_BASE`]), outputs `200 + y index`
 //! ([`vr::OUTPUT_BASE`]). The model has no states.
 
-use fmu_core::declare::{BODY, Tables};
-
-/// Body-axis velocity components `u v w` and their words (the Fuselage's output names).
-const UVW: [(&str, &str); 3] = [("u", BODY[0].1), ("v", BODY[1].1), ("w", BODY[2].1)];
+use fmu_core::declare::Tables;
 
 /// The turbulence components in the track frame and their words.
 const TRACK_AXES: [(&str, &str); 3] =
@@ -115,8 +112,7 @@ pub mod vr {
 /// Indices into the real input vector `u` (9 inputs): the aircraft's kinematics as the Fuselage
 /// outputs them.
 pub mod u {
-    use super::UVW;
-    use fmu_core::declare::NED;
+    use fmu_core::declare::{NED, UVW};
 
     fmu_core::declare! { view usize;
         POS as pos = vector("{c}", "m", &NED, "Position of the aircraft (reference point), {w}, m");
@@ -131,8 +127,8 @@ pub mod u {
 
 /// Indices into the real output vector `y`.
 pub mod y {
-    use super::{UVW, u};
-    use fmu_core::declare::NED;
+    use super::u;
+    use fmu_core::declare::{NED, UVW};
 
     /// The position: what the wind depends on.
     fn position(_: usize) -> Vec<usize> {

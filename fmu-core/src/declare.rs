@@ -22,6 +22,10 @@ use std::ops::ControlFlow;
 pub const BODY: [(&str, &str); 3] = [("x", "body x (forward)"), ("y", "body y (right)"), ("z", "body z (down)")];
 /// NED axes: component suffixes and their words.
 pub const NED: [(&str, &str); 3] = [("x", "NED x (north)"), ("y", "NED y (east)"), ("z", "NED z (down)")];
+/// Body-axis velocity components `u v w` (the Fuselage's output names) and their words.
+pub const UVW: [(&str, &str); 3] = [("u", BODY[0].1), ("v", BODY[1].1), ("w", BODY[2].1)];
+/// Body-axis angular-velocity components `p q r` (the Fuselage's output names) and their words.
+pub const PQR: [(&str, &str); 3] = [("p", BODY[0].1), ("q", BODY[1].1), ("r", BODY[2].1)];
 
 /// The inputs (as indices into `u`) an output of block instance `i` depends on directly.
 pub type Dependencies = fn(usize) -> Vec<usize>;

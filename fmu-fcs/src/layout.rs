@@ -90,6 +90,8 @@ pub mod vr {
 
 /// Indices into the real input vector `u` (22 inputs).
 pub mod u {
+    use fmu_core::declare::{NED, UVW};
+
     fmu_core::declare! { view usize;
         /// The pilot's controls, fractions of travel.
         STICK as stick =
@@ -105,9 +107,7 @@ pub mod u {
             real("cmd.phi", "rad", "Roll attitude reference of the attitude hold (3-2-1), rad, right wing down positive"),
             real("cmd.theta", "rad", "Pitch attitude reference of the attitude hold (3-2-1), rad, nose up positive"),
             real("cmd.psi", "rad", "Heading reference of the heading hold (3-2-1), rad, from north towards east"),
-            real("cmd.x", "m", "Hover hold position reference, NED x (north), m"),
-            real("cmd.y", "m", "Hover hold position reference, NED y (east), m"),
-            real("cmd.z", "m", "Hover hold position reference, NED z (down), m");
+            vector("cmd.{c}", "m", &NED, "Hover hold position reference, {w}, m");
         /// Sensors: the Fuselage's attitude (3-2-1).
         ATTITUDE as attitude =
             real("phi", "rad", "Roll angle (3-2-1), rad (the Fuselage's phi)"),
@@ -120,14 +120,10 @@ pub mod u {
             real("r", "rad/s", "Yaw rate, body z (down), rad/s (the Fuselage's r)");
         /// Sensors: the Fuselage's body velocity.
         VELOCITY as velocity =
-            real("u", "m/s", "Velocity, body x (forward), m/s (the Fuselage's u)"),
-            real("v", "m/s", "Velocity, body y (right), m/s (the Fuselage's v)"),
-            real("w", "m/s", "Velocity, body z (down), m/s (the Fuselage's w)");
+            vector("{c}", "m/s", &UVW, "Velocity, {w}, m/s (the Fuselage's {c})");
         /// Sensors: the Fuselage's position.
         POSITION as position =
-            real("x", "m", "Position, NED x (north), m (the Fuselage's x)"),
-            real("y", "m", "Position, NED y (east), m (the Fuselage's y)"),
-            real("z", "m", "Position, NED z (down), m (the Fuselage's z)");
+            vector("{c}", "m", &NED, "Position, {w}, m (the Fuselage's {c})");
         N;
     }
 }

@@ -7,7 +7,6 @@
 //! `200 + y index` ([`vr::OUTPUT_BASE`]). So the `u` and `y` index constants below are also
 //! value-reference offsets.
 
-use fmu_core::declare::BODY;
 use fmu_core::declare::Tables;
 
 /// An airframe attachment point where loads come in and kinematics go out.
@@ -49,11 +48,6 @@ impl Point {
     }
 }
 
-/// Body-axis velocity components `u v w` and their words.
-const UVW: [(&str, &str); 3] = [("u", BODY[0].1), ("v", BODY[1].1), ("w", BODY[2].1)];
-/// Body-axis angular velocity components `p q r` and their words.
-const PQR: [(&str, &str); 3] = [("p", BODY[0].1), ("q", BODY[1].1), ("r", BODY[2].1)];
-
 /// Indices into the continuous state vector `x` (13 states).
 pub mod x {
     fmu_core::declare! { view usize;
@@ -85,8 +79,8 @@ const SURFACE_DEFAULT_NORMALS: [[f64; 3]; 2] = [[0.0, 0.0, -1.0], [0.0, 1.0, 0.0
 
 /// Value references of the parameters, and the bases of the input and output references.
 pub mod vr {
-    use super::{GEAR_LEGS, PQR, Point, SURFACE_DEFAULT_NORMALS, SURFACE_NAMES, UVW};
-    use fmu_core::declare::{BODY, Labels, NED};
+    use super::{GEAR_LEGS, Point, SURFACE_DEFAULT_NORMALS, SURFACE_NAMES};
+    use fmu_core::declare::{BODY, Labels, NED, PQR, UVW};
     use fmu_core::variable::Enumeration;
 
     /// The choices of `euler_sequence`: intrinsic rotations NED to body, axes in order.
@@ -250,8 +244,8 @@ pub mod u {
 
 /// Indices into the real output vector `y` (92 outputs).
 pub mod y {
-    use super::{GEAR_LEGS, PQR, Point, SURFACE_NAMES, UVW, u};
-    use fmu_core::declare::{BODY, Labels, NED};
+    use super::{GEAR_LEGS, Point, SURFACE_NAMES, u};
+    use fmu_core::declare::{BODY, Labels, NED, PQR, UVW};
 
     /// Every input: what the accelerations depend on.
     fn all_inputs(_: usize) -> Vec<usize> {
