@@ -30,6 +30,22 @@ macro_rules! __fmi2_forward {
     )*};
 }
 
+/// The getter and the setter of one variable type per line, `fmi2GetXTYPE fmi2GetX / fmi2SetXTYPE
+/// fmi2SetX: T = get_x / set_x;`: `fmi2GetX(c, vr, n, v: *mut T)` and `fmi2SetX(c, vr, n, v: *const
+/// T)`, forwarded by [`__fmi2_forward!`](crate::__fmi2_forward!); used by [`crate::export_cosimulation!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fmi2_get_set {
+    ($slave:ty;
+        $($get_type:ident $get:ident / $set_type:ident $set:ident: $t:ty = $get_abi:ident / $set_abi:ident;)*
+    ) => {
+        $crate::__fmi2_forward! { $slave; $(
+            $get_type $get(c: Component, vr: *const ValueReference, n: usize, v: *mut $t) -> StatusCode = $get_abi;
+            $set_type $set(c: Component, vr: *const ValueReference, n: usize, v: *const $t) -> StatusCode = $set_abi;
+        )* }
+    };
+}
+
 /// Emits the FMI 2.0 Model Exchange symbols (those not shared with Co-Simulation) for a slave;
 /// used by [`crate::export_fmu!`].
 #[macro_export]
@@ -143,34 +159,6 @@ macro_rules! export_cosimulation {
                     -> StatusCode = exit_initialization_mode;
                 fmi2TerminateTYPE fmi2Terminate(c: Component) -> StatusCode = terminate;
                 fmi2ResetTYPE fmi2Reset(c: Component) -> StatusCode = reset;
-                fmi2GetRealTYPE fmi2GetReal(c: Component, vr: *const ValueReference, n: usize, v: *mut f64)
-                    -> StatusCode = get_real;
-                fmi2GetIntegerTYPE fmi2GetInteger(c: Component, vr: *const ValueReference, n: usize, v: *mut c_int)
-                    -> StatusCode
-                    = get_integer;
-                fmi2GetBooleanTYPE fmi2GetBoolean(c: Component, vr: *const ValueReference, n: usize, v: *mut Boolean)
-                    -> StatusCode
-                    = get_boolean;
-                fmi2GetStringTYPE fmi2GetString(
-                    c: Component,
-                    vr: *const ValueReference,
-                    n: usize,
-                    v: *mut *const c_char
-                ) -> StatusCode = get_string;
-                fmi2SetRealTYPE fmi2SetReal(c: Component, vr: *const ValueReference, n: usize, v: *const f64)
-                    -> StatusCode = set_real;
-                fmi2SetIntegerTYPE fmi2SetInteger(c: Component, vr: *const ValueReference, n: usize, v: *const c_int)
-                    -> StatusCode
-                    = set_integer;
-                fmi2SetBooleanTYPE fmi2SetBoolean(c: Component, vr: *const ValueReference, n: usize, v: *const Boolean)
-                    -> StatusCode
-                    = set_boolean;
-                fmi2SetStringTYPE fmi2SetString(
-                    c: Component,
-                    vr: *const ValueReference,
-                    n: usize,
-                    v: *const *const c_char
-                ) -> StatusCode = set_string;
                 fmi2GetFMUstateTYPE fmi2GetFMUstate(c: Component, s: *mut FmuStatePtr) -> StatusCode = get_fmu_state;
                 fmi2SetFMUstateTYPE fmi2SetFMUstate(c: Component, s: FmuStatePtr) -> StatusCode = set_fmu_state;
                 fmi2FreeFMUstateTYPE fmi2FreeFMUstate(c: Component, s: *mut FmuStatePtr) -> StatusCode = free_fmu_state;
@@ -223,6 +211,17 @@ macro_rules! export_cosimulation {
                     -> StatusCode = get_real_status;
                 fmi2GetBooleanStatusTYPE fmi2GetBooleanStatus(c: Component, kind: c_int, v: *mut Boolean)
                     -> StatusCode = get_boolean_status;
+            }
+
+            $crate::__fmi2_get_set! { $slave;
+                fmi2GetRealTYPE fmi2GetReal / fmi2SetRealTYPE fmi2SetReal:
+                    f64 = get_real / set_real;
+                fmi2GetIntegerTYPE fmi2GetInteger / fmi2SetIntegerTYPE fmi2SetInteger:
+                    c_int = get_integer / set_integer;
+                fmi2GetBooleanTYPE fmi2GetBoolean / fmi2SetBooleanTYPE fmi2SetBoolean:
+                    Boolean = get_boolean / set_boolean;
+                fmi2GetStringTYPE fmi2GetString / fmi2SetStringTYPE fmi2SetString:
+                    *const c_char = get_string / set_string;
             }
         }
     };
