@@ -33,16 +33,9 @@ const PITCH_FRAME: [(&str, &str); 3] = [
 /// Indices into the real input vector `u`.
 pub mod u {
     use super::{BLADE, MAX_BLADES};
-    use fmu_core::declare::{BODY, Labels};
+    use fmu_core::declare::Labels;
 
-    fmu_core::declare! { view usize;
-        HUB_VEL as hub_vel = vector("hub.vel.{c}", "m/s", &BODY, "Inertial velocity of the attachment point P, {w}, m/s");
-        HUB_OMEGA as hub_omega = vector("hub.omega.{c}", "rad/s", &BODY,
-            "Angular velocity of the airframe relative to inertial space, {w}, rad/s");
-        HUB_ACC as hub_acc = vector("hub.acc.{c}", "m/s2", &BODY,
-            "Specific force at P (inertial acceleration minus gravity), {w}, m/s^2; gravity enters only here (at \
-             rest z reads -g)");
-        HUB_ALPHA as hub_alpha = vector("hub.alpha.{c}", "rad/s2", &BODY, "Angular acceleration of the airframe, {w}, rad/s^2");
+    fmu_rotor::declare_rotor_inputs! {
         BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
             PITCH = real("blade[{n}].pitch", "rad",
                 "Pitch angle of blade {n} (driven pitch bearing at the hub, positive leading edge up), rad");

@@ -57,19 +57,34 @@ pub mod x {
     const _: () = assert!(N == 2 * RATES && LAG_RATE == LAG && FLAP_RATE == FLAP, "rates mirror the angles");
 }
 
+/// Declares a rotor FMU's real input table `u` (Rotor's, RotorElastic's) with its views: first
+/// the hub kinematics the airframe gives every rotor at the attachment point P (`HUB_VEL`,
+/// `HUB_OMEGA`, `HUB_ACC`, `HUB_ALPHA`, inputs 0..12, in body axes), then the model's own
+/// `rows` ([`fmu_core::declare!`] rows, ending with `N;`).
+#[macro_export]
+macro_rules! declare_rotor_inputs {
+    ($($rows:tt)*) => {
+        ::fmu_core::declare! { view usize;
+            HUB_VEL as hub_vel = vector("hub.vel.{c}", "m/s", &::fmu_core::declare::BODY,
+                "Inertial velocity of the attachment point P, {w}, m/s");
+            HUB_OMEGA as hub_omega = vector("hub.omega.{c}", "rad/s", &::fmu_core::declare::BODY,
+                "Angular velocity of the airframe relative to inertial space, {w}, rad/s");
+            HUB_ACC as hub_acc = vector("hub.acc.{c}", "m/s2", &::fmu_core::declare::BODY,
+                "Specific force at P (inertial acceleration minus gravity), {w}, m/s^2; gravity enters only here (at \
+                 rest z reads -g)");
+            HUB_ALPHA as hub_alpha = vector("hub.alpha.{c}", "rad/s2", &::fmu_core::declare::BODY,
+                "Angular acceleration of the airframe, {w}, rad/s^2");
+            $($rows)*
+        }
+    };
+}
+
 /// Indices into the real input vector `u` (85 inputs).
 pub mod u {
     use super::{BLADE, MAX_BLADES};
-    use fmu_core::declare::{BODY, Labels};
+    use fmu_core::declare::Labels;
 
-    fmu_core::declare! { view usize;
-        HUB_VEL as hub_vel = vector("hub.vel.{c}", "m/s", &BODY, "Inertial velocity of the attachment point P, {w}, m/s");
-        HUB_OMEGA as hub_omega = vector("hub.omega.{c}", "rad/s", &BODY,
-            "Angular velocity of the airframe relative to inertial space, {w}, rad/s");
-        HUB_ACC as hub_acc = vector("hub.acc.{c}", "m/s2", &BODY,
-            "Specific force at P (inertial acceleration minus gravity), {w}, m/s^2; gravity enters only here (at \
-             rest z reads -g)");
-        HUB_ALPHA as hub_alpha = vector("hub.alpha.{c}", "rad/s2", &BODY, "Angular acceleration of the airframe, {w}, rad/s^2");
+    crate::declare_rotor_inputs! {
         SHAFT_TORQUE as shaft_torque = real("shaft_torque", "N.m",
             "Torque applied to the rotor about +z_H by the airframe (engine), N m; used only with shaft_free");
         BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
