@@ -126,6 +126,36 @@ pub fn write_c_fmu(path: &Path, xml: &str, identifier: &str, binary: &[u8]) {
     zip.finish().unwrap();
 }
 
+/// The `modelDescription.xml` of a hand-written C counter FMU (`FMI2_REAL_FIELDS(Inst, 2, &i->time,
+/// &i->count, ...)` in its source): the outputs `time` and `count` (value references 0 and 1),
+/// then the fixed real `parameters` `(name, start)` from value reference 2, in their order.
+pub fn counter_description(name: &str, parameters: &[(&str, &str)]) -> String {
+    let parameters: String = parameters
+        .iter()
+        .enumerate()
+        .map(|(k, (parameter, start))| {
+            format!(
+                "    <ScalarVariable name=\"{parameter}\" valueReference=\"{}\" causality=\"parameter\" \
+                 variability=\"fixed\"><Real start=\"{start}\"/></ScalarVariable>\n",
+                k + 2
+            )
+        })
+        .collect();
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="2.0" modelName="{name}" guid="{{{guid}}}" generationTool="gcc by hand">
+  <CoSimulation modelIdentifier="{name}" canHandleVariableCommunicationStepSize="true"/>
+  <ModelVariables>
+    <ScalarVariable name="time" valueReference="0" causality="output"><Real/></ScalarVariable>
+    <ScalarVariable name="count" valueReference="1" causality="output"><Real/></ScalarVariable>
+{parameters}  </ModelVariables>
+  <ModelStructure><Outputs><Unknown index="1" dependencies=""/><Unknown index="2" dependencies=""/></Outputs></ModelStructure>
+</fmiModelDescription>
+"#,
+        guid = name.to_lowercase()
+    )
+}
+
 /// Builds `<name>.fmu` from the Python `source` with `pythonfmu build` of the test environment
 /// (next to [`python`]); returns the directory holding it and its path.
 pub fn build_with_pythonfmu(name: &str, source: &str) -> (tempfile::TempDir, PathBuf) {

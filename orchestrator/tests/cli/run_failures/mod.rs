@@ -59,19 +59,10 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean noSet
 }
 "#;
 
-const SLOW_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<fmiModelDescription fmiVersion="2.0" modelName="Slow" guid="{slow}" generationTool="gcc by hand">
-  <CoSimulation modelIdentifier="Slow" canHandleVariableCommunicationStepSize="true"/>
-  <ModelVariables>
-    <ScalarVariable name="time" valueReference="0" causality="output"><Real/></ScalarVariable>
-    <ScalarVariable name="count" valueReference="1" causality="output"><Real/></ScalarVariable>
-    <ScalarVariable name="sleep_ms" valueReference="2" causality="parameter" variability="fixed"><Real start="10"/></ScalarVariable>
-    <ScalarVariable name="fail_at" valueReference="3" causality="parameter" variability="fixed"><Real start="1e300"/></ScalarVariable>
-    <ScalarVariable name="mode" valueReference="4" causality="parameter" variability="fixed"><Real start="0"/></ScalarVariable>
-  </ModelVariables>
-  <ModelStructure><Outputs><Unknown index="1" dependencies=""/><Unknown index="2" dependencies=""/></Outputs></ModelStructure>
-</fmiModelDescription>
-"#;
+/// The description of [`SLOW_C`].
+fn slow_xml() -> String {
+    import_support::counter_description("Slow", &[("sleep_ms", "10"), ("fail_at", "1e300"), ("mode", "0")])
+}
 
 /// A test folder: `Slow.fmu`, `system.json`, and `tmp/`, the child's private TMPDIR.
 struct Case {
@@ -85,7 +76,7 @@ impl Case {
         let dir = tempfile::tempdir().unwrap();
         let binary = compile_shared(dir.path(), "slow", SLOW_C);
         let fmu = dir.path().join("Slow.fmu");
-        import_support::write_c_fmu(&fmu, SLOW_XML, "Slow", &binary);
+        import_support::write_c_fmu(&fmu, &slow_xml(), "Slow", &binary);
         std::fs::write(
             dir.path().join("system.json"),
             format!(

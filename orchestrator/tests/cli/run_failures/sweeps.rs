@@ -140,7 +140,7 @@ fn reruns_the_points_whose_inputs_changed(mode: &str) {
 
     // The FMU is rebuilt with another content: both points run again.
     let binary = import_support::compile_shared(case.dir.path(), "slow", SLOW_C);
-    let xml = SLOW_XML.replace("gcc by hand", "gcc by hand, again");
+    let xml = slow_xml().replace("gcc by hand", "gcc by hand, again");
     import_support::write_c_fmu(&case.path("Slow.fmu"), &xml, "Slow", &binary);
     let (_, stdout, stderr) = sweep_output(&mut case.sweep(&out, &[]));
     assert!(stdout.contains("2 points run") && stderr.contains("Slow.fmu changed"), "{mode}: {stdout}{stderr}");

@@ -12,11 +12,11 @@ fn duplicate_entry_names_are_refused() {
     let mut zip = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
     let options = zip::write::SimpleFileOptions::default();
     zip.start_file("modelDescription.xml", options).unwrap();
-    zip.write_all(BALL_XML.as_bytes()).unwrap();
+    zip.write_all(ball_xml().as_bytes()).unwrap();
     zip.start_file("binaries/linux64/Ball.so", options).unwrap();
     zip.write_all(&binary).unwrap();
     zip.start_file("modelDescription.xmX", options).unwrap();
-    zip.write_all(BALL_XML.replace("{ball}", "{evil}").as_bytes()).unwrap();
+    zip.write_all(ball_xml().replace("{ball}", "{evil}").as_bytes()).unwrap();
     zip.finish().unwrap();
     let mut bytes = std::fs::read(&path).unwrap();
     let (from, to) = (b"modelDescription.xmX", b"modelDescription.xml");

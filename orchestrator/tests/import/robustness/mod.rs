@@ -126,23 +126,15 @@ UNUSED(fmi2SerializeFMUstate, fmi2Component c, void* s, char* b, size_t n)
 UNUSED(fmi2DeSerializeFMUstate, fmi2Component c, const char* b, size_t n, void** s)
 "#;
 
-const BALL_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<fmiModelDescription fmiVersion="2.0" modelName="Ball" guid="{ball}" generationTool="gcc by hand">
-  <CoSimulation modelIdentifier="Ball" canHandleVariableCommunicationStepSize="true"/>
-  <ModelVariables>
-    <ScalarVariable name="time" valueReference="0" causality="output"><Real/></ScalarVariable>
-    <ScalarVariable name="count" valueReference="1" causality="output"><Real/></ScalarVariable>
-    <ScalarVariable name="terminate" valueReference="2" causality="parameter" variability="fixed"><Real start="1"/></ScalarVariable>
-    <ScalarVariable name="t_end" valueReference="3" causality="parameter" variability="fixed"><Real start="0.35"/></ScalarVariable>
-  </ModelVariables>
-  <ModelStructure><Outputs><Unknown index="1" dependencies=""/><Unknown index="2" dependencies=""/></Outputs></ModelStructure>
-</fmiModelDescription>
-"#;
+/// The description of [`BALL_C`].
+fn ball_xml() -> String {
+    import_support::counter_description("Ball", &[("terminate", "1"), ("t_end", "0.35")])
+}
 
 /// Writes an FMU archive `dir/<file>` with the Ball description and `binary` as its
 /// `binaries/linux64/Ball.so`.
 fn ball_archive(dir: &Path, file: &str, binary: &[u8]) -> PathBuf {
-    ball_archive_with(dir, file, binary, BALL_XML)
+    ball_archive_with(dir, file, binary, &ball_xml())
 }
 
 fn ball_archive_with(dir: &Path, file: &str, binary: &[u8], xml: &str) -> PathBuf {
@@ -162,7 +154,7 @@ fn ball_fmu(dir: &Path, hostile: bool) -> PathBuf {
 /// its steps back.
 fn stateful_ball_fmu(dir: &Path) -> PathBuf {
     let binary = compile_shared(dir, "ball", BALL_C);
-    let xml = BALL_XML.replace(r#"modelIdentifier="Ball""#, r#"modelIdentifier="Ball" canGetAndSetFMUstate="true""#);
+    let xml = ball_xml().replace(r#"modelIdentifier="Ball""#, r#"modelIdentifier="Ball" canGetAndSetFMUstate="true""#);
     ball_archive_with(dir, "StatefulBall.fmu", &binary, &xml)
 }
 
