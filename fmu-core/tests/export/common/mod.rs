@@ -27,35 +27,13 @@ pub mod defaults {
     pub const TOL: f64 = 1e-10;
 }
 
-/// The declarations of [`MassSpringDamper`]: value references are the positions of the
-/// parameters (from 1), the input index (the force, 0) and `10 +` the output index.
+/// The declarations of [`MassSpringDamper`]: the input, output and state tables of the test FMU
+/// `TwoMassBody` ([`test_fmus::body`]), the same mass on a spring and a damper driven by a force
+/// (input `F`; outputs `x`, `v` and `a`, which depends on `F`; states `x`, `v`). The value
+/// references are [`vr`]'s: the parameters' positions (from 1), the input index (the force, 0)
+/// and `10 +` the output index.
 pub mod msd {
-    /// Indices into the input vector `u`.
-    pub mod u {
-        fmu_core::declare! { usize;
-            F = real("F", "N", "External force along x");
-            N;
-        }
-    }
-
-    /// Indices into the output vector `y`.
-    pub mod y {
-        fmu_core::declare! { usize;
-            X = real("x", "m", "Position");
-            V = real("v", "m/s", "Velocity");
-            A = real("a", "m/s2", "Acceleration").deps(|_| vec![super::u::F]);
-            N;
-        }
-    }
-
-    /// The states `x`.
-    pub mod x {
-        fmu_core::declare! { usize;
-            X = state("x", "m", "m/s", 1.0, "Position");
-            V = state("v", "m/s", "m/s2", 1.0, "Velocity");
-            N;
-        }
-    }
+    pub use test_fmus::body::{u, x, y};
 }
 
 /// Value references of [`MassSpringDamper`].
