@@ -14,6 +14,7 @@ independent references evaluated here:
   and `w + Omega` (progressive), the cyclic pair whirling as its name says.
 """
 
+import csv
 import json
 import subprocess
 
@@ -65,7 +66,9 @@ def blade_values(mode, blade, component):
 @pytest.fixture(scope="module", name="cantilever")
 def _cantilever(tmp_path_factory):
     out = tmp_path_factory.mktemp("cantilever")
-    return run_modes(out, "rotor.Omega=0", "rotor.n_elements=16", "rotor.rotary_inertia_scaling=false")
+    modes = run_modes(out, "rotor.Omega=0", "rotor.n_elements=16", "rotor.rotary_inertia_scaling=false")
+    subprocess.run(["python3", str(ROOT / "examples" / "mode_shapes.py"), str(out)], check=True, capture_output=True)
+    return modes, out
 
 
 @pytest.mark.parametrize("name, component, reference, tolerance", [
@@ -75,7 +78,7 @@ def _cantilever(tmp_path_factory):
     ("1st torsion", 3, lambda x: np.sin(np.pi * x / (2 * SPAN)), 1e-6),
 ])
 def test_cantilever_shapes_match_the_closed_form(cantilever, name, component, reference, tolerance):
-    r, re, im = blade_values(cantilever[name], "1", component)
+    r, re, im = blade_values(cantilever[0][name], "1", component)
     assert np.allclose(r, ROOT_RADIUS + SPAN * np.arange(1, 17) / 16), r
     shape = re / re[-1]
     error = np.max(np.abs(shape - reference(r - ROOT_RADIUS)))
@@ -91,7 +94,7 @@ def test_cantilever_shapes_are_mass_orthogonal(cantilever):
     weights = np.concatenate([np.outer(share, MASS * np.ones(3)),
                               np.outer(share, [I_FLAP + I_LAG, I_FLAP, I_LAG])], axis=1).ravel()
     shapes = []
-    for mode in cantilever.values():
+    for mode in cantilever[0].values():
         q = np.array(mode["blades"][0]["re"])  # 16 stations x (u.x, u.y, u.z, psi.x, psi.y, psi.z)
         shapes.append(q.ravel())
     phi = np.array(shapes)
@@ -105,7 +108,14 @@ def test_cantilever_shapes_are_mass_orthogonal(cantilever):
 
 def test_multiblade_elastic_modes_are_the_single_blade_modes_shifted(tmp_path):
     single = run_modes(tmp_path / "one", "rotor.n_elements=6", "rotor.nb=1")
-    rotor = run_modes(tmp_path / "four", "rotor.n_elements=6", "rotor.nb=4", extra=["--multiblade", "--shapes", "40"])
+    rotor = run_modes(tmp_path / "four", "rotor.n_elements=6", "rotor.nb=4",
+                      extra=["--multiblade", "--shapes", "40", "--sweep", f"rotor.Omega={OMEGA}"])
+    # examples/fan_plot.py names the modes of modes.csv with their multiblade coordinates too.
+    subprocess.run(["python3", str(ROOT / "examples" / "fan_plot.py"), str(tmp_path / "four")], check=True,
+                   capture_output=True)
+    fan = {r["mode"]: float(r["frequency [rad/s]"]) for r in csv.DictReader(open(tmp_path / "four" / "fan.csv"))}
+    for name in ["1st flap", "1st lag", "1st torsion"]:
+        assert abs(fan[f"{name} collective"] / single[name]["im"] - 1.0) < 1e-6, name
     worst = 0.0
     for name in ["1st flap", "1st lag", "2nd flap", "1st torsion"]:
         w = single[name]["im"]
@@ -129,3 +139,12 @@ def test_multiblade_elastic_modes_are_the_single_blade_modes_shifted(tmp_path):
             assert (whirl < 0) == with_rotor, (name, coordinate, whirl)
     print(f"largest relative difference of the multiblade frequencies: {worst:.2e}")
     assert worst < 1e-6
+
+
+def test_mode_shapes_plot_names_the_modes(cantilever):
+    plot = (cantilever[1] / "mode_shapes.svg").read_text()
+    assert plot.startswith("<svg") and plot.count("<polyline") == 3 * 6
+    for name in ["1st flap", "1st lag", "2nd flap", "1st torsion"]:
+        assert f"{name}: " in plot, name
+    units = (cantilever[1] / "mode_shapes.units.csv").read_text().splitlines()
+    assert '"r","m",' in "\n".join(units) and '"psi.x.re","rad",' in "\n".join(units)
