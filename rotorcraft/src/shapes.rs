@@ -408,7 +408,7 @@ pub fn name_shapes(shapes: &mut [ModeShape]) {
 /// frequency) over the blade stations of `model`'s states (radii from [`station_radii`]), named
 /// ([`name_shapes`]; cyclic modes regressive or progressive with the shaft speeds of `rotors`);
 /// empty without stations. In multiblade coordinates each shape is that of one coordinate class
-/// where the classes decouple ([`mode_vector`]).
+/// where the classes decouple (the residual test of `mode_vector`).
 pub fn mode_shapes(
     model: &LinearModel,
     modes: &[Mode],
