@@ -133,7 +133,14 @@ fn dispatch(cli: Cli) -> Result<()> {
             let request =
                 cli::linear::LinearRequest::new(&args.system, &args.trim, args.multiblade, &args.changes, args.verbose);
             let request = cli::linear::LinearRequest { inputs: &args.inputs, keep_inert: args.keep_inert, ..request };
-            cli::linear::linearize(&request, &args.out, &args.bode, args.bode_range.as_deref(), args.floquet)
+            cli::linear::linearize(
+                &request,
+                &args.out,
+                &args.bode,
+                args.bode_range.as_deref(),
+                args.floquet,
+                args.shapes,
+            )
         }
         Command::Modes(args) => {
             let request =

@@ -148,3 +148,14 @@ def test_mode_shapes_plot_names_the_modes(cantilever):
         assert f"{name}: " in plot, name
     units = (cantilever[1] / "mode_shapes.units.csv").read_text().splitlines()
     assert '"r","m",' in "\n".join(units) and '"psi.x.re","rad",' in "\n".join(units)
+
+
+def test_linearize_writes_the_shapes_into_its_json(tmp_path):
+    out = tmp_path / "lin.json"
+    subprocess.run([str(ROOT / "target" / "release" / "orchestrator"), "linearize", "examples/rotor-elastic-vacuum.json",
+                    "--out", str(out), "--set", "rotor.Omega=0", "--set", "rotor.n_elements=16", "--set",
+                    "rotor.rotary_inertia_scaling=false", "--shapes", "3"], cwd=ROOT, check=True, capture_output=True)
+    modes = json.loads(out.read_text())["mode_shapes"]["points"][0]["modes"]
+    assert [m["name"] for m in modes] == ["1st flap", "1st lag", "2nd flap"]
+    r, re, _ = blade_values(modes[0], "1", 2)
+    assert np.max(np.abs(re / re[-1] - bending_shape(1, r - ROOT_RADIUS))) < 1e-3

@@ -57,6 +57,11 @@ pub struct LinearizeArgs {
     /// flight, and the cyclic modes named regressive or progressive.
     #[arg(long)]
     pub multiblade: bool,
+    /// For a system with elastic blades (states per blade station, as RotorElastic's), the
+    /// shapes of this many lowest oscillatory modes, written as `mode_shapes` in OUT (see
+    /// `modes --shapes`).
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub shapes: usize,
     #[command(flatten)]
     pub changes: SystemChanges,
     /// Print every FMU message, not only warnings and errors.
@@ -397,14 +402,16 @@ fn floquet_exponents(
 }
 
 /// `orchestrator linearize`: writes OUT (JSON) and OUT.mat, prints the eigenvalue table, and
-/// the Bode diagrams of the `bode` pairs (at the frequencies of `bode_range`) and the Floquet
-/// exponents from `floquet` samples per revolution.
+/// the Bode diagrams of the `bode` pairs (at the frequencies of `bode_range`), the Floquet
+/// exponents from `floquet` samples per revolution and, with elastic blades, the shapes of the
+/// lowest `shapes` oscillatory modes (`mode_shapes` in OUT).
 pub fn linearize(
     request: &LinearRequest,
     out: &Path,
     bode: &[String],
     bode_range: Option<&str>,
     floquet: Option<usize>,
+    shapes: usize,
 ) -> Result<()> {
     super::outputs::require_json_system(request.system_path, "linearize")?;
     let mat = out.with_extension("mat");
@@ -413,9 +420,14 @@ pub fn linearize(
     }
     let frequencies = bode_frequencies(bode_range)?;
     let description = request.description(&[])?;
-    let Linearised { model, inert, rotors, .. } = request.model(&description)?;
+    let Linearised { model, inert, rotors, radii } = request.model(&description)?;
     let modes = model.modes(&request.naming(&rotors))?;
     let mut json = model.to_json(&modes, &inert);
+    let mode_shapes = rotorcraft::mode_shapes(&model, &modes, &radii, &rotors.frames, shapes);
+    if !mode_shapes.is_empty() {
+        let point = super::shapes::ShapePoint { values: Vec::new(), modes: modes.clone(), shapes: mode_shapes };
+        json["mode_shapes"] = super::shapes::shapes_json(&[point]);
+    }
     if let Some(samples) = floquet {
         let exponents = floquet_exponents(request, &description, &rotors, samples)?;
         say!("Floquet exponents over one revolution ({samples} linearisations along the trajectory):");

@@ -62,7 +62,6 @@ pub fn write_mode_shapes(points: &[ShapePoint], dir: &Path) -> Result<()> {
     for (name, unit, description) in &columns {
         writeln!(units, "{},{},{}", quote(name), quote(unit), quote(description))?;
     }
-    let mut json_points = Vec::with_capacity(points.len());
     for (p, point) in points.iter().enumerate() {
         for shape in &point.shapes {
             let mode = &point.modes[shape.mode];
@@ -91,18 +90,23 @@ pub fn write_mode_shapes(points: &[ShapePoint], dir: &Path) -> Result<()> {
                 }
             }
         }
-        json_points.push(point_json(p, point));
     }
     let csv_path = dir.join("mode_shapes.csv");
     std::fs::write(&csv_path, csv).with_context(|| format!("cannot write {}", csv_path.display()))?;
     let units_path = cosim::result_files::units_path(&csv_path);
     std::fs::write(&units_path, units).with_context(|| format!("cannot write {}", units_path.display()))?;
     let json_path = dir.join("mode_shapes.json");
-    let json = json!({ "normalisation": NORMALISATION, "components": STATION_COMPONENTS, "points": json_points });
-    std::fs::write(&json_path, serde_json::to_string_pretty(&json)? + "\n")
+    std::fs::write(&json_path, serde_json::to_string_pretty(&shapes_json(points))? + "\n")
         .with_context(|| format!("cannot write {}", json_path.display()))?;
     say!("wrote {}, {} and {}", csv_path.display(), units_path.display(), json_path.display());
     Ok(())
+}
+
+/// The shapes of `points` as JSON (mode_shapes.json, `mode_shapes` of `linearize`): how they
+/// are scaled, the components, and per point [`point_json`].
+pub fn shapes_json(points: &[ShapePoint]) -> Value {
+    let points: Vec<Value> = points.iter().enumerate().map(|(p, point)| point_json(p, point)).collect();
+    json!({ "normalisation": NORMALISATION, "components": STATION_COMPONENTS, "points": points })
 }
 
 /// One point's shapes as JSON: per mode its eigenvalue and names, per blade the stations'
