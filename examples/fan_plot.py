@@ -2,8 +2,10 @@
 """Fan (Campbell) diagram of an elastic rotor from `orchestrator modes --sweep rotor.Omega=...`.
 
 Reads DIR/modes.csv, names each oscillatory mode by the kind of its dominant state (the
-`mode` column: `u.z`/`psi.y` flap, `u.y`/`psi.z` lag, `psi.x` torsion, `u.x` axial) and its rank
-among the modes of that kind at the same rotor speed (1st flap, 2nd flap, ...), and writes
+`mode` column: `u.z`/`psi.y` flap, `u.y`/`psi.z` lag, `psi.x` torsion, `u.x` axial; with
+`modes --multiblade` also its multiblade coordinate: collective, cyclic regressive or progressive,
+differential) and its rank among the modes of that kind and coordinate at the same rotor speed
+(1st flap, 2nd flap, 1st lag cyclic regressive, ...), and writes
 DIR/fan.csv (Omega, frequency in rad/s and per rev, name) and DIR/fan.svg (frequency against
 rotor speed, per-rev lines 1..6/rev). Usage:
 
@@ -15,8 +17,13 @@ rotor speed, per-rev lines 1..6/rev). Usage:
 import argparse
 import csv
 import pathlib
+import re
 
-KINDS = {"u.z": "flap", "psi.y": "flap", "u.y": "lag", "psi.z": "lag", "psi.x": "torsion", "u.x": "axial"}
+KINDS = {"u.z": "flap", "psi.y": "flap", "u.y": "lag", "psi.z": "lag", "psi.x": "torsion", "u.x": "axial",
+         "v.z": "flap", "w.y": "flap", "v.y": "lag", "w.z": "lag", "w.x": "torsion", "v.x": "axial"}
+# A mode's dominant state group: `...node[k].u.z` (rotating frame) or, with `modes --multiblade`,
+# `...node[k].u.z.collective`, `...cyclic regressive`, `...differential`.
+GROUP = re.compile(r"\.(u|psi|v|w)\.([xyz])(?:\.(collective|differential|cyclic\d*))?( regressive| progressive)?$")
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 COLOURS = {"flap": "#1f77b4", "lag": "#d62728", "torsion": "#2ca02c", "axial": "#7f7f7f"}
 
@@ -30,14 +37,17 @@ def named_modes(modes_csv):
             if im <= 0.0:
                 continue
             omega = float(list(row.values())[1])  # the swept parameter (the rotor speed)
-            kind = KINDS.get(".".join(row["mode"].split(".")[-2:]), "other")
-            by_point.setdefault(omega, []).append((im, kind))
+            group = GROUP.search(row["mode"])
+            kind = KINDS.get(f"{group[1]}.{group[2]}", "other") if group else "other"
+            coordinate = " ".join(filter(None, [group[3], (group[4] or "").strip()])) if group else ""
+            by_point.setdefault(omega, []).append((im, kind, coordinate))
     out = []
     for omega, modes in sorted(by_point.items()):
         rank = {}
-        for im, kind in sorted(modes):
-            rank[kind] = rank.get(kind, 0) + 1
-            out.append((omega, im, f"{ORDINAL.get(rank[kind], str(rank[kind]) + 'th')} {kind}"))
+        for im, kind, coordinate in sorted(modes):
+            rank[kind, coordinate] = rank.get((kind, coordinate), 0) + 1
+            n = rank[kind, coordinate]
+            out.append((omega, im, " ".join(filter(None, [f"{ORDINAL.get(n, str(n) + 'th')} {kind}", coordinate]))))
     return out
 
 

@@ -307,6 +307,13 @@ impl LinearModel {
         Ok(modes)
     }
 
+    /// A right eigenvector of `A` for its eigenvalue `lambda` (a [`Mode::eigenvalue`]), unit
+    /// 2-norm, by inverse iteration: the mode's shape over the states, complex (its phase
+    /// arbitrary).
+    pub fn eigenvector(&self, lambda: Complex<f64>) -> DVector<Complex<f64>> {
+        modes::inverse_iteration(&self.a.map(|x| Complex::new(x, 0.0)), lambda, &[])
+    }
+
     /// The group of each state for naming modes ([`ModeNaming::group`]), with a coordinate
     /// whose derivative is exactly another state (`x_i' = x_j`: a row of `A` that is a unit
     /// vector to [`KINEMATIC`], no input) counted with that state, as a body's position with

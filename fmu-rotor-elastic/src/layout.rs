@@ -55,7 +55,7 @@ pub mod u {
 
 /// Indices into the real output vector `y`.
 pub mod y {
-    use super::{BLADE, MAX_BLADES, PITCH_FRAME, u};
+    use super::{BLADE, MAX_BLADES, MAX_ELEMENTS, PITCH_FRAME, u};
     use fmu_core::declare::{BODY, Labels};
 
     /// Inputs on which the hub loads depend directly (through the clamped root node and the
@@ -105,6 +105,13 @@ pub mod y {
                 "Elastic displacement of the tip node of blade {n} from its undeformed position, {w}, m");
             TIP_TWIST as tip_twist = real("blade[{n}].tip.twist", "rad",
                 "Elastic twist of the tip section of blade {n} relative to the clamp (nose up), rad");
+        };
+        /// The undeformed radius of each node (the stations of the mode shapes).
+        NODES as node = block(Labels::Numbered(MAX_ELEMENTS)) per PER_NODE_OUT fn node {
+            NODE_RADIUS as r = real("node[{n}].r", "m",
+                "Undeformed radius of node {n} of the blades (the station of the states blade[b].node[{n}].*, \
+                 counted from the clamp): its distance from the shaft axis along the pitch axis, m; 0 for {n} > \
+                 n_elements");
         };
         N;
     }

@@ -213,6 +213,9 @@ impl Model for RotorElastic {
         *y.azimuth() = t * self.omega + self.psi0;
         *y.shaft_rate() = D::from(self.omega);
         *y.shaft_torque() = -dot(moment, lift3(column(&self.hub_axes, 2)));
+        for (k, position) in self.blade.beam.undeformed.positions.iter().enumerate().skip(1) {
+            *y.node(k - 1).r() = D::from(position[0]);
+        }
     }
 
     fn tolerances(&self) -> (f64, f64) {

@@ -50,7 +50,8 @@ enum Command {
     /// map or root locus DIR/eigenvalues.svg, and for a sweep DIR/frequency-damping.svg
     /// (frequency and damping of each mode against the swept parameter: the ground-resonance
     /// chart when the rotor speed is swept) and DIR/stability-boundaries.json (where the largest
-    /// real part changes sign: a critical gain).
+    /// real part changes sign: a critical gain); with elastic blades (RotorElastic) the mode
+    /// shapes along the span, DIR/mode_shapes.csv and DIR/mode_shapes.json (see --shapes).
     Modes(cli::linear::ModesArgs),
     /// Run or trim a system at many points (a grid, a list or random samples of parameters,
     /// trim conditions or experiment settings), each in its own process, `--jobs` at a time;
@@ -132,12 +133,19 @@ fn dispatch(cli: Cli) -> Result<()> {
             let request =
                 cli::linear::LinearRequest::new(&args.system, &args.trim, args.multiblade, &args.changes, args.verbose);
             let request = cli::linear::LinearRequest { inputs: &args.inputs, keep_inert: args.keep_inert, ..request };
-            cli::linear::linearize(&request, &args.out, &args.bode, args.bode_range.as_deref(), args.floquet)
+            cli::linear::linearize(
+                &request,
+                &args.out,
+                &args.bode,
+                args.bode_range.as_deref(),
+                args.floquet,
+                args.shapes,
+            )
         }
         Command::Modes(args) => {
             let request =
                 cli::linear::LinearRequest::new(&args.system, &args.trim, args.multiblade, &args.changes, args.verbose);
-            cli::linear::modes(&request, &args.sweeps, &args.out, args.floquet)
+            cli::linear::modes(&request, &args.sweeps, &args.out, args.floquet, args.shapes)
         }
         Command::Sweep(args) => cli::sweep::sweep(args),
         Command::Export(args) => cli::export::export(args),

@@ -19,14 +19,14 @@ pub enum MultibladeError {
         blades: usize,
     },
     /// A blade coordinate has no rate state.
-    #[error("{rotor}: blade {blade} has no {kind}_rate")]
+    #[error("{rotor}: blade {blade} has no {rate}")]
     MissingRate {
         /// Rotor instance.
         rotor: String,
         /// Blade number, from 1.
         blade: usize,
-        /// Blade coordinate.
-        kind: String,
+        /// The missing rate state (`flap_rate`, `node[k].v.z`).
+        rate: String,
     },
 }
 
@@ -93,12 +93,13 @@ impl Rotors {
 
     /// Coleman's multiblade transform of the states `states` at these blade azimuths: for each
     /// rotor with N >= 3 blades, the lag (and flap) angles `q_b` of its blades
-    /// (`instance.state.blade[b].lag`) become `q_0` (collective), `q_nc`, `q_ns` (cyclic,
+    /// (`instance.state.blade[b].lag`), and the elastic station coordinates
+    /// `instance.state.blade[b].node[k].u.z` (rates `...v.z`; `psi` with `w`), become `q_0` (collective), `q_nc`, `q_ns` (cyclic,
     /// n = 1 ... (N-1)/2) and, for even N, `q_d` (differential), with
     /// `q_b = q_0 + sum_n (q_nc cos n psi_b + q_ns sin n psi_b) + q_d (-1)^b`. With
     /// `x = S(psi) x_m` (rates included: `q' = T q_m' + Omega T_psi q_m`), `S`, `dS/dt` at the
     /// shaft speed and the multiblade names `instance.lag.0`, `instance.lag.1c`, ..., rates
-    /// `..._rate` (the identity and the same names for states of no rotor). For an isotropic
+    /// `..._rate` (`instance.node[k].u.z.1c` with `instance.node[k].v.z.1c`; the identity and the same names for states of no rotor). For an isotropic
     /// rotor in hover or axial flight the transformed model is time-invariant: its eigenvalues
     /// are those of the periodic system.
     pub fn multiblade(&self, states: &[String]) -> Result<Transform, MultibladeError> {
@@ -106,8 +107,8 @@ impl Rotors {
         let mut transform =
             Transform { s: DMatrix::identity(n, n), s_dot: DMatrix::zeros(n, n), names: states.to_vec() };
         for rotor in &self.frames {
-            for kind in blade_coordinates(states, &rotor.instance) {
-                rotor_block(&mut transform, states, rotor, &kind)?;
+            for (kind, rate) in blade_coordinates(states, &rotor.instance) {
+                rotor_block(&mut transform, states, rotor, (&kind, &rate))?;
             }
         }
         Ok(transform)
@@ -122,46 +123,63 @@ impl StateTransform for Rotors {
     }
 }
 
-/// The coordinate kinds (`lag`, `flap`) of the blade states of rotor instance `instance`, in
-/// the order of `states`.
-fn blade_coordinates(states: &[String], instance: &str) -> Vec<String> {
+/// Elastic station coordinates and their rate states: displacement `u` with velocity `v`,
+/// rotation `psi` with angular velocity `w` (`node[k].u.z` with `node[k].v.z`).
+const STATION_RATES: [(&str, &str); 2] = [(".u.", ".v."), (".psi.", ".w.")];
+
+/// The rate kind of blade coordinate kind `kind`: `flap_rate` for `flap`, `node[k].v.z` for
+/// `node[k].u.z` ([`STATION_RATES`]); `None` when `kind` is itself a rate.
+fn rate_kind(kind: &str) -> Option<String> {
+    if kind.ends_with("_rate") || STATION_RATES.iter().any(|(_, rate)| kind.contains(rate)) {
+        return None;
+    }
+    match STATION_RATES.iter().find(|(coordinate, _)| kind.contains(coordinate)) {
+        Some((coordinate, rate)) => Some(kind.replacen(coordinate, rate, 1)),
+        None => Some(format!("{kind}_rate")),
+    }
+}
+
+/// The coordinate kinds (`lag`, `flap`, `node[k].u.z`, ...) of the blade states of rotor
+/// instance `instance` with their rate kinds, in the order of `states`.
+fn blade_coordinates(states: &[String], instance: &str) -> Vec<(String, String)> {
     let prefix = format!("{instance}.state.blade[");
-    let mut kinds: Vec<String> = Vec::new();
+    let mut kinds: Vec<(String, String)> = Vec::new();
     for name in states {
         if let Some(rest) = name.strip_prefix(&prefix)
             && let Some((_, kind)) = rest.split_once("].")
-            && !kind.ends_with("_rate")
-            && !kinds.iter().any(|k| k == kind)
+            && let Some(rate) = rate_kind(kind)
+            && !kinds.iter().any(|(k, _)| k == kind)
         {
-            kinds.push(kind.to_string());
+            kinds.push((kind.to_string(), rate));
         }
     }
     kinds
 }
 
-/// Fills in `transform` the multiblade block of coordinate `kind` of `rotor`'s blades.
+/// Fills in `transform` the multiblade block of coordinate `kind` (with its rate kind) of
+/// `rotor`'s blades.
 fn rotor_block(
     transform: &mut Transform,
     states: &[String],
     rotor: &RotorFrame,
-    kind: &str,
+    (kind, rate): (&str, &str),
 ) -> Result<(), MultibladeError> {
     let prefix = format!("{}.state.blade[", rotor.instance);
-    let index = |b: usize, suffix: &str| {
-        let name = format!("{prefix}{}].{kind}{suffix}", b + 1);
+    let index = |b: usize, kind: &str| {
+        let name = format!("{prefix}{}].{kind}", b + 1);
         states.iter().position(|s| *s == name)
     };
-    let blades = (0..rotor.blade_azimuths.len()).take_while(|&b| index(b, "").is_some()).count();
+    let blades = (0..rotor.blade_azimuths.len()).take_while(|&b| index(b, kind).is_some()).count();
     if blades < 3 {
         return Err(MultibladeError::TooFewBlades { rotor: rotor.instance.clone(), kind: kind.to_string(), blades });
     }
-    let angles: Vec<usize> = (0..blades).map(|b| index(b, "").expect("counted")).collect();
+    let angles: Vec<usize> = (0..blades).map(|b| index(b, kind).expect("counted")).collect();
     let rates: Vec<usize> = (0..blades)
         .map(|b| {
-            index(b, "_rate").ok_or_else(|| MultibladeError::MissingRate {
+            index(b, rate).ok_or_else(|| MultibladeError::MissingRate {
                 rotor: rotor.instance.clone(),
                 blade: b + 1,
-                kind: kind.to_string(),
+                rate: rate.to_string(),
             })
         })
         .collect::<Result<_, _>>()?;
@@ -182,7 +200,10 @@ fn rotor_block(
     }
     for (m, (&ia, &ir)) in angles.iter().zip(&rates).enumerate() {
         names[ia] = format!("{}.{kind}.{}", rotor.instance, coordinates[m]);
-        names[ir] = format!("{}.{kind}.{}_rate", rotor.instance, coordinates[m]);
+        names[ir] = match rate.strip_suffix("_rate") {
+            Some(_) => format!("{}.{kind}.{}_rate", rotor.instance, coordinates[m]),
+            None => format!("{}.{rate}.{}", rotor.instance, coordinates[m]),
+        };
     }
     Ok(())
 }

@@ -117,3 +117,99 @@ fn round_off_roots_of_a_free_body_are_neutral() {
     let spring = modes.iter().find(|m| m.eigenvalue.im > 0.0).unwrap();
     assert!((spring.damping.unwrap() - 0.1).abs() < 1e-12 && spring.name == "spring.x", "{spring:?}");
 }
+
+/// Four blades with elastic station states `node[1].u.z`, `node[1].psi.y` and their rates
+/// `v.z`, `w.y`, beside a state of no rotor.
+fn elastic_rotor(omega: f64) -> (Vec<String>, Rotors) {
+    let mut states = Vec::new();
+    for part in ["u.z", "psi.y", "v.z", "w.y"] {
+        states.extend((1..=4).map(|b| format!("rotor.state.blade[{b}].node[1].{part}")));
+    }
+    states.push("fuselage.state.u".to_string());
+    let azimuths = (0..4).map(|b| 0.3 + std::f64::consts::TAU * b as f64 / 4.0).collect();
+    (states, Rotors { frames: vec![RotorFrame { instance: "rotor".into(), blade_azimuths: azimuths, omega }] })
+}
+
+/// Coleman's transform of elastic station states, against its closed form evaluated here:
+/// `q_b = q_0 + q_1c cos psi_b + q_1s sin psi_b + q_d (-1)^b` and
+/// `v_b = q_0' + q_1c' cos psi_b + q_1s' sin psi_b + q_d' (-1)^b + Omega (q_1s cos psi_b - q_1c sin psi_b)`;
+/// the inverse recovers the multiblade coordinates (round trip), and `dS/dt` is the central
+/// difference of `S` over the rotor turned by +-dt.
+#[test]
+fn multiblade_transform_of_node_states_round_trips() {
+    let omega = 30.0;
+    let (states, rotors) = elastic_rotor(omega);
+    let t = rotors.multiblade(&states).unwrap();
+    let coordinates = ["0", "1c", "1s", "d"];
+    for (k, c) in coordinates.iter().enumerate() {
+        assert_eq!(t.names[k], format!("rotor.node[1].u.z.{c}"));
+        assert_eq!(t.names[4 + k], format!("rotor.node[1].psi.y.{c}"));
+        assert_eq!(t.names[8 + k], format!("rotor.node[1].v.z.{c}"));
+        assert_eq!(t.names[12 + k], format!("rotor.node[1].w.y.{c}"));
+    }
+    assert_eq!(t.names[16], "fuselage.state.u");
+    let xm: Vec<f64> = (0..17).map(|i| 0.1 + 0.37 * i as f64 - 0.02 * (i * i) as f64).collect();
+    let x = &t.s * nalgebra::DVector::from_column_slice(&xm);
+    for (b, psi) in rotors.frames[0].blade_azimuths.iter().enumerate() {
+        let sign = if b % 2 == 1 { 1.0 } else { -1.0 };
+        let coleman = |q: &[f64]| q[0] + q[1] * psi.cos() + q[2] * psi.sin() + q[3] * sign;
+        let whirl = |q: &[f64]| omega * (q[2] * psi.cos() - q[1] * psi.sin());
+        for part in 0..2 {
+            let (q, rate) = (&xm[4 * part..4 * part + 4], &xm[8 + 4 * part..12 + 4 * part]);
+            assert!((x[4 * part + b] - coleman(q)).abs() < 1e-12);
+            assert!((x[8 + 4 * part + b] - coleman(rate) - whirl(q)).abs() < 1e-12);
+        }
+    }
+    assert!((x[16] - xm[16]).abs() < 1e-15);
+    let back = t.s.clone().try_inverse().unwrap() * x;
+    assert!(back.iter().zip(&xm).all(|(a, b)| (a - b).abs() < 1e-12), "{back:?}");
+    let dt = 1e-6;
+    let ahead = rotors.turned(dt).multiblade(&states).unwrap().s;
+    let behind = rotors.turned(-dt).multiblade(&states).unwrap().s;
+    let difference = (ahead - behind) / (2.0 * dt) - &t.s_dot;
+    assert!(difference.amax() < 1e-5 * omega * omega, "{}", difference.amax());
+}
+
+/// Three blades with a station state but no rate: a clear error naming the missing state.
+#[test]
+fn a_station_without_its_rate_is_an_error() {
+    let states: Vec<String> = (1..=3).map(|b| format!("rotor.state.blade[{b}].node[2].u.y")).collect();
+    let rotors = Rotors {
+        frames: vec![RotorFrame { instance: "rotor".into(), blade_azimuths: vec![0.0, 2.0, 4.0], omega: 10.0 }],
+    };
+    let error = rotors.multiblade(&states).unwrap_err().to_string();
+    assert_eq!(error, "rotor: blade 1 has no node[2].v.y");
+}
+
+/// A two-station flap chain `q'' = -K q`, `K = [[2, -1], [-1, 1]]` (unit masses): its modes'
+/// frequencies `sqrt((3 -+ sqrt 5) / 2)` and shapes `(1 / g, 1)`, `(1, -1 / g)` with the golden
+/// ratio `g`, scaled to a largest `u.z` of 1, named 1st and 2nd flap, at the radii given.
+#[test]
+fn shapes_of_a_two_station_chain_are_its_eigenvectors() {
+    let states = ["node[1].u.z", "node[2].u.z", "node[1].v.z", "node[2].v.z"]
+        .map(|s| format!("blade.state.blade[1].{s}"))
+        .to_vec();
+    let mut m = LinearModel::new(states, Vec::new(), Vec::new(), 0.0);
+    m.a[(0, 2)] = 1.0;
+    m.a[(1, 3)] = 1.0;
+    for (r, c, k) in [(2, 0, 2.0), (2, 1, -1.0), (3, 0, -1.0), (3, 1, 1.0)] {
+        m.a[(r, c)] = -k;
+    }
+    let modes = m.modes(&RotorNaming::default()).unwrap();
+    let radii = std::collections::BTreeMap::from([("blade".to_string(), vec![1.5, 3.0])]);
+    let shapes = crate::mode_shapes(&m, &modes, &radii, &[], 5);
+    assert_eq!(shapes.len(), 2);
+    let golden = (1.0 + 5f64.sqrt()) / 2.0;
+    for (shape, (frequency, expected)) in
+        shapes.iter().zip([(((3.0 - 5f64.sqrt()) / 2.0).sqrt(), [1.0 / golden, 1.0]), (golden, [1.0, -1.0 / golden])])
+    {
+        assert!((modes[shape.mode].eigenvalue.im - frequency).abs() < 1e-12);
+        assert_eq!(shape.kind, crate::BladeModeKind::Flap);
+        let stations = &shape.blades[0].stations;
+        assert_eq!(stations.iter().map(|s| (s.0, s.1)).collect::<Vec<_>>(), [(1, 1.5), (2, 3.0)]);
+        for (s, want) in stations.iter().zip(expected) {
+            assert!((s.2[2] - want).norm() < 1e-9, "{:?} vs {want}", s.2[2]);
+        }
+    }
+    assert_eq!([shapes[0].name.as_str(), shapes[1].name.as_str()], ["1st flap", "2nd flap"]);
+}

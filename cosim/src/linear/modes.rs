@@ -198,7 +198,7 @@ fn participation_apart(
 
 /// An eigenvector of `m` for the eigenvalue `lambda` by inverse iteration on `m - (lambda + s) I`
 /// with a tiny shift `s` (so the matrix stays regular), kept orthogonal to `apart`.
-fn inverse_iteration(
+pub(super) fn inverse_iteration(
     m: &DMatrix<Complex<f64>>,
     lambda: Complex<f64>,
     apart: &[DVector<Complex<f64>>],

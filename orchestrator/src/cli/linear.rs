@@ -1,6 +1,7 @@
 //! `orchestrator linearize` and `orchestrator modes`: the linear model of a system about its start
 //! (or a trim), and its modes over a parameter sweep with their plots.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -13,7 +14,7 @@ use cosim::system::{System, SystemDescription};
 use nalgebra::Complex;
 use orchestrator::plot;
 use orchestrator::trim::{FlightCondition, JacobianMethod};
-use rotorcraft::{RotorNaming, Rotors};
+use rotorcraft::{ModeShape, RotorNaming, Rotors};
 
 use super::options::{SystemChanges, TrimFirst};
 use super::trim::solve_trim;
@@ -56,6 +57,11 @@ pub struct LinearizeArgs {
     /// flight, and the cyclic modes named regressive or progressive.
     #[arg(long)]
     pub multiblade: bool,
+    /// For a system with elastic blades (states per blade station, as RotorElastic's), the
+    /// shapes of this many lowest oscillatory modes, written as `mode_shapes` in OUT (see
+    /// `modes --shapes`).
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub shapes: usize,
     #[command(flatten)]
     pub changes: SystemChanges,
     /// Print every FMU message, not only warnings and errors.
@@ -80,6 +86,11 @@ pub struct ModesArgs {
     /// Blade states in multiblade coordinates (see `linearize`).
     #[arg(long)]
     pub multiblade: bool,
+    /// For a system with elastic blades (states per blade station, as RotorElastic's), the
+    /// shapes of this many lowest oscillatory modes per point into DIR/mode_shapes.csv and
+    /// DIR/mode_shapes.json (not with --floquet).
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub shapes: usize,
     /// At every point, the Floquet exponents of the periodic system over one rotor revolution
     /// from this many linearisations along the trajectory (see `linearize`) instead of the
     /// eigenvalues at the start azimuth: needed where the multiblade system depends on the
@@ -123,6 +134,8 @@ struct Linearised {
     inert: Vec<String>,
     /// The system's rotors at the operating point.
     rotors: Rotors,
+    /// The undeformed node radii of the instances with elastic blades, m.
+    radii: BTreeMap<String, Vec<f64>>,
 }
 
 impl<'a> LinearRequest<'a> {
@@ -197,13 +210,15 @@ impl<'a> LinearRequest<'a> {
         let mut master = self.operating_point(description)?;
         let full = master.linearize(self.inputs)?;
         let rotors = Rotors::read(&mut master)?;
+        let radii = rotorcraft::station_radii(&mut master)?;
         let inert = if self.keep_inert { Vec::new() } else { full.inert_states() };
         let mut model = full.without_states(&inert);
         if self.multiblade {
             model = model.transformed(&rotors)?;
             warn_if_periodic(&model, &second_azimuth(&mut master, &full, &rotors, &inert, self.inputs)?);
         }
-        Ok(Linearised { model, inert: inert.iter().map(|&i| full.state_names[i].clone()).collect(), rotors })
+        let inert = inert.iter().map(|&i| full.state_names[i].clone()).collect();
+        Ok(Linearised { model, inert, rotors, radii })
     }
 
     /// A Co-Simulation of `system` initialised and advanced by `--settle` seconds (none without
@@ -387,14 +402,16 @@ fn floquet_exponents(
 }
 
 /// `orchestrator linearize`: writes OUT (JSON) and OUT.mat, prints the eigenvalue table, and
-/// the Bode diagrams of the `bode` pairs (at the frequencies of `bode_range`) and the Floquet
-/// exponents from `floquet` samples per revolution.
+/// the Bode diagrams of the `bode` pairs (at the frequencies of `bode_range`), the Floquet
+/// exponents from `floquet` samples per revolution and, with elastic blades, the shapes of the
+/// lowest `shapes` oscillatory modes (`mode_shapes` in OUT).
 pub fn linearize(
     request: &LinearRequest,
     out: &Path,
     bode: &[String],
     bode_range: Option<&str>,
     floquet: Option<usize>,
+    shapes: usize,
 ) -> Result<()> {
     super::outputs::require_json_system(request.system_path, "linearize")?;
     let mat = out.with_extension("mat");
@@ -403,9 +420,14 @@ pub fn linearize(
     }
     let frequencies = bode_frequencies(bode_range)?;
     let description = request.description(&[])?;
-    let Linearised { model, inert, rotors } = request.model(&description)?;
+    let Linearised { model, inert, rotors, radii } = request.model(&description)?;
     let modes = model.modes(&request.naming(&rotors))?;
     let mut json = model.to_json(&modes, &inert);
+    let mode_shapes = rotorcraft::mode_shapes(&model, &modes, &radii, &rotors.frames, shapes);
+    if !mode_shapes.is_empty() {
+        let point = super::shapes::ShapePoint { values: Vec::new(), modes: modes.clone(), shapes: mode_shapes };
+        json["mode_shapes"] = super::shapes::shapes_json(&[point]);
+    }
     if let Some(samples) = floquet {
         let exponents = floquet_exponents(request, &description, &rotors, samples)?;
         say!("Floquet exponents over one revolution ({samples} linearisations along the trajectory):");
@@ -447,19 +469,27 @@ pub fn linearize(
     Ok(())
 }
 
-/// The modes of the system with the assignments `set`: the eigenvalues of its linear model, or
-/// with `floquet` samples its Floquet exponents (fixed frame).
-fn point_modes(request: &LinearRequest, set: &[String], floquet: Option<usize>) -> Result<Vec<Mode>> {
+/// The modes of the system with the assignments `set`: the eigenvalues of its linear model,
+/// with the shapes of the lowest `shapes` oscillatory ones over its blade stations (none
+/// without), or with `floquet` samples its Floquet exponents (fixed frame; no shapes).
+fn point_modes(
+    request: &LinearRequest,
+    set: &[String],
+    floquet: Option<usize>,
+    shapes: usize,
+) -> Result<(Vec<Mode>, Vec<ModeShape>)> {
     let description = request.description(set)?;
     match floquet {
         Some(samples) => {
             // The Floquet exponents need the rotor speeds at the operating point only.
             let rotors = Rotors::read(&mut request.operating_point(&description)?)?;
-            floquet_exponents(request, &description, &rotors, samples)
+            Ok((floquet_exponents(request, &description, &rotors, samples)?, Vec::new()))
         }
         None => {
             let point = request.model(&description)?;
-            Ok(point.model.modes(&request.naming(&point.rotors))?)
+            let modes = point.model.modes(&request.naming(&point.rotors))?;
+            let shapes = rotorcraft::mode_shapes(&point.model, &modes, &point.radii, &point.rotors.frames, shapes);
+            Ok((modes, shapes))
         }
     }
 }
@@ -533,7 +563,13 @@ fn parse_sweep(text: &str) -> Result<Swept> {
 /// (root locus) into DIR/eigenvalues.svg and, for a sweep, frequency and damping against the
 /// first swept parameter into DIR/frequency-damping.svg, and where the largest real part changes
 /// sign, the stability boundaries ([`stability_boundaries`]) into DIR/stability-boundaries.json.
-pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path, floquet: Option<usize>) -> Result<()> {
+pub fn modes(
+    request: &LinearRequest,
+    sweeps: &[String],
+    out_dir: &Path,
+    floquet: Option<usize>,
+    shapes: usize,
+) -> Result<()> {
     super::outputs::require_json_system(request.system_path, "modes")?;
     let swept: Vec<Swept> = sweeps.iter().map(|s| parse_sweep(s)).collect::<Result<_>>()?;
     let points = swept.first().map_or(1, |s| s.values.len());
@@ -551,9 +587,11 @@ pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path, floquet
     }
     csv += ",\"re [1/s]\",\"im [rad/s]\",\"frequency [Hz]\",\"damping\",\"mode\"\n";
     let mut results: Vec<(f64, Vec<Mode>)> = Vec::with_capacity(points);
+    let mut shape_points = Vec::with_capacity(points);
     for p in 0..points {
         let set: Vec<String> = swept.iter().map(|s| format!("{}={}", s.name, s.values[p])).collect();
-        let modes = point_modes(request, &set, floquet).with_context(|| format!("at {}", set.join(", ")))?;
+        let (modes, point_shapes) =
+            point_modes(request, &set, floquet, shapes).with_context(|| format!("at {}", set.join(", ")))?;
         let least_damped = modes
             .iter()
             .filter(|m| m.damping.is_some() && m.eigenvalue.im >= 0.0)
@@ -576,7 +614,12 @@ pub fn modes(request: &LinearRequest, sweeps: &[String], out_dir: &Path, floquet
             let damping = m.damping.map_or_else(String::new, |z| z.to_string());
             csv += &format!(",{},{},{},{damping},\"{}\"\n", m.eigenvalue.re, m.eigenvalue.im, m.frequency_hz, m.name);
         }
+        let values: Vec<(String, f64)> = swept.iter().map(|s| (s.name.clone(), s.values[p])).collect();
+        shape_points.push(super::shapes::ShapePoint { values, modes: modes.clone(), shapes: point_shapes });
         results.push((swept.first().map_or(0.0, |s| s.values[p]), modes));
+    }
+    if shape_points.iter().any(|p| !p.shapes.is_empty()) {
+        super::shapes::write_mode_shapes(&shape_points, out_dir)?;
     }
     let csv_path = out_dir.join("modes.csv");
     std::fs::write(&csv_path, csv).with_context(|| format!("cannot write {}", csv_path.display()))?;

@@ -15,5 +15,6 @@ pub mod package;
 pub mod progress;
 pub mod realtime;
 pub mod run;
+pub mod shapes;
 pub mod sweep;
 pub mod trim;
