@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod hinge;
 pub mod kinematics;
 pub mod layout;
 mod model;
@@ -35,6 +36,7 @@ use fmu_core::vec3::M3f;
 use fmu_rotor::beam::BladeTable;
 use fmu_rotor::beam::blade_dynamics::{BladeDynamics, FrameMotion};
 
+use hinge::Hinges;
 use kinematics::LoadSpreading;
 use layout::vr;
 
@@ -57,6 +59,10 @@ pub struct RotorElastic {
     x0_blade: Vec<f64>,
     spreading: LoadSpreading,
     tolerance: f64,
+    /// The articulated hub's hinges (`hub_type = 1`), `None` for the hingeless hub.
+    hinges: Option<Hinges>,
+    /// Per blade: the pitch offset added to the pitch input (rad).
+    pitch_offset: [f64; MAX_BLADES],
 }
 
 impl RotorElastic {
@@ -85,9 +91,12 @@ impl RotorElastic {
     }
 
     /// The rotor with the blade `blade` and the other parameters from `p`.
-    fn with_blade(blade: BladeDynamics, p: &Reader) -> Result<Self, ParameterError> {
+    fn with_blade(mut blade: BladeDynamics, p: &Reader) -> Result<Self, ParameterError> {
         let omega = p.real(vr::OMEGA)?;
-        let frame = FrameMotion { specific_force: [0.0; 3], omega: [0.0, 0.0, omega], alpha: [0.0; 3] };
+        let hinges = hinge::from_parameters(&mut blade, p)?;
+        // The frame's origin: the hub centre, or the hinge point turning at the offset.
+        let origin_force = hinges.as_ref().map_or([0.0; 3], |h| [-omega * omega * h.offset, 0.0, 0.0]);
+        let frame = FrameMotion { specific_force: origin_force, omega: [0.0, 0.0, omega], alpha: [0.0; 3] };
         let x0_blade = blade.equilibrium(&frame).map_err(|e| format!("parameter 'Omega' = {omega} rad/s: {e}"))?;
         let root = blade.beam.undeformed.positions[0][0];
         let arms: Vec<f64> = blade.beam.undeformed.positions.iter().map(|x| x[0] - root).collect();
@@ -100,6 +109,8 @@ impl RotorElastic {
             tolerance: p.real(vr::TOLERANCE)?,
             blade,
             x0_blade,
+            hinges,
+            pitch_offset: hinge::pitch_offsets(p)?,
         })
     }
 
@@ -116,6 +127,11 @@ impl RotorElastic {
     /// States per blade: 12 per free node.
     pub fn states_per_blade(&self) -> usize {
         self.blade.n_states()
+    }
+
+    /// The articulated hub's hinges (`hub_type = 1`), `None` for the hingeless hub.
+    pub fn hinges(&self) -> Option<&Hinges> {
+        self.hinges.as_ref()
     }
 }
 
