@@ -56,12 +56,44 @@ pub struct Hinges {
     pub c_lag: [f64; MAX_BLADES],
     /// Flap spring, N m/rad.
     pub k_flap: f64,
-    /// The root node's lumped mass, kg.
-    root_mass: f64,
-    /// The root node's position from the hinge point, pitch-frame axes, m.
-    root_position: [f64; 3],
-    /// The root node's spatial inertia about itself, pitch-frame axes, kg m^2.
-    root_inertia: M3f,
+    /// Per blade: its root node, which rides on the hinge body.
+    roots: Vec<RootNode>,
+}
+
+/// A beam's root node (clamped in the pitch frame).
+#[derive(Clone, Debug)]
+struct RootNode {
+    /// Lumped mass, kg.
+    mass: f64,
+    /// Position from the hinge point, pitch-frame axes, m.
+    position: [f64; 3],
+    /// Spatial inertia about itself, pitch-frame axes, kg m^2.
+    inertia: M3f,
+}
+
+impl RootNode {
+    /// The root node of `blade`.
+    fn of(blade: &BladeDynamics) -> Self {
+        let rotation0 = blade.beam.undeformed.rotations[0];
+        let j = blade.node_inertia[0];
+        let column_of = |k: usize| {
+            let unit: [f64; 3] = std::array::from_fn(|i| if i == k { 1.0 } else { 0.0 });
+            let material = rotate_back(rotation0, unit);
+            rotate(rotation0, [material[0] * j[0], material[1] * j[1], material[2] * j[2]])
+        };
+        let columns = [column_of(0), column_of(1), column_of(2)];
+        Self {
+            mass: blade.node_mass[0],
+            position: blade.beam.undeformed.positions[0],
+            inertia: std::array::from_fn(|r| std::array::from_fn(|c| columns[c][r])),
+        }
+    }
+
+    /// `H_0 v`: the node's inertia about the hinge point applied to `v` (pitch-frame axes).
+    fn inertia_about_hinge<D: Scalar>(&self, v: V3<D>) -> V3<D> {
+        let r: V3<D> = lift3(self.position);
+        add(scale_f(cross(r, cross(v, r)), self.mass), const_mat_vec(&self.inertia, v))
+    }
 }
 
 /// What the hinge equations of one blade need beyond its pitch frame.
@@ -86,32 +118,12 @@ fn rotation<D: Scalar>(axis: usize, a: D) -> M3<D> {
 }
 
 impl Hinges {
-    /// Hinges at `offset` for `blade` (its undeformed positions already measured from the hinge
-    /// point), with springs `k_lag`, `k_flap` and the per-blade lag dampers `c_lag`.
-    pub fn new(blade: &BladeDynamics, offset: f64, k_lag: f64, k_flap: f64, c_lag: [f64; MAX_BLADES]) -> Self {
-        let rotation0 = blade.beam.undeformed.rotations[0];
-        let j = blade.node_inertia[0];
-        let column_of = |k: usize| {
-            let unit: [f64; 3] = std::array::from_fn(|i| if i == k { 1.0 } else { 0.0 });
-            let material = rotate_back(rotation0, unit);
-            rotate(rotation0, [material[0] * j[0], material[1] * j[1], material[2] * j[2]])
-        };
-        let columns = [column_of(0), column_of(1), column_of(2)];
-        Self {
-            offset,
-            k_lag,
-            c_lag,
-            k_flap,
-            root_mass: blade.node_mass[0],
-            root_position: blade.beam.undeformed.positions[0],
-            root_inertia: std::array::from_fn(|r| std::array::from_fn(|c| columns[c][r])),
-        }
-    }
-
-    /// `H_0 v`: the root node's inertia about the hinge point applied to `v` (pitch-frame axes).
-    fn root_inertia_about_hinge<D: Scalar>(&self, v: V3<D>) -> V3<D> {
-        let r: V3<D> = lift3(self.root_position);
-        add(scale_f(cross(r, cross(v, r)), self.root_mass), const_mat_vec(&self.root_inertia, v))
+    /// Hinges of `parameters` for the blades `blades` (their undeformed positions already
+    /// measured from the hinge point: [`HingeParameters::shift`]).
+    pub fn new(blades: &[&BladeDynamics], parameters: &HingeParameters) -> Self {
+        let [k_lag, k_flap] = parameters.springs;
+        let roots = blades.iter().map(|blade| RootNode::of(blade)).collect();
+        Self { offset: parameters.offset, k_lag, c_lag: parameters.c_lag, k_flap, roots }
     }
 
     /// The pitch frame of a blade at azimuth `psi` with pitch `(theta, theta', theta'')` and the
@@ -174,7 +186,8 @@ impl Hinges {
     ) -> [D; 2] {
         let [lag, flap, lag_rate, _] = q;
         let n = frame.1.axes.map(|a| mat_t_vec(&frame.0.rotation, a));
-        let h = n.map(|v| self.root_inertia_about_hinge(v));
+        let root = &self.roots[b];
+        let h = n.map(|v| root.inertia_about_hinge(v));
         let mass = |i: usize, j: usize| dot(n[i], h[j]);
         let spring = [-(lag * self.k_lag) - lag_rate * self.c_lag[b], -(flap * self.k_flap)];
         let rhs = [dot(n[0], clamp.moment) + spring[0], dot(n[1], clamp.moment) + spring[1]];
@@ -182,8 +195,8 @@ impl Hinges {
         let lag_acc = (rhs[0] * mass(1, 1) - rhs[1] * mass(0, 1)) / det;
         let flap_acc = (rhs[1] * mass(0, 0) - rhs[0] * mass(1, 0)) / det;
         let extra = add(scale(n[0], lag_acc), scale(n[1], flap_acc));
-        let r0: V3<D> = lift3(self.root_position);
-        clamp.force = sub(clamp.force, scale_f(cross(extra, r0), self.root_mass));
+        let r0: V3<D> = lift3(root.position);
+        clamp.force = sub(clamp.force, scale_f(cross(extra, r0), root.mass));
         clamp.moment = sub(clamp.moment, add(scale(h[0], lag_acc), scale(h[1], flap_acc)));
         let half = PER_NODE * blade.n_free();
         for node in 1..blade.beam.n_nodes() {
@@ -208,44 +221,62 @@ impl Hinges {
         (mat_t_vec(&f.shaft_rotation, chord_body), mat_t_vec(&f.shaft_rotation, rate_body))
     }
 
-    /// Inertial velocity (body axes) of the clamp of a blade on `frame`, for the hub velocity
+    /// Inertial velocity (body axes) of the clamp of blade `b` on `frame`, for the hub velocity
     /// `hub_vel`.
-    pub fn clamp_velocity<D: Scalar>(&self, f: &PitchFrame<D>, hinged: &HingedFrame<D>, hub_vel: V3<D>) -> V3<D> {
-        let arm = mat_vec(&f.rotation, lift3(self.root_position));
+    pub fn clamp_velocity<D: Scalar>(
+        &self,
+        b: usize,
+        f: &PitchFrame<D>,
+        hinged: &HingedFrame<D>,
+        hub_vel: V3<D>,
+    ) -> V3<D> {
+        let arm = mat_vec(&f.rotation, lift3(self.roots[b].position));
         add(add(hub_vel, cross(f.shaft_omega, hinged.origin)), cross(f.omega, arm))
     }
 }
 
-/// The articulated hub's hinges from the parameters (`None` with `hub_type = 0`); with hinges,
-/// `blade`'s undeformed positions are moved to be measured from the hinge point.
-pub fn from_parameters(blade: &mut BladeDynamics, p: &Reader) -> Result<Option<Hinges>, ParameterError> {
-    if p.integer(vr::HUB_TYPE)? == 0 {
-        return Ok(None);
-    }
-    let offset = p.real(vr::E)?;
-    let clamp = blade.beam.undeformed.positions[0][0];
-    if offset > clamp {
-        return Err(format!(
-            "parameter 'e' ({offset} m) must not exceed the blade table's first radius ({clamp} m), where the beam is \
-             clamped outboard of the hinges"
-        )
-        .into());
-    }
-    for position in &mut blade.beam.undeformed.positions {
-        position[0] -= offset;
-    }
-    let mut c_lag = [p.real(vr::C_LAG)?; MAX_BLADES];
-    for (i, c) in c_lag.iter_mut().enumerate() {
-        *c *= p.real(vr::BLADE_OVERRIDES + vr::PER_BLADE_OVERRIDES * i as u32 + vr::C_LAG_FACTOR)?;
-    }
-    Ok(Some(Hinges::new(blade, offset, p.real(vr::K_LAG)?, p.real(vr::K_FLAP)?, c_lag)))
+/// The hinge parameters of the articulated hub.
+#[derive(Clone, Copy, Debug)]
+pub struct HingeParameters {
+    /// Hinge offset, m.
+    offset: f64,
+    /// Lag and flap springs, N m/rad.
+    springs: [f64; 2],
+    /// Per-blade lag dampers, N m s/rad.
+    c_lag: [f64; MAX_BLADES],
 }
 
-/// `blade[n].pitch_offset` of every blade (rad).
-pub fn pitch_offsets(p: &Reader) -> Result<[f64; MAX_BLADES], ParameterError> {
-    let mut all = [0.0; MAX_BLADES];
-    for (i, offset) in all.iter_mut().enumerate() {
-        *offset = p.real(vr::BLADE_OVERRIDES + vr::PER_BLADE_OVERRIDES * i as u32 + vr::PITCH_OFFSET)?;
+impl HingeParameters {
+    /// The hinges' parameters (`None` with `hub_type = 0`), checked against the clamp radius
+    /// `clamp` (m).
+    pub fn read(p: &Reader, clamp: f64) -> Result<Option<Self>, ParameterError> {
+        if p.integer(vr::HUB_TYPE)? == 0 {
+            return Ok(None);
+        }
+        let offset = p.real(vr::E)?;
+        if offset > clamp {
+            return Err(format!(
+                "parameter 'e' ({offset} m) must not exceed the blade table's first radius ({clamp} m), where the \
+                 beam is clamped outboard of the hinges"
+            )
+            .into());
+        }
+        let mut c_lag = [p.real(vr::C_LAG)?; MAX_BLADES];
+        for (i, c) in c_lag.iter_mut().enumerate() {
+            *c *= p.real(vr::BLADE_OVERRIDES + vr::PER_BLADE_OVERRIDES * i as u32 + vr::C_LAG_FACTOR)?;
+        }
+        Ok(Some(Self { offset, springs: [p.real(vr::K_LAG)?, p.real(vr::K_FLAP)?], c_lag }))
     }
-    Ok(all)
+
+    /// Hinge offset, m.
+    pub fn offset(&self) -> f64 {
+        self.offset
+    }
+
+    /// Moves `blade`'s undeformed positions to be measured from the hinge point.
+    pub fn shift(&self, blade: &mut BladeDynamics) {
+        for position in &mut blade.beam.undeformed.positions {
+            position[0] -= self.offset;
+        }
+    }
 }

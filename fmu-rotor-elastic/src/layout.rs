@@ -176,6 +176,12 @@ pub mod vr {
                  inoperative)").start(1.0).min(0.0);
             PITCH_OFFSET = real("blade[{n}].pitch_offset", "rad",
                 "Pitch offset of blade {n} added to its pitch input (a track error, positive leading edge up), rad");
+            MASS_FACTOR = real("blade[{n}].mass_factor", "",
+                "Factor on the mass per length and section inertias of blade {n} along its whole span (> 0; 1: the \
+                 blade table's): an imbalanced blade").start(1.0).positive();
+            STIFFNESS_FACTOR = real("blade[{n}].stiffness_factor", "",
+                "Factor on the whole section stiffness matrix of blade {n} (> 0; 1: the blade table's)").start(1.0)
+                .positive();
         };
     }
     fmu_core::value_references!(100, 300);

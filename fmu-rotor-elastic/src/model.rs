@@ -87,10 +87,11 @@ impl RotorElastic {
             omega: to_pitch(frame.omega),
             alpha: to_pitch(frame.alpha),
         };
-        let tip = self.blade.beam.n_nodes() - 1;
-        let (root, _) = self.blade.node_pose(x, 0);
-        let (tip_position, _) = self.blade.node_pose(x, tip);
-        let (tip_velocity, _) = self.blade.node_rates(x, tip);
+        let blade = self.blade_of(b);
+        let tip = blade.beam.n_nodes() - 1;
+        let (root, _) = blade.node_pose(x, 0);
+        let (tip_position, _) = blade.node_pose(x, tip);
+        let (tip_velocity, _) = blade.node_rates(x, tip);
         let chord = chord(root, tip_position, tip_velocity);
         let vector = |at: usize| [us[at], us[at + 1], us[at + 2]];
         let (force, moment) = (vector(base + u::FORCE), vector(base + u::MOMENT));
@@ -99,10 +100,10 @@ impl RotorElastic {
             work.forces[k] = mat_vec(&chord.0, work.forces[k]);
             work.moments[k] = mat_vec(&chord.0, work.moments[k]);
         }
-        let mut clamp = self.blade.derivatives(&motion, x, (&work.forces, &work.moments), &mut work.nodes, dx);
+        let mut clamp = blade.derivatives(&motion, x, (&work.forces, &work.moments), &mut work.nodes, dx);
         let hinged = match (&self.hinges, hinged, hinge) {
             (Some(h), Some(hinged), Some(q)) => {
-                let accelerations = h.close(&self.blade, (&frame, &hinged), b, q, x, &mut clamp, dx);
+                let accelerations = h.close(blade, (&frame, &hinged), b, q, x, &mut clamp, dx);
                 Some((hinged, accelerations))
             }
             _ => None,
@@ -124,7 +125,7 @@ impl RotorElastic {
         let root_radius = self.blade.beam.undeformed.positions[0][0];
         let root_arm = scale_f(column(&pass.frame.shaft_rotation, 0), root_radius);
         let root_velocity = match (&self.hinges, &pass.hinged) {
-            (Some(h), Some((hinged, _))) => h.clamp_velocity(&pass.frame, hinged, u::View(us).hub_vel()),
+            (Some(h), Some((hinged, _))) => h.clamp_velocity(b, &pass.frame, hinged, u::View(us).hub_vel()),
             _ => add(u::View(us).hub_vel(), cross(pass.frame.shaft_omega, root_arm)),
         };
         let chord_spin = cross(e, e_rate);
@@ -178,8 +179,8 @@ impl Model for RotorElastic {
 
     fn initial_state(&self, x: &mut [f64]) {
         let (blades, hinges) = x.split_at_mut(self.nb * self.blade.n_states());
-        for chunk in blades.chunks_mut(self.blade.n_states()) {
-            chunk.copy_from_slice(&self.x0_blade);
+        for (b, chunk) in blades.chunks_mut(self.blade.n_states()).enumerate() {
+            chunk.copy_from_slice(self.x0_of(b));
         }
         hinges.fill(0.0);
     }

@@ -158,3 +158,69 @@ fn a_pitch_offset_pitches_its_blade_alone() {
         assert!((ours - reference).abs() < 1e-9, "{shaft:?} vs {expected:?}");
     }
 }
+
+/// Dissimilar blades: blade 2 of two with `mass_factor` 0.5 and `stiffness_factor` 2 at rest
+/// (Omega = 0): every natural frequency of its beam is `sqrt(2 / 0.5) = 2` times blade 1's (the
+/// eigenvalues scale with `sqrt(k / m)`), compared on the lowest six (FMU ME Jacobian, 8
+/// elements); within 1e-9.
+#[test]
+fn mass_and_stiffness_factors_scale_the_frequencies_of_their_blade() {
+    let (text, _) = stiff_blade(1.0);
+    let file = table_file("dissimilar.csv", &text);
+    let mut inst = instance::<RotorElastic>(
+        &[("Omega", 0.0), ("blade[2].mass_factor", 0.5), ("blade[2].stiffness_factor", 2.0)],
+        &[("nb", 2), ("n_elements", 8)],
+        &[("rotary_inertia_scaling", false)],
+        &[("blade_file", file.to_str().unwrap())],
+    )
+    .unwrap();
+    let mut lowest = |first: u32| {
+        let declared: Vec<u32> = (first..first + 48).chain(first + 96..first + 144).collect();
+        let jacobian = state_jacobian_of(&mut inst, &declared);
+        let inverse = jacobian.try_inverse().expect("a regular Jacobian");
+        let mut out: Vec<f64> =
+            inverse.complex_eigenvalues().iter().map(|z| z.inv()).filter(|z| z.im > 1e-6).map(|z| z.im).collect();
+        out.sort_by(f64::total_cmp);
+        out.truncate(6);
+        out
+    };
+    let one = lowest(0);
+    let two = lowest(DECLARED_PER_BLADE);
+    for (a, b) in one.iter().zip(&two) {
+        println!("blade 1 {a:.6} rad/s, blade 2 {b:.6} rad/s, ratio {:.12}", b / a);
+        assert_within(*b, 2.0 * a, 1e-9, "frequency ratio");
+    }
+}
+
+/// An imbalanced elastic blade: two blades, blade 2's mass times 1.2, axially very stiff (EA
+/// 1e12 N: no stretch), at 44.401 rad/s in their centrifugal equilibria, hub at rest without
+/// gravity: the hub force is the excess mass's centrifugal pull `0.2 m Omega^2 x_cg` along
+/// blade 2 (`+x_H = (-1, 0, 0)` body axes at psi = pi: force along `(1, 0, 0)`), with `m`
+/// and `x_cg` of the lumped blade; within 1e-6.
+#[test]
+fn an_imbalanced_elastic_blade_gives_the_closed_form_hub_force() {
+    let omega = 44.401;
+    let text = uniform_table(0.5, 4.91, [6.2e3, 6.5e4, 4.8e3], 6.12, [1e-9, 0.027], 1e12);
+    let blade = BladeDynamics::new(BladeTable::parse(&text, "imbalance").unwrap().beam(8)).unwrap();
+    let file = table_file("imbalance.csv", &text);
+    let mut inst = instance::<RotorElastic>(
+        &[("Omega", omega), ("blade[2].mass_factor", 1.2)],
+        &[("nb", 2), ("n_elements", 8)],
+        &[],
+        &[("blade_file", file.to_str().unwrap())],
+    )
+    .unwrap();
+    let zero = [("hub.acc.x", 0.0), ("hub.acc.y", 0.0), ("hub.acc.z", 0.0)];
+    let force = outputs_at(&mut inst, None, &zero, &["hub.F.x", "hub.F.y", "hub.F.z"]);
+    let (m, first_moment): (f64, f64) = blade
+        .node_mass
+        .iter()
+        .zip(&blade.beam.undeformed.positions)
+        .fold((0.0, 0.0), |(m, s), (mass, x)| (m + mass, s + mass * x[0]));
+    let amplitude = 0.2 * first_moment * omega * omega;
+    println!("hub force {force:?} N, closed form ({amplitude:.3}, 0, 0) N (blade mass {m:.4} kg)");
+    let expected = [amplitude, 0.0, 0.0];
+    for (ours, reference) in force.iter().zip(expected) {
+        assert!((ours - reference).abs() < 1e-6 * amplitude, "{force:?} vs {expected:?}");
+    }
+}
