@@ -120,7 +120,7 @@ pub mod y {
 /// Value references of the parameters, and the bases of the input and output references.
 pub mod vr {
     use super::{DEFAULT_TOLERANCE, MAX_BLADES, MAX_ELEMENTS};
-    use fmu_core::declare::BODY;
+    use fmu_core::declare::{BODY, Labels};
 
     fmu_core::declare! { u32;
         NB = integer("nb", 4, 1, MAX_BLADES as i32,
@@ -153,6 +153,36 @@ pub mod vr {
             "Stiffness-proportional (Rayleigh) structural damping coefficient beta, s (>= 0; 0: none): damping \
              loads -beta K q', modal damping ratio beta omega/2 of an elastic mode of frequency omega (e.g. 1e-3 \
              s: 0.3 % at 1 Hz, 3 % at 10 Hz)").min(0.0);
+        HUB_TYPE = integer("hub_type", 0, 0, 1,
+            "Hub configuration: 0 hingeless (the beam clamped behind the pitch bearing on the shaft); 1 articulated \
+             (lag then flap hinge at the offset e, springs k_lag and k_flap, lag damper c_lag, the pitch bearing \
+             outboard of them and the beam clamped in the pitch frame; docs/models.md, Hub configurations)");
+        E = real("e", "m",
+            "Hinge offset from the shaft axis with hub_type = 1, m (0 <= e <= the blade table's first radius, \
+             where the beam is clamped; a massless rigid arm joins hinge and clamp)").start(0.3).min(0.0);
+        K_LAG = real("k_lag", "N.m/rad",
+            "Lag hinge spring with hub_type = 1, N m/rad (>= 0): restoring moment -k_lag lag about the lag hinge")
+            .min(0.0);
+        C_LAG = real("c_lag", "N.m.s/rad",
+            "Lag damper with hub_type = 1, N m s/rad (>= 0): moment -c_lag blade[n].c_lag_factor lag_rate about the \
+             lag hinge").min(0.0);
+        K_FLAP = real("k_flap", "N.m/rad",
+            "Flap hinge spring with hub_type = 1, N m/rad (>= 0): restoring moment -k_flap flap about the flap \
+             hinge").min(0.0);
+        /// Per-blade overrides: blade `i` (0-based) at `BLADE_OVERRIDES + PER_BLADE_OVERRIDES * i`.
+        BLADE_OVERRIDES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE_OVERRIDES {
+            C_LAG_FACTOR = real("blade[{n}].c_lag_factor", "",
+                "Factor on c_lag for the lag damper of blade {n} with hub_type = 1 (>= 0; 1: c_lag; 0: the damper \
+                 inoperative)").start(1.0).min(0.0);
+            PITCH_OFFSET = real("blade[{n}].pitch_offset", "rad",
+                "Pitch offset of blade {n} added to its pitch input (a track error, positive leading edge up), rad");
+            MASS_FACTOR = real("blade[{n}].mass_factor", "",
+                "Factor on the mass per length and section inertias of blade {n} along its whole span (> 0; 1: the \
+                 blade table's): an imbalanced blade").start(1.0).positive();
+            STIFFNESS_FACTOR = real("blade[{n}].stiffness_factor", "",
+                "Factor on the whole section stiffness matrix of blade {n} (> 0; 1: the blade table's)").start(1.0)
+                .positive();
+        };
     }
     fmu_core::value_references!(100, 300);
 }

@@ -25,6 +25,8 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod dissimilar;
+pub mod hinge;
 pub mod kinematics;
 pub mod layout;
 mod model;
@@ -35,6 +37,7 @@ use fmu_core::vec3::M3f;
 use fmu_rotor::beam::BladeTable;
 use fmu_rotor::beam::blade_dynamics::{BladeDynamics, FrameMotion};
 
+use hinge::{HingeParameters, Hinges};
 use kinematics::LoadSpreading;
 use layout::vr;
 
@@ -57,6 +60,12 @@ pub struct RotorElastic {
     x0_blade: Vec<f64>,
     spreading: LoadSpreading,
     tolerance: f64,
+    /// The articulated hub's hinges (`hub_type = 1`), `None` for the hingeless hub.
+    hinges: Option<Hinges>,
+    /// Per blade: the pitch offset added to the pitch input (rad).
+    pitch_offset: [f64; MAX_BLADES],
+    /// Per active blade: its own blade and initial state where its overrides change the table's.
+    dissimilar: Vec<Option<(BladeDynamics, Vec<f64>)>>,
 }
 
 impl RotorElastic {
@@ -75,20 +84,58 @@ impl RotorElastic {
             .into());
         }
         let n_elements = p.integer(vr::N_ELEMENTS)? as usize;
-        let mut blade = BladeDynamics::new(table.beam(n_elements))
-            .map_err(|e| format!("parameter 'blade_file': {}: {e}", path.display()))?;
-        if p.boolean(vr::ROTARY_INERTIA_SCALING) {
-            blade.scale_rotary_inertia();
-        }
-        blade.damping = p.real(vr::STRUCTURAL_DAMPING)?;
-        Self::with_blade(blade, &p)
+        let build = |factors: [f64; 2]| -> Result<BladeDynamics, ParameterError> {
+            let mut beam = table.beam(n_elements);
+            if factors != [1.0; 2] {
+                dissimilar::scale(&mut beam, factors);
+            }
+            let mut blade =
+                BladeDynamics::new(beam).map_err(|e| format!("parameter 'blade_file': {}: {e}", path.display()))?;
+            if p.boolean(vr::ROTARY_INERTIA_SCALING) {
+                blade.scale_rotary_inertia();
+            }
+            blade.damping = p.real(vr::STRUCTURAL_DAMPING)?;
+            Ok(blade)
+        };
+        let factors = dissimilar::factors(&p)?;
+        let overridden = factors[..p.integer(vr::NB)? as usize]
+            .iter()
+            .map(|&f| if f == [1.0; 2] { Ok(None) } else { build(f).map(Some) })
+            .collect::<Result<Vec<_>, ParameterError>>()?;
+        Self::with_blades(build([1.0; 2])?, overridden, &p)
     }
 
-    /// The rotor with the blade `blade` and the other parameters from `p`.
-    fn with_blade(blade: BladeDynamics, p: &Reader) -> Result<Self, ParameterError> {
+    /// The rotor with the blade `blade`, per active blade its own blade where the overrides
+    /// change it (`overridden`), and the other parameters from `p`.
+    fn with_blades(
+        mut blade: BladeDynamics,
+        mut overridden: Vec<Option<BladeDynamics>>,
+        p: &Reader,
+    ) -> Result<Self, ParameterError> {
         let omega = p.real(vr::OMEGA)?;
-        let frame = FrameMotion { specific_force: [0.0; 3], omega: [0.0, 0.0, omega], alpha: [0.0; 3] };
-        let x0_blade = blade.equilibrium(&frame).map_err(|e| format!("parameter 'Omega' = {omega} rad/s: {e}"))?;
+        let hinge_parameters = HingeParameters::read(p, blade.beam.undeformed.positions[0][0])?;
+        if let Some(h) = &hinge_parameters {
+            h.shift(&mut blade);
+            overridden.iter_mut().flatten().for_each(|b| h.shift(b));
+        }
+        // The frame's origin: the hub centre, or the hinge point turning at the offset.
+        let origin_force = hinge_parameters.map_or([0.0; 3], |h| [-omega * omega * h.offset(), 0.0, 0.0]);
+        let frame = FrameMotion { specific_force: origin_force, omega: [0.0, 0.0, omega], alpha: [0.0; 3] };
+        let equilibrium = |blade: &BladeDynamics| {
+            blade
+                .equilibrium(&frame)
+                .map_err(|e| ParameterError::from(format!("parameter 'Omega' = {omega} rad/s: {e}")))
+        };
+        let x0_blade = equilibrium(&blade)?;
+        let dissimilar = overridden
+            .into_iter()
+            .map(|o| o.map(|b| equilibrium(&b).map(|x0| (b, x0))).transpose())
+            .collect::<Result<Vec<_>, ParameterError>>()?;
+        let hinges = hinge_parameters.map(|h| {
+            let per_blade: Vec<&BladeDynamics> =
+                dissimilar.iter().map(|d| d.as_ref().map_or(&blade, |(b, _)| b)).collect();
+            Hinges::new(&per_blade, &h)
+        });
         let root = blade.beam.undeformed.positions[0][0];
         let arms: Vec<f64> = blade.beam.undeformed.positions.iter().map(|x| x[0] - root).collect();
         Ok(Self {
@@ -100,10 +147,23 @@ impl RotorElastic {
             tolerance: p.real(vr::TOLERANCE)?,
             blade,
             x0_blade,
+            hinges,
+            pitch_offset: dissimilar::pitch_offsets(p)?,
+            dissimilar,
         })
     }
 
-    /// The blade model (the same for every blade).
+    /// Blade `b`'s model (0-based): the table's blade, or its own where its overrides change it.
+    pub fn blade_of(&self, b: usize) -> &BladeDynamics {
+        self.dissimilar[b].as_ref().map_or(&self.blade, |(blade, _)| blade)
+    }
+
+    /// Blade `b`'s initial state (its centrifugal equilibrium).
+    fn x0_of(&self, b: usize) -> &[f64] {
+        self.dissimilar[b].as_ref().map_or(&self.x0_blade, |(_, x0)| x0)
+    }
+
+    /// The blade table's blade model (that of every blade without overrides).
     pub fn blade(&self) -> &BladeDynamics {
         &self.blade
     }
@@ -116,6 +176,11 @@ impl RotorElastic {
     /// States per blade: 12 per free node.
     pub fn states_per_blade(&self) -> usize {
         self.blade.n_states()
+    }
+
+    /// The articulated hub's hinges (`hub_type = 1`), `None` for the hingeless hub.
+    pub fn hinges(&self) -> Option<&Hinges> {
+        self.hinges.as_ref()
     }
 }
 

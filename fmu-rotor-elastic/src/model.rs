@@ -7,6 +7,7 @@ use fmu_core::vec3::{M3, V3, add, cross, dot, lift3, mat_t_vec, mat_vec, scale_f
 use fmu_rotor::beam::blade_dynamics::{ClampLoad, FrameMotion, PER_NODE};
 
 use crate::RotorElastic;
+use crate::hinge::{self, HingedFrame, Hinges};
 use crate::kinematics::{HubInputs, PitchFrame, chord, column, flap_lag, pitch_frame};
 use crate::layout::{MAX_BLADES, MAX_ELEMENTS, u, y};
 
@@ -32,6 +33,8 @@ struct BladePass<D> {
     frame: PitchFrame<D>,
     /// The equivalent rigid blade's axes in the pitch frame, and its chord and chord rate.
     chord: (M3<D>, V3<D>, V3<D>),
+    /// With hinges (`hub_type = 1`): the hinge point and the hinge accelerations `[zeta'', beta'']`.
+    hinged: Option<(HingedFrame<D>, [D; 2])>,
 }
 
 impl RotorElastic {
@@ -40,31 +43,55 @@ impl RotorElastic {
         t * self.omega + self.psi0 + std::f64::consts::TAU * b as f64 / self.nb as f64
     }
 
-    /// Blade `b`'s state derivative into `dx` and its clamp load, pitch frame and chord.
+    /// Blade `b`'s pitch, rate and acceleration: its inputs plus its pitch offset.
+    fn pitch_of<D: Scalar>(&self, us: &[D], b: usize) -> [D; 3] {
+        let base = u::blade(b);
+        let (pitch, offset) = (us[base + u::PITCH], self.pitch_offset[b]);
+        [if offset == 0.0 { pitch } else { pitch + offset }, us[base + u::PITCH_RATE], us[base + u::PITCH_ACC]]
+    }
+
+    /// Blade `b`'s hinge state `[zeta, beta, zeta', beta']` in the rotor's state `x` (hinged hub).
+    fn hinge_state<D: Scalar>(&self, x: &[D], b: usize) -> Option<[D; 4]> {
+        let at = self.nb * self.blade.n_states() + hinge::PER_BLADE * b;
+        self.hinges.as_ref().map(|_| [x[at], x[at + 1], x[at + 2], x[at + 3]])
+    }
+
+    /// Blade `b`'s state derivative into `dx` and its clamp load, pitch frame and chord; with
+    /// hinges (state `hinge`) also its hinge accelerations.
+    #[allow(clippy::too_many_arguments)]
     fn blade_pass<D: Scalar>(
         &self,
         work: &mut Work<D>,
         t: D,
         b: usize,
         x: &[D],
+        hinge: Option<[D; 4]>,
         us: &[D],
         dx: &mut [D],
     ) -> BladePass<D> {
         let view = u::View(us);
         let base = u::blade(b);
-        let pitch = [us[base + u::PITCH], us[base + u::PITCH_RATE], us[base + u::PITCH_ACC]];
+        let pitch = self.pitch_of(us, b);
         let hub = HubInputs { omega: view.hub_omega(), alpha: view.hub_alpha() };
-        let frame = pitch_frame(&self.hub_axes, self.omega, self.blade_azimuth(t, b), pitch, &hub);
+        let psi = self.blade_azimuth(t, b);
+        let (frame, hinged) = match (&self.hinges, hinge) {
+            (Some(h), Some(q)) => {
+                let (frame, hinged) = h.frame(&self.hub_axes, self.omega, psi, pitch, &hub, view.hub_acc(), q);
+                (frame, Some(hinged))
+            }
+            _ => (pitch_frame(&self.hub_axes, self.omega, psi, pitch, &hub), None),
+        };
         let to_pitch = |v: V3<D>| mat_t_vec(&frame.rotation, v);
         let motion = FrameMotion {
-            specific_force: to_pitch(view.hub_acc()),
+            specific_force: to_pitch(hinged.as_ref().map_or(view.hub_acc(), |h| h.specific_force)),
             omega: to_pitch(frame.omega),
             alpha: to_pitch(frame.alpha),
         };
-        let tip = self.blade.beam.n_nodes() - 1;
-        let (root, _) = self.blade.node_pose(x, 0);
-        let (tip_position, _) = self.blade.node_pose(x, tip);
-        let (tip_velocity, _) = self.blade.node_rates(x, tip);
+        let blade = self.blade_of(b);
+        let tip = blade.beam.n_nodes() - 1;
+        let (root, _) = blade.node_pose(x, 0);
+        let (tip_position, _) = blade.node_pose(x, tip);
+        let (tip_velocity, _) = blade.node_rates(x, tip);
         let chord = chord(root, tip_position, tip_velocity);
         let vector = |at: usize| [us[at], us[at + 1], us[at + 2]];
         let (force, moment) = (vector(base + u::FORCE), vector(base + u::MOMENT));
@@ -73,20 +100,34 @@ impl RotorElastic {
             work.forces[k] = mat_vec(&chord.0, work.forces[k]);
             work.moments[k] = mat_vec(&chord.0, work.moments[k]);
         }
-        let clamp = self.blade.derivatives(&motion, x, (&work.forces, &work.moments), &mut work.nodes, dx);
-        BladePass { clamp, frame, chord }
+        let mut clamp = blade.derivatives(&motion, x, (&work.forces, &work.moments), &mut work.nodes, dx);
+        let hinged = match (&self.hinges, hinged, hinge) {
+            (Some(h), Some(hinged), Some(q)) => {
+                let accelerations = h.close(blade, (&frame, &hinged), b, q, x, &mut clamp, dx);
+                Some((hinged, accelerations))
+            }
+            _ => None,
+        };
+        BladePass { clamp, frame, chord, hinged }
     }
 
     /// The outputs of blade `b` from its pass.
     fn blade_outputs<D: Scalar>(&self, pass: &BladePass<D>, t: D, b: usize, x: &[D], us: &[D], ys: &mut [D]) {
         let (r_min, e, e_rate) = pass.chord;
-        let base = u::blade(b);
-        let pitch = [us[base + u::PITCH], us[base + u::PITCH_RATE]];
-        let [flap, lag, flap_rate, lag_rate] = flap_lag(e, e_rate, pitch);
+        let [flap, lag, flap_rate, lag_rate] = match &pass.hinged {
+            Some(_) => {
+                let (chord, rate) = Hinges::chord_in_shaft(&pass.frame, e, e_rate);
+                flap_lag(chord, rate, [zero(), zero()])
+            }
+            None => flap_lag(e, e_rate, [self.pitch_of(us, b)[0], us[u::blade(b) + u::PITCH_RATE]]),
+        };
         let into_blade = |v_body: V3<D>| mat_t_vec(&r_min, mat_t_vec(&pass.frame.rotation, v_body));
         let root_radius = self.blade.beam.undeformed.positions[0][0];
         let root_arm = scale_f(column(&pass.frame.shaft_rotation, 0), root_radius);
-        let root_velocity = add(u::View(us).hub_vel(), cross(pass.frame.shaft_omega, root_arm));
+        let root_velocity = match (&self.hinges, &pass.hinged) {
+            (Some(h), Some((hinged, _))) => h.clamp_velocity(b, &pass.frame, hinged, u::View(us).hub_vel()),
+            _ => add(u::View(us).hub_vel(), cross(pass.frame.shaft_omega, root_arm)),
+        };
         let chord_spin = cross(e, e_rate);
         let omega = mat_t_vec(&r_min, add(mat_t_vec(&pass.frame.rotation, pass.frame.omega), chord_spin));
         let tip = PER_NODE * (self.blade.n_free() - 1);
@@ -133,20 +174,27 @@ impl Model for RotorElastic {
     }
 
     fn n_states(&self) -> usize {
-        self.nb * self.blade.n_states()
+        self.nb * (self.blade.n_states() + self.hinges.as_ref().map_or(0, |_| hinge::PER_BLADE))
     }
 
     fn initial_state(&self, x: &mut [f64]) {
-        for chunk in x.chunks_mut(self.blade.n_states()) {
-            chunk.copy_from_slice(&self.x0_blade);
+        let (blades, hinges) = x.split_at_mut(self.nb * self.blade.n_states());
+        for (b, chunk) in blades.chunks_mut(self.blade.n_states()).enumerate() {
+            chunk.copy_from_slice(self.x0_of(b));
         }
+        hinges.fill(0.0);
     }
 
     fn derivatives<D: Scalar>(&self, work: &mut Box<Work<D>>, t: D, x: &[D], us: &[D], dx: &mut [D]) {
         let n = self.blade.n_states();
         for b in 0..self.nb {
             let range = b * n..(b + 1) * n;
-            self.blade_pass(work, t, b, &x[range.clone()], us, &mut dx[range]);
+            let hinge = self.hinge_state(x, b);
+            let pass = self.blade_pass(work, t, b, &x[range.clone()], hinge, us, &mut dx[range]);
+            if let (Some(q), Some((_, [lag_acc, flap_acc]))) = (hinge, pass.hinged) {
+                let at = self.nb * n + hinge::PER_BLADE * b;
+                dx[at..at + hinge::PER_BLADE].copy_from_slice(&[q[2], q[3], lag_acc, flap_acc]);
+            }
         }
     }
 
@@ -179,11 +227,13 @@ impl Model for RotorElastic {
                 }
             }
         }
+        states.extend(hinge_state_variables());
         states
     }
 
     fn state_indices(&self) -> Vec<usize> {
         let half = PER_NODE * self.blade.n_free();
+        let hinges = self.hinges.as_ref().map_or(0, |_| hinge::PER_BLADE * self.nb);
         (0..self.nb)
             .flat_map(|b| {
                 (0..2 * half).map(move |i| {
@@ -191,6 +241,7 @@ impl Model for RotorElastic {
                     b * DECLARED_PER_BLADE + offset
                 })
             })
+            .chain((0..hinges).map(|i| MAX_BLADES * DECLARED_PER_BLADE + i))
             .collect()
     }
 
@@ -201,9 +252,13 @@ impl Model for RotorElastic {
         let mut dx = std::mem::take(&mut work.dx);
         for b in 0..self.nb {
             let xb = &x[b * n..(b + 1) * n];
-            let pass = self.blade_pass(work, t, b, xb, us, &mut dx);
-            force = add(force, mat_vec(&pass.frame.rotation, pass.clamp.force));
+            let pass = self.blade_pass(work, t, b, xb, self.hinge_state(x, b), us, &mut dx);
+            let clamp_force = mat_vec(&pass.frame.rotation, pass.clamp.force);
+            force = add(force, clamp_force);
             moment = add(moment, mat_vec(&pass.frame.rotation, pass.clamp.moment));
+            if let Some((hinged, _)) = &pass.hinged {
+                moment = add(moment, cross(hinged.origin, clamp_force));
+            }
             self.blade_outputs(&pass, t, b, xb, us, ys);
         }
         work.dx = dx;
@@ -221,4 +276,23 @@ impl Model for RotorElastic {
     fn tolerances(&self) -> (f64, f64) {
         (self.tolerance, self.tolerance)
     }
+}
+
+/// The hinge states of the articulated hub (`hub_type = 1`), declared after the nodes' states:
+/// per blade lag, flap, lag rate, flap rate ([`hinge::PER_BLADE`]).
+fn hinge_state_variables() -> Vec<StateVariable> {
+    let mut states = Vec::with_capacity(MAX_BLADES * hinge::PER_BLADE);
+    for b in 1..=MAX_BLADES {
+        let used = format!("used when hub_type = 1 and {b} <= nb");
+        for (name, unit, rate_unit, nominal, what) in [
+            ("lag", "rad", "rad/s", 0.1, "lag hinge angle, positive lagging behind the rotation"),
+            ("flap", "rad", "rad/s", 0.1, "flap hinge angle, positive up (towards +z_H)"),
+            ("lag_rate", "rad/s", "rad/s2", 1.0, "lag hinge rate"),
+            ("flap_rate", "rad/s", "rad/s2", 1.0, "flap hinge rate"),
+        ] {
+            let description = format!("Blade {b} ({used}): {what}");
+            states.push(StateVariable::new(&format!("blade[{b}].hinge.{name}"), unit, rate_unit, description, nominal));
+        }
+    }
+    states
 }

@@ -243,6 +243,16 @@ pub mod vr {
                 "Factor on c_lag for the lag damper of blade {n} (>= 0; 1: c_lag; 0: the damper inoperative, \
                  as in the one-damper-inoperative ground-resonance case)").start(1.0).min(0.0);
         };
+        /// Per-blade overrides: blade `i` (0-based) at `BLADE_OVERRIDES + PER_BLADE_OVERRIDES * i`.
+        BLADE_OVERRIDES @ 67 = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE_OVERRIDES {
+            MASS_FACTOR = real("blade[{n}].mass_factor", "",
+                "Factor on the mass, first moment and inertias of blade {n} (> 0; 1: blade.m, blade.S, blade.I, \
+                 blade.I_pitch; the centre of mass stays at blade.S / blade.m): an imbalanced blade").start(1.0)
+                .positive();
+            PITCH_OFFSET = real("blade[{n}].pitch_offset", "rad",
+                "Pitch offset of blade {n} added to its pitch input (a track error, positive leading edge up), rad; \
+                 blade {n}'s axes (its loads and kinematics) are pitched by it too");
+        };
     }
     fmu_core::value_references!(100, 300);
 }

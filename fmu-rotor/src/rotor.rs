@@ -46,6 +46,8 @@ struct Params {
     c_lag: f64,
     /// Per blade: the factor on `c_lag` (`blade[n].c_lag_factor`).
     c_lag_factor: [f64; MAX_BLADES],
+    /// Per blade: the factor on its mass properties and its pitch offset (rad).
+    overrides: [[f64; 2]; MAX_BLADES],
     k_flap: f64,
     lock_lag: bool,
     lock_flap: bool,
@@ -139,6 +141,7 @@ impl Params {
             k_lag: p.real(vr::K_LAG)?,
             c_lag: p.real(vr::C_LAG)?,
             c_lag_factor: c_lag_factors(&p)?,
+            overrides: blade_overrides(&p)?,
             k_flap: p.real(vr::K_FLAP)?,
             lock_lag: p.boolean(vr::LOCK_LAG),
             lock_flap: p.boolean(vr::LOCK_FLAP),
@@ -206,6 +209,21 @@ fn c_lag_factors(p: &Reader) -> Result<[f64; MAX_BLADES], ParameterError> {
     Ok(all)
 }
 
+/// `blade[n].mass_factor` and `blade[n].pitch_offset` of every blade.
+fn blade_overrides(p: &Reader) -> Result<[[f64; 2]; MAX_BLADES], ParameterError> {
+    let mut all = [[1.0, 0.0]; MAX_BLADES];
+    for (i, values) in all.iter_mut().enumerate() {
+        *values = p.vector(vr::BLADE_OVERRIDES + vr::PER_BLADE_OVERRIDES * i as u32)?;
+    }
+    Ok(all)
+}
+
+/// Rotation by `a` about x, as constants.
+fn rot_x(a: f64) -> M3f {
+    let (s, c) = a.sin_cos();
+    [[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]]
+}
+
 /// Rotation by `a` about z, as constants.
 fn rot_z(a: f64) -> M3f {
     let (s, c) = a.sin_cos();
@@ -226,6 +244,19 @@ pub(crate) fn bare_link(name: String, parent: Option<usize>, axis: JointAxis, jo
         torque_input: None,
         report_torque: false,
         body: None,
+    }
+}
+
+/// A blade's rigid body (pitch-link frame) with its mass properties times `factor`, loaded by
+/// the inputs from `load_input`.
+fn blade_body(p: &Params, i_cg: f64, factor: f64, load_input: usize) -> RigidBody {
+    let (mass, i_cg, i_pitch) =
+        if factor == 1.0 { (p.mass, i_cg, p.i_pitch) } else { (p.mass * factor, i_cg * factor, p.i_pitch * factor) };
+    RigidBody {
+        mass,
+        com: [p.x_cg, 0.0, 0.0],
+        inertia: [[i_pitch, 0.0, 0.0], [0.0, i_cg, 0.0], [0.0, 0.0, i_cg + i_pitch]],
+        load_input: Some(load_input),
     }
 }
 
@@ -279,12 +310,10 @@ fn build_tree(p: &Params) -> Result<(Tree, Vec<BladeLinks>), ParameterError> {
         let b = u::blade(i);
         let drive = Drive::Inputs { angle: b + u::PITCH, rate: b + u::PITCH_RATE, acc: b + u::PITCH_ACC };
         let mut pitch = bare_link(format!("blade[{n}].pitch"), Some(lag_index + 1), JointAxis::X, Joint::Driven(drive));
-        pitch.body = Some(RigidBody {
-            mass: p.mass,
-            com: [p.x_cg, 0.0, 0.0],
-            inertia: [[p.i_pitch, 0.0, 0.0], [0.0, i_cg, 0.0], [0.0, 0.0, i_cg + p.i_pitch]],
-            load_input: Some(b + u::FORCE),
-        });
+        pitch.body = Some(blade_body(p, i_cg, p.overrides[i][0], b + u::FORCE));
+        if p.overrides[i][1] != 0.0 {
+            pitch.fixed_rotation = Some(rot_x(p.overrides[i][1]));
+        }
         links.push(pitch);
         blades.push(BladeLinks {
             lag: lag_index,

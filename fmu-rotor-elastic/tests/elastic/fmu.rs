@@ -17,7 +17,7 @@ use nalgebra::DMatrix;
 use crate::blade::{assert_within, reference_rows};
 
 /// A blade table written to a file of its own under the test target folder.
-fn table_file(name: &str, text: &str) -> PathBuf {
+pub(crate) fn table_file(name: &str, text: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rotor-elastic");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
@@ -27,7 +27,7 @@ fn table_file(name: &str, text: &str) -> PathBuf {
 
 /// A uniform blade from `root` to `tip` (m): `[EI flap, EI lag, GJ]`, mass per length,
 /// section inertias `[flap, lag]`, EA (= GA).
-fn uniform_table(root: f64, tip: f64, stiffness: [f64; 3], mass: f64, inertia: [f64; 2], ea: f64) -> String {
+pub(crate) fn uniform_table(root: f64, tip: f64, stiffness: [f64; 3], mass: f64, inertia: [f64; 2], ea: f64) -> String {
     let [eif, eil, gj] = stiffness;
     let row = |r: f64| format!("{r}, {ea}, {eif}, {eil}, {gj}, {mass}, {}, {}\n", inertia[0], inertia[1]);
     format!(
@@ -39,7 +39,7 @@ fn uniform_table(root: f64, tip: f64, stiffness: [f64; 3], mass: f64, inertia: [
 
 /// A Model Exchange instance of `M` with the parameters `reals`, `integers`, `booleans` and
 /// `strings`, in continuous-time mode.
-fn instance<M: Model>(
+pub(crate) fn instance<M: Model>(
     reals: &[(&str, f64)],
     integers: &[(&str, i32)],
     booleans: &[(&str, bool)],
@@ -69,8 +69,15 @@ fn instance<M: Model>(
 
 /// The state Jacobian `d der(x) / d x` by the instance's directional derivatives.
 fn state_jacobian<M: Model>(inst: &mut Instance<M>, n: usize) -> DMatrix<f64> {
-    let states: Vec<u32> = (0..n as u32).map(|k| STATE_VR_BASE + k).collect();
-    let derivatives: Vec<u32> = (0..n as u32).map(|k| DERIVATIVE_VR_BASE + k).collect();
+    state_jacobian_of(inst, &(0..n as u32).collect::<Vec<_>>())
+}
+
+/// The Jacobian of the derivatives of the declared states `declared` (0-based) with respect to
+/// those states, by the instance's directional derivatives.
+pub(crate) fn state_jacobian_of<M: Model>(inst: &mut Instance<M>, declared: &[u32]) -> DMatrix<f64> {
+    let n = declared.len();
+    let states: Vec<u32> = declared.iter().map(|k| STATE_VR_BASE + k).collect();
+    let derivatives: Vec<u32> = declared.iter().map(|k| DERIVATIVE_VR_BASE + k).collect();
     let mut jacobian = DMatrix::zeros(n, n);
     let mut column = vec![0.0; n];
     for (j, &state) in states.iter().enumerate() {
@@ -124,7 +131,12 @@ fn modes_from_the_fmu_jacobian_match_the_rotating_cantilever() {
 }
 
 /// The elastic rotor's outputs at the state `x` for the inputs `inputs` (names, values).
-fn outputs_at<M: Model>(inst: &mut Instance<M>, x: Option<&[f64]>, inputs: &[(&str, f64)], names: &[&str]) -> Vec<f64> {
+pub(crate) fn outputs_at<M: Model>(
+    inst: &mut Instance<M>,
+    x: Option<&[f64]>,
+    inputs: &[(&str, f64)],
+    names: &[&str],
+) -> Vec<f64> {
     if let Some(x) = x {
         inst.set_continuous_states(x).unwrap();
     }
@@ -165,8 +177,8 @@ fn rigid_limit_error(factor: f64) -> f64 {
         &[("blade_file", file.to_str().unwrap())],
     )
     .unwrap();
-    // The declared states: 16 nodes' coordinates, then their rates, per blade.
-    let mut declared = vec![0.0; 8 * 12 * 16];
+    // The declared states: 16 nodes' coordinates, then their rates, per blade (then the hinges').
+    let mut declared = vec![0.0; RotorElastic::state_variables().len()];
     declared[..48].copy_from_slice(&x[..48]);
     declared[96..144].copy_from_slice(&x[48..]);
     let ours = outputs_at(&mut elastic, Some(&declared), &inputs, &names);

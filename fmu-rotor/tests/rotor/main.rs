@@ -5,6 +5,7 @@ mod beam;
 mod blade_kinematics;
 mod common;
 mod declarations;
+mod dissimilar;
 mod energy;
 mod fmi_interface;
 mod frequencies;
