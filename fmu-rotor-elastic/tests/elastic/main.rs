@@ -3,3 +3,4 @@
 
 mod blade;
 mod fmu;
+mod speed;
