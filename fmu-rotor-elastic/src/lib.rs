@@ -57,6 +57,8 @@ pub struct RotorElastic {
     x0_blade: Vec<f64>,
     spreading: LoadSpreading,
     tolerance: f64,
+    /// The integrator inside `fmi2DoStep`.
+    stepping: model::Stepping,
 }
 
 impl RotorElastic {
@@ -98,6 +100,7 @@ impl RotorElastic {
             psi0: p.real(vr::PSI0)?,
             hub_axes: fmu_rotor::rotor::hub_axes(p.vector(vr::SHAFT_AXIS)?, p.vector(vr::SHAFT_AZIMUTH_ZERO)?)?,
             tolerance: p.real(vr::TOLERANCE)?,
+            stepping: model::Stepping::from_parameters(p)?,
             blade,
             x0_blade,
         })

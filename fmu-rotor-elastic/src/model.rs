@@ -1,10 +1,14 @@
 //! The RotorElastic FMU: the [`Model`] impl of [`RotorElastic`].
 
 use fmu_core::declare::Tables;
-use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::model::{InputPath, Model, ModelInfo, Parameters, Scalar, StateVariable};
 use fmu_core::params::ParameterError;
 use fmu_core::vec3::{M3, V3, add, cross, dot, lift3, mat_t_vec, mat_vec, scale_f, zero, zero3};
 use fmu_rotor::beam::blade_dynamics::{ClampLoad, FrameMotion, PER_NODE};
+
+mod implicit;
+
+pub use implicit::Stepping;
 
 use crate::RotorElastic;
 use crate::kinematics::{HubInputs, PitchFrame, chord, column, flap_lag, pitch_frame};
@@ -24,6 +28,8 @@ pub struct Work<D> {
     moments: Vec<V3<D>>,
     /// A scratch state derivative of one blade (outputs do not keep it).
     dx: Vec<D>,
+    /// The implicit integrator's memory (`integrator = 1`).
+    implicit: implicit::Memory,
 }
 
 /// What one blade's evaluation gives beyond its state derivative.
@@ -129,6 +135,7 @@ impl Model for RotorElastic {
             forces: vec![zero3(); nodes],
             moments: vec![zero3(); nodes],
             dx: vec![zero(); self.blade.n_states()],
+            implicit: implicit::Memory::default(),
         })
     }
 
@@ -217,5 +224,16 @@ impl Model for RotorElastic {
 
     fn tolerances(&self) -> (f64, f64) {
         (self.tolerance, self.tolerance)
+    }
+
+    fn step(
+        &self,
+        work: &mut Box<Work<f64>>,
+        t: f64,
+        h: f64,
+        x: &mut [f64],
+        inputs: &InputPath,
+    ) -> Option<Result<(), String>> {
+        self.implicit_step(work, t, h, x, inputs)
     }
 }
