@@ -133,6 +133,16 @@ pub trait Model: Sized + 'static {
         Self::TABLES.states()
     }
 
+    /// The declared states (positions in [`Model::state_variables`]) that output `output` (its
+    /// position in `y`) may depend on, for the `dependencies` of `modelDescription.xml`'s
+    /// `<Outputs>`; `None` (the default): every state. A model with many states whose outputs
+    /// each depend on a part of them (a rotor's blades) opts in to keep its description short;
+    /// the list must contain every state the output depends on.
+    fn output_state_dependencies(output: usize) -> Option<std::ops::Range<usize>> {
+        let _ = output;
+        None
+    }
+
     /// Whether the FMU offers Model Exchange beside Co-Simulation. Default: when it declares
     /// states ([`Model::state_variables`]); a [`StatelessModel`](crate::StatelessModel) offers it
     /// with none (FMI 2.0 allows Model Exchange without states: the importer only sets time and

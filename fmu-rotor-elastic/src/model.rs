@@ -7,6 +7,7 @@ use fmu_core::vec3::{M3, V3, add, cross, dot, lift3, mat_t_vec, mat_vec, scale_f
 use fmu_rotor::beam::blade_dynamics::{ClampLoad, FrameMotion, PER_NODE};
 
 mod implicit;
+mod structure;
 
 pub use implicit::Stepping;
 
@@ -187,6 +188,10 @@ impl Model for RotorElastic {
             }
         }
         states
+    }
+
+    fn output_state_dependencies(output: usize) -> Option<std::ops::Range<usize>> {
+        structure::output_state_dependencies(output)
     }
 
     fn state_indices(&self) -> Vec<usize> {

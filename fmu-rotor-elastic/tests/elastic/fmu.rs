@@ -17,7 +17,7 @@ use nalgebra::DMatrix;
 use crate::blade::{assert_within, reference_rows};
 
 /// A blade table written to a file of its own under the test target folder.
-fn table_file(name: &str, text: &str) -> PathBuf {
+pub fn table_file(name: &str, text: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rotor-elastic");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
@@ -27,7 +27,7 @@ fn table_file(name: &str, text: &str) -> PathBuf {
 
 /// A uniform blade from `root` to `tip` (m): `[EI flap, EI lag, GJ]`, mass per length,
 /// section inertias `[flap, lag]`, EA (= GA).
-fn uniform_table(root: f64, tip: f64, stiffness: [f64; 3], mass: f64, inertia: [f64; 2], ea: f64) -> String {
+pub fn uniform_table(root: f64, tip: f64, stiffness: [f64; 3], mass: f64, inertia: [f64; 2], ea: f64) -> String {
     let [eif, eil, gj] = stiffness;
     let row = |r: f64| format!("{r}, {ea}, {eif}, {eil}, {gj}, {mass}, {}, {}\n", inertia[0], inertia[1]);
     format!(
@@ -39,7 +39,7 @@ fn uniform_table(root: f64, tip: f64, stiffness: [f64; 3], mass: f64, inertia: [
 
 /// A Model Exchange instance of `M` with the parameters `reals`, `integers`, `booleans` and
 /// `strings`, in continuous-time mode.
-fn instance<M: Model>(
+pub fn instance<M: Model>(
     reals: &[(&str, f64)],
     integers: &[(&str, i32)],
     booleans: &[(&str, bool)],
