@@ -300,3 +300,52 @@ fn declared_output_dependencies_name_every_state_an_output_depends_on() {
     assert!(undeclared.is_empty(), "(output, state) pairs that depend but are not declared: {undeclared:?}");
     assert_eq!(blade_only, fmu_rotor_elastic::MAX_BLADES * 18);
 }
+
+/// `blade[1].flap` after 0.1 s of a CS run of one blade (2 m, 6 elements, 20 rad/s, pitch 0.1
+/// rad, a flap load 50 N and gravity) through `fmi2DoStep` (fmu-core's `Model::step` hook), by
+/// `integrator` with `implicit_step`.
+fn fmu_flap(integrator: i32, implicit_step: f64) -> f64 {
+    use fmu_rotor_elastic::RotorElastic;
+    let table =
+        crate::fmu::table_file("cs.csv", &crate::fmu::uniform_table(0.3, 2.3, [2e2, 6e2, 1e2], 5.0, [1e-3, 2e-3], 1e6));
+    let mut inst = fmu_core::Instance::<RotorElastic>::new("cs");
+    let vr = |inst: &fmu_core::Instance<RotorElastic>, name: &str| inst.vr(name).unwrap();
+    for (name, value) in [("nb", 1), ("n_elements", 6), ("integrator", integrator)] {
+        inst.set_integer(&[vr(&inst, name)], &[value]).unwrap();
+    }
+    let reals = [("Omega", 20.0), ("tolerance", 1e-10), ("implicit_step", implicit_step)];
+    for (name, value) in
+        reals.into_iter().chain([("blade[1].pitch", 0.1), ("blade[1].F.z", 50.0), ("hub.acc.z", -9.81)])
+    {
+        inst.set_real(&[vr(&inst, name)], &[value]).unwrap();
+    }
+    inst.set_string(&[vr(&inst, "blade_file")], &[table.to_str().unwrap()]).unwrap();
+    inst.setup_experiment(0.0, None).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    for k in 0..50 {
+        inst.do_step(k as f64 * 2e-3, 2e-3).unwrap();
+    }
+    let mut flap = [0.0];
+    inst.get_real(&[vr(&inst, "blade[1].flap")], &mut flap).unwrap();
+    flap[0]
+}
+
+/// Through the FMU: the implicit integrators' `blade[1].flap` against the Dormand-Prince at
+/// tolerance 1e-10 (a separate, error-controlled computation) falls at least at second order
+/// from `implicit_step` 1 ms to 0.5 ms (ratio >= 3.2 asserted) and is within 1e-3 of the flap
+/// response at 1 ms. Measured: midpoint 9.1e-5 / 2.3e-5 (ratio 3.87), BDF2 3.3e-4 / 9.0e-5
+/// (3.70).
+#[test]
+fn the_fmus_implicit_steps_converge_to_the_dormand_prince() {
+    let reference = fmu_flap(0, 1e-3);
+    for integrator in [1, 2] {
+        let errors = [1e-3, 5e-4].map(|h| (fmu_flap(integrator, h) - reference).abs() / reference.abs());
+        println!(
+            "integrator {integrator}: flap error at 1 / 0.5 ms {errors:?} (reference {reference:.6e} rad), ratio {:.2}",
+            errors[0] / errors[1]
+        );
+        assert!(errors[0] / errors[1] >= 3.2, "integrator {integrator}: ratio {}", errors[0] / errors[1]);
+        assert!(errors[0] < 1e-3, "integrator {integrator}: error {}", errors[0]);
+    }
+}

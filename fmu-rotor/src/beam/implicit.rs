@@ -21,7 +21,7 @@
 //! coordinates' correction is `dq = -R_q + c J_qr dr` and the rates' solves
 //! `(I - c J_rr - c^2 J_rq J_qr) dr = -R_r - c J_rq R_q`: a half-size system. `J` comes from
 //! forward differences of `f` and is kept (LU-factorised) while Newton contracts by at least
-//! [`REFRESH_RATE`] per iteration; the converged step does not depend on it beyond the Newton
+//! a factor 0.3 per iteration; the converged step does not depend on it beyond the Newton
 //! tolerance. Newton starts from the quadratic extrapolation of the last three states.
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
@@ -52,7 +52,7 @@ pub enum Method {
 /// Why a step failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ImplicitError {
-    /// Newton did not converge with [`MAX_REFRESHES`] Jacobians.
+    /// Newton did not converge, even with fresh Jacobians (up to 5 in one step).
     #[error("the implicit step's Newton iteration did not converge (last correction {correction:e} of the tolerance)")]
     NoConvergence {
         /// The last correction's weighted norm.
@@ -189,8 +189,8 @@ impl ImplicitStepper {
             if !size.is_finite() || refreshes > MAX_REFRESHES {
                 return Err(ImplicitError::NoConvergence { correction: size });
             }
-            for i in 0..n {
-                self.y[i] += correction[i];
+            for (y, dy) in self.y.iter_mut().zip(&correction) {
+                *y += dy;
             }
             // The error left after this correction, estimated from the contraction (Hairer and
             // Wanner's stopping rule): `size rate / (1 - rate)`.
