@@ -114,7 +114,7 @@ fn document<M: Model>(catalog: &Catalog, guid: &str) -> schema::ModelDescription
     }];
     md.model_variables = catalog.variables.iter().map(scalar_variable).collect();
     md.model_variables.extend(states_and_derivatives(catalog));
-    md.model_structure = model_structure(catalog);
+    md.model_structure = model_structure::<M>(catalog);
     md
 }
 
@@ -311,8 +311,9 @@ fn states_and_derivatives(catalog: &Catalog) -> Vec<schema::ScalarVariable> {
 }
 
 /// `<ModelStructure>`: outputs with their dependencies (the inputs they declare and,
-/// conservatively, every state), derivatives, initial unknowns.
-fn model_structure(catalog: &Catalog) -> schema::ModelStructure {
+/// conservatively, every state or those of [`Model::output_state_dependencies`]), derivatives,
+/// initial unknowns.
+fn model_structure<M: Model>(catalog: &Catalog) -> schema::ModelStructure {
     let first_state = catalog.variables.len() + 1;
     let n_states = catalog.states.len();
     let indices = |causality: Causality| -> Vec<usize> {
@@ -325,9 +326,11 @@ fn model_structure(catalog: &Catalog) -> schema::ModelStructure {
         .enumerate()
         .map(|(k, &index)| schema::Unknown {
             index,
-            dependencies: Some(
-                catalog.feedthrough[k].iter().map(|&p| input_indices[p]).chain(states.clone()).collect(),
-            ),
+            dependencies: Some({
+                let output_states = M::output_state_dependencies(k)
+                    .map_or(states.clone(), |range| first_state + range.start..first_state + range.end);
+                catalog.feedthrough[k].iter().map(|&p| input_indices[p]).chain(output_states).collect()
+            }),
             dependencies_kind: None,
         })
         .collect();

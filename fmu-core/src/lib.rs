@@ -34,7 +34,7 @@ pub mod verify;
 pub use active_states::ActiveStates;
 pub use description::{guid, model_description};
 pub use instance::{FmuState, Instance, SlaveState, Warnings};
-pub use model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+pub use model::{InputPath, Model, ModelInfo, Parameters, Scalar, StateVariable};
 pub use slave::{CoSimulation, InstantiateArgs};
 pub use stateless::StatelessModel;
 pub use status::{FmiError, FmiResult, Status};

@@ -133,6 +133,16 @@ pub trait Model: Sized + 'static {
         Self::TABLES.states()
     }
 
+    /// The declared states (positions in [`Model::state_variables`]) that output `output` (its
+    /// position in `y`) may depend on, for the `dependencies` of `modelDescription.xml`'s
+    /// `<Outputs>`; `None` (the default): every state. A model with many states whose outputs
+    /// each depend on a part of them (a rotor's blades) opts in to keep its description short;
+    /// the list must contain every state the output depends on.
+    fn output_state_dependencies(output: usize) -> Option<std::ops::Range<usize>> {
+        let _ = output;
+        None
+    }
+
     /// Whether the FMU offers Model Exchange beside Co-Simulation. Default: when it declares
     /// states ([`Model::state_variables`]); a [`StatelessModel`](crate::StatelessModel) offers it
     /// with none (FMI 2.0 allows Model Exchange without states: the importer only sets time and
@@ -181,6 +191,22 @@ pub trait Model: Sized + 'static {
     /// Relative and absolute tolerance of the error-controlled integrator inside `fmi2DoStep`.
     fn tolerances(&self) -> (f64, f64);
 
+    /// The model's own integrator for `fmi2DoStep`, in place of the Dormand-Prince: advances
+    /// `x` from `t` to `t + h` under the inputs `inputs` (held or extrapolated over the step).
+    /// `Some(Err(reason))` rejects the step (the instance restores `x` and returns `Discard`).
+    /// Default: `None`, the Dormand-Prince with [`Model::tolerances`].
+    fn step(
+        &self,
+        work: &mut Self::Work<f64>,
+        t: f64,
+        h: f64,
+        x: &mut [f64],
+        inputs: &InputPath,
+    ) -> Option<Result<(), String>> {
+        let _ = (work, t, h, x, inputs);
+        None
+    }
+
     /// Projects the state back onto its manifold after each accepted integrator step (for
     /// example, renormalises a quaternion). Default: nothing.
     fn project_state(&self, _x: &mut [f64]) {}
@@ -190,6 +216,30 @@ pub trait Model: Sized + 'static {
     fn warnings<D: Scalar>(work: &mut Self::Work<D>) -> Option<&mut crate::Warnings> {
         let _ = work;
         None
+    }
+}
+
+/// The inputs over a communication step as `fmi2DoStep` sees them: the values set at the step's
+/// start `t` and their first and second time derivatives (zero unless the importer set them).
+#[derive(Debug, Clone, Copy)]
+pub struct InputPath<'a> {
+    /// The step's start time, s.
+    pub t: f64,
+    /// Input values at `t`.
+    pub values: &'a [f64],
+    /// Their first derivatives.
+    pub rates: &'a [f64],
+    /// Their second derivatives.
+    pub accelerations: &'a [f64],
+}
+
+impl InputPath<'_> {
+    /// The inputs at time `tau`: `u + u' dt + u'' dt^2 / 2`, `dt = tau - t`, into `u`.
+    pub fn at(&self, tau: f64, u: &mut [f64]) {
+        let dt = tau - self.t;
+        for (k, value) in u.iter_mut().enumerate() {
+            *value = self.values[k] + dt * (self.rates[k] + 0.5 * dt * self.accelerations[k]);
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 //! Cost of the 4-blade elastic rotor with the shipped blade table (8 elements per blade, default
 //! parameters, hover-like inputs: collective pitch 0.12 rad, blade loads, gravity), through
 //! `fmu_core::Instance<RotorElastic>`: one state derivative (Model Exchange), one output
-//! evaluation, and one `fmi2DoStep` of 1 ms (Co-Simulation, the internal Dormand-Prince).
+//! evaluation, and one `fmi2DoStep` of 1 ms (Co-Simulation, the internal Dormand-Prince); then
+//! with 10 elements per blade one `fmi2DoStep` of 1 ms by the Dormand-Prince and by the implicit
+//! midpoint (`integrator = 1`) and by BDF2 (`integrator = 2`), steps of 1 ms.
 //!
 //! Run with `cargo bench -p fmu-rotor-elastic --bench step`.
 
@@ -14,6 +16,15 @@ use fmu_rotor_elastic::RotorElastic;
 
 /// Sets the hover-like inputs and initialises `inst`.
 fn initialise(inst: &mut Instance<RotorElastic>) {
+    initialise_with(inst, &[]);
+}
+
+/// [`initialise`] with the integer parameters `integers` set first.
+fn initialise_with(inst: &mut Instance<RotorElastic>, integers: &[(&str, i32)]) {
+    for &(name, value) in integers {
+        let vr = inst.vr(name).unwrap();
+        inst.set_integer(&[vr], &[value]).unwrap();
+    }
     inst.set_resources(Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/blades"))));
     let mut set = |name: &str, v: f64| {
         let vr = inst.vr(name).unwrap();
@@ -60,6 +71,21 @@ fn bench(c: &mut Criterion) {
             t += 1e-3;
         })
     });
+    for (name, integrator) in [
+        ("rotor_elastic_do_step_1ms_10_elements", 0),
+        ("rotor_elastic_implicit_do_step_1ms_10_elements", 1),
+        ("rotor_elastic_bdf2_do_step_1ms_10_elements", 2),
+    ] {
+        let mut cs = Instance::<RotorElastic>::new("bench-cs");
+        initialise_with(&mut cs, &[("n_elements", 10), ("integrator", integrator)]);
+        let mut t = 0.0;
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                cs.do_step(t, 1e-3).unwrap();
+                t += 1e-3;
+            })
+        });
+    }
 }
 
 criterion_group! {

@@ -183,6 +183,16 @@ pub mod vr {
                 "Factor on the whole section stiffness matrix of blade {n} (> 0; 1: the blade table's)").start(1.0)
                 .positive();
         };
+
+        INTEGRATOR = integer("integrator", 0, 0, 2,
+            "Integrator inside fmi2DoStep (Co-Simulation): 0 the Dormand-Prince 5(4) with error control at \
+             `tolerance` (explicit: its step is bounded by the stiffest blade mode); 1 the implicit midpoint rule, 2 \
+             BDF2, per blade at fixed steps of at most implicit_step with Newton to `tolerance` (both second order \
+             and A-stable: the midpoint without numerical damping, BDF2 damping the modes with h omega >> 1; \
+             docs/models.md, Elastic rotor); 1 and 2 with hub_type = 0 only");
+        IMPLICIT_STEP = real("implicit_step", "s",
+            "Largest step of the implicit integrators (integrator = 1 or 2), s: each communication step is divided \
+             into equal steps no longer than this").start(1e-3).min(1e-6);
     }
     fmu_core::value_references!(100, 300);
 }

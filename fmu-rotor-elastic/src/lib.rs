@@ -66,6 +66,9 @@ pub struct RotorElastic {
     pitch_offset: [f64; MAX_BLADES],
     /// Per active blade: its own blade and initial state where its overrides change the table's.
     dissimilar: Vec<Option<(BladeDynamics, Vec<f64>)>>,
+
+    /// The integrator inside `fmi2DoStep`.
+    stepping: model::Stepping,
 }
 
 impl RotorElastic {
@@ -136,6 +139,12 @@ impl RotorElastic {
                 dissimilar.iter().map(|d| d.as_ref().map_or(&blade, |(b, _)| b)).collect();
             Hinges::new(&per_blade, &h)
         });
+        let stepping = model::Stepping::from_parameters(p)?;
+        if hinges.is_some() && stepping.is_implicit() {
+            return Err("parameter 'integrator': the implicit integrators (1, 2) step the hingeless hub only; \
+                        with hub_type = 1 use integrator = 0"
+                .into());
+        }
         let root = blade.beam.undeformed.positions[0][0];
         let arms: Vec<f64> = blade.beam.undeformed.positions.iter().map(|x| x[0] - root).collect();
         Ok(Self {
@@ -145,6 +154,7 @@ impl RotorElastic {
             psi0: p.real(vr::PSI0)?,
             hub_axes: fmu_rotor::rotor::hub_axes(p.vector(vr::SHAFT_AXIS)?, p.vector(vr::SHAFT_AZIMUTH_ZERO)?)?,
             tolerance: p.real(vr::TOLERANCE)?,
+            stepping,
             blade,
             x0_blade,
             hinges,

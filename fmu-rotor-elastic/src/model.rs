@@ -1,10 +1,15 @@
 //! The RotorElastic FMU: the [`Model`] impl of [`RotorElastic`].
 
 use fmu_core::declare::Tables;
-use fmu_core::model::{Model, ModelInfo, Parameters, Scalar, StateVariable};
+use fmu_core::model::{InputPath, Model, ModelInfo, Parameters, Scalar, StateVariable};
 use fmu_core::params::ParameterError;
 use fmu_core::vec3::{M3, V3, add, cross, dot, lift3, mat_t_vec, mat_vec, scale_f, zero, zero3};
 use fmu_rotor::beam::blade_dynamics::{ClampLoad, FrameMotion, PER_NODE};
+
+mod implicit;
+mod structure;
+
+pub use implicit::Stepping;
 
 use crate::RotorElastic;
 use crate::hinge::{self, HingedFrame, Hinges};
@@ -25,6 +30,8 @@ pub struct Work<D> {
     moments: Vec<V3<D>>,
     /// A scratch state derivative of one blade (outputs do not keep it).
     dx: Vec<D>,
+    /// The implicit integrator's memory (`integrator = 1`).
+    implicit: implicit::Memory,
 }
 
 /// What one blade's evaluation gives beyond its state derivative.
@@ -170,6 +177,7 @@ impl Model for RotorElastic {
             forces: vec![zero3(); nodes],
             moments: vec![zero3(); nodes],
             dx: vec![zero(); self.blade.n_states()],
+            implicit: implicit::Memory::default(),
         })
     }
 
@@ -231,6 +239,10 @@ impl Model for RotorElastic {
         states
     }
 
+    fn output_state_dependencies(output: usize) -> Option<std::ops::Range<usize>> {
+        structure::output_state_dependencies(output)
+    }
+
     fn state_indices(&self) -> Vec<usize> {
         let half = PER_NODE * self.blade.n_free();
         let hinges = self.hinges.as_ref().map_or(0, |_| hinge::PER_BLADE * self.nb);
@@ -275,6 +287,17 @@ impl Model for RotorElastic {
 
     fn tolerances(&self) -> (f64, f64) {
         (self.tolerance, self.tolerance)
+    }
+
+    fn step(
+        &self,
+        work: &mut Box<Work<f64>>,
+        t: f64,
+        h: f64,
+        x: &mut [f64],
+        inputs: &InputPath,
+    ) -> Option<Result<(), String>> {
+        self.implicit_step(work, t, h, x, inputs)
     }
 }
 

@@ -5,7 +5,7 @@ use num_dual::Dual64;
 
 use super::{Configured, Instance, NONE, OUTPUT_DERIVATIVES, SET, STATUS, STEP, err, error};
 use crate::catalog::Slot;
-use crate::model::Model;
+use crate::model::{InputPath, Model};
 use crate::status::{FmiResult, Status};
 use crate::variable::Causality;
 
@@ -148,22 +148,24 @@ impl<M: Model> Instance<M> {
             let (rtol, atol) = model.tolerances();
             let (u, u_interp) = (&me.s.reals[me.catalog.inputs()], &mut me.u_interp);
             let (du, ddu) = me.s.input_derivatives.split_at(u.len());
-            let result = me.ode.integrate(
-                |tau, x, dx| {
-                    let dt = tau - t;
-                    for k in 0..u.len() {
-                        u_interp[k] = u[k] + dt * (du[k] + 0.5 * dt * ddu[k]);
-                    }
-                    model.derivatives(work, tau, x, u_interp, dx);
-                },
-                |x| model.project_state(x),
-                t,
-                t + h,
-                &mut me.s.x,
-                &mut me.s.h_internal,
-                rtol,
-                atol,
-            );
+            let path = InputPath { t, values: u, rates: du, accelerations: &ddu[..u.len()] };
+            let result = model.step(work, t, h, &mut me.s.x, &path).unwrap_or_else(|| {
+                me.ode
+                    .integrate(
+                        |tau, x, dx| {
+                            path.at(tau, u_interp);
+                            model.derivatives(work, tau, x, u_interp, dx);
+                        },
+                        |x| model.project_state(x),
+                        t,
+                        t + h,
+                        &mut me.s.x,
+                        &mut me.s.h_internal,
+                        rtol,
+                        atol,
+                    )
+                    .map_err(|e| e.to_string())
+            });
             me.flush_warnings();
             if let Err(e) = result {
                 me.s.x.copy_from_slice(&me.x_before_step);

@@ -107,7 +107,7 @@ fn rotating_flap_and_lag_frequencies_match_the_rotating_cantilever() {
 }
 
 /// One classical Runge-Kutta step of the blade's free vibration (no external loads).
-fn rk4_step(blade: &BladeDynamics, frame: &FrameMotion<f64>, x: &mut [f64], h: f64) {
+pub fn rk4_step(blade: &BladeDynamics, frame: &FrameMotion<f64>, x: &mut [f64], h: f64) {
     let none = vec![[0.0; 3]; blade.beam.n_nodes()];
     let mut work = Vec::new();
     let mut f = |x: &[f64]| {

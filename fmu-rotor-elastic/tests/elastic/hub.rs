@@ -262,3 +262,18 @@ fn gravity_droops_the_hinged_blade_by_the_rigid_static_flap_angle() {
     assert_within(middle, closed, 3e-2, "static flap under gravity");
     assert!(high.abs() < 0.05 * closed.abs(), "released from zero flap: {high}");
 }
+
+/// The implicit integrators step the hingeless hub only: with `hub_type = 1` an implicit
+/// `integrator` is refused with a message naming both parameters.
+#[test]
+fn an_implicit_integrator_with_hinges_is_refused_by_name() {
+    let blade_file = concat!(env!("CARGO_MANIFEST_DIR"), "/blades/bo105_uniform_blade.csv");
+    for integrator in [1, 2] {
+        let integers = [("nb", 1), ("hub_type", 1), ("integrator", integrator)];
+        let Err(error) = instance::<RotorElastic>(&[], &integers, &[], &[("blade_file", blade_file)]) else {
+            panic!("integrator {integrator} with hub_type = 1 was accepted");
+        };
+        let message = format!("{error:?}");
+        assert!(message.contains("integrator") && message.contains("hub_type"), "{message}");
+    }
+}

@@ -4,3 +4,5 @@
 mod blade;
 mod fmu;
 mod hub;
+
+mod speed;

@@ -16,10 +16,13 @@
 //!
 //! **Internal forces.** The gradient of the elements' strain energy
 //! ([`Element::strain_energy`](super::element::Element::strain_energy), Simo-Reissner with the
-//! Crisfield-Jelenic interpolation) with respect to the total coordinates, by forward AD over
-//! the caller's scalar (nested dual numbers when the caller differentiates): the force on node
-//! `i` is `-dU/du_i`, its spatial moment `-T(psi_i)^-T dU/dpsi_i` (virtual work
-//! `m . delta theta = m . T delta psi`).
+//! Crisfield-Jelenic interpolation). For plain numbers (`f64`) in closed form
+//! ([`Element::strain_energy_gradient`](super::element::Element::strain_energy_gradient), with
+//! respect to spatial rotation increments: the moment directly); for dual numbers (Model
+//! Exchange's directional derivatives, Jacobians) by forward AD with respect to the total
+//! coordinates over the caller's scalar (nested dual numbers), so derivatives stay exact: the
+//! force on node `i` is `-dU/du_i`, its spatial moment `-T(psi_i)^-T dU/dpsi_i` (virtual work
+//! `m . delta theta = m . T delta psi`). Both give the same loads to round-off.
 //!
 //! **Frame.** `F` moves with its origin's specific force `a0` (inertial acceleration minus
 //! gravity, so gravity enters only here), angular velocity `W` and angular acceleration `A`
@@ -216,8 +219,53 @@ impl BladeDynamics {
     }
 
     /// Internal (elastic) forces and spatial moments on every node (frame axes), and the strain
-    /// energy (J).
+    /// energy (J): in closed form for plain numbers, by AD of the strain energy for dual numbers
+    /// (so derivatives through the state stay exact).
     fn internal_loads<S: BeamScalar>(&self, state: &[S], forces: &mut [Vec3<S>], moments: &mut [Vec3<S>]) -> S {
+        if S::NDERIV == 0 {
+            S::from(self.internal_loads_closed_form(state, forces, moments))
+        } else {
+            self.internal_loads_ad(state, forces, moments)
+        }
+    }
+
+    /// [`BladeDynamics::internal_loads`] for a scalar without derivative parts (`f64`): the
+    /// elements' closed-form gradients ([`Element::strain_energy_gradient`](super::element::Element)),
+    /// taken with respect to spatial increments, so the moments need no tangent operator.
+    fn internal_loads_closed_form<S: BeamScalar>(
+        &self,
+        state: &[S],
+        forces: &mut [Vec3<S>],
+        moments: &mut [Vec3<S>],
+    ) -> f64 {
+        let pose = |node: usize| {
+            let (position, rotation) = self.node_pose(state, node);
+            (position.map(|v| v.re()), rotation.map(|v| v.re()))
+        };
+        let zero = [S::from(0.0); 3];
+        forces.fill(zero);
+        moments.fill(zero);
+        let mut energy = 0.0;
+        let mut left = pose(0);
+        for (e, element) in self.beam.elements.iter().enumerate() {
+            let right = pose(e + 1);
+            let nodes = ElementNodes { positions: [left.0, right.0], rotations: [left.1, right.1] };
+            let (u, g) = element.strain_energy_gradient(&nodes);
+            energy += u;
+            for (a, node) in [e, e + 1].into_iter().enumerate() {
+                for k in 0..3 {
+                    forces[node][k] -= S::from(g[6 * a + k]);
+                    moments[node][k] -= S::from(g[6 * a + 3 + k]);
+                }
+            }
+            left = right;
+        }
+        energy
+    }
+
+    /// [`BladeDynamics::internal_loads`] by forward AD of the strain energy over the caller's
+    /// scalar: the force on node `i` is `-dU/du_i`, its spatial moment `-T(psi_i)^-T dU/dpsi_i`.
+    fn internal_loads_ad<S: BeamScalar>(&self, state: &[S], forces: &mut [Vec3<S>], moments: &mut [Vec3<S>]) -> S {
         let zero = [S::from(0.0); 3];
         forces.fill(zero);
         moments.fill(zero);

@@ -14,13 +14,16 @@
 //!   (centrifugal stiffening) and the natural modes;
 //! * [`table`]: the blade-properties CSV reader;
 //! * [`tangent`]: the element's internal force and tangent stiffness in closed form (the AD
-//!   Hessian stays as its test oracle).
+//!   Hessian stays as its test oracle);
+//! * [`implicit`]: the implicit midpoint rule for the blade's first-order equations
+//!   ([`blade_dynamics`]), simplified Newton on a kept reduced matrix.
 //!
 //! See `docs/models.md` ("Beam") for the equations and sources.
 
 pub mod blade_dynamics;
 pub mod dynamics;
 pub mod element;
+pub mod implicit;
 pub mod modal;
 pub mod model;
 pub mod rotation;

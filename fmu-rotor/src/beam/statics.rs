@@ -135,9 +135,10 @@ impl Beam {
     }
 
     /// Static equilibrium under `load` (and the centrifugal load of [`Beam::frame_rate`]),
-    /// starting from the undeformed beam and stepping the tip load up in
-    /// [`NewtonSettings::load_steps`] equal steps; a step whose Newton iteration fails is
-    /// restarted at half its size, down to 1/64 of the initial step.
+    /// starting from the undeformed beam and stepping the tip load and the centrifugal load (the
+    /// frame rate squared) up together in [`NewtonSettings::load_steps`] equal steps; a step
+    /// whose Newton iteration fails is restarted at half its size, down to 1/64 of the initial
+    /// step.
     pub fn solve_static(&self, load: TipLoad, settings: &NewtonSettings) -> Result<BeamState, StaticError> {
         const MAX_CUTBACKS: u32 = 6;
         let mut state = self.undeformed.clone();
@@ -149,8 +150,16 @@ impl Beam {
                 TipLoad::Dead(f) => TipLoad::Dead(f.map(|c| c * target)),
                 TipLoad::Follower(f) => TipLoad::Follower(f.map(|c| c * target)),
             };
+            // The centrifugal load (proportional to the frame rate squared) ramps with the tip load.
+            let ramped;
+            let beam = if self.frame_rate == [0.0; 3] {
+                self
+            } else {
+                ramped = Beam { frame_rate: self.frame_rate.map(|w| w * target.sqrt()), ..self.clone() };
+                &ramped
+            };
             let mut trial = state.clone();
-            match self.newton(&mut trial, scaled, settings) {
+            match beam.newton(&mut trial, scaled, settings) {
                 Ok(()) => {
                     state = trial;
                     done = target;

@@ -137,11 +137,24 @@ fn add_block<const R: usize>(target: &mut SMatrix<f64, R, 12>, row: usize, col: 
     view += block;
 }
 
+/// One element's strains, stress resultants and strain matrix in the mid section's material
+/// axes (see the module documentation).
+struct Kinematics {
+    /// The mid section's rotation (material to frame).
+    mid: Matrix3<f64>,
+    /// Strains `[Gamma, K]`.
+    strain: Vector6<f64>,
+    /// Stress resultants `C [Gamma, K]` (N, N m).
+    stress: Vector6<f64>,
+    /// `B`: `de = B dz`, `z = [mu_1, alpha, mu_2, beta]`.
+    strain_matrix: SMatrix<f64, 6, 12>,
+    /// What the geometric tangent needs.
+    geometry: Geometry,
+}
+
 impl Element {
-    /// Strain energy (J), its gradient (the internal force, N and N m, frame axes) and Hessian
-    /// (the tangent stiffness) with respect to the increments `[du_1, dpsi_1, du_2, dpsi_2]` at
-    /// zero, in closed form (see the module documentation).
-    pub fn strain_energy_derivatives(&self, nodes: &ElementNodes) -> EnergyDerivatives {
+    /// The strains, stresses and strain matrix of the element on `nodes`.
+    fn kinematics(&self, nodes: &ElementNodes) -> Kinematics {
         let relative = quat_mul(quat_conj(nodes.rotations[0]), nodes.rotations[1]);
         let phi = Vector3::from(quat_log(relative));
         let mid = rotation_matrix(quat_mul(nodes.rotations[0], quat_sqrt(relative)));
@@ -181,10 +194,32 @@ impl Element {
         let mut strain_matrix = SMatrix::<f64, 6, 12>::zeros();
         strain_matrix.fixed_rows_mut::<3>(0).copy_from(&d_g);
         strain_matrix.fixed_rows_mut::<3>(3).copy_from(&(d_phi / length));
+        let geometry = Geometry { length, phi, g, n, m, c, dc, b, db, d_omega, d_phi, d_g };
+        Kinematics { mid, strain, stress, strain_matrix, geometry }
+    }
 
+    /// Strain energy (J) and its gradient (the internal force, N and N m, frame axes) with
+    /// respect to the increments `[du_1, dpsi_1, du_2, dpsi_2]` at zero, in closed form: the
+    /// first half of [`Element::strain_energy_derivatives`], for the time integration.
+    pub fn strain_energy_gradient(&self, nodes: &ElementNodes) -> (f64, SVector<f64, 12>) {
+        let k = self.kinematics(nodes);
+        let force = k.strain_matrix.transpose() * k.stress * self.length;
+        let mut gradient = SVector::<f64, 12>::zeros();
+        for i in 0..4 {
+            gradient.fixed_rows_mut::<3>(3 * i).copy_from(&(k.mid * force.fixed_rows::<3>(3 * i)));
+        }
+        (0.5 * self.length * k.strain.dot(&k.stress), gradient)
+    }
+
+    /// Strain energy (J), its gradient (the internal force, N and N m, frame axes) and Hessian
+    /// (the tangent stiffness) with respect to the increments `[du_1, dpsi_1, du_2, dpsi_2]` at
+    /// zero, in closed form (see the module documentation).
+    pub fn strain_energy_derivatives(&self, nodes: &ElementNodes) -> EnergyDerivatives {
+        let Kinematics { mid, strain, stress, strain_matrix, geometry } = self.kinematics(nodes);
+        let length = self.length;
+        let stiffness = SMatrix::<f64, 6, 6>::from_fn(|i, j| self.section.stiffness[i][j]);
         let force = strain_matrix.transpose() * stress * length;
         let mut tangent = strain_matrix.transpose() * stiffness * strain_matrix * length;
-        let geometry = Geometry { length, phi, g, n, m, c, dc, b, db, d_omega, d_phi, d_g };
         geometry.add_geometric_tangent(&mut tangent, &force);
         let tangent = (tangent + tangent.transpose()) * 0.5;
 

@@ -3,6 +3,7 @@
 //! frequencies, objectivity, and the blade-properties table reader. The reference values in
 //! `data/` come from `tests/python/beam_reference.py` (SciPy; the command is in each file).
 
+mod centrifugal;
 mod elastica;
 mod energy;
 mod frequencies;
