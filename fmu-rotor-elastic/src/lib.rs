@@ -28,6 +28,7 @@
 pub mod kinematics;
 pub mod layout;
 mod model;
+pub mod stations;
 
 use fmu_core::Parameters;
 use fmu_core::params::{ParameterError, Reader};
@@ -37,6 +38,7 @@ use fmu_rotor::beam::blade_dynamics::{BladeDynamics, FrameMotion};
 
 use kinematics::LoadSpreading;
 use layout::vr;
+use stations::Stations;
 
 pub use layout::{MAX_BLADES, MAX_ELEMENTS};
 
@@ -57,6 +59,8 @@ pub struct RotorElastic {
     x0_blade: Vec<f64>,
     spreading: LoadSpreading,
     tolerance: f64,
+    /// The station-level aero interface (`aero_interface`).
+    stations: Stations,
 }
 
 impl RotorElastic {
@@ -93,6 +97,7 @@ impl RotorElastic {
         let arms: Vec<f64> = blade.beam.undeformed.positions.iter().map(|x| x[0] - root).collect();
         Ok(Self {
             spreading: LoadSpreading::new(&arms),
+            stations: Stations::new(p.integer(vr::AERO_INTERFACE)?, &arms),
             nb: p.integer(vr::NB)? as usize,
             omega,
             psi0: p.real(vr::PSI0)?,

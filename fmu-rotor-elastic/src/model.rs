@@ -68,10 +68,14 @@ impl RotorElastic {
         let chord = chord(root, tip_position, tip_velocity);
         let vector = |at: usize| [us[at], us[at + 1], us[at + 2]];
         let (force, moment) = (vector(base + u::FORCE), vector(base + u::MOMENT));
-        self.spreading.spread(force, moment, &mut work.forces, &mut work.moments);
-        for k in 0..=tip {
-            work.forces[k] = mat_vec(&chord.0, work.forces[k]);
-            work.moments[k] = mat_vec(&chord.0, work.moments[k]);
+        if self.stations.active() {
+            self.stations.nodal_loads(&frame.rotation, us, b, &mut work.forces, &mut work.moments);
+        } else {
+            self.spreading.spread(force, moment, &mut work.forces, &mut work.moments);
+            for k in 0..=tip {
+                work.forces[k] = mat_vec(&chord.0, work.forces[k]);
+                work.moments[k] = mat_vec(&chord.0, work.moments[k]);
+            }
         }
         let clamp = self.blade.derivatives(&motion, x, (&work.forces, &work.moments), &mut work.nodes, dx);
         BladePass { clamp, frame, chord }
@@ -205,6 +209,7 @@ impl Model for RotorElastic {
             force = add(force, mat_vec(&pass.frame.rotation, pass.clamp.force));
             moment = add(moment, mat_vec(&pass.frame.rotation, pass.clamp.moment));
             self.blade_outputs(&pass, t, b, xb, us, ys);
+            self.stations.write_outputs(&self.blade, &pass.frame, u::View(us).hub_vel(), b, xb, ys);
         }
         work.dx = dx;
         let mut y = y::ViewMut(ys);
