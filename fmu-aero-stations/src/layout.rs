@@ -38,7 +38,7 @@ pub mod u {
         STATIONS as station = block(Labels::Named(&LABELS)) per PER_STATION fn station {
             POS as pos = vector("{n}.pos.{c}", "m", &BODY,
                 "Position of the section reference point of {n} from the hub point P, {w}, m");
-            VEL as vel = vector("{n}.vel.{c}", "m/s", &BODY, "Inertial velocity of the reference point of {n}, {w}, m/s");
+            VEL as vel = vector("{n}.velocity.{c}", "m/s", &BODY, "Inertial velocity of the reference point of {n}, {w}, m/s");
             EY as ey = vector("{n}.ey.{c}", "", &BODY,
                 "Section y axis of {n} (unit, chord towards the leading edge), {w} component");
             EZ as ez = vector("{n}.ez.{c}", "", &BODY, "Section z axis of {n} (unit, section normal), {w} component");

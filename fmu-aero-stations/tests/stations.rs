@@ -61,7 +61,7 @@ fn aero_params() -> Vec<(&'static str, Val)> {
 
 /// Names of the station kinematics of blade `b`, station `k`.
 fn station_outputs(b: usize, k: usize) -> Vec<String> {
-    let mut names: Vec<String> = ["pos", "vel", "ey", "ez"]
+    let mut names: Vec<String> = ["pos", "velocity", "ey", "ez"]
         .iter()
         .flat_map(|q| ["x", "y", "z"].map(|c| format!("blade[{b}].station[{k}].{q}.{c}")))
         .collect();

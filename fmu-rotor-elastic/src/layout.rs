@@ -140,7 +140,7 @@ pub mod y {
                 "Position of the reference point (beam node on the elastic line; k = 1 the clamp, n_elements + 1 \
                  the tip) of {n} from the attachment point P, {w}, m (0 for stations and blades not in use)")
                 .deps(station_pitch);
-            STATION_VEL as vel = vector("{n}.vel.{c}", "m/s", &BODY,
+            STATION_VEL as vel = vector("{n}.velocity.{c}", "m/s", &BODY,
                 "Inertial velocity of the reference point of {n}, {w}, m/s (air at rest: the air moves at minus \
                  this relative to the section)").deps(station_motion);
             STATION_EY as ey = vector("{n}.ey.{c}", "", &BODY,

@@ -7,7 +7,7 @@
 //! **Outputs** of station `k` of blade `n` (`blade[n].station[k]`, `k = 1` the clamp node, `k =
 //! n_elements + 1` the tip node; node `k` at pitch-frame position `p_k`, velocity relative to the
 //! pitch frame `v_k`, section rotation `R_k`, pitch frame `R_P`, `W_P`):
-//! `pos = R_P p_k` (m, from P), `vel = hub.vel + W_P x pos + R_P v_k` (m/s, inertial),
+//! `pos = R_P p_k` (m, from P), `velocity = hub.vel + W_P x pos + R_P v_k` (m/s, inertial),
 //! `ey = R_P R_k y`, `ez = R_P R_k z` (section chord towards the leading edge, section normal),
 //! `width = w_k` (m): the trapezoidal weight of node `k` on the undeformed span (half the
 //! adjacent elements' lengths), so `sum_k w_k f(s_k)` is the trapezoidal integral of a line

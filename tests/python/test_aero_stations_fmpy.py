@@ -24,7 +24,7 @@ def _stations_fmu():
 def test_fmpy_validates_aero_stations(stations_fmu):
     assert validate_fmu(stations_fmu) == []
     _, names = read_our_description(stations_fmu, "AeroStations")
-    for n in ["blade[1].station[1].pos.x", "blade[8].station[17].vel.z", "blade[3].station[9].ey.y",
+    for n in ["blade[1].station[1].pos.x", "blade[8].station[17].velocity.z", "blade[3].station[9].ey.y",
               "blade[3].station[9].ez.z", "blade[2].station[5].width", "hub.vel.x", "wind.z"]:
         assert names[n].causality == "input", n
     for n in ["blade[1].station[1].f.x", "blade[8].station[17].m.z", "thrust", "torque", "inflow"]:
@@ -37,7 +37,7 @@ def test_one_station_gives_the_blade_element_closed_form(stations_fmu, fmi_type)
     rho, chord, a, cd0, cd2 = 1.225, 0.27, 5.73, 0.011, 0.4
     s = "blade[1].station[1]"
     start = {"nb": 1, "inflow_model": 0, "Omega": omega, "rho": rho, "chord": chord, "a": a, "cd0": cd0,
-             "cd2": cd2, "twist": 0.0, f"{s}.pos.x": -r, f"{s}.vel.y": omega * r, f"{s}.width": width,
+             "cd2": cd2, "twist": 0.0, f"{s}.pos.x": -r, f"{s}.velocity.y": omega * r, f"{s}.width": width,
              f"{s}.ey.y": math.cos(theta), f"{s}.ey.z": -math.sin(theta),
              f"{s}.ez.y": -math.sin(theta), f"{s}.ez.z": -math.cos(theta)}
     out = [f"{s}.f.x", f"{s}.f.y", f"{s}.f.z", "thrust", "torque"]
