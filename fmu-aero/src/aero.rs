@@ -212,7 +212,7 @@ const PI: f64 = std::f64::consts::PI;
 /// With second derivatives (`D::NDERIV >= 2`, the Halley pass of the uniform inflow) the
 /// derivative parts are those of `atan(w)`, `w = (x_r y - y_r x) / (x_r x + y_r y)`, the angle from
 /// `(x_r, y_r)` to `(x, y)`: `w` has a zero real part, so `atan(w) = w` to second order.
-fn atan2<D: Scalar>(y: D, x: D, norm2: f64) -> D {
+pub fn atan2<D: Scalar>(y: D, x: D, norm2: f64) -> D {
     let (yr, xr) = (y.re(), x.re());
     if D::NDERIV >= 2 {
         return D::from(yr.atan2(xr)) + (y * xr - x * yr) / (x * xr + y * yr);
@@ -222,7 +222,7 @@ fn atan2<D: Scalar>(y: D, x: D, norm2: f64) -> D {
 
 /// `alpha` reduced modulo `pi` into `[-pi/2, pi/2)`; without a division and `floor` when it is
 /// in that range already (`0 <= alpha + pi/2 < pi` gives `floor((alpha + pi/2) / pi) = 0`).
-pub(crate) fn wrap_half_pi<D: Scalar>(alpha: D) -> D {
+pub fn wrap_half_pi<D: Scalar>(alpha: D) -> D {
     let shifted = alpha.re() + 0.5 * PI;
     if (0.0..PI).contains(&shifted) {
         return alpha;

@@ -47,6 +47,7 @@ pub fn visit_our_models(visitor: &mut impl ModelVisitor) {
     visitor.visit::<fmu_pilot::Pilot>();
     visitor.visit::<fmu_fcs::Fcs>();
     visitor.visit::<fmu_rotor_elastic::RotorElastic>();
+    visitor.visit::<fmu_aero_stations::AeroStations>();
 }
 
 impl ModelVisitor for Vec<OurFmu> {

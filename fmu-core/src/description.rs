@@ -328,8 +328,8 @@ fn model_structure<M: Model>(catalog: &Catalog) -> schema::ModelStructure {
             index,
             dependencies: Some({
                 let output_states = M::output_state_dependencies(k)
-                    .map_or(states.clone(), |range| first_state + range.start..first_state + range.end);
-                catalog.feedthrough[k].iter().map(|&p| input_indices[p]).chain(output_states).collect()
+                    .map_or_else(|| states.clone().collect(), |listed| listed.iter().map(|i| first_state + i).collect());
+                catalog.feedthrough[k].iter().map(|&p| input_indices[p]).chain::<Vec<usize>>(output_states).collect()
             }),
             dependencies_kind: None,
         })

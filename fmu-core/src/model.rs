@@ -138,7 +138,7 @@ pub trait Model: Sized + 'static {
     /// `<Outputs>`; `None` (the default): every state. A model with many states whose outputs
     /// each depend on a part of them (a rotor's blades) opts in to keep its description short;
     /// the list must contain every state the output depends on.
-    fn output_state_dependencies(output: usize) -> Option<std::ops::Range<usize>> {
+    fn output_state_dependencies(output: usize) -> Option<Vec<usize>> {
         let _ = output;
         None
     }

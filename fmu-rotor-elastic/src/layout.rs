@@ -1,5 +1,5 @@
 //! The declarations of the RotorElastic FMU's variables ([`fmu_core::declare!`]): parameters
-//! `0 + k` ([`vr`]), inputs `100 + u index`, outputs `300 + y index`. The inputs and the hub,
+//! `0 + k` ([`vr`]), inputs `100 + u index`, outputs `2000 + y index` (the station inputs fill 100..1000). The inputs and the hub,
 //! azimuth and per-blade kinematic outputs have the Rotor FMU's names, frames and signs, so the
 //! Fuselage, Controls and Aero couple to it as to the Rotor. The continuous states are declared
 //! by the model (`fmu_core::Model::state_variables`): [`MAX_ELEMENTS`] nodes per blade for the
@@ -33,7 +33,7 @@ const PITCH_FRAME: [(&str, &str); 3] = [
 /// Indices into the real input vector `u`.
 pub mod u {
     use super::{BLADE, MAX_BLADES};
-    use fmu_core::declare::Labels;
+    use fmu_core::declare::{BODY, Labels};
 
     fmu_rotor::declare_rotor_inputs! {
         BLADES = block(Labels::Numbered(MAX_BLADES)) per PER_BLADE fn blade {
@@ -49,6 +49,16 @@ pub mod u {
                 "Applied (aerodynamic) couple on blade {n} about its root reference, {w} of the equivalent rigid \
                  blade, N m (y and z: through the linear line load; x: a uniform torque per length)");
         };
+        /// The station-level aero interface's loads (used with `aero_interface = 1`).
+        STATIONS = block(Labels::Named(&crate::stations::LABELS)) per PER_STATION fn station {
+            LINE_FORCE = vector("{n}.f.{c}", "N/m", &BODY,
+                "Applied (aerodynamic) force per unit span at {n} (beam node; k = 1 the clamp), {w}, N/m; used \
+                 when aero_interface = 1 and the station exists (k <= n_elements + 1): the node takes it times its \
+                 width output");
+            LINE_MOMENT = vector("{n}.m.{c}", "N", &BODY,
+                "Applied (aerodynamic) moment per unit span about the reference point of {n}, {w}, N m/m; used \
+                 when aero_interface = 1");
+        };
         N;
     }
 }
@@ -62,6 +72,17 @@ pub mod y {
     /// blade loads): all but the hub velocity.
     fn loads(_: usize) -> Vec<usize> {
         (u::HUB_OMEGA..u::N).collect()
+    }
+
+    /// Station `i`'s blade pitch (its pitch frame).
+    fn station_pitch(i: usize) -> Vec<usize> {
+        vec![u::blade(i / crate::stations::MAX_STATIONS) + u::PITCH]
+    }
+
+    /// Station `i`'s velocity: the hub velocity and angular velocity, its blade's pitch and rate.
+    fn station_motion(i: usize) -> Vec<usize> {
+        let b = i / crate::stations::MAX_STATIONS;
+        (u::HUB_VEL..u::HUB_OMEGA + 3).chain([u::blade(b) + u::PITCH, u::blade(b) + u::PITCH_RATE]).collect()
     }
 
     /// The hub angular velocity and every blade's pitch and pitch rate.
@@ -112,6 +133,25 @@ pub mod y {
                 "Undeformed radius of node {n} of the blades (the station of the states blade[b].node[{n}].*, \
                  counted from the clamp): its distance from the shaft axis along the pitch axis, m; 0 for {n} > \
                  n_elements");
+        };
+        /// The station-level aero interface's kinematics (written whatever `aero_interface`).
+        STATIONS as station = block(Labels::Named(&crate::stations::LABELS)) per PER_STATION fn station {
+            STATION_POS as pos = vector("{n}.pos.{c}", "m", &BODY,
+                "Position of the reference point (beam node on the elastic line; k = 1 the clamp, n_elements + 1 \
+                 the tip) of {n} from the attachment point P, {w}, m (0 for stations and blades not in use)")
+                .deps(station_pitch);
+            STATION_VEL as vel = vector("{n}.velocity.{c}", "m/s", &BODY,
+                "Inertial velocity of the reference point of {n}, {w}, m/s (air at rest: the air moves at minus \
+                 this relative to the section)").deps(station_motion);
+            STATION_EY as ey = vector("{n}.ey.{c}", "", &BODY,
+                "Section y axis of {n} (unit, along the chord towards the leading edge, with pitch, pretwist and \
+                 elastic rotation), {w} component").deps(station_pitch);
+            STATION_EZ as ez = vector("{n}.ez.{c}", "", &BODY,
+                "Section z axis of {n} (unit, section normal: up at zero pitch; the section x axis, outboard, is \
+                 ey x ez), {w} component").deps(station_pitch);
+            STATION_WIDTH as width = real("{n}.width", "m",
+                "Tributary span of {n}: the trapezoidal weight of its node on the undeformed span (half of each \
+                 adjacent element), m; the node's load is width times the line load; 0 for stations not in use");
         };
         N;
     }
@@ -193,11 +233,16 @@ pub mod vr {
         IMPLICIT_STEP = real("implicit_step", "s",
             "Largest step of the implicit integrators (integrator = 1 or 2), s: each communication step is divided \
              into equal steps no longer than this").start(1e-3).min(1e-6);
+
+        AERO_INTERFACE = integer("aero_interface", 0, 0, 1,
+            "Which aerodynamic inputs the blades take: 0 = the equivalent rigid blade's root loads blade[n].F/M \
+             (spread as a linear line load); 1 = the station line loads blade[n].station[k].f/m at the beam nodes \
+             (docs/models.md, Station-level aero interface); the station kinematics outputs are written either way");
     }
-    fmu_core::value_references!(100, 300);
+    fmu_core::value_references!(100, 2000);
 }
 
-/// The model's tables: parameters (vr 0..), inputs (vr 100..), outputs (vr 300..); the states
+/// The model's tables: parameters (vr 0..), inputs (vr 100..), outputs (vr 2000..); the states
 /// are declared by the model.
 pub const TABLES: Tables = Tables {
     parameters: vr::TABLE,

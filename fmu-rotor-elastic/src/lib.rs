@@ -30,6 +30,7 @@ pub mod hinge;
 pub mod kinematics;
 pub mod layout;
 mod model;
+pub mod stations;
 
 use fmu_core::Parameters;
 use fmu_core::params::{ParameterError, Reader};
@@ -40,6 +41,7 @@ use fmu_rotor::beam::blade_dynamics::{BladeDynamics, FrameMotion};
 use hinge::{HingeParameters, Hinges};
 use kinematics::LoadSpreading;
 use layout::vr;
+use stations::Stations;
 
 pub use layout::{MAX_BLADES, MAX_ELEMENTS};
 
@@ -69,6 +71,9 @@ pub struct RotorElastic {
 
     /// The integrator inside `fmi2DoStep`.
     stepping: model::Stepping,
+
+    /// The station-level aero interface (`aero_interface`).
+    stations: Stations,
 }
 
 impl RotorElastic {
@@ -149,6 +154,7 @@ impl RotorElastic {
         let arms: Vec<f64> = blade.beam.undeformed.positions.iter().map(|x| x[0] - root).collect();
         Ok(Self {
             spreading: LoadSpreading::new(&arms),
+            stations: Stations::new(p.integer(vr::AERO_INTERFACE)?, &arms),
             nb: p.integer(vr::NB)? as usize,
             omega,
             psi0: p.real(vr::PSI0)?,

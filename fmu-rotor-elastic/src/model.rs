@@ -102,10 +102,14 @@ impl RotorElastic {
         let chord = chord(root, tip_position, tip_velocity);
         let vector = |at: usize| [us[at], us[at + 1], us[at + 2]];
         let (force, moment) = (vector(base + u::FORCE), vector(base + u::MOMENT));
-        self.spreading.spread(force, moment, &mut work.forces, &mut work.moments);
-        for k in 0..=tip {
-            work.forces[k] = mat_vec(&chord.0, work.forces[k]);
-            work.moments[k] = mat_vec(&chord.0, work.moments[k]);
+        if self.stations.active() {
+            self.stations.nodal_loads(&frame.rotation, us, b, &mut work.forces, &mut work.moments);
+        } else {
+            self.spreading.spread(force, moment, &mut work.forces, &mut work.moments);
+            for k in 0..=tip {
+                work.forces[k] = mat_vec(&chord.0, work.forces[k]);
+                work.moments[k] = mat_vec(&chord.0, work.moments[k]);
+            }
         }
         let mut clamp = blade.derivatives(&motion, x, (&work.forces, &work.moments), &mut work.nodes, dx);
         let hinged = match (&self.hinges, hinged, hinge) {
@@ -239,7 +243,7 @@ impl Model for RotorElastic {
         states
     }
 
-    fn output_state_dependencies(output: usize) -> Option<std::ops::Range<usize>> {
+    fn output_state_dependencies(output: usize) -> Option<Vec<usize>> {
         structure::output_state_dependencies(output)
     }
 
@@ -272,6 +276,12 @@ impl Model for RotorElastic {
                 moment = add(moment, cross(hinged.origin, clamp_force));
             }
             self.blade_outputs(&pass, t, b, xb, us, ys);
+            let hub_vel = u::View(us).hub_vel();
+            let origin = match &pass.hinged {
+                Some((hinged, _)) => (hinged.origin, add(hub_vel, cross(pass.frame.shaft_omega, hinged.origin))),
+                None => (zero3(), hub_vel),
+            };
+            self.stations.write_outputs(self.blade_of(b), &pass.frame, origin, b, xb, ys);
         }
         work.dx = dx;
         let mut y = y::ViewMut(ys);

@@ -244,12 +244,26 @@ fn the_implicit_responses_converge_at_second_order_to_runge_kutta() {
     assert!(errors[2] < 2e-5, "error {}", errors[2]);
 }
 
-/// The description's output dependencies name blade `b`'s states only for blade `b`'s outputs
-/// (`Model::output_state_dependencies`), and every state an output depends on (its directional
-/// derivative, exact by AD, is not zero) is named: 2 blades of 2 elements at a perturbed state
-/// with hub motion and pitch.
+/// The description's output dependencies (`Model::output_state_dependencies`) name for blade
+/// `b`'s outputs its beam's and hinges' states, for station `k` node `k`'s and the hinges', for
+/// the hub all, and every state an output depends on (its directional derivative, exact by AD,
+/// is not zero) is named: 2 blades of 2 elements at a perturbed state with hub motion and pitch,
+/// hingeless and articulated.
 #[test]
 fn declared_output_dependencies_name_every_state_an_output_depends_on() {
+    for hub_type in [0, 1] {
+        let (undeclared, listing_all, outputs) = undeclared_output_dependencies(hub_type);
+        println!("hub_type {hub_type}: outputs listing every state: {listing_all} of {outputs}");
+        assert!(undeclared.is_empty(), "hub_type {hub_type}: (output, state) pairs not declared: {undeclared:?}");
+        // Only the hub and shaft outputs name every state.
+        assert_eq!(listing_all, fmu_rotor_elastic::layout::y::BLADES, "hub_type {hub_type}");
+    }
+}
+
+/// For [`declared_output_dependencies_name_every_state_an_output_depends_on`]: the undeclared
+/// (output, state) pairs with a non-zero derivative, how many outputs list every state, and the
+/// number of outputs.
+fn undeclared_output_dependencies(hub_type: i32) -> (Vec<(usize, usize)>, usize, usize) {
     use fmu_core::catalog::STATE_VR_BASE;
     use fmu_rotor_elastic::RotorElastic;
     let table = crate::fmu::table_file(
@@ -260,12 +274,14 @@ fn declared_output_dependencies_name_every_state_an_output_depends_on() {
     let mut inst = crate::fmu::instance::<RotorElastic>(
         &[
             ("Omega", 20.0),
+            ("e", 0.2),
+            ("k_flap", 300.0),
             ("hub.omega.x", 0.3),
             ("hub.alpha.y", 1.0),
             ("blade[1].pitch", 0.1),
             ("blade[2].pitch", -0.05),
         ],
-        &[("nb", 2), ("n_elements", 2)],
+        &[("nb", 2), ("n_elements", 2), ("hub_type", hub_type)],
         &[],
         &[("blade_file", blade_file)],
     )
@@ -274,16 +290,18 @@ fn declared_output_dependencies_name_every_state_an_output_depends_on() {
     let first_state = description.model_variables.iter().position(|v| v.value_reference == STATE_VR_BASE).unwrap();
     let outputs = &description.model_structure.outputs;
     let out_vrs: Vec<u32> = outputs.iter().map(|o| description.model_variables[o.index - 1].value_reference).collect();
+    let n_declared = <RotorElastic as fmu_core::Model>::state_variables().len();
     let per_blade = 2 * 6 * fmu_rotor_elastic::MAX_ELEMENTS;
-    let mut x = vec![0.0; <RotorElastic as fmu_core::Model>::state_variables().len()];
+    let mut x = vec![0.0; n_declared];
     inst.get_continuous_states(&mut x).unwrap();
     let mut random = Random(3);
     x.iter_mut().for_each(|v| *v += 1e-2 * random.next());
     inst.set_continuous_states(&x).unwrap();
-    // The states in use: 2 nodes (12 coordinates, 12 rates) of blades 1 and 2.
-    let active = (0..2).flat_map(|b| (0..12).chain(per_blade / 2..per_blade / 2 + 12).map(move |i| b * per_blade + i));
-    let (mut column, mut undeclared, mut blade_only) = (vec![0.0; out_vrs.len()], Vec::new(), 0);
-    for declared in active {
+    // The states in use: 2 nodes (12 coordinates, 12 rates) of blades 1 and 2, and their hinges.
+    let nodes = (0..2).flat_map(|b| (0..12).chain(per_blade / 2..per_blade / 2 + 12).map(move |i| b * per_blade + i));
+    let hinges = (0..if hub_type == 1 { 8 } else { 0 }).map(|i| fmu_rotor_elastic::MAX_BLADES * per_blade + i);
+    let (mut column, mut undeclared) = (vec![0.0; out_vrs.len()], Vec::new());
+    for declared in nodes.chain(hinges) {
         inst.get_directional_derivative(&out_vrs, &[STATE_VR_BASE + declared as u32], &[1.0], &mut column).unwrap();
         for (k, output) in outputs.iter().enumerate() {
             let named = output.dependencies.as_ref().is_none_or(|d| d.contains(&(first_state + 1 + declared)));
@@ -292,13 +310,11 @@ fn declared_output_dependencies_name_every_state_an_output_depends_on() {
             }
         }
     }
-    for output in outputs {
-        let states = output.dependencies.as_ref().unwrap().iter().filter(|&&i| i > first_state).count();
-        blade_only += usize::from(states == per_blade);
-    }
-    println!("outputs naming one blade's states only: {blade_only} of {}", outputs.len());
-    assert!(undeclared.is_empty(), "(output, state) pairs that depend but are not declared: {undeclared:?}");
-    assert_eq!(blade_only, fmu_rotor_elastic::MAX_BLADES * 18);
+    let listing_all = outputs
+        .iter()
+        .filter(|o| o.dependencies.as_ref().unwrap().iter().filter(|&&i| i > first_state).count() == n_declared)
+        .count();
+    (undeclared, listing_all, outputs.len())
 }
 
 /// `blade[1].flap` after 0.1 s of a CS run of one blade (2 m, 6 elements, 20 rad/s, pitch 0.1
