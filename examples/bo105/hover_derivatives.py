@@ -45,10 +45,54 @@ def is_residualised(name):
     return not name.startswith("fuselage.")
 
 
-def quasi_static(lin):
-    """The quasi-static A over the body velocities and rates, as a dict {(row, col): value}."""
+def blade_groups(names, instance):
+    """{per-blade state name: {blade number: state index}} of `instance.state.blade[b].NAME`."""
+    prefix = f"{instance}.state.blade["
+    groups = {}
+    for i, name in enumerate(names):
+        if name.startswith(prefix):
+            blade, rest = name[len(prefix):].split("].", 1)
+            groups.setdefault(rest, {})[int(blade)] = i
+    return groups
+
+
+def coleman(lin, instance, omega):
+    """A in multiblade coordinates for the blade states of `instance` still in the rotating frame.
+
+    Every per-blade state x_b (angles, rates, nodal displacements and velocities alike) becomes
+    x_b = x_0 + x_1c cos psi_b + x_1s sin psi_b + x_d (-1)^b (4 blades; Coleman's transform, each
+    state on its own, first-order form), psi_b = psi + 2 pi (b - 1)/nb with psi the recorded
+    `instance.azimuth`; A_m = S^-1 (A S - S'), S' = omega dS/dpsi. Written independently of
+    `orchestrator linearize --multiblade` (which pairs angles with their rates); the quasi-static
+    derivatives do not depend on that choice of rotor coordinates (a steady tilt of the disc is
+    steady in both), which main() checks when given both.
+    """
     names = lin["states"]
     a = np.array(lin["A"], dtype=float)
+    psi = lin["y0"][lin["outputs"].index(f"{instance}.azimuth")]
+    s = np.eye(len(names))
+    s_dot = np.zeros_like(s)
+    for blades in blade_groups(names, instance).values():
+        nb = len(blades)
+        if nb != 4 or sorted(blades) != [1, 2, 3, 4]:
+            raise ValueError(f"{instance}: multiblade transform written for 4 blades, got {sorted(blades)}")
+        slots = [blades[b] for b in (1, 2, 3, 4)]
+        for b in range(4):
+            psi_b = psi + 2.0 * np.pi * b / nb
+            row = slots[b]
+            entries = [(1.0, 0.0), (np.cos(psi_b), -np.sin(psi_b)), (np.sin(psi_b), np.cos(psi_b)),
+                       ((-1.0) ** (b + 1), 0.0)]
+            for slot, (t, dt_dpsi) in zip(slots, entries):
+                s[row, slot] = t
+                s_dot[row, slot] = omega * dt_dpsi
+    return np.linalg.solve(s, a @ s - s_dot)
+
+
+def quasi_static(lin, multiblade=None):
+    """The quasi-static A over the body velocities and rates, as a dict {(row, col): value}.
+    `multiblade`: (instance, omega) whose rotating-frame blade states are transformed first."""
+    names = lin["states"]
+    a = coleman(lin, *multiblade) if multiblade else np.array(lin["A"], dtype=float)
     f = [names.index(BODY[k]) for k in "uvwpqr"]
     r = [i for i, n in enumerate(names) if is_residualised(n)]
     a_q = a[np.ix_(f, f)] - a[np.ix_(f, r)] @ np.linalg.solve(a[np.ix_(r, r)], a[np.ix_(r, f)])
@@ -80,12 +124,21 @@ def main():
     parser.add_argument("--labels", default=None)
     parser.add_argument("--md", default=None, help="write the table here too")
     parser.add_argument("--json", default=None, help="write the derivatives as JSON here")
+    parser.add_argument("--coleman", default=None, metavar="INSTANCE:OMEGA",
+                        help="transform this rotor's rotating-frame blade states to multiblade coordinates first "
+                             "(for a linearisation without --multiblade, e.g. RotorElastic's nodal states)")
     args = parser.parse_args()
     labels = args.labels.split(",") if args.labels else args.lin
+    multiblade = None
+    if args.coleman:
+        instance, omega = args.coleman.split(":")
+        multiblade = (instance, float(omega))
     models = []
     for path in args.lin:
         with open(path) as f:
-            models.append(quasi_static(json.load(f)))
+            lin = json.load(f)
+        rotating = multiblade and blade_groups(lin["states"], multiblade[0])
+        models.append(quasi_static(lin, multiblade if rotating else None))
     text = table(labels, models)
     print(text)
     if args.md:
