@@ -23,12 +23,15 @@ pub struct Trimmer<'a> {
     /// are carried from trial to trial (`None`: a rotor without the rigid blades' initial-state
     /// parameters, RotorElastic: only its azimuth is carried, its blades start every trial from
     /// the FMU's own initial state).
-    pub(super) rotors: Vec<(String, usize, Option<(f64, f64)>)>,
+    pub(super) rotors: Vec<(String, usize, Option<BladeOffsets>)>,
     pub(super) trials: u32,
     pub(super) revolutions: u32,
     /// Whether an FMU has been named for outputs it does not compute in initialization mode.
     pub(super) warned_uninitialized: bool,
 }
+
+/// A rigid Rotor's `(blade.beta0, blade.zeta0)`, rad: the offsets of its carried blade states.
+pub(super) type BladeOffsets = (f64, f64);
 
 impl<'a> Trimmer<'a> {
     /// Checks the `trim` section of `description` against its FMUs.
