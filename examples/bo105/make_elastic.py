@@ -9,6 +9,7 @@ What changes (docs/bo105.md, "The elastic Bo105"):
 - `aero`: `e` is the clamp radius (the elastic rotor's blade loads refer to the clamp); the lifting
   span starts at the articulated example's `r_root` (0.6874 m), so both rotors carry the same
   aerodynamic blade;
+- `orchestrator run` on it flies 0.05 s (the elastic rotor is slow; `--stop` for more);
 - the master extrapolates inputs linearly (order 1, not 2: see elastic_system);
 - the rigid Rotor's blade initial states and hinge outputs go; the rest (airframe, tail rotor,
   controls, connections, trim section) is bo105.json's.
@@ -44,6 +45,10 @@ def elastic_system(articulated, elements, damping_s, tolerance):
     # stiff hub moment of the clamped blades oscillate and grow from step to step (1.2 rad/s
     # after 0.08 s); linear extrapolation is stable at the same step.
     system["master"]["extrapolation_order"] = 1
+    # A short plain run (under one revolution, about 4 s CPU): the elastic rotor is 30 to 80
+    # times slower than real time and its blades start unloaded, off the airframe's trim;
+    # `orchestrator run --stop` and fly_doublet.py fly longer.
+    system["experiment"]["stop"] = 0.05
     return system
 
 
