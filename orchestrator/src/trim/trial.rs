@@ -44,7 +44,7 @@ impl Trimmer<'_> {
         }
         d.experiment = Experiment { start: 0.0, stop: revolutions as f64 * self.period, step: self.period / n as f64 };
         let mut outputs: Vec<String> = RESIDUAL_NAMES.iter().map(|r| format!("{airframe}.{r}")).collect();
-        for (rotor, nb, _, _) in &self.rotors {
+        for (rotor, nb, _) in &self.rotors {
             outputs.push(format!("{rotor}.azimuth"));
             for i in 1..=*nb {
                 outputs.extend(BLADE_STATES.iter().map(|s| format!("{rotor}.blade[{i}].{s}")));
@@ -90,18 +90,20 @@ impl Trimmer<'_> {
         }
         let mut periodicity = 0.0f64;
         let mut end_state = Vec::new();
-        for (k, (rotor, nb, beta0, zeta0)) in self.rotors.iter().enumerate() {
+        for (k, (rotor, nb, carried)) in self.rotors.iter().enumerate() {
             let azimuth = column(format!("{rotor}.azimuth"))?[last];
             let mut assignments = vec![("psi0".to_string(), azimuth.rem_euclid(2.0 * std::f64::consts::PI))];
             for i in 1..=*nb {
                 for (s, initial) in BLADE_STATES.iter().zip(BLADE_INITIAL) {
                     let values = column(format!("{rotor}.blade[{i}].{s}"))?;
-                    let offset = match *s {
-                        "lag" => *zeta0,
-                        "flap" => *beta0,
-                        _ => 0.0,
-                    };
-                    assignments.push((format!("blade[{i}].{initial}"), values[last] - offset));
+                    if let Some((beta0, zeta0)) = carried {
+                        let offset = match *s {
+                            "lag" => *zeta0,
+                            "flap" => *beta0,
+                            _ => 0.0,
+                        };
+                        assignments.push((format!("blade[{i}].{initial}"), values[last] - offset));
+                    }
                     if k == 0 {
                         let scale = if s.ends_with("rate") { self.period / (2.0 * std::f64::consts::PI) } else { 1.0 };
                         periodicity = periodicity.max((values[last] - values[last - n]).abs() * scale);

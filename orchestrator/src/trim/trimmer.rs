@@ -19,13 +19,19 @@ pub struct Trimmer<'a> {
     pub(super) period: f64,
     /// Communication steps per revolution.
     pub(super) steps_per_revolution: usize,
-    /// Per rotor: instance, blade count, `blade.beta0`, `blade.zeta0`.
-    pub(super) rotors: Vec<(String, usize, f64, f64)>,
+    /// Per rotor: instance, blade count, and `(blade.beta0, blade.zeta0)` when its blade states
+    /// are carried from trial to trial (`None`: a rotor without the rigid blades' initial-state
+    /// parameters, RotorElastic: only its azimuth is carried, its blades start every trial from
+    /// the FMU's own initial state).
+    pub(super) rotors: Vec<(String, usize, Option<BladeOffsets>)>,
     pub(super) trials: u32,
     pub(super) revolutions: u32,
     /// Whether an FMU has been named for outputs it does not compute in initialization mode.
     pub(super) warned_uninitialized: bool,
 }
+
+/// A rigid Rotor's `(blade.beta0, blade.zeta0)`, rad: the offsets of its carried blade states.
+pub(super) type BladeOffsets = (f64, f64);
 
 impl<'a> Trimmer<'a> {
     /// Checks the `trim` section of `description` against its FMUs.
@@ -75,11 +81,16 @@ impl<'a> Trimmer<'a> {
         let mut rotors = Vec::new();
         for (k, name) in spec.rotors.iter().enumerate() {
             instance(name, &format!("rotors[{k}]"))?;
+            let rigid_blades = has_variable(description, fmus, name, "blade[1].dflap0")?;
             let mut number = |parameter: &str| -> Result<f64, TrimError> {
                 parameter_value(description, fmus, name, parameter)
                     .map_err(|e| TrimError::Spec(format!("trim.rotors[{k}]: instance '{name}': {e}")))
             };
-            rotors.push((name.clone(), number("nb")? as usize, number("blade.beta0")?, number("blade.zeta0")?));
+            let carried = match rigid_blades {
+                true => Some((number("blade.beta0")?, number("blade.zeta0")?)),
+                false => None,
+            };
+            rotors.push((name.clone(), number("nb")? as usize, carried));
         }
         let omega = parameter_value(description, fmus, &spec.rotors[0], "Omega")
             .map_err(|e| TrimError::Spec(format!("trim.rotors[0]: {e}")))?;
@@ -126,6 +137,12 @@ impl<'a> Trimmer<'a> {
 }
 
 /// The value of parameter `name` of `instance`: as written, or the FMU's start value.
+/// Whether the FMU of `instance` declares the variable `name`.
+fn has_variable(d: &SystemDescription, fmus: &mut FmuCache, instance: &str, name: &str) -> Result<bool, TrimError> {
+    let path = d.fmu_file(instance).map_err(|e| TrimError::Spec(e.to_string()))?;
+    Ok(fmus.open(&path)?.model_description().variable(name).is_some())
+}
+
 pub(super) fn parameter_value(
     d: &SystemDescription,
     fmus: &mut FmuCache,
