@@ -327,8 +327,10 @@ fn model_structure<M: Model>(catalog: &Catalog) -> schema::ModelStructure {
         .map(|(k, &index)| schema::Unknown {
             index,
             dependencies: Some({
-                let output_states = M::output_state_dependencies(k)
-                    .map_or_else(|| states.clone().collect(), |listed| listed.iter().map(|i| first_state + i).collect());
+                let output_states = M::output_state_dependencies(k).map_or_else(
+                    || states.clone().collect(),
+                    |listed| listed.iter().map(|i| first_state + i).collect(),
+                );
                 catalog.feedthrough[k].iter().map(|&p| input_indices[p]).chain::<Vec<usize>>(output_states).collect()
             }),
             dependencies_kind: None,
