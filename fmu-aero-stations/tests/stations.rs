@@ -188,7 +188,7 @@ fn static_equilibrium(inst: &mut Instance<RotorElastic>, n: usize) -> f64 {
     let per_blade = 12 * fmu_rotor_elastic::MAX_ELEMENTS;
     let active: Vec<usize> = (0..6 * n).chain(per_blade / 2..per_blade / 2 + 6 * n).collect();
     let derivatives: Vec<u32> = active.iter().map(|&k| DERIVATIVE_VR_BASE + k as u32).collect();
-    let mut x = vec![0.0; fmu_rotor_elastic::MAX_BLADES * per_blade];
+    let mut x = vec![0.0; <RotorElastic as fmu_core::Model>::state_variables().len()];
     let mut last = f64::INFINITY;
     for _ in 0..3 {
         let mut jacobian = DMatrix::zeros(active.len(), active.len());
