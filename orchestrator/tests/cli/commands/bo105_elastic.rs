@@ -125,16 +125,13 @@ fn input_constant(system: &serde_json::Value, control: &str) -> f64 {
 /// 2.00 deg, pitch attitude 2.71 deg).
 #[test]
 fn bo105_elastic_trims_in_hover_near_the_articulated_trim_and_padfields_flight_test() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = tempfile::tempdir().unwrap();
-    let summary = dir.path().join("trim.json");
-    succeeds(
-        orchestrator()
-            .args(["trim", "examples/bo105-elastic.json", "--set", "rotor.integrator=1"])
-            .args(["--jacobian", "linearized", "--summary-json", summary.to_str().unwrap()])
-            .current_dir(&root),
-    );
-    let trim: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    let trim = super::bo105::trim_summary(&[
+        "examples/bo105-elastic.json",
+        "--set",
+        "rotor.integrator=1",
+        "--jacobian",
+        "linearized",
+    ]);
     assert_eq!(trim["converged"], true);
     // The trim's tolerance (1e-3 m/s^2, rad/s^2); found 1.1e-4 after 4 iterations, 6 trials.
     assert!(trim["residual_max"].as_f64().unwrap() < 1e-3, "{trim}");
@@ -154,6 +151,7 @@ fn bo105_elastic_trims_in_hover_near_the_articulated_trim_and_padfields_flight_t
     assert!((pitch - 2.71).abs() < 0.6, "pitch {pitch} deg against 2.71");
     // Against the articulated rotor with the same flap frequency, blade mass and aerodynamics:
     // found collective -0.011 deg, roll -0.04 deg, pitch -0.23 deg, theta1s +0.49 deg.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let articulated: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(root.join("examples/bo105.json")).unwrap()).unwrap();
     let articulated_deg = |control: &str| input_constant(&articulated, control).to_degrees();
