@@ -79,17 +79,24 @@ fn bo105_trims_from_hover_to_50_m_per_s_near_padfields_flight_tests() {
 /// converged trial and a confirmation at 4e-3 without end; now it converges.
 #[test]
 fn the_confirming_trial_settles_a_dynamic_inflow() {
+    let trim = trim_summary(&[
+        "examples/bo105.json",
+        "--set",
+        "aero.lambda0_start=0.05",
+        "--set",
+        "aero.lambda_s_start=0",
+        "--set",
+        "aero.lambda_c_start=0",
+    ]);
+    assert_eq!(trim["converged"], true);
+    assert!(trim["residual_max"].as_f64().unwrap() < 1e-3);
+}
+
+/// `orchestrator trim` with `args` from the workspace root: its `--summary-json`.
+pub(super) fn trim_summary(args: &[&str]) -> serde_json::Value {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let dir = tempfile::tempdir().unwrap();
     let summary = dir.path().join("trim.json");
-    succeeds(
-        orchestrator()
-            .args(["trim", "examples/bo105.json", "--summary-json", summary.to_str().unwrap()])
-            .args(["--set", "aero.lambda0_start=0.05", "--set", "aero.lambda_s_start=0"])
-            .args(["--set", "aero.lambda_c_start=0"])
-            .current_dir(&root),
-    );
-    let trim: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
-    assert_eq!(trim["converged"], true);
-    assert!(trim["residual_max"].as_f64().unwrap() < 1e-3);
+    succeeds(orchestrator().arg("trim").args(args).arg("--summary-json").arg(&summary).current_dir(&root));
+    serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap()
 }
