@@ -131,31 +131,26 @@ def our_growth(tmp_path, c_lag, c_hub, k_ratio, blade1_factor=1.0, blade1_mass=1
     return [growth[w] for w in SPEEDS]
 
 
-def test_one_lag_damper_inoperative_on_an_orthotropic_hub_needs_floquet(tmp_path):
-    """Blade 1's lag damper inoperative (the others 3000 N m s/rad), lateral stiffness half the
-    longitudinal, no hub damper: the blades are dissimilar, so the multiblade system keeps
-    periodic coefficients. `modes --floquet 72` must give the independent Floquet growth rate
-    (72 midpoint samples: second order, 0.5 % asserted)."""
-    n, matrices = coleman_equations(0.5, blade1_factor=0.0)
-    reference = [floquet_growth(n, matrices, w, 3000.0, 0.0) for w in SPEEDS]
-    ours = our_growth(tmp_path, 3000.0, 0.0, 0.5, blade1_factor=0.0)
-    for omega, r, o in zip(SPEEDS, reference, ours):
-        print(f"one damper out: Omega {omega}: growth rate Coleman-Feingold {r:+.6f} 1/s, ours (Floquet) {o:+.6f} 1/s")
-        assert abs(o - r) < 1e-4 + 5e-3 * abs(r), (omega, o, r)
-
-
-def test_an_imbalanced_blade_on_an_orthotropic_hub_needs_floquet(tmp_path):
-    """Blade 1's mass, static moment and inertia 10 % above the others' (`blade[1].mass_factor`),
-    lag dampers 3000 N m s/rad, lateral stiffness half the longitudinal, no hub damper: periodic
-    coefficients again. Our Floquet exponents are taken along the co-simulated trajectory, which
+@pytest.mark.parametrize(
+    "blade1",
+    [{"blade1_factor": 0.0}, {"blade1_mass": 1.1}],
+    ids=["one_lag_damper_inoperative", "imbalanced_blade"],
+)
+def test_dissimilar_blades_on_an_orthotropic_hub_need_floquet(tmp_path, blade1):
+    """Lag dampers 3000 N m s/rad, lateral stiffness half the longitudinal, no hub damper, and
+    blade 1 dissimilar: its lag damper inoperative (`blade[1].c_lag_factor` 0), or its mass,
+    static moment and inertia 10 % above the others' (`blade[1].mass_factor` 1.1). The
+    multiblade system keeps periodic coefficients, so `modes --floquet 72` must give the
+    independent Floquet growth rate (72 midpoint samples: second order). 0.5 % is asserted. For
+    the imbalanced blade our Floquet exponents are taken along the co-simulated trajectory, which
     the imbalance's 1/rev force moves off the zero state the reference linearises about (hub
     in-plane motion enters linearly; the lag angles it excites, about 1e-2 rad, enter the
-    coefficients), so 0.5 % is asserted; the imbalance itself moves the growth rate by about 3 %."""
-    n, matrices = coleman_equations(0.5, blade1_mass=1.1)
+    coefficients); the imbalance itself moves the growth rate by about 3 %."""
+    n, matrices = coleman_equations(0.5, **blade1)
     reference = [floquet_growth(n, matrices, w, 3000.0, 0.0) for w in SPEEDS]
-    ours = our_growth(tmp_path, 3000.0, 0.0, 0.5, blade1_mass=1.1)
+    ours = our_growth(tmp_path, 3000.0, 0.0, 0.5, **blade1)
     for omega, r, o in zip(SPEEDS, reference, ours):
-        print(f"imbalanced blade: Omega {omega}: growth rate Coleman-Feingold {r:+.6f} 1/s, ours (Floquet) {o:+.6f} 1/s")
+        print(f"{blade1}: Omega {omega}: growth rate Coleman-Feingold {r:+.6f} 1/s, ours (Floquet) {o:+.6f} 1/s")
         assert abs(o - r) < 1e-4 + 5e-3 * abs(r), (omega, o, r)
 
 
