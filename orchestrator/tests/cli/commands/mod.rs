@@ -3,6 +3,7 @@
 //! `trim`: the trim, the built-in helicopter and its scenario options, the examples and sweeps.
 
 mod bo105;
+mod bo105_damping;
 mod bo105_elastic;
 mod realtime;
 mod sweep_scale;
