@@ -19,8 +19,8 @@ commit 10dddfea8777252e00fd551db9567ab7edfe7b5c; the book itself was not read):
 Each case is linearised twice by `orchestrator linearize --trim --multiblade` (about 1 s each):
 as given, and with the airframe's moments of inertia set to 1e7 kg m^2 (products 0), so that the
 body's angular acceleration stays ~0 and 1e7 times the moment rows are the rotor's (and tail's)
-moment per rate alone. Run time: 39 s wall (13 s CPU) for the 10 cases on the shared 2-core
-machine.
+moment per rate alone. Run time: 39 s wall (13 s CPU) for the 10 articulated cases, about 20 s
+more for the 2 elastic ones, on the shared 2-core machine.
 
     python3 examples/bo105/damping_study.py [--out out/derivs] [--orchestrator PATH] [--cases IDS]
         [--md FILE] [--json FILE]
@@ -40,6 +40,7 @@ from hover_derivatives import BODY, PADFIELD_HOVER, is_residualised, quasi_stati
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SYSTEM = os.path.join(ROOT, "examples", "bo105.json")
+SYSTEM_ELASTIC = os.path.join(ROOT, "examples", "bo105-elastic.json")
 
 RHO = 1.225  # kg/m^3, as bo105.json
 GRAVITY = 9.80665
@@ -80,15 +81,22 @@ CASES = [
     ("ideal-pitt-peters", "centre spring, analytic, no tip loss or cut-out, lag locked; Pitt-Peters",
      CENTRE_SPRING + IDEAL),
     ("all", "all of the above (uniform inflow too)", CENTRE_SPRING + IDEAL + ["aero.inflow_model=1"]),
+    # bo105-elastic.json (RotorElastic, 4 elements) about its start, structural damping off, its
+    # nodal blade states in multiblade coordinates by hover_derivatives.py's Coleman transform.
+    ("elastic", "elastic Bo105 (bo105-elastic.json)", ["rotor.structural_damping=0"]),
+    ("elastic-uniform-inflow", "elastic Bo105, uniform momentum inflow",
+     ["rotor.structural_damping=0", "aero.inflow_model=1"]),
 ]
 YAW_OUTPUTS = ["rotor.hub.M.z", "tail_aero.thrust"]
 DERIVATIVES = ["Z_w", "L_p", "M_q", "L_q", "M_p", "N_r"]
 
 
-def linearize(orchestrator, out_dir, name, sets):
-    """`orchestrator linearize bo105.json --trim --multiblade --set ...`; the parsed JSON."""
+def linearize(orchestrator, out_dir, name, sets, elastic=False):
+    """`orchestrator linearize bo105.json --trim --multiblade --set ...` (the elastic Bo105: about
+    its start, as hover_derivatives.py's documented run); the parsed JSON."""
     path = os.path.join(out_dir, f"{name}.json")
-    command = [orchestrator, "linearize", SYSTEM, "--trim", "--multiblade", "--out", path]
+    how = [SYSTEM_ELASTIC] if elastic else [SYSTEM, "--trim", "--multiblade"]
+    command = [orchestrator, "linearize", *how, "--out", path]
     for s in sets:
         command += ["--set", s]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
@@ -97,8 +105,11 @@ def linearize(orchestrator, out_dir, name, sets):
 
 
 def rotor_response(lin):
-    """Quasi-static multiblade flap (rad) per rate of roll and pitch, each per p/Omega (rad)."""
+    """Quasi-static multiblade flap (rad) per rate of roll and pitch, each per p/Omega (rad);
+    None for a rotor without multiblade flap states (the elastic one)."""
     names = lin["states"]
+    if "rotor.flap.1c" not in names:
+        return None
     a = np.array(lin["A"], dtype=float)
     f = [names.index(BODY[k]) for k in "pq"]
     r = [i for i, n in enumerate(names) if is_residualised(n)]
@@ -280,17 +291,20 @@ def study(orchestrator, out_dir, ids):
     for case_id, label, sets in CASES:
         if case_id not in ids:
             continue
-        lin = linearize(orchestrator, out_dir, case_id, sets)
-        heavy = linearize(orchestrator, out_dir, f"{case_id}-heavy", sets + HEAVY_SETS)
-        a_q = quasi_static(lin)
-        dim = dimensional(quasi_static(heavy))
+        elastic = case_id.startswith("elastic")
+        lin = linearize(orchestrator, out_dir, case_id, sets, elastic)
+        heavy = linearize(orchestrator, out_dir, f"{case_id}-heavy", sets + HEAVY_SETS, elastic)
+        coleman = ("rotor", PADFIELD["Omega"]) if elastic else None
+        a_q = quasi_static(lin, coleman)
+        dim = dimensional(quasi_static(heavy, coleman))
         inflow = "aero.state.inflow.lambda0"
         lambda0 = lin["x0"][lin["states"].index(inflow)] if inflow in lin["states"] else None
         results.append({"id": case_id, "label": label, "sets": sets, "a_q": a_q, "dim": dim,
                         "helisim": helisim_convention(dim), "flap_rate_only": rotor_response(heavy),
                         "flap": rotor_response(lin), "roll_inertia": dim[("p", "p")] / a_q[("p", "p")],
                         "pitch_inertia": dim[("q", "q")] / a_q[("q", "q")], "lambda0": lambda0,
-                        "yaw": outputs_per_rate(heavy, YAW_OUTPUTS, "r"), "heavy": heavy})
+                        "yaw": None if elastic else outputs_per_rate(heavy, YAW_OUTPUTS, "r"),
+                        "heavy": heavy})
     return results
 
 
@@ -308,8 +322,8 @@ def results_table(results):
     for res in results:
         cells = [f"{derivative(res['a_q'], n):.4g} ({derivative(res['a_q'], n) / PADFIELD_HOVER[n]:.2f})"
                  for n in DERIVATIVES]
-        conv = ", ".join(f"{derivative(res['helisim'], n):.3g} ({derivative(res['helisim'], n) / PADFIELD_HOVER[n]:.2f})"
-                         for n in ("L_p", "M_q", "L_q", "M_p"))
+        helisim = {n: derivative(res["helisim"], n) for n in ("L_p", "M_q", "L_q", "M_p")}
+        conv = ", ".join(f"{v:.3g} ({v / PADFIELD_HOVER[n]:.2f})" for n, v in helisim.items())
         out.append(f"| {res['label']} | " + " | ".join(cells) + f" | {res['dim'][('p', 'p')]:.0f}, "
                    f"{res['dim'][('q', 'q')]:.0f} | {res['roll_inertia']:.0f}, {res['pitch_inertia']:.0f} | {conv} |")
     return "\n".join(out)
