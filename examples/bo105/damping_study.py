@@ -19,8 +19,8 @@ commit 10dddfea8777252e00fd551db9567ab7edfe7b5c; the book itself was not read):
 Each case is linearised twice by `orchestrator linearize --trim --multiblade` (about 1 s each):
 as given, and with the airframe's moments of inertia set to 1e7 kg m^2 (products 0), so that the
 body's angular acceleration stays ~0 and 1e7 times the moment rows are the rotor's (and tail's)
-moment per rate alone. Run time: 39 s wall (13 s CPU) for the 10 articulated cases, about 20 s
-more for the 2 elastic ones, on the shared 2-core machine.
+moment per rate alone. Run time: 43 s wall (21 s CPU) for the 12 cases (10 articulated, 2
+elastic) on the shared 2-core machine.
 
     python3 examples/bo105/damping_study.py [--out out/derivs] [--orchestrator PATH] [--cases IDS]
         [--md FILE] [--json FILE]
