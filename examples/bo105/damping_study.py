@@ -49,9 +49,9 @@ GRAVITY = 9.80665
 PADFIELD = {
     "R": 4.91, "Omega": 44.4, "nb": 4, "chord": 0.27, "a": 6.113, "e": 0.0,
     "I_beta": 231.7, "k_beta": 113330.0, "blade_mass": 40.2, "x_gb": 2.445,
-    "h": 1.48, "mass": 2200.0, "Ixx": 1433.0, "Iyy": 4973.0, "Izz": 4099.0, "Ixz": 660.0,
+    "h": 1.48, "mass": 2200.0,
     "tail_R": 0.95, "tail_nb": 2, "tail_chord": 0.18, "tail_Omega": 2220 * 2 * math.pi / 60, "tail_a": 5.7,
-    "fin_area": 0.805, "fin_a_ref": "vfBo105Padf.m", "hs_area": 0.803,
+    "fin_area": 0.805,
 }
 # Padfield's whole-aircraft tensor about the CoM (Ixz is the product of inertia: element -660),
 # as examples/bo105/mass_split.py.
@@ -259,7 +259,8 @@ def parameter_table(cfg):
         ("hub above CoM, m", -fus["hub.z"], p["h"], "`geometry.h`"),
         ("airframe Ixx / Iyy / Izz / Ixz (blades excluded), kg m^2",
          f"{fus['I.xx']} / {fus['I.yy']} / {fus['I.zz']} / {-fus['I.xz']}", "-", "mass_split.py"),
-        ("aircraft Ixx / Iyy / Izz / Ixz, kg m^2", "as Padfield (mass_split.py)", "1433 / 4973 / 4099 / 660",
+        ("aircraft Ixx / Iyy / Izz / Ixz, kg m^2", "as Padfield (mass_split.py)",
+         " / ".join(f"{abs(PADFIELD_TENSOR[i, j]):g}" for i, j in ((0, 0), (1, 1), (2, 2), (0, 2))),
          "`inertia`"),
         ("tail rotor R, blades, chord, Omega, a", f"{tail['R']}, {tail['nb']}, {tail_aero['chord']}, "
          f"{tail['Omega']}, {tail_aero['a']}", f"{p['tail_R']}, {p['tail_nb']}, {p['tail_chord']}, "
