@@ -16,6 +16,8 @@ use std::path::PathBuf;
 
 use fmu_rotor::beam::NewtonSettings;
 use fmu_rotor::beam::princeton::{self, ReferencePoint, TipDeflection};
+use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 /// Step of the load-angle sweep from 0 to 90 deg (deg); the table prints every third angle,
@@ -125,20 +127,9 @@ fn plot(path: &std::path::Path, rows: &[Row]) -> Result<(), Box<dyn Error>> {
     let (left, right) = root.split_horizontally(620);
     let max_flap = rows.iter().map(|r| r.ours.flap_m).fold(0.0, f64::max);
     let max_twist = rows.iter().map(|r| r.ours.twist_rad.to_degrees().abs()).fold(0.0, f64::max);
-    let mut deflection = ChartBuilder::on(&left)
-        .caption("Princeton beam: tip deflection (lines ours, dots ANSYS)", ("sans-serif", 16))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0.0..90.0, 0.0..max_flap * 1.05)?;
-    deflection.configure_mesh().x_desc("load angle beta [deg]").y_desc("tip displacement [m]").draw()?;
-    let mut twist = ChartBuilder::on(&right)
-        .caption("tip twist", ("sans-serif", 16))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0.0..90.0, 0.0..max_twist * 1.1)?;
-    twist.configure_mesh().x_desc("load angle beta [deg]").y_desc("tip twist [deg]").draw()?;
+    let caption = "Princeton beam: tip deflection (lines ours, dots ANSYS)";
+    let mut deflection = panel(&left, caption, max_flap * 1.05, "tip displacement [m]")?;
+    let mut twist = panel(&right, "tip twist", max_twist * 1.1, "tip twist [deg]")?;
     for (index, load_n) in princeton::LOADS_N.into_iter().enumerate() {
         let colour = COLOURS[index];
         let case: Vec<&Row> = rows.iter().filter(|r| r.load_n == load_n).collect();
@@ -173,4 +164,22 @@ fn plot(path: &std::path::Path, rows: &[Row]) -> Result<(), Box<dyn Error>> {
         .draw()?;
     root.present()?;
     Ok(())
+}
+
+/// One chart on `area`: the load angle 0..90 deg against 0..`y_max`, with its caption and axis
+/// descriptions drawn.
+fn panel<'a>(
+    area: &DrawingArea<SVGBackend<'a>, Shift>,
+    caption: &str,
+    y_max: f64,
+    y_desc: &str,
+) -> Result<ChartContext<'a, SVGBackend<'a>, Cartesian2d<RangedCoordf64, RangedCoordf64>>, Box<dyn Error>> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..90.0, 0.0..y_max)?;
+    chart.configure_mesh().x_desc("load angle beta [deg]").y_desc(y_desc).draw()?;
+    Ok(chart)
 }
