@@ -11,11 +11,16 @@ rotor speed, per-rev lines 1..6/rev). Usage:
 
     orchestrator modes examples/rotor-elastic-vacuum.json --out fan \\
         --sweep rotor.Omega=5,10,20,30,44.401,55
-    python3 examples/fan_plot.py fan [--max-frequency 300]
+    python3 examples/fan_plot.py fan [--max-frequency 300] [--reference CSV]
+
+`--reference CSV` adds reference frequencies as black dots: a CSV (`#` comment lines) whose first
+column is the rotor speed in rad/s and whose other columns are frequencies in rad/s, e.g.
+examples/rotating-beam-reference.csv for examples/rotating-beam.json.
 """
 
 import argparse
 import csv
+import math
 import pathlib
 import re
 
@@ -51,8 +56,40 @@ def named_modes(modes_csv):
     return out
 
 
-def svg(rows, max_frequency):
-    """The fan diagram as SVG text."""
+def reference_points(path):
+    """[(Omega, frequency rad/s)] of every frequency cell of a reference CSV."""
+    with open(path) as f:
+        rows = list(csv.reader(line for line in f if not line.startswith("#")))
+    return [(float(row[0]), float(v)) for row in rows[1:] for v in row[1:]]
+
+
+def tick_step(span):
+    """A round tick spacing (1, 2 or 5 x 10^k) giving about five ticks over `span`."""
+    raw = span / 5.0
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def axis_ticks(sx, sy, x_max, y_max):
+    """Axis lines with labelled ticks (SVG elements)."""
+    parts = [f'<line x1="{sx(0)}" y1="{sy(0)}" x2="{sx(x_max)}" y2="{sy(0)}" stroke="black"/>',
+             f'<line x1="{sx(0)}" y1="{sy(0)}" x2="{sx(0)}" y2="{sy(y_max)}" stroke="black"/>']
+    for limit, along_x in ((x_max, True), (y_max, False)):
+        step = tick_step(limit)
+        for k in range(int(limit / step + 1e-9) + 1):
+            v = k * step
+            label = f"{v:g}"
+            if along_x:
+                parts.append(f'<line x1="{sx(v)}" y1="{sy(0)}" x2="{sx(v)}" y2="{sy(0) + 4}" stroke="black"/>'
+                             f'<text x="{sx(v)}" y="{sy(0) + 16}" font-size="10" text-anchor="middle">{label}</text>')
+            else:
+                parts.append(f'<line x1="{sx(0) - 4}" y1="{sy(v)}" x2="{sx(0)}" y2="{sy(v)}" stroke="black"/>'
+                             f'<text x="{sx(0) - 6}" y="{sy(v) + 3}" font-size="10" text-anchor="end">{label}</text>')
+    return parts
+
+
+def svg(rows, max_frequency, reference=()):
+    """The fan diagram as SVG text; `reference` points (Omega, rad/s) as black dots."""
     width, height, pad = 640, 480, 50
     omegas = [r[0] for r in rows]
     x_max = max(omegas) * 1.05
@@ -63,6 +100,7 @@ def svg(rows, max_frequency):
              f'<text x="{width / 2}" y="{height - 10}" text-anchor="middle">rotor speed Omega (rad/s)</text>',
              f'<text x="12" y="{height / 2}" transform="rotate(-90 12 {height / 2})" text-anchor="middle">'
              f'frequency (rad/s)</text>']
+    parts += axis_ticks(sx, sy, x_max, max_frequency)
     for n in range(1, 7):
         parts.append(f'<line x1="{sx(0)}" y1="{sy(0)}" x2="{sx(x_max)}" y2="{sy(n * x_max)}" stroke="#bbb" '
                      f'stroke-dasharray="4 3"/><text x="{sx(min(x_max, max_frequency / n))}" '
@@ -75,6 +113,9 @@ def svg(rows, max_frequency):
         parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.5"/>')
         x, y = points[-1]
         parts.append(f'<text x="{x + 3:.1f}" y="{y:.1f}" font-size="10" fill="{colour}">{name}</text>')
+    for w, f in reference:
+        if f <= max_frequency:
+            parts.append(f'<circle cx="{sx(w):.1f}" cy="{sy(f):.1f}" r="3" fill="black"/>')
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -83,6 +124,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dir", type=pathlib.Path)
     parser.add_argument("--max-frequency", type=float, default=300.0, help="plot range, rad/s")
+    parser.add_argument("--reference", type=pathlib.Path, help="reference frequencies CSV, drawn as dots")
     args = parser.parse_args()
     rows = named_modes(args.dir / "modes.csv")
     with open(args.dir / "fan.csv", "w") as f:
@@ -90,7 +132,8 @@ def main():
         for omega, im, name in rows:
             per_rev = im / omega if omega > 0 else float("nan")
             f.write(f"{omega},{im},{per_rev},{name}\n")
-    (args.dir / "fan.svg").write_text(svg(rows, args.max_frequency))
+    reference = reference_points(args.reference) if args.reference else ()
+    (args.dir / "fan.svg").write_text(svg(rows, args.max_frequency, reference))
     print(f"wrote {args.dir / 'fan.csv'} and {args.dir / 'fan.svg'}")
 
 

@@ -45,9 +45,12 @@ use stations::Stations;
 
 pub use layout::{MAX_BLADES, MAX_ELEMENTS};
 
-/// The files the FMU carries in its `resources/` folder: the shipped blade table.
-pub const RESOURCES: &[(&str, &[u8])] =
-    &[("resources/bo105_uniform_blade.csv", include_bytes!("../blades/bo105_uniform_blade.csv"))];
+/// The files the FMU carries in its `resources/` folder: the shipped blade tables (the Bo105-class
+/// default and the unit uniform beam of `examples/rotating-beam.json`).
+pub const RESOURCES: &[(&str, &[u8])] = &[
+    ("resources/bo105_uniform_blade.csv", include_bytes!("../blades/bo105_uniform_blade.csv")),
+    ("resources/uniform_beam.csv", include_bytes!("../blades/uniform_beam.csv")),
+];
 
 /// The elastic rotor (`modelIdentifier="RotorElastic"`).
 #[derive(Debug)]

@@ -14,6 +14,12 @@ Written apart from the Rust code, from the textbook equations only:
   rtol 1e-12) and bisection on the tip boundary determinant; in-plane (lag) frequencies follow
   exactly as omega_lag^2 = omega_flap^2 - Omega^2 (same equation with the -m Omega^2 w term).
 
+* the rotating beam of `examples/rotating-beam.json` (the RotorElastic FMU's shipped
+  `uniform_beam.csv`: L = 1 m from the shaft axis, m = 1 kg/m, EI_flap = 1 N m^2, EI_lag = 4 N m^2):
+  flap frequencies in rad/s equal the nondimensional ones at the nondimensional speed Omega;
+  lag from the same equation with EI_lag, omega_lag^2 = 4 lambda(Omega / 2)^2 - Omega^2, written
+  to examples/rotating-beam-reference.csv.
+
 Run from the repository root:
 
     /work/main/target/venv/bin/python tests/python/beam_reference.py --write
@@ -177,6 +183,31 @@ def rotating_frequencies(speed, count=3):
     return roots
 
 
+EXAMPLE = os.path.join("..", "..", "..", "..", "..", "examples", "rotating-beam-reference.csv")
+EXAMPLE_EI_LAG_OVER_EI_FLAP = 4.0
+
+
+def rotating_beam_example(flap_by_speed):
+    """Reference frequencies (rad/s) of examples/rotating-beam.json's unit beam (L = 1 m,
+    m = 1 kg/m, EI_flap = 1 N m^2, EI_lag = 4 N m^2, root on the axis) at the rotor speeds
+    Omega (rad/s) of `flap_by_speed` (its flap values, nondimensional = rad/s here).
+
+    Lag: the in-plane Euler-Bernoulli equation is the flap one with EI_lag and the extra term
+    -m Omega^2 v, so omega_lag^2 = omega(EI_lag)^2 - Omega^2 with omega(EI_lag) = r lambda(Omega / r),
+    r = sqrt(EI_lag / EI_flap) (the nondimensional speed scales with 1 / r)."""
+    r = np.sqrt(EXAMPLE_EI_LAG_OVER_EI_FLAP)
+    text = ("# /work/main/target/venv/bin/python tests/python/beam_reference.py --write\n"
+            "# rotating uniform Euler-Bernoulli cantilever of examples/rotating-beam.json (no Coriolis-\n"
+            "# extension coupling, no rotary inertia), shooting solution; frequencies in rad/s\n"
+            "Omega_rad_s,flap1,flap2,flap3,lag1,lag2\n")
+    for speed, flap in sorted(flap_by_speed.items()):
+        lag_speed = speed / r
+        stiff = flap_by_speed[lag_speed] if lag_speed in flap_by_speed else rotating_frequencies(lag_speed)
+        lag = [np.sqrt((r * lam) ** 2 - speed**2) for lam in stiff[:2]]
+        text += f"{speed}," + ",".join(f"{v:.15e}" for v in list(flap) + lag) + "\n"
+    return text
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="write the CSV files")
@@ -189,14 +220,17 @@ def main():
     assert abs(roots[0] - 1.8751) < 1e-4 and abs(roots[1] - 4.6941) < 1e-4
     cantilever = command + "mode,beta_L\n" + "".join(f"{n + 1},{r:.15e}\n" for n, r in enumerate(roots))
     rotating = command + "speed,flap1,flap2,flap3\n"
+    flap_by_speed = {}
     for speed in (0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0):
         lams = rotating_frequencies(speed)
+        flap_by_speed[speed] = lams
         if speed == 0.0:
             for lam, r in zip(lams, roots):
                 assert abs(lam - r * r) < 1e-8 * lam, (lam, r * r)
         rotating += f"{speed}," + ",".join(f"{lam:.15e}" for lam in lams) + "\n"
 
-    files = {"elastica.csv": elastica, "cantilever_roots.csv": cantilever, "rotating_flap.csv": rotating}
+    files = {"elastica.csv": elastica, "cantilever_roots.csv": cantilever, "rotating_flap.csv": rotating,
+             EXAMPLE: rotating_beam_example(flap_by_speed)}
     for name, text in files.items():
         if args.write:
             with open(os.path.join(DATA, name), "w") as f:

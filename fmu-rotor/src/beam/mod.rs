@@ -13,6 +13,7 @@
 //! * [`modal`]: mass, gyroscopic and stiffness matrices about an equilibrium in a turning frame
 //!   (centrifugal stiffening) and the natural modes;
 //! * [`table`]: the blade-properties CSV reader;
+//! * [`princeton`]: the Princeton beam benchmark (shared by its test and example);
 //! * [`tangent`]: the element's internal force and tangent stiffness in closed form (the AD
 //!   Hessian stays as its test oracle);
 //! * [`implicit`]: the implicit midpoint rule for the blade's first-order equations
@@ -26,6 +27,7 @@ pub mod element;
 pub mod implicit;
 pub mod modal;
 pub mod model;
+pub mod princeton;
 pub mod rotation;
 pub mod section;
 pub mod statics;

@@ -111,3 +111,17 @@ fn gyroscopic_frequencies_keep_flap_and_lag_within_half_a_percent() {
     let lag = (reference[0] * reference[0] - speed * speed).sqrt();
     assert_within(nearest(lag), lag, 5e-3, "gyroscopic lag 1 at 6");
 }
+
+/// The published rotating uniform cantilever: Hamza Cherif and Houmat, "Natural frequencies of
+/// rotating cantilever flexible beams by using the p-version of the finite element method",
+/// ICAS 2004, Table 2 (p. 6), nondimensional 1st flap frequency at the nondimensional speeds 2,
+/// 4, 6, 8, 10 (slenderness 70), as quoted in octave-user/mboct-fem-pkg `inst/fem_tests_060.tst`
+/// (commit b0fc510). Within 0.5 % (the table's four decimals: 1e-5 relative).
+#[test]
+fn rotating_first_flap_frequency_matches_the_published_table() {
+    const PUBLISHED: [(f64, f64); 5] = [(2.0, 4.1373), (4.0, 5.5850), (6.0, 7.3603), (8.0, 9.2568), (10.0, 11.2023)];
+    for (speed, published) in PUBLISHED {
+        let flap = frequencies_of(&rotating_modes(1.0, 3.0, speed), ModeKind::Flap, 1);
+        assert_within(flap[0], published, 5e-3, &format!("flap 1 at {speed} (Hamza Cherif and Houmat 2004)"));
+    }
+}
