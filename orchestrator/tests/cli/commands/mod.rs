@@ -4,6 +4,7 @@
 
 mod bo105;
 mod bo105_elastic;
+mod elastic_modes;
 mod realtime;
 mod sweep_scale;
 mod trim;
