@@ -6,6 +6,7 @@ mod bo105;
 mod bo105_elastic;
 mod elastic_modes;
 mod realtime;
+mod set_strings;
 mod sweep_scale;
 mod trim;
 
