@@ -11,9 +11,9 @@ use crate::shapes::{coordinate_classes, mode_vector};
 /// the rotors in `rotors` (states in multiblade coordinates) named *progressive* where they are
 /// the `omega + Omega` branch of a rotating-frame blade frequency `omega`, else *regressive*
 /// (the `|omega - Omega|` branch): progressive where the fixed-frame frequency is above the
-/// rotor's speed and, with `model`, the eigenvector's cyclic coordinates also turn with the
-/// rotor ([`turns_with_rotor`]; a regressive mode of `omega > 2 Omega` is above the rotor's
-/// speed too, but turns against it). Without `model` (Floquet exponents) by the frequency
+/// rotor's speed and, with `model`, the eigenvector's cyclic coordinate pairs also turn with
+/// the rotor (whirl `sum Im(conj(v_1c) v_1s)`; a regressive mode of `omega > 2 Omega` is above
+/// the rotor's speed too, but turns against it). Without `model` (Floquet exponents) by the frequency
 /// alone, true for blade frequencies below `2 Omega`. With no rotors, modes keep their group's
 /// name.
 #[derive(Debug, Clone, Copy, Default)]

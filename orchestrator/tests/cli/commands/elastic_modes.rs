@@ -10,35 +10,16 @@ use super::*;
 /// Rotor speed of the example, rad/s.
 const OMEGA: f64 = 44.401;
 
-/// The positive frequencies (rad/s) of `DIR/modes.csv` of `orchestrator modes` on the example
-/// with `args`, and their mode names.
-fn modes(dir: &std::path::Path, args: &[&str]) -> Vec<(f64, String)> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    succeeds(
-        orchestrator()
-            .args(["modes", "examples/rotor-elastic-vacuum.json", "--set", "rotor.n_elements=4", "--shapes", "0"])
-            .args(args)
-            .args(["--out", dir.to_str().unwrap()])
-            .current_dir(&root),
-    );
-    let text = std::fs::read_to_string(dir.join("modes.csv")).unwrap();
-    text.lines()
-        .skip(1)
-        .filter_map(|line| {
-            let cells: Vec<&str> = line.split(',').collect();
-            let im: f64 = cells[2].parse().unwrap();
-            (im > 0.0).then(|| (im, cells[5].trim_matches('"').to_string()))
-        })
-        .collect()
-}
-
 #[test]
 fn multiblade_cyclic_modes_are_named_by_the_single_blade_branch_they_lie_on() {
     let dir = tempfile::tempdir().unwrap();
-    let blade: Vec<f64> = modes(&dir.path().join("one"), &["--set", "rotor.nb=1"]).iter().map(|m| m.0).collect();
-    let rotor = modes(&dir.path().join("four"), &["--set", "rotor.nb=4", "--multiblade"]);
+    let run = |out: &str, extra: &[&str]| {
+        elastic_vacuum_modes(&dir.path().join(out), &[&["--set", "rotor.n_elements=4"][..], extra].concat())
+    };
+    let blade: Vec<f64> = run("one", &["--set", "rotor.nb=1"]).iter().map(|m| m.0).collect();
+    let rotor = run("four", &["--set", "rotor.nb=4", "--multiblade"]);
     let near = |f: f64, g: f64| (f / g - 1.0).abs() < 1e-6;
-    let (mut checked, mut above_two_omega) = (0, 0);
+    let (mut checked, mut regressive_above_omega) = (0, 0);
     for (frequency, name) in rotor.iter().filter(|(_, name)| name.contains(".cyclic ")) {
         let regressive = blade.iter().any(|&w| near(*frequency, (w - OMEGA).abs()));
         let progressive = blade.iter().any(|&w| near(*frequency, w + OMEGA));
@@ -49,8 +30,11 @@ fn multiblade_cyclic_modes_are_named_by_the_single_blade_branch_they_lie_on() {
         let expected = if progressive { "progressive" } else { "regressive" };
         assert!(name.ends_with(expected), "{name} at {frequency} rad/s lies on the {expected} branch");
         checked += 1;
-        above_two_omega += usize::from(regressive && *frequency > OMEGA);
+        regressive_above_omega += usize::from(regressive && *frequency > OMEGA);
     }
-    eprintln!("{checked} cyclic modes checked, {above_two_omega} regressive ones above Omega");
-    assert!(checked >= 20 && above_two_omega >= 5, "{checked} checked, {above_two_omega} regressive above Omega");
+    eprintln!("{checked} cyclic modes checked, {regressive_above_omega} regressive ones above Omega");
+    assert!(
+        checked >= 20 && regressive_above_omega >= 5,
+        "{checked} checked, {regressive_above_omega} regressive above Omega"
+    );
 }
