@@ -117,6 +117,8 @@ pub struct Aero {
     hub_axes: [[f64; 3]; 2],
     /// Initial Pitt-Peters states.
     lambda_start: [f64; 3],
+    /// Initial Peters-He states, in declared order (all zero: from `lambda_start[0]`).
+    peters_he_start: [f64; crate::peters_he::N_DECLARED],
     /// Integrator tolerance.
     tolerance: f64,
     /// Airfoil tables, loss factors, compressibility ([`crate::airfoil`]); `None`: the linear

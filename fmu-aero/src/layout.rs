@@ -60,7 +60,8 @@ pub mod x {
 /// Value references of the parameters, and the bases of the input and output references.
 pub mod vr {
     use super::{MAX_BLADES, NS_MAX};
-    use fmu_core::declare::BODY;
+    use crate::peters_he::N_DECLARED;
+    use fmu_core::declare::{BODY, Labels};
     use fmu_core::variable::Enumeration;
 
     /// The choices of `inflow_model`.
@@ -184,6 +185,12 @@ pub mod vr {
         AIRFOIL_INBOARD_FILE = string("airfoil_inboard_file", "",
             "C81 airfoil table used when airfoil_inboard = 2: an absolute path, or a path relative to the FMU's \
              resources folder; read at initialization");
+        PETERS_HE_START = block(Labels::Numbered(N_DECLARED)) per PER_PETERS_HE_START {
+            PETERS_HE_START_VALUE = real("peters_he_start[{n}]", "",
+                "Initial Peters-He inflow state {n}, the state inflow.peters_he[{n}] (inflow_model = 3; the states \
+                 of the chosen truncation are used). All zero (the default): the uniform state starts at \
+                 lambda0_start / sqrt(3), the others at zero");
+        };
     }
     fmu_core::value_references!(100, 200);
 }

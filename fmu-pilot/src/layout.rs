@@ -17,11 +17,11 @@ pub mod x {
     fmu_core::declare! { view usize;
         /// Vertical axis: collective lever deflection before the lead, rad.
         VERTICAL as vertical = state("vertical.q", "rad", "rad/s", 0.01,
-            "Biodynamic collective deflection before the lead term (1 + vertical.tau s), as blade pitch, rad \
-             (model = 1)");
+            "Biodynamic collective deflection before the vertical path's lead term (1 + tau s: vertical.tau, Mayo's \
+             with model = 2), as blade pitch, rad (model = 1 or 2)");
         /// Vertical axis: its rate, rad/s.
         VERTICAL_RATE as vertical_rate = state("vertical.q_dot", "rad/s", "rad/s2", 0.1,
-            "Time derivative of state.vertical.q, rad/s (model = 1)");
+            "Time derivative of state.vertical.q, rad/s (model = 1 or 2)");
         /// Lateral axis: lateral stick deflection before the lead, rad.
         LATERAL as lateral = state("lateral.q", "rad", "rad/s", 0.01,
             "Biodynamic lateral cyclic deflection before the lead term (1 + lateral.tau s), as blade pitch, rad \
@@ -60,11 +60,12 @@ pub mod vr {
             "Vertical path static gain: collective (rad of blade pitch, as the Controls FMU's collective input) per g \
              of downward cockpit acceleration; > 0 raises the lever when the cockpit accelerates down");
         VERTICAL_OMEGA = real("vertical.omega", "rad/s",
-            "Vertical path natural frequency of the second-order denominator, rad/s (> 0 with model = 1)").min(0.0);
+            "Vertical path natural frequency of the second-order denominator, rad/s (> 0 with model = 1; model = 2 \
+             uses Mayo's)").min(0.0);
         VERTICAL_ZETA = real("vertical.zeta", "",
-            "Vertical path damping ratio of the second-order denominator (> 0 with model = 1)").min(0.0);
+            "Vertical path damping ratio of the second-order denominator (> 0 with model = 1; model = 2 uses Mayo's)").min(0.0);
         VERTICAL_TAU = real("vertical.tau", "s",
-            "Vertical path lead time constant of the numerator (1 + tau s), s").min(0.0);
+            "Vertical path lead time constant of the numerator (1 + tau s), s (model = 1; model = 2 uses Mayo's)").min(0.0);
         LATERAL_K = real("lateral.K", "",
             "Lateral path static gain: lateral cyclic (rad of blade pitch, as the Controls FMU's lat_cyclic input; \
              stick right positive) per g of rightward cockpit acceleration");

@@ -288,7 +288,7 @@ fn class_of(coordinate: &str) -> String {
 
 /// The states of each multiblade coordinate class ([`class_of`]) among `states`: the names
 /// that end in a multiblade coordinate (rates `_rate` included), in first-use order.
-fn coordinate_classes(states: &[String]) -> Vec<(String, Vec<usize>)> {
+pub(crate) fn coordinate_classes(states: &[String]) -> Vec<(String, Vec<usize>)> {
     let mut classes: Vec<(String, Vec<usize>)> = Vec::new();
     for (i, name) in states.iter().enumerate() {
         let Some((_, last)) = name.rsplit_once('.') else { continue };
@@ -316,7 +316,7 @@ const CLASS_RESIDUAL: f64 = 1e-6;
 /// classes not in `taken` (the classes of the earlier modes of the same, repeated eigenvalue, so
 /// a collective and a differential mode of equal frequency each get their own); else the
 /// eigenvector of the whole model and no class.
-fn mode_vector(
+pub(crate) fn mode_vector(
     model: &LinearModel,
     lambda: Complex<f64>,
     classes: &[(String, Vec<usize>)],

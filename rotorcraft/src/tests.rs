@@ -36,7 +36,7 @@ fn multiblade_shifts_cyclic_roots_by_the_rotor_speed() {
     let (model, rotors) = blades(w, omega);
     let mbc = model.transformed(&rotors).unwrap();
     assert_eq!(mbc.state_names[..3], ["rotor.lag.0", "rotor.lag.1c", "rotor.lag.1s"]);
-    let modes = mbc.modes(&RotorNaming { rotors: &rotors.frames }).unwrap();
+    let modes = mbc.modes(&RotorNaming { rotors: &rotors.frames, model: Some(&mbc) }).unwrap();
     assert!(modes.iter().all(|m| m.eigenvalue.re.abs() < 1e-9), "undamped");
     let expected = [w, omega - w, omega + w];
     for (got, want) in sorted_imaginary(&modes).iter().zip(expected) {
@@ -47,12 +47,38 @@ fn multiblade_shifts_cyclic_roots_by_the_rotor_speed() {
     assert!(names.contains(&"rotor.lag.cyclic regressive") && names.contains(&"rotor.lag.cyclic progressive"));
 }
 
+/// A blade frequency above twice the rotor's speed (an elastic blade's torsion or 2nd flap):
+/// in the fixed frame its regressive branch `w - Omega` lies above `Omega` too and turns
+/// against the rotor; it is named regressive, `w + Omega` progressive (closed form, both
+/// directions of rotation), every conjugate as its root.
+#[test]
+fn cyclic_modes_above_twice_the_rotor_speed_are_named_by_their_whirl() {
+    for (w, omega) in [(100.0, 30.0), (100.0, -30.0), (40.0, 30.0)] {
+        let (model, rotors) = blades(w, omega);
+        let mbc = model.transformed(&rotors).unwrap();
+        let modes = mbc.modes(&RotorNaming { rotors: &rotors.frames, model: Some(&mbc) }).unwrap();
+        let expected = [
+            ("rotor.lag.cyclic regressive", (w - omega.abs()).abs()),
+            ("rotor.lag.cyclic progressive", w + omega.abs()),
+            ("rotor.lag.collective", w),
+        ];
+        for (name, frequency) in expected {
+            let named: Vec<f64> = modes.iter().filter(|m| m.name == name).map(|m| m.eigenvalue.im).collect();
+            assert_eq!(named.len(), 2, "w {w}, Omega {omega}: {name} {modes:#?}");
+            assert!(
+                named.iter().all(|im| (im.abs() - frequency).abs() < 1e-9),
+                "w {w}, Omega {omega}: {name} {named:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn floquet_exponents_of_a_constant_system_are_its_eigenvalues() {
     let (w, omega) = (7.0, 30.0);
     let (model, rotors) = blades(w, omega);
     let period = std::f64::consts::TAU / omega;
-    let naming = RotorNaming { rotors: &rotors.frames };
+    let naming = RotorNaming { rotors: &rotors.frames, model: None };
     let exponents = floquet(&vec![(model, rotors.clone()); 24], &naming, period).unwrap();
     // Principal values: w lies within (-Omega/2, Omega/2].
     for m in &exponents {
@@ -85,7 +111,8 @@ fn a_repeated_root_names_each_of_its_modes_once() {
     }
     let azimuths = (0..4).map(|b| 0.3 + std::f64::consts::TAU * b as f64 / 4.0).collect();
     let rotors = Rotors { frames: vec![RotorFrame { instance: "rotor".into(), blade_azimuths: azimuths, omega }] };
-    let modes = m.transformed(&rotors).unwrap().modes(&RotorNaming { rotors: &rotors.frames }).unwrap();
+    let mbc = m.transformed(&rotors).unwrap();
+    let modes = mbc.modes(&RotorNaming { rotors: &rotors.frames, model: Some(&mbc) }).unwrap();
     let at_w: Vec<&Mode> = modes.iter().filter(|m| (m.eigenvalue.im.abs() - w).abs() < 1e-6).collect();
     let mut names: Vec<(&str, bool)> = at_w.iter().map(|m| (m.name.as_str(), m.eigenvalue.im > 0.0)).collect();
     names.sort();

@@ -33,6 +33,7 @@ pub(super) struct Params {
     shaft: [f64; 3],
     rule: Rule,
     lambda_start: [f64; 3],
+    peters_he_start: [f64; crate::peters_he::N_DECLARED],
     tolerance: f64,
     /// `dynamic_stall = 1`.
     pub(super) dynamic_stall: bool,
@@ -162,6 +163,7 @@ impl Params {
         let rule = Rule::from_code(code)
             .ok_or_else(|| format!("parameter 'quadrature' must be 0 (midpoint) or 1 (Gauss-Legendre) (got {code})"))?;
         let lambda_start = p.vector(vr::LAMBDA_START)?;
+        let peters_he_start = p.vector(vr::PETERS_HE_START)?;
         let tolerance = p.real(vr::TOLERANCE)?;
         let dynamic_stall = p.integer(vr::DYNAMIC_STALL)? == 1;
         let (alpha_stall, speed_of_sound) = (p.real(vr::ALPHA_STALL)?, p.real(vr::SPEED_OF_SOUND)?);
@@ -186,6 +188,7 @@ impl Params {
             shaft,
             rule,
             lambda_start,
+            peters_he_start,
             tolerance,
             dynamic_stall,
             alpha_stall,
@@ -270,10 +273,16 @@ impl Model for Aero {
     fn initial_state(&self, xs: &mut [f64]) {
         if self.inflow == InflowModel::PittPeters {
             xs.copy_from_slice(&self.lambda_start);
-        } else if self.peters_he.is_some() {
-            // The uniform part from lambda0_start (lambda_m = sqrt(3) alpha_1^0); the rest zero.
-            xs.iter_mut().for_each(|v| *v = 0.0);
-            xs[0] = self.lambda_start[0] / 3.0_f64.sqrt();
+        } else if let Some(ph) = &self.peters_he {
+            if self.peters_he_start.iter().any(|&v| v != 0.0) {
+                for (x, &k) in xs.iter_mut().zip(ph.declared()) {
+                    *x = self.peters_he_start[k];
+                }
+            } else {
+                // The uniform part from lambda0_start (lambda_m = sqrt(3) alpha_1^0); the rest zero.
+                xs.iter_mut().for_each(|v| *v = 0.0);
+                xs[0] = self.lambda_start[0] / 3.0_f64.sqrt();
+            }
         }
     }
 
@@ -371,6 +380,7 @@ impl Aero {
             shaft: p.shaft,
             hub_axes: hub_axes(p.shaft),
             lambda_start: p.lambda_start,
+            peters_he_start: p.peters_he_start,
             tolerance: p.tolerance,
             sections,
             peters_he: (p.inflow == InflowModel::PetersHe)

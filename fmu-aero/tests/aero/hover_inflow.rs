@@ -164,6 +164,28 @@ fn peters_he_in_hover_settles_to_the_elliptic_momentum_inflow() {
     assert!(ls.abs() < 1e-10 && lc.abs() < 1e-10);
 }
 
+/// `peters_he_start[n]` starts the state `inflow.peters_he[n]`: with one harmonic and one radial
+/// function the states are `alpha_1^0`, `alpha_2^1`, `beta_2^1`, declared 1, 5 and 9 (states 1-4
+/// `m = 0`, then four cosine and four sine states per harmonic: the parameter's documented
+/// layout). At the start the mean inflow output is `sqrt(3) alpha_1^0` and the tip's cos/sin
+/// parts are in the ratio `alpha_2^1 / beta_2^1` (one shape function); all zero (the default)
+/// keeps the start from `lambda0_start`.
+#[test]
+fn peters_he_start_values_set_the_states_of_the_truncation() {
+    let (alpha0, alpha1, beta1) = (0.04, 0.01, -0.02);
+    let mut p = pp_params(3);
+    p.extend([("peters_he_harmonics", i(1)), ("peters_he_radial", i(1)), ("lambda0_start", r(0.05))]);
+    let mut default = Sim::new(&p);
+    assert_eq!(default.inst.continuous_state(), [0.05 / 3.0_f64.sqrt(), 0.0, 0.0]);
+    p.extend([("peters_he_start[1]", r(alpha0)), ("peters_he_start[5]", r(alpha1)), ("peters_he_start[9]", r(beta1))]);
+    let mut ph = Sim::new(&p);
+    assert_eq!(ph.inst.continuous_state(), [alpha0, alpha1, beta1]);
+    assert!(rel(ph.get("inflow"), 3.0_f64.sqrt() * alpha0) < 1e-12, "inflow {}", ph.get("inflow"));
+    let (ls, lc) = (ph.get("inflow_s"), ph.get("inflow_c"));
+    assert!(rel(lc / ls, alpha1 / beta1) < 1e-12, "inflow_c {lc}, inflow_s {ls}");
+    assert!(rel(default.get("inflow"), 0.05) < 1e-12, "default inflow {}", default.get("inflow"));
+}
+
 /// Peters-He in hover with 1..4 radial functions (no harmonics): the steady thrust converges as
 /// the number of radial functions grows (each change smaller than the last, the last below
 /// 0.1 %), and the mean inflow settles within 0.5 % from two functions on.

@@ -1,7 +1,8 @@
 //! The Pilot FMU's FMI interface: the declared variables, directional derivatives equal central
 //! finite differences for every declared pair (undeclared pairs do not move), FMU state restore
 //! is bit-identical, `model = 0` passes the commands through without states, and an incomplete
-//! transfer function is refused by name.
+//! transfer function is refused by name; the biodynamic states' descriptions name the models
+//! that integrate them.
 
 use fmu_core::verify::{Sim, check_directional_derivatives, check_fmu_state_round_trip, check_layout, i, r};
 use fmu_core::{Instance, Model};
@@ -121,4 +122,37 @@ fn fmu_state_restore_is_bit_identical() {
     sim.set("acc.z", -G + 2.0);
     check_fmu_state_round_trip(&mut sim.inst, 5, 0.01);
     assert_eq!(sim.inst.continuous_state().len(), 7);
+}
+
+/// The models a description's closing `(model = 1 or 2)` lists.
+fn listed_models(description: &str) -> Vec<i32> {
+    let (_, list) = description.rsplit_once("(model = ").unwrap_or_else(|| panic!("no model list: {description}"));
+    list.trim_end_matches(')').split(" or ").map(|m| m.parse().unwrap()).collect()
+}
+
+/// Each biodynamic state's description lists the models whose configuration integrates it:
+/// for every model, with both accelerations applied, the path of a listed state moves its
+/// output (vertical: `bdft.collective`, lateral: `bdft.lat_cyclic`) and the instance has as
+/// many states as the descriptions list for that model.
+#[test]
+fn biodynamic_state_descriptions_name_the_models_that_integrate_them() {
+    let states = Pilot::state_variables();
+    for model in 0..=3 {
+        let mut params = vec![("model", i(model))];
+        params.extend(ACTIVE.iter().map(|&(n, v)| (n, r(v))));
+        let mut sim = Sim::<Pilot>::new(&params);
+        sim.set("acc.z", -G + 0.5 * G);
+        sim.set("acc.y", 0.3 * G);
+        sim.run_to(0.05, 0.001);
+        let mut listed = 0;
+        for (path, output) in [("vertical", "bdft.collective"), ("lateral", "bdft.lat_cyclic")] {
+            let moves = sim.get(output) != 0.0;
+            for state in states.iter().filter(|s| s.name.starts_with(&format!("state.{path}."))) {
+                let integrated = listed_models(&state.description).contains(&model);
+                assert_eq!(integrated, moves, "model {model}: {} says '{}'", state.name, state.description);
+                listed += usize::from(integrated);
+            }
+        }
+        assert_eq!(sim.inst.continuous_state().len(), listed, "model {model}");
+    }
 }

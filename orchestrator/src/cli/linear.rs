@@ -176,10 +176,10 @@ impl<'a> LinearRequest<'a> {
         Ok(description)
     }
 
-    /// How the modes of a model of this request with the rotors `rotors` are named: cyclic
-    /// modes labelled in multiblade coordinates only.
-    fn naming<'r>(&self, rotors: &'r Rotors) -> RotorNaming<'r> {
-        RotorNaming { rotors: if self.multiblade { &rotors.frames } else { &[] } }
+    /// How the modes of `model`, a model of this request with the rotors `rotors`, are named:
+    /// cyclic modes labelled in multiblade coordinates only.
+    fn naming<'r>(&self, rotors: &'r Rotors, model: &'r LinearModel) -> RotorNaming<'r> {
+        RotorNaming { rotors: if self.multiblade { &rotors.frames } else { &[] }, model: Some(model) }
     }
 
     /// The Model Exchange master of `description` (from [`LinearRequest::description`]) at the
@@ -398,7 +398,7 @@ fn floquet_exponents(
         models.push((full.without_states(inert), rotors));
     }
     let first = models.first().map(|(_, rotors)| rotors.frames.as_slice()).unwrap_or_default();
-    Ok(floquet(&models, &RotorNaming { rotors: first }, period)?)
+    Ok(floquet(&models, &RotorNaming { rotors: first, model: None }, period)?)
 }
 
 /// `orchestrator linearize`: writes OUT (JSON) and OUT.mat, prints the eigenvalue table, and
@@ -421,7 +421,7 @@ pub fn linearize(
     let frequencies = bode_frequencies(bode_range)?;
     let description = request.description(&[])?;
     let Linearised { model, inert, rotors, radii } = request.model(&description)?;
-    let modes = model.modes(&request.naming(&rotors))?;
+    let modes = model.modes(&request.naming(&rotors, &model))?;
     let mut json = model.to_json(&modes, &inert);
     let mode_shapes = rotorcraft::mode_shapes(&model, &modes, &radii, &rotors.frames, shapes);
     if !mode_shapes.is_empty() {
@@ -487,7 +487,7 @@ fn point_modes(
         }
         None => {
             let point = request.model(&description)?;
-            let modes = point.model.modes(&request.naming(&point.rotors))?;
+            let modes = point.model.modes(&request.naming(&point.rotors, &point.model))?;
             let shapes = rotorcraft::mode_shapes(&point.model, &modes, &point.radii, &point.rotors.frames, shapes);
             Ok((modes, shapes))
         }

@@ -36,7 +36,8 @@ pub struct TrimFirst {
 #[derive(Args, Debug, Clone, Default)]
 pub struct SystemChanges {
     /// Set a parameter, or replace the signal of a driven input by a constant:
-    /// `INSTANCE.VARIABLE=VALUE` (a number, true or false); repeatable.
+    /// `INSTANCE.VARIABLE=VALUE` (a number, true or false, or text for a String parameter; in
+    /// double quotes, `NAME='"2.5"'`, a number or true/false as text); repeatable.
     #[arg(long = "set", value_name = "INSTANCE.VAR=VALUE", allow_hyphen_values = true)]
     pub set: Vec<String>,
 }

@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 
 use cosim::master::Results;
 use cosim::result_files::{ColumnInfo, units_path, write_mat, write_units_csv};
-use cosim::system::{SignalSpec, System, SystemDescription};
+use cosim::system::{ParameterSpec, SignalSpec, System, SystemDescription};
 
 use super::csv_stream::CsvStream;
 use super::options::ResultOptions;
@@ -201,10 +201,10 @@ pub fn refuse_overwrite(output: &Path, input: &Path) -> Result<()> {
 pub fn apply_set_to_json(json: &mut Value, assignment: &str) -> Result<()> {
     let (reference, text) = assignment.split_once('=').context("expected INSTANCE.VARIABLE=VALUE")?;
     let (reference, text) = (reference.trim(), text.trim());
-    let value: Value = match text {
-        "true" => json!(true),
-        "false" => json!(false),
-        number => json!(number.parse::<f64>().with_context(|| format!("'{number}' is not a number"))?),
+    let value: Value = match ParameterSpec::from_command_line(text).map_err(anyhow::Error::msg)? {
+        ParameterSpec::Boolean(b) => json!(b),
+        ParameterSpec::Number(x) => json!(x),
+        ParameterSpec::Text(t) => json!(t),
     };
     if let Some(input) = json
         .get_mut("inputs")

@@ -199,22 +199,16 @@ impl SystemDescription {
     /// Applies one `INSTANCE.VARIABLE=VALUE` assignment (a command line's `--set`): a
     /// variable that an `inputs` entry drives exactly (`"to"` equal to the reference) gets the
     /// constant `VALUE` instead of its signal; any other variable becomes (or stays) a
-    /// parameter with that value. `VALUE` is a finite number, `true` or `false`. The variable
-    /// itself is checked against the FMU by [`SystemDescription::resolve`].
+    /// parameter with that value. `VALUE` is a finite number, `true`, `false` or text for a
+    /// String parameter ([`ParameterSpec::from_command_line`]). The variable and the value's
+    /// type are checked against the FMU by [`SystemDescription::resolve`].
     pub fn set_value(&mut self, assignment: &str) -> Result<(), SystemError> {
         let field = format!("--set {assignment}");
         let Some((reference, value)) = assignment.split_once('=') else {
             return Err(SystemError::new(field, "expected INSTANCE.VARIABLE=VALUE, e.g. fuselage.mass=2200"));
         };
         let (reference, value) = (reference.trim(), value.trim());
-        let value = match value {
-            "true" => ParameterSpec::Boolean(true),
-            "false" => ParameterSpec::Boolean(false),
-            text => match text.parse::<f64>() {
-                Ok(v) if v.is_finite() => ParameterSpec::Number(v),
-                _ => return Err(SystemError::new(field, format!("'{text}' is not a finite number, true or false"))),
-            },
-        };
+        let value = ParameterSpec::from_command_line(value).map_err(|e| SystemError::new(&field, e))?;
         let parsed = self.reference(reference, &field)?;
         if parsed.stars() != 0 {
             return Err(SystemError::new(field, "name one variable, without '*'"));

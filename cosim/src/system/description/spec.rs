@@ -44,6 +44,27 @@ pub enum ParameterSpec {
     Boolean(bool),
 }
 
+impl ParameterSpec {
+    /// The value of a command-line assignment `INSTANCE.VARIABLE=VALUE` (`--set`): `true` or
+    /// `false` a Boolean, a number a Number (an error where it is not finite), text in double
+    /// quotes the text inside (a number or `true` as a String), any other text a Text, for a
+    /// String parameter (the resolver refuses it for another type, naming the variable).
+    pub fn from_command_line(text: &str) -> Result<ParameterSpec, String> {
+        if let Some(quoted) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+            return Ok(ParameterSpec::Text(quoted.to_string()));
+        }
+        match text {
+            "true" => Ok(ParameterSpec::Boolean(true)),
+            "false" => Ok(ParameterSpec::Boolean(false)),
+            text => match text.parse::<f64>() {
+                Ok(v) if v.is_finite() => Ok(ParameterSpec::Number(v)),
+                Ok(_) => Err(format!("'{text}' is not a finite number (quote it, \"{text}\", for a String)")),
+                Err(_) => Ok(ParameterSpec::Text(text.to_string())),
+            },
+        }
+    }
+}
+
 /// One entry of `connections`: `{"from": "a.y", "to": "b.u"}` or `"a.y -> b.u"`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConnectionSpec {

@@ -105,7 +105,7 @@ pub(super) fn parameter_value(variable: &ScalarVariable, value: &ParameterSpec) 
             Err(format!("'{}' is a String and cannot hold a NUL character", variable.name))
         }
         (VarType::String, ParameterSpec::Text(text)) => Ok(ParameterValue::String(text.clone())),
-        (VarType::String, _) => Err(wrong("a string")),
+        (VarType::String, _) => Err(format!("{} (text in double quotes: \"{shown}\")", wrong("a string"))),
         (VarType::Real, &ParameterSpec::Number(x)) if x.is_finite() => Ok(ParameterValue::Real(x)),
         (VarType::Real, _) => Err(wrong("a finite number")),
         (VarType::Integer | VarType::Enumeration, &ParameterSpec::Number(x))

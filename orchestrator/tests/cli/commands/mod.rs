@@ -5,7 +5,9 @@
 mod bo105;
 mod bo105_damping;
 mod bo105_elastic;
+mod elastic_modes;
 mod realtime;
+mod set_strings;
 mod sweep_scale;
 mod trim;
 
@@ -47,6 +49,28 @@ fn fuselage_system(dir: &std::path::Path, file: &str, rest: &str) -> std::path::
 /// and `w`.
 fn free_fall_system(dir: &std::path::Path) -> std::path::PathBuf {
     fuselage_system(dir, "system.json", r#""outputs": ["fuselage.z", "fuselage.w"]"#)
+}
+
+/// `orchestrator modes examples/rotor-elastic-vacuum.json` (RotorElastic in vacuum, no shapes)
+/// with `args`, into `dir`: the positive frequencies (rad/s) of `modes.csv` and their mode names.
+fn elastic_vacuum_modes(dir: &std::path::Path, args: &[&str]) -> Vec<(f64, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    succeeds(
+        orchestrator()
+            .args(["modes", "examples/rotor-elastic-vacuum.json", "--shapes", "0"])
+            .args(args)
+            .args(["--out", dir.to_str().unwrap()])
+            .current_dir(&root),
+    );
+    let text = std::fs::read_to_string(dir.join("modes.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            let im: f64 = cells[2].parse().unwrap();
+            (im > 0.0).then(|| (im, cells[5].trim_matches('"').to_string()))
+        })
+        .collect()
 }
 
 /// Column `name` of a results CSV written by `run`.

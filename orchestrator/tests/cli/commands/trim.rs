@@ -162,7 +162,8 @@ fn bad_command_line_values_are_refused_before_anything_is_written() {
     let before = std::fs::read_to_string(&system).unwrap();
     let csv = dir.path().join("never.csv");
     for (args, expected) in [
-        (vec!["--set", "fuselage.mass=heavy"], "'heavy' is not a finite number"),
+        (vec!["--set", "fuselage.mass=heavy"], r#"'mass' is Real and needs a finite number, got "heavy""#),
+        (vec!["--set", "fuselage.mass=nan"], "'nan' is not a finite number"),
         (vec!["--set", "fuselage.mass"], "expected INSTANCE.VARIABLE=VALUE"),
         (vec!["--set", "fuslage.mass=1"], "did you mean 'fuselage'"),
         (vec!["--set", "fuselage.no_such_thing=1"], "no_such_thing"),

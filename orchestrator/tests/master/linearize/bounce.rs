@@ -90,7 +90,7 @@ fn collective_bounce_critical_gain_matches_the_nonlinear_co_simulation() {
     for gain in [0.10, 0.13] {
         let json = ground_run_pilot_json(gain, &["pilot.bdft.collective"], 4.6);
         let linear = linear_model(&json);
-        let modes = linear.modes(&RotorNaming { rotors: &[] }).unwrap();
+        let modes = linear.modes(&RotorNaming::default()).unwrap();
         let coning = modes
             .iter()
             .filter(|m| m.eigenvalue.im > 20.0)
@@ -195,7 +195,7 @@ fn ground_frequency_response_matches_sine_runs_of_the_co_simulation() {
         linear.frequency_response(ui, yo, &[std::f64::consts::TAU * f])[0].unwrap()
     };
     let without_pilot = linear_model(&ground_run_pilot_json(0.0, &[input, output], 1.0));
-    let modes = without_pilot.modes(&RotorNaming { rotors: &[] }).unwrap();
+    let modes = without_pilot.modes(&RotorNaming::default()).unwrap();
     let heave = modes.iter().find(|m| m.name == "fuselage.position.z" && m.eigenvalue.im > 0.0).unwrap();
     eprintln!("vertical mode on the gear: {:.3} Hz, damping ratio {:.3}", heave.frequency_hz, heave.damping.unwrap());
     assert!((2.0..3.0).contains(&heave.frequency_hz), "{heave:?}");
