@@ -52,7 +52,7 @@ fn bench(c: &mut Criterion) {
     let mut me = Instance::<RotorElastic>::model_exchange("bench-me", logger).unwrap();
     initialise(&mut me);
     me.enter_continuous_time_mode().unwrap();
-    let mut dx = vec![0.0; 8 * 12 * 16];
+    let mut dx = vec![0.0; <RotorElastic as fmu_core::Model>::state_variables().len()];
     c.bench_function("rotor_elastic_derivatives", |b| {
         b.iter(|| {
             me.set_time(black_box(0.01)).unwrap();

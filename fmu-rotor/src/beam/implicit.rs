@@ -288,11 +288,8 @@ impl ImplicitStepper {
                 (true, _) => 2.0 * x_i - history.start[i],
                 _ => x_i,
             };
-            (self.b[i], self.y[i]) = if bdf2 {
-                ((4.0 * x_i - history.start[i]) / 3.0, predicted)
-            } else {
-                (x_i, 0.5 * (x_i + predicted))
-            };
+            (self.b[i], self.y[i]) =
+                if bdf2 { ((4.0 * x_i - history.start[i]) / 3.0, predicted) } else { (x_i, 0.5 * (x_i + predicted)) };
         }
         let theta = if bdf2 { 1.0 } else { 0.5 };
         self.solve(|y: &[f64], dy: &mut [f64]| f(theta, y, dy), coefficient, tolerances)?;
