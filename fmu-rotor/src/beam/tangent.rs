@@ -186,9 +186,7 @@ impl Element {
         let stiffness = SMatrix::<f64, 6, 6>::from_fn(|i, j| self.section.stiffness[i][j]);
         Section { mid, phi, g, strain, stress: stiffness * strain }
     }
-}
 
-impl Element {
     /// The strains, stresses and strain matrix of the element on `nodes`.
     fn kinematics(&self, nodes: &ElementNodes) -> Kinematics {
         let Section { mid, phi, g, strain, stress } = self.section_state(nodes);
