@@ -3,7 +3,8 @@
 //! `fmu_core::Instance<RotorElastic>`: one state derivative (Model Exchange), one output
 //! evaluation, and one `fmi2DoStep` of 1 ms (Co-Simulation, the internal Dormand-Prince); then
 //! with 10 elements per blade one `fmi2DoStep` of 1 ms by the Dormand-Prince and by the implicit
-//! midpoint (`integrator = 1`) and by BDF2 (`integrator = 2`), steps of 1 ms.
+//! midpoint (`integrator = 1`) and by BDF2 (`integrator = 2`), steps of 1 ms; and the elastic
+//! Bo105 example's rotor settings and communication step with the implicit midpoint.
 //!
 //! Run with `cargo bench -p fmu-rotor-elastic --bench step`.
 
@@ -16,14 +17,18 @@ use fmu_rotor_elastic::RotorElastic;
 
 /// Sets the hover-like inputs and initialises `inst`.
 fn initialise(inst: &mut Instance<RotorElastic>) {
-    initialise_with(inst, &[]);
+    initialise_with(inst, &[], &[]);
 }
 
-/// [`initialise`] with the integer parameters `integers` set first.
-fn initialise_with(inst: &mut Instance<RotorElastic>, integers: &[(&str, i32)]) {
+/// [`initialise`] with the integer parameters `integers` and the real ones `reals` set first.
+fn initialise_with(inst: &mut Instance<RotorElastic>, integers: &[(&str, i32)], reals: &[(&str, f64)]) {
     for &(name, value) in integers {
         let vr = inst.vr(name).unwrap();
         inst.set_integer(&[vr], &[value]).unwrap();
+    }
+    for &(name, value) in reals {
+        let vr = inst.vr(name).unwrap();
+        inst.set_real(&[vr], &[value]).unwrap();
     }
     inst.set_resources(Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/blades"))));
     let mut set = |name: &str, v: f64| {
@@ -47,7 +52,7 @@ fn bench(c: &mut Criterion) {
     let mut me = Instance::<RotorElastic>::model_exchange("bench-me", logger).unwrap();
     initialise(&mut me);
     me.enter_continuous_time_mode().unwrap();
-    let mut dx = vec![0.0; 8 * 12 * 16];
+    let mut dx = vec![0.0; <RotorElastic as fmu_core::Model>::state_variables().len()];
     c.bench_function("rotor_elastic_derivatives", |b| {
         b.iter(|| {
             me.set_time(black_box(0.01)).unwrap();
@@ -77,12 +82,36 @@ fn bench(c: &mut Criterion) {
         ("rotor_elastic_bdf2_do_step_1ms_10_elements", 2),
     ] {
         let mut cs = Instance::<RotorElastic>::new("bench-cs");
-        initialise_with(&mut cs, &[("n_elements", 10), ("integrator", integrator)]);
+        initialise_with(&mut cs, &[("n_elements", 10), ("integrator", integrator)], &[]);
         let mut t = 0.0;
         c.bench_function(name, |b| {
             b.iter(|| {
                 cs.do_step(t, 1e-3).unwrap();
                 t += 1e-3;
+            })
+        });
+    }
+    bench_bo105_like(c);
+}
+
+/// The elastic Bo105 example's rotor settings (`examples/bo105-elastic.json` with
+/// `n_elements = 10`, `integrator = 1`: tolerance 1e-4, structural damping 5e-3 s) and its
+/// communication step, 1.9654609 ms, with the implicit midpoint at the default `implicit_step`
+/// (two steps per communication step) and at `implicit_step` = the communication step.
+fn bench_bo105_like(c: &mut Criterion) {
+    const STEP: f64 = 0.0019654609;
+    for (name, implicit_step) in [
+        ("rotor_elastic_implicit_bo105_like_do_step_10_elements", 1e-3),
+        ("rotor_elastic_implicit_bo105_like_one_step_10_elements", STEP),
+    ] {
+        let mut cs = Instance::<RotorElastic>::new("bench-cs");
+        let reals = [("tolerance", 1e-4), ("structural_damping", 5e-3), ("implicit_step", implicit_step)];
+        initialise_with(&mut cs, &[("n_elements", 10), ("integrator", 1)], &reals);
+        let mut t = 0.0;
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                cs.do_step(t, STEP).unwrap();
+                t += STEP;
             })
         });
     }

@@ -37,11 +37,12 @@ impl Stepping {
 }
 
 /// The implicit integrator's memory: one integrator per blade (its kept Newton matrix) and the
-/// inputs at a step's middle.
+/// inputs at a step's middle (or end), with their time.
 #[derive(Debug, Default)]
 pub struct Memory {
     blades: Vec<ImplicitStepper>,
     inputs: Vec<f64>,
+    inputs_time: Option<f64>,
 }
 
 impl RotorElastic {
@@ -68,13 +69,18 @@ impl RotorElastic {
         let steps = (h / self.stepping.max_step * (1.0 - 1e-9)).ceil().max(1.0);
         let dt = h / steps;
         let mut result = Ok(());
-        let Memory { blades, inputs: u } = &mut memory;
+        let Memory { blades, inputs: u, inputs_time } = &mut memory;
+        // Every evaluation of a step is at the same time: the inputs are interpolated once.
+        *inputs_time = None;
         'steps: for step in 0..steps as usize {
             let t_start = t + step as f64 * dt;
             for (b, integrator) in blades.iter_mut().enumerate() {
                 let derivative = |theta: f64, xb: &[f64], dx: &mut [f64]| {
                     let tau = t_start + theta * dt;
-                    inputs.at(tau, u);
+                    if *inputs_time != Some(tau) {
+                        inputs.at(tau, u);
+                        *inputs_time = Some(tau);
+                    }
                     self.blade_pass(work, tau, b, xb, None, u, dx);
                 };
                 let blade_state = &mut x[b * n..(b + 1) * n];

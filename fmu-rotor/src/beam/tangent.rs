@@ -24,7 +24,7 @@ use nalgebra::{Matrix3, SMatrix, SVector, Vector3, Vector6};
 use num_dual::{Dual2SVec64, hessian};
 
 use super::element::{Element, ElementNodes};
-use super::rotation::{Quat, quat_conj, quat_log, quat_mul, quat_sqrt, rotate};
+use super::rotation::{Quat, quat_conj, quat_log, quat_mul, quat_sqrt, rotate, rotate_back};
 
 /// Energy (J), gradient (12) and Hessian (12 x 12) of one element.
 pub type EnergyDerivatives = (f64, SVector<f64, 12>, SMatrix<f64, 12, 12>);
@@ -152,15 +152,29 @@ struct Kinematics {
     geometry: Geometry,
 }
 
+/// The element's mid section on its nodes: what both the gradient and the tangent start from.
+struct Section {
+    /// The mid section's rotation `R_r` (material to frame).
+    mid: Quat<f64>,
+    /// Relative rotation vector `phi` (rad).
+    phi: Vector3<f64>,
+    /// Stretch vector `g = R_r^T (x_2 - x_1) / L`.
+    g: Vector3<f64>,
+    /// Strains `[Gamma, K]`.
+    strain: Vector6<f64>,
+    /// Stress resultants `C [Gamma, K]` (N, N m).
+    stress: Vector6<f64>,
+}
+
 impl Element {
-    /// The strains, stresses and strain matrix of the element on `nodes`.
-    fn kinematics(&self, nodes: &ElementNodes) -> Kinematics {
+    /// The mid section's rotation, strains and stress resultants on `nodes`.
+    fn section_state(&self, nodes: &ElementNodes) -> Section {
         let relative = quat_mul(quat_conj(nodes.rotations[0]), nodes.rotations[1]);
         let phi = Vector3::from(quat_log(relative));
-        let mid = rotation_matrix(quat_mul(nodes.rotations[0], quat_sqrt(relative)));
+        let mid = quat_mul(nodes.rotations[0], quat_sqrt(relative));
         let length = self.length;
-        let chord = Vector3::from(nodes.positions[1]) - Vector3::from(nodes.positions[0]);
-        let g = mid.transpose() * chord / length;
+        let chord = [0, 1, 2].map(|k| nodes.positions[1][k] - nodes.positions[0][k]);
+        let g = Vector3::from(rotate_back(mid, chord)) / length;
         let strain = Vector6::new(
             g.x - self.initial_stretch[0],
             g.y - self.initial_stretch[1],
@@ -170,7 +184,14 @@ impl Element {
             phi.z / length - self.initial_curvature[2],
         );
         let stiffness = SMatrix::<f64, 6, 6>::from_fn(|i, j| self.section.stiffness[i][j]);
-        let stress = stiffness * strain;
+        Section { mid, phi, g, strain, stress: stiffness * strain }
+    }
+
+    /// The strains, stresses and strain matrix of the element on `nodes`.
+    fn kinematics(&self, nodes: &ElementNodes) -> Kinematics {
+        let Section { mid, phi, g, strain, stress } = self.section_state(nodes);
+        let mid = rotation_matrix(mid);
+        let length = self.length;
         let (n, m) = (stress.fixed_rows::<3>(0).into_owned(), stress.fixed_rows::<3>(3).into_owned());
 
         let t = phi.norm_squared();
@@ -201,14 +222,25 @@ impl Element {
     /// Strain energy (J) and its gradient (the internal force, N and N m, frame axes) with
     /// respect to the increments `[du_1, dpsi_1, du_2, dpsi_2]` at zero, in closed form: the
     /// first half of [`Element::strain_energy_derivatives`], for the time integration.
+    ///
+    /// `L B^T [n, m]` without forming `B`: with `h = n x g`, `W^T h = h/2 + b phi x h` and
+    /// `S m = m + c phi x (phi x m)`, the blocks are `[-n, L (h - W^T h) - S m, n, L W^T h + S m]`
+    /// (material axes), each turned to frame axes by `R_r`.
     pub fn strain_energy_gradient(&self, nodes: &ElementNodes) -> (f64, SVector<f64, 12>) {
-        let k = self.kinematics(nodes);
-        let force = k.strain_matrix.transpose() * k.stress * self.length;
+        let Section { mid, phi, g, strain, stress } = self.section_state(nodes);
+        let length = self.length;
+        let (n, m) = (stress.fixed_rows::<3>(0).into_owned(), stress.fixed_rows::<3>(3).into_owned());
+        let t = phi.norm_squared();
+        let (c, b) = (coefficient_c(t).0, coefficient_b(t).0);
+        let h = n.cross(&g);
+        let w_transpose_h = h * 0.5 + phi.cross(&h) * b;
+        let s_m = m + phi.cross(&phi.cross(&m)) * c;
+        let blocks = [-n, (h - w_transpose_h) * length - s_m, n, w_transpose_h * length + s_m];
         let mut gradient = SVector::<f64, 12>::zeros();
-        for i in 0..4 {
-            gradient.fixed_rows_mut::<3>(3 * i).copy_from(&(k.mid * force.fixed_rows::<3>(3 * i)));
+        for (i, block) in blocks.iter().enumerate() {
+            gradient.fixed_rows_mut::<3>(3 * i).copy_from(&Vector3::from(rotate(mid, (*block).into())));
         }
-        (0.5 * self.length * k.strain.dot(&k.stress), gradient)
+        (0.5 * length * strain.dot(&stress), gradient)
     }
 
     /// Strain energy (J), its gradient (the internal force, N and N m, frame axes) and Hessian
