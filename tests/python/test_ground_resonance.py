@@ -113,7 +113,8 @@ def our_growth(tmp_path, c_lag, c_hub, k_ratio, blade1_factor=1.0, blade1_mass=1
     identical = blade1_factor == 1.0 and blade1_mass == 1.0
     analysis = ["--multiblade"] if identical else ["--floquet", "72"]
     description = system(c_lag, c_hub, k_ratio, blade1_factor, blade1_mass)
-    return modes_growth(tmp_path, f"{c_lag}-{c_hub}-{k_ratio}-{blade1_factor}-{blade1_mass}", description, SPEEDS, analysis)
+    label = f"{c_lag}-{c_hub}-{k_ratio}-{blade1_factor}-{blade1_mass}"
+    return modes_growth(tmp_path, label, description, SPEEDS, analysis)
 
 
 def modes_growth(tmp_path, label, description, speeds, analysis):
