@@ -26,11 +26,13 @@ M, K, N, m, S, I, e = 1000.0, 4 * 47500.0, 4, 50.0, 100.0, 250.0, 0.3
 SPEEDS = [10.0, 13.0, 14.0, 17.0, 20.0, 23.0, 26.0, 27.0, 30.0]
 
 
-def coleman_equations(k_ratio=1.0, blade1_factor=1.0, blade1_mass=1.0):
+def coleman_equations(k_ratio=1.0, blade1_factor=1.0, blade1_mass=1.0, blade=(m, S, I)):
     """Mass, damping and stiffness matrices M(t) q'' + C(t) q' + K(t) q = 0 of q = (x, y, lag_1..N),
     as functions of (t, Omega, c_lag, c_hub), from the Lagrangian (c_hub: the hub's damper; the
     lateral stiffness is k_ratio K; blade 1's lag damper is blade1_factor c_lag, its mass, static
-    moment and inertia blade1_mass times the others')."""
+    moment and inertia blade1_mass times the others'; `blade`: mass, static moment and lag inertia
+    about the hinge of one blade)."""
+    m, S, I = blade
     t, omega, c, c_hub = sp.symbols("t Omega c c_hub")
     x, y = sp.Function("x")(t), sp.Function("y")(t)
     lag = [sp.Function(f"z{b}")(t) for b in range(N)]
@@ -78,7 +80,8 @@ def floquet_growth(n, matrices, omega, c_lag, c_hub):
     return max(np.log(mu).real) / period
 
 
-def system(c_lag, c_hub, k_ratio, blade1_factor=1.0, blade1_mass=1.0):
+def system(c_lag, c_hub, k_ratio, blade1_factor=1.0, blade1_mass=1.0, blade=(m, S, I)):
+    m, S, I = blade
     legs = {f"gear[{i}].{a}": 0.0 for i in range(1, 5) for a in "xyz"}
     return {
         "fmus": {
@@ -107,12 +110,20 @@ def our_growth(tmp_path, c_lag, c_hub, k_ratio, blade1_factor=1.0, blade1_mass=1
     """Largest real part of the eigenvalues per rotor speed, from `orchestrator modes
     --multiblade` (identical blades: a time-invariant system) or, with dissimilar blades, of the
     Floquet exponents from `orchestrator modes --floquet 72`."""
-    path = tmp_path / f"coleman-{c_lag}-{c_hub}-{k_ratio}-{blade1_factor}-{blade1_mass}.json"
-    path.write_text(json.dumps(system(c_lag, c_hub, k_ratio, blade1_factor, blade1_mass)))
-    out = tmp_path / f"modes-{c_lag}-{c_hub}-{k_ratio}-{blade1_factor}-{blade1_mass}"
-    sweep = "rotor.Omega=" + ",".join(str(w) for w in SPEEDS)
     identical = blade1_factor == 1.0 and blade1_mass == 1.0
     analysis = ["--multiblade"] if identical else ["--floquet", "72"]
+    description = system(c_lag, c_hub, k_ratio, blade1_factor, blade1_mass)
+    label = f"{c_lag}-{c_hub}-{k_ratio}-{blade1_factor}-{blade1_mass}"
+    return modes_growth(tmp_path, label, description, SPEEDS, analysis)
+
+
+def modes_growth(tmp_path, label, description, speeds, analysis):
+    """Largest real part of the rotor and hub in-plane modes per rotor speed of `description` (a
+    system dict), from `orchestrator modes` with the options `analysis`, swept over `speeds`."""
+    path = tmp_path / f"coleman-{label}.json"
+    path.write_text(json.dumps(description))
+    out = tmp_path / f"modes-{label}"
+    sweep = "rotor.Omega=" + ",".join(str(w) for w in speeds)
     run = subprocess.run(
         [str(ORCHESTRATOR), "modes", str(path), "--out", str(out), *analysis, "--sweep", sweep],
         capture_output=True, text=True, env={"ROTORCRAFT_FMU_DIR": str(FMU_DIR), "PATH": "/usr/bin:/bin"},
@@ -128,7 +139,7 @@ def our_growth(tmp_path, c_lag, c_hub, k_ratio, blade1_factor=1.0, blade1_mass=1
             hub_in_plane = ("hub.position.x", "hub.position.y", "hub.velocity.x", "hub.velocity.y")
             if row["mode"].startswith("rotor.") or row["mode"] in hub_in_plane:
                 growth[omega] = max(growth.get(omega, -np.inf), re)
-    return [growth[w] for w in SPEEDS]
+    return [growth[w] for w in speeds]
 
 
 @pytest.mark.parametrize(
@@ -174,3 +185,92 @@ def test_ground_resonance_band_matches_the_coleman_feingold_model(tmp_path, c_la
     if c_hub > 0.0:
         # Lag and hub dampers together remove the instability (lag damping alone does not).
         assert unstable == [], unstable
+
+
+# The elastic hinged rotor in the rigid limit: a uniform blade clamped at `ELASTIC_ROOT` m from the
+# hinge (at `e`) out to `ELASTIC_TIP` m from it, 50 kg, so that as a continuous rigid rod it has the
+# Coleman blade's S = 100 kg m and I = 250 kg m2 about the hinge; section stiffnesses 1000 times
+# the shipped Bo105-class blade's (the rigid limit), section inertias per length (kg m).
+ELASTIC_ROOT, ELASTIC_TIP = 2.0 - 3.0**0.5, 2.0 + 3.0**0.5
+ELASTIC_MASS_PER_LENGTH = m / (ELASTIC_TIP - ELASTIC_ROOT)
+ELASTIC_STIFFNESS = {"EA": 5e10, "EI_flap": 6.2e6, "EI_lag": 6.5e7, "GJ": 4.8e6}
+ELASTIC_SECTION_INERTIA = {"I_flap": 1e-4, "I_lag": 0.027}
+ELASTIC_ELEMENTS = 2
+ELASTIC_SPEEDS = [14.0, 20.0, 23.0]
+
+
+def elastic_blade_table():
+    """The blade table (CSV with units) of the stiff uniform blade, radii from the shaft."""
+    columns = {"radius [m]": None, "EA [N]": ELASTIC_STIFFNESS["EA"], "EI_flap [N m^2]": ELASTIC_STIFFNESS["EI_flap"],
+               "EI_lag [N m^2]": ELASTIC_STIFFNESS["EI_lag"], "GJ [N m^2]": ELASTIC_STIFFNESS["GJ"],
+               "mass [kg/m]": ELASTIC_MASS_PER_LENGTH, "I_flap [kg m]": ELASTIC_SECTION_INERTIA["I_flap"],
+               "I_lag [kg m]": ELASTIC_SECTION_INERTIA["I_lag"]}
+    rows = [", ".join(str(e + r if v is None else v) for v in columns.values()) for r in (ELASTIC_ROOT, ELASTIC_TIP)]
+    return ", ".join(columns) + "\n" + "\n".join(rows) + "\n"
+
+
+def lumped_rigid_blade(elements):
+    """Mass, static moment and lag inertia about the hinge of the stiff blade as RotorElastic lumps
+    it (docs/models.md, Beam): each of the equal elements puts half its mass and half its section
+    lag inertia on each end node, plus (rotary_inertia_scaling, the default) half its mass times
+    its length^2 / 12 as lag inertia on each end node. These are the rigid rod's properties whose
+    limit the stiff elastic blade reaches; written here from those definitions, not read from our
+    code."""
+    length = (ELASTIC_TIP - ELASTIC_ROOT) / elements
+    half_mass = 0.5 * ELASTIC_MASS_PER_LENGTH * length
+    mass = static = inertia = 0.0
+    for k in range(elements):
+        for arm in (ELASTIC_ROOT + k * length, ELASTIC_ROOT + (k + 1) * length):
+            mass += half_mass
+            static += half_mass * arm
+            inertia += half_mass * arm**2 + ELASTIC_SECTION_INERTIA["I_lag"] * 0.5 * length + half_mass * length**2 / 12
+    return mass, static, inertia
+
+
+def elastic_system(tmp_path, c_lag, k_ratio, blade1_factor):
+    """The Coleman-Feingold hub of `system` carrying RotorElastic on the articulated hub
+    (`hub_type` 1, lag and flap hinges at `e`, no springs) with the stiff blade."""
+    table = tmp_path / "stiff_blade.csv"
+    table.write_text(elastic_blade_table())
+    description = system(c_lag, 0.0, k_ratio, blade1_factor)
+    description["fmus"]["rotor"] = {"model": "RotorElastic", "parameters": {
+        "nb": N, "Omega": 20.0, "hub_type": 1, "e": e, "k_lag": 0.0, "k_flap": 0.0, "c_lag": c_lag,
+        "blade[1].c_lag_factor": blade1_factor, "n_elements": ELASTIC_ELEMENTS, "structural_damping": 0.0,
+        "blade_file": str(table)}}
+    return description
+
+
+def test_one_lag_damper_inoperative_on_the_stiff_elastic_hinged_rotor(tmp_path):
+    """Ground resonance of the elastic hinged rotor with one lag damper inoperative: RotorElastic
+    (`hub_type` 1, 2 elements, blades 1000 times stiffer than the shipped one) on the orthotropic
+    Coleman-Feingold hub, lag dampers 3000 N m s/rad, `blade[1].c_lag_factor` 0, at 14, 20 and 23
+    rad/s. `modes --floquet 72` must give the growth rate of the rigid Rotor on the same hub with
+    the same (lumped) blade and the same inoperative damper, and of the independent sympy/scipy
+    Floquet analysis with blade 1's damper removed: within 0.5 %. With every damper working the
+    system is time-invariant in multiblade coordinates: `modes --multiblade` of the elastic rotor
+    against the same analysis with every damper; at these speeds the inoperative damper raises
+    the growth rate (1.2 to 2.2 times)."""
+    blade = lumped_rigid_blade(ELASTIC_ELEMENTS)
+    n, matrices = coleman_equations(0.5, blade1_factor=0.0, blade=blade)
+    reference = [floquet_growth(n, matrices, w, 3000.0, 0.0) for w in ELASTIC_SPEEDS]
+    n_on, matrices_on = coleman_equations(0.5, blade=blade)
+    reference_on = [floquet_growth(n_on, matrices_on, w, 3000.0, 0.0) for w in ELASTIC_SPEEDS]
+    floquet = ["--floquet", "72"]
+    rigid = modes_growth(tmp_path, "rigid-lumped", system(3000.0, 0.0, 0.5, 0.0, blade=blade), ELASTIC_SPEEDS, floquet)
+    elastic = modes_growth(tmp_path, "elastic", elastic_system(tmp_path, 3000.0, 0.5, 0.0), ELASTIC_SPEEDS, floquet)
+    elastic_on = modes_growth(
+        tmp_path, "elastic-on", elastic_system(tmp_path, 3000.0, 0.5, 1.0), ELASTIC_SPEEDS, ["--multiblade"]
+    )
+    for omega, r, o_rigid, o_elastic, r_on, o_on in zip(
+        ELASTIC_SPEEDS, reference, rigid, elastic, reference_on, elastic_on
+    ):
+        print(
+            f"Omega {omega}: growth rate, blade 1 damper off: Coleman-Feingold {r:+.6f}, Rotor {o_rigid:+.6f}, "
+            f"RotorElastic {o_elastic:+.6f} 1/s; every damper on: Coleman-Feingold {r_on:+.6f}, "
+            f"RotorElastic {o_on:+.6f} 1/s"
+        )
+        assert abs(o_rigid - r) < 1e-4 + 5e-3 * abs(r), (omega, o_rigid, r)
+        assert abs(o_elastic - r) < 1e-4 + 5e-3 * abs(r), (omega, o_elastic, r)
+        assert abs(o_elastic - o_rigid) < 1e-4 + 5e-3 * abs(o_rigid), (omega, o_elastic, o_rigid)
+        assert abs(o_on - r_on) < 1e-4 + 5e-3 * abs(r_on), (omega, o_on, r_on)
+        assert o_elastic > 1.2 * o_on, (omega, o_elastic, o_on)

@@ -26,7 +26,9 @@ pub fn floquet<T: StateTransform>(
         return Err(LinearError::DifferentStates(n, other.state_names.len()));
     }
     let h = period / samples.len() as f64;
-    let steps: Vec<DMatrix<f64>> = samples.iter().map(|(s, _)| (&s.a * h).exp()).collect();
+    // exp(A h) as the square of exp(A h / 2), which the mode shapes need at the midpoints.
+    let halves: Vec<DMatrix<f64>> = samples.iter().map(|(s, _)| (&s.a * (0.5 * h)).exp()).collect();
+    let steps: Vec<DMatrix<f64>> = halves.iter().map(|half| half * half).collect();
     let phi = steps.iter().fold(DMatrix::<f64>::identity(n, n), |phi, step| step * phi);
     // Transformed coordinates at each sample and at the start of the period (the model's own
     // where the transform does not apply).
@@ -43,7 +45,7 @@ pub fn floquet<T: StateTransform>(
     let omega = std::f64::consts::TAU / period;
     let models: Vec<&LinearModel> = samples.iter().map(|(s, _)| s).collect();
     let zero = super::neutral_below(models.iter().copied());
-    let shape = PeriodicShape { samples: &models, steps: &steps, to_transformed: &to_transformed, h, omega };
+    let shape = PeriodicShape { halves: &halves, steps: &steps, to_transformed: &to_transformed, h, omega };
     let multipliers = eigenvalues(&phi_m, "monodromy matrix")?;
     // Named as the modes of Phi (one group per mode where it can), |mu| = 1 neutral.
     let phi_minus_one = &phi_m - DMatrix::<f64>::identity(n, n);
@@ -111,10 +113,11 @@ fn inverse_transform(model: &LinearModel, transform: &dyn StateTransform, dt: f6
         .unwrap_or_else(|| DMatrix::identity(n, n))
 }
 
-/// The trajectory of a Floquet mode over the period: the samples' one-interval exponentials,
-/// their inverse transforms, the interval `h` and the frequency `omega = 2 pi / period`.
+/// The trajectory of a Floquet mode over the period: the samples' half- and one-interval
+/// exponentials, their inverse transforms, the interval `h` and the frequency
+/// `omega = 2 pi / period`.
 struct PeriodicShape<'a> {
-    samples: &'a [&'a LinearModel],
+    halves: &'a [DMatrix<f64>],
     steps: &'a [DMatrix<f64>],
     to_transformed: &'a [DMatrix<f64>],
     h: f64,
@@ -129,19 +132,18 @@ struct PeriodicShape<'a> {
 /// `Im lambda + k Omega`. For a system that is time-invariant in transformed coordinates `p` is
 /// one harmonic exactly and the result is the transformed model's eigenvalue.
 fn dominant_harmonic(shape: &PeriodicShape, v: DVector<Complex<f64>>, lambda: Complex<f64>) -> i64 {
-    let samples = shape.samples.len();
+    let samples = shape.halves.len();
     let highest = (samples as i64 - 1) / 2;
     let mut coefficients = vec![DVector::<Complex<f64>>::zeros(v.len()); (2 * highest + 1) as usize];
     let mut x = v;
-    for (j, sample) in shape.samples.iter().enumerate() {
+    for (j, half) in shape.halves.iter().enumerate() {
         let tau = (j as f64 + 0.5) * shape.h;
-        let half = (&sample.a * (0.5 * shape.h)).exp().map(|a| Complex::new(a, 0.0));
-        let p = shape.to_transformed[j].map(|a| Complex::new(a, 0.0)) * (&half * &x) * (-lambda * tau).exp();
+        let p = real_times(&shape.to_transformed[j], &real_times(half, &x)) * (-lambda * tau).exp();
         for (slot, c) in coefficients.iter_mut().enumerate() {
             let k = slot as i64 - highest;
             *c += &p * Complex::new(0.0, -(k as f64) * shape.omega * tau).exp();
         }
-        x = shape.steps[j].map(|a| Complex::new(a, 0.0)) * x;
+        x = real_times(&shape.steps[j], &x);
     }
     let (slot, _) = coefficients
         .iter()
@@ -149,6 +151,12 @@ fn dominant_harmonic(shape: &PeriodicShape, v: DVector<Complex<f64>>, lambda: Co
         .map(|(slot, c)| (slot, c.norm()))
         .fold((highest as usize, -1.0), |best, (slot, norm)| if norm > best.1 { (slot, norm) } else { best });
     slot as i64 - highest
+}
+
+/// `m v` for a real matrix and a complex vector, as two real products (no complex copy of `m`).
+fn real_times(m: &DMatrix<f64>, v: &DVector<Complex<f64>>) -> DVector<Complex<f64>> {
+    let (re, im) = (m * v.map(|c| c.re), m * v.map(|c| c.im));
+    re.zip_map(&im, Complex::new)
 }
 
 impl Mode {

@@ -119,12 +119,23 @@ impl Master {
     /// coupling): states of every instance, the external inputs named in `inputs` (all the
     /// system's `inputs` when empty), and the recorded Real outputs.
     pub fn linearize(&mut self, inputs: &[String]) -> Result<LinearModel, MasterError> {
+        self.linearize_skipping(inputs, &[])
+    }
+
+    /// [`Master::linearize`] without the columns of the states `inert` (indices in its state
+    /// order, ascending, as [`LinearModel::inert_states`] of an earlier linearisation names
+    /// them): their columns of `A` and `C` are left zero, one directional derivative fewer each.
+    /// The other columns are unchanged, so [`LinearModel::without_states`] of `inert` gives the
+    /// same model as after a full linearisation wherever those states are inert. For the many
+    /// linearisations of a Floquet analysis, whose instances may declare far more states than
+    /// they use (RotorElastic: 8 blades of 16 elements).
+    pub fn linearize_skipping(&mut self, inputs: &[String], inert: &[usize]) -> Result<LinearModel, MasterError> {
         let (external_names, selected) = self.selected_inputs(inputs)?;
         // Per instance: the operating point and the exact Jacobian blocks.
         let (mut x0, mut dx0) = (Vec::new(), Vec::new());
         let mut blocks = Vec::with_capacity(self.units.len());
         for u in (0..self.units.len()).map(UnitId) {
-            blocks.push(self.instance_blocks(u, &mut x0, &mut dx0)?);
+            blocks.push(self.instance_blocks(u, &mut x0, &mut dx0, inert)?);
         }
         let layout = Layout::new(&blocks);
         let connections = self.connections(&layout, &selected);
@@ -189,7 +200,15 @@ impl Master {
     /// Unit `u`'s Jacobian blocks at the operating point, exact where its Model Exchange
     /// interface provides directional derivatives, else by central differences
     /// ([`differenced_jacobian`]); appends its states to `x0` and their derivatives to `dx0`.
-    fn instance_blocks(&mut self, u: UnitId, x0: &mut Vec<f64>, dx0: &mut Vec<f64>) -> Result<Blocks, MasterError> {
+    /// The columns of the states `inert` (global state indices, ascending) are left zero where
+    /// the derivatives are exact.
+    fn instance_blocks(
+        &mut self,
+        u: UnitId,
+        x0: &mut Vec<f64>,
+        dx0: &mut Vec<f64>,
+        inert: &[usize],
+    ) -> Result<Blocks, MasterError> {
         let md = &self.system.instances[u].description;
         let state_vrs: Vec<u32> = md.continuous_states.iter().map(|s| md.variables[s.state].value_reference).collect();
         let derivative_vrs: Vec<u32> =
@@ -208,7 +227,10 @@ impl Master {
         let knowns: Vec<u32> = state_vrs.iter().chain(&plan.in_vrs).copied().collect();
         let (n_u, n_y) = (plan.in_vrs.len(), plan.out_vrs.len());
         let jacobian = if exact {
-            directional_jacobian(&mut unit.slave, &unknowns, &knowns)?
+            // This instance's states start at global index x0.len().
+            let skipped: Vec<usize> =
+                inert.iter().filter_map(|&i| i.checked_sub(x0.len())).filter(|&i| i < n_x).collect();
+            directional_jacobian(&mut unit.slave, &unknowns, &knowns, &skipped)?
         } else {
             differenced_jacobian(&mut unit.slave, &x, &plan.in_vrs, &plan.out_vrs)?
         };
@@ -391,13 +413,22 @@ impl Master {
 }
 
 /// The Jacobian `d unknowns / d knowns` of `slave` at its current point, row-major (a row per
-/// unknown), one directional derivative per known.
-fn directional_jacobian(slave: &mut Instance, unknowns: &[u32], knowns: &[u32]) -> Result<Vec<f64>, MasterError> {
+/// unknown), one directional derivative per known except the `skipped` ones (positions among
+/// `knowns`, ascending), whose columns are left zero.
+fn directional_jacobian(
+    slave: &mut Instance,
+    unknowns: &[u32],
+    knowns: &[u32],
+    skipped: &[usize],
+) -> Result<Vec<f64>, MasterError> {
     let width = knowns.len();
     let mut jacobian = vec![0.0; unknowns.len() * width];
     let mut column = vec![0.0; unknowns.len()];
     if !unknowns.is_empty() {
         for (c, &known) in knowns.iter().enumerate() {
+            if skipped.binary_search(&c).is_ok() {
+                continue;
+            }
             slave.get_directional_derivative(unknowns, &[known], &[1.0], &mut column)?;
             for (r, &v) in column.iter().enumerate() {
                 jacobian[r * width + c] = v;

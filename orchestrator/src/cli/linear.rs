@@ -392,7 +392,9 @@ fn floquet_exponents(
     let mut inert: Option<Vec<usize>> = None;
     for (t, x) in &points {
         linear.set_states(*t, x)?;
-        let full = linear.linearize(request.inputs)?;
+        // The states inert at the first sample are removed from every sample: their columns
+        // are not computed after the first (most of RotorElastic's declared states).
+        let full = linear.linearize_skipping(request.inputs, inert.as_deref().unwrap_or_default())?;
         let rotors = Rotors::read(&mut linear)?;
         let inert = inert.get_or_insert_with(|| if request.keep_inert { Vec::new() } else { full.inert_states() });
         models.push((full.without_states(inert), rotors));

@@ -187,6 +187,27 @@ fn actuator_model_matches_the_mixing_law() {
 /// element are linearised by central differences: the hovering helicopter's `A` against the one
 /// from the exact directional derivatives (forward-mode AD) of the same FMUs. (The libraries
 /// export `fmi2GetDirectionalDerivative` all the same; FMI 2.0 says not to call it then.)
+/// `Master::linearize_skipping` (the Floquet path's linearisations after the first) leaves out
+/// the columns of the states a full linearisation found inert, and so gives the same model once
+/// they are removed: the helicopter of `examples/helicopter.json` (its Rotor declares 8 blades, 4
+/// used), bit for bit.
+#[test]
+fn skipping_the_inert_states_gives_the_same_model_without_them() {
+    let description =
+        common::description_from_json(&rotor::read_json(&test_fmus::fixtures::example_path("helicopter.json")));
+    let mut master =
+        Master::new_model_exchange(common::resolve(&description), &mut FmuCache::default(), common::logger()).unwrap();
+    master.initialize().unwrap();
+    let full = master.linearize(&[]).unwrap();
+    let inert = full.inert_states();
+    assert!(inert.len() > 10, "{inert:?}");
+    let skipped = master.linearize_skipping(&[], &inert).unwrap();
+    let (full, skipped) = (full.without_states(&inert), skipped.without_states(&inert));
+    assert_eq!(full.state_names, skipped.state_names);
+    assert_eq!((&full.a, &full.b, &full.c, &full.d), (&skipped.a, &skipped.b, &skipped.c, &skipped.d));
+    assert_eq!((&full.x0, &full.dx0), (&skipped.x0, &skipped.dx0));
+}
+
 #[test]
 fn differenced_jacobians_of_fmus_without_directional_derivatives_match_the_exact_ones() {
     let dir = tempfile::tempdir().unwrap();
