@@ -191,6 +191,12 @@ impl BladeDynamics {
         (position, rotation)
     }
 
+    /// [`BladeDynamics::node_pose`] as plain numbers (the closed forms' input).
+    fn node_pose_values<S: BeamScalar>(&self, state: &[S], node: usize) -> (Vec3<f64>, Quat<f64>) {
+        let (position, rotation) = self.node_pose(state, node);
+        (position.map(|v| v.re()), rotation.map(|v| v.re()))
+    }
+
     /// Node `i`'s velocity (m/s) and angular velocity (rad/s) relative to the frame.
     pub fn node_rates<S: BeamScalar>(&self, state: &[S], node: usize) -> (Vec3<S>, Vec3<S>) {
         self.rates(state, node)
@@ -238,10 +244,7 @@ impl BladeDynamics {
         forces: &mut [Vec3<S>],
         moments: &mut [Vec3<S>],
     ) -> f64 {
-        let pose = |node: usize| {
-            let (position, rotation) = self.node_pose(state, node);
-            (position.map(|v| v.re()), rotation.map(|v| v.re()))
-        };
+        let pose = |node: usize| self.node_pose_values(state, node);
         let zero = [S::from(0.0); 3];
         forces.fill(zero);
         moments.fill(zero);
@@ -360,10 +363,7 @@ impl BladeDynamics {
     /// damping loads are minus `beta` times it: the same loads as
     /// [`BladeDynamics::add_damping_loads`] (its test oracle) to round-off.
     fn damped_loads_closed_form<S: BeamScalar>(&self, state: &[S], forces: &mut [Vec3<S>], moments: &mut [Vec3<S>]) {
-        let pose = |node: usize| {
-            let (position, rotation) = self.node_pose(state, node);
-            (position.map(|v| v.re()), rotation.map(|v| v.re()))
-        };
+        let pose = |node: usize| self.node_pose_values(state, node);
         let node_rates = |node: usize| {
             let (v, w) = self.rates(state, node);
             (v.map(|c| c.re()), w.map(|c| c.re()))
@@ -566,7 +566,7 @@ impl BladeDynamics {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::beam::section::{EngineeringSection, SectionProperties};
+    use crate::beam::section::SectionProperties;
 
     /// A small deterministic generator (64-bit LCG, top 53 bits) of uniform numbers in `[-1, 1)`.
     struct Uniform(u64);
@@ -578,23 +578,26 @@ mod tests {
         }
     }
 
-    /// A 6-element pretwisted blade (0.6 rad over 1.2 m) whose tension and shear centres lie
-    /// off the reference line (fully coupled stiffness), with damping `beta` = 0.7 s.
+    /// A 6-element pretwisted blade (0.5 rad/m over 1.2 m) with a random, fully coupled section
+    /// stiffness (every entry non-zero: extension, shear, torsion and bending coupled, as
+    /// offset tension and shear centres give and beyond), `C = D (I + A^T A / 20) D` with `D` the
+    /// square roots of (EA, GA2, GA3, GJ, EI2, EI3) = (5e3 N, 2e3 N, 3e3 N, 1.5, 2, 5 N m^2) and
+    /// `A` uniform in `[-1, 1)`; damping `beta` = 0.7 s.
     fn coupled_blade(random: &mut Uniform) -> BladeDynamics {
-        let section = SectionProperties::from_engineering(&EngineeringSection {
-            ea: 5e3,
-            ga_lag: 2e3,
-            ga_flap: 3e3,
-            gj: 1.5,
-            ei_flap: 2.0,
-            ei_lag: 5.0,
-            mass_per_length: 1.0,
-            inertia_flap: 1e-3,
-            inertia_lag: 2e-3,
-            tension_centre: [0.05 * random.next(), 0.03 * random.next()],
-            shear_centre: [0.04 * random.next(), 0.02 * random.next()],
-            centre_of_mass: [0.0; 2],
+        let diagonal = [5e3_f64, 2e3, 3e3, 1.5, 2.0, 5.0].map(f64::sqrt);
+        let a: [[f64; 6]; 6] = std::array::from_fn(|_| std::array::from_fn(|_| random.next()));
+        let stiffness = std::array::from_fn(|i| {
+            std::array::from_fn(|j| {
+                let ata: f64 = (0..6).map(|k| a[k][i] * a[k][j]).sum();
+                diagonal[i] * diagonal[j] * (f64::from(u8::from(i == j)) + ata / 20.0)
+            })
         });
+        let section = SectionProperties {
+            stiffness,
+            mass_per_length: 1.0,
+            centre_of_mass: [0.0; 3],
+            inertia_per_length: [3e-3, 1e-3, 2e-3],
+        };
         let beam = Beam::straight([0.2, 0.0, 0.0], 1.2, 6, |_| section.clone(), |s| 0.5 * s);
         let mut blade = BladeDynamics::new(beam).unwrap();
         blade.damping = 0.7;
@@ -613,8 +616,9 @@ mod tests {
     /// evaluations use) against the AD ones (the oracle: the internal loads by AD of the strain
     /// energy, the damping loads by forward AD of them along the coordinates' rates) on random
     /// bent and twisted states (node displacements up to 0.2 m, rotation vectors up to 0.7 rad
-    /// per component) with random rates: the total loads and the damping part alone (the
-    /// closed form with `beta` minus without) within 1e-10 relative (largest entry).
+    /// per component) of random coupled blades with random rates: the total loads and the
+    /// damping part alone (the closed form with `beta` minus without) within 1e-10 relative
+    /// (largest entry).
     #[test]
     fn closed_form_damping_loads_match_the_ad_ones() {
         let mut random = Uniform(2929);
