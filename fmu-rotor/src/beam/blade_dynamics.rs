@@ -506,6 +506,16 @@ impl BladeDynamics {
     /// The exact Jacobian `d dx / d state` (dense, by forward AD) at `state` in `frame` without
     /// external loads.
     pub fn jacobian(&self, frame: &FrameMotion<f64>, state: &[f64]) -> nalgebra::DMatrix<f64> {
+        self.jacobian_columns(frame, state, 0..self.n_states())
+    }
+
+    /// The columns `columns` of [`BladeDynamics::jacobian`], one forward-AD pass each.
+    fn jacobian_columns(
+        &self,
+        frame: &FrameMotion<f64>,
+        state: &[f64],
+        columns: std::ops::Range<usize>,
+    ) -> nalgebra::DMatrix<f64> {
         use num_dual::Dual64;
         let n = self.n_states();
         let lifted = FrameMotion {
@@ -516,16 +526,25 @@ impl BladeDynamics {
         let none = vec![[Dual64::from(0.0); 3]; self.beam.n_nodes()];
         let mut work = Vec::new();
         let mut dx = vec![Dual64::from(0.0); n];
-        let mut jacobian = nalgebra::DMatrix::zeros(n, n);
-        for column in 0..n {
+        let mut jacobian = nalgebra::DMatrix::zeros(n, columns.len());
+        for (at, column) in columns.enumerate() {
             let x: Vec<Dual64> =
                 state.iter().enumerate().map(|(i, &v)| Dual64::new(v, if i == column { 1.0 } else { 0.0 })).collect();
             self.derivatives(&lifted, &x, (&none, &none), &mut work, &mut dx);
             for (row, d) in dx.iter().enumerate() {
-                jacobian[(row, column)] = d.eps;
+                jacobian[(row, at)] = d.eps;
             }
         }
         jacobian
+    }
+
+    /// At a state at rest (zero rates): the accelerations against the coordinates, the
+    /// lower-left block of [`BladeDynamics::jacobian`], from its coordinate columns only and
+    /// without the damping loads, which are linear in the rates and so contribute nothing there.
+    fn rest_stiffness_block(&self, frame: &FrameMotion<f64>, state: &[f64]) -> nalgebra::DMatrix<f64> {
+        let half = self.n_states() / 2;
+        let undamped = Self { damping: 0.0, ..self.clone() };
+        undamped.jacobian_columns(frame, state, 0..half).rows(half, half).into_owned()
     }
 
     /// The state at rest relative to `frame` (zero rates) where the elastic forces balance the
@@ -541,9 +560,7 @@ impl BladeDynamics {
         let mut correction = f64::INFINITY;
         for iteration in 0..MAX_ITERATIONS {
             self.derivatives(frame, &state, (&none, &none), &mut work, &mut dx);
-            let jacobian = self.jacobian(frame, &state);
-            // Accelerations against the coordinates: the lower-left block.
-            let block = jacobian.view((half, 0), (half, half)).into_owned();
+            let block = self.rest_stiffness_block(frame, &state);
             let residual = nalgebra::DVector::from_column_slice(&dx[half..]);
             let Some(step) = block.lu().solve(&residual) else {
                 return Err(EquilibriumError { iterations: iteration, correction });
@@ -602,6 +619,26 @@ mod tests {
         let mut blade = BladeDynamics::new(beam).unwrap();
         blade.damping = 0.7;
         blade
+    }
+
+    /// The equilibrium's Newton matrix (coordinate columns only, damping left out) is the
+    /// lower-left block of the full AD Jacobian of the damped blade, bit for bit, at its
+    /// centrifugal equilibrium and at a bent and twisted state at rest.
+    #[test]
+    fn rest_stiffness_block_is_the_full_jacobians_block() {
+        let mut random = Uniform(77);
+        let blade = coupled_blade(&mut random);
+        let frame = FrameMotion { specific_force: [0.03, -0.02, -0.5], omega: [0.0, 0.0, 5.0], alpha: [0.0; 3] };
+        let half = blade.n_states() / 2;
+        let mut bent = vec![0.0; 2 * half];
+        bent[..half].iter_mut().for_each(|v| *v = 0.3 * random.next());
+        let equilibrium = blade.equilibrium(&frame).unwrap();
+        for state in [equilibrium, bent] {
+            let full = blade.jacobian(&frame, &state);
+            let block = blade.rest_stiffness_block(&frame, &state);
+            assert!(block.iter().any(|v| *v != 0.0));
+            assert_eq!(block, full.view((half, 0), (half, half)).into_owned());
+        }
     }
 
     /// Largest entry of `ours - oracle` relative to the largest entry of `oracle`.
