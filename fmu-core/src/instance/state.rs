@@ -3,11 +3,12 @@
 use std::ffi::CString;
 
 use super::{FMU_STATE, Instance, S, SlaveState, error};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, Slot};
 use crate::codec::{Reader, Writer};
 use crate::description;
 use crate::model::Model;
 use crate::status::FmiResult;
+use crate::variable::Causality;
 
 /// Everything that defines where an instance is: saved by `fmi2GetFMUstate`, restored by
 /// `fmi2SetFMUstate`, and (de)serialised byte for byte.
@@ -65,21 +66,45 @@ impl<M: Model> Instance<M> {
         })
     }
 
-    /// `fmi2SetFMUstate`: continues bit-identically from a state of this model.
+    /// `fmi2SetFMUstate`: continues bit-identically from a state of this model. The model is
+    /// configured anew only when the state's parameter values differ from those it was
+    /// configured with (or before initialization); either way its evaluation memory
+    /// ([`Model::Work`]: kept matrices, previous steps) starts afresh, as after configuration.
     pub fn set_fmu_state(&mut self, state: &FmuState) -> FmiResult<()> {
         const F: &str = "fmi2SetFMUstate";
         self.guarded(F, FMU_STATE, |me| {
             me.check_shape(F, state)?;
+            let keep_model = !me.params_dirty
+                && !matches!(state.state, S::Instantiated | S::InitializationMode)
+                && me.model.as_ref().is_some_and(|c| c.model.n_states() == state.x.len())
+                && me.same_parameters(state);
             me.s.clone_from(state);
-            me.params_dirty = true;
             me.outputs_dirty = true;
-            if me.s.state != S::Instantiated {
+            if let Some(configured) = me.model.as_mut().filter(|_| keep_model) {
+                configured.work = configured.model.work();
+                configured.work_dual = configured.model.work();
+            } else if me.s.state != S::Instantiated {
+                me.params_dirty = true;
                 me.ensure_configured(F)?;
             } else {
+                me.params_dirty = true;
                 me.model = None;
             }
             Ok(())
         })
+    }
+
+    /// Whether `other` holds bit for bit the parameter values of the current state.
+    fn same_parameters(&self, other: &FmuState) -> bool {
+        let c = &self.catalog;
+        c.slots.iter().zip(&c.causality).filter(|(_, causality)| **causality == Causality::Parameter).all(
+            |(slot, _)| match *slot {
+                Slot::Real(i) => self.s.reals[i].to_bits() == other.reals[i].to_bits(),
+                Slot::Integer(i) => self.s.integers[i] == other.integers[i],
+                Slot::Boolean(i) => self.s.booleans[i] == other.booleans[i],
+                Slot::String(i) => self.s.strings[i] == other.strings[i],
+            },
+        )
     }
 
     fn check_shape(&self, function: &'static str, st: &FmuState) -> FmiResult<()> {

@@ -5,4 +5,5 @@ mod blade;
 mod fmu;
 mod hub;
 
+mod restore;
 mod speed;
