@@ -18,7 +18,9 @@
 //! plus the turning of the mid frame the force is expressed in (`-F_block~ omega`). For an
 //! energy on rotations charted by `exp(dpsi~) R`, the Hessian at zero is the symmetric part of
 //! that tangent (the chart's second-order term `-dpsi~/2` cancels its skew part), so the Hessian
-//! is `sym(K)`, turned back to frame axes block by block.
+//! is `sym(K)`, turned back to frame axes block by block. What the structural damping needs, the
+//! tangent times the increments' rates `K z'`, is the directional derivative of the gradient's
+//! closed form ([`Element::strain_energy_gradient_rate`]), without forming `K`.
 
 use nalgebra::{Matrix3, SMatrix, SVector, Vector3, Vector6};
 use num_dual::{Dual2SVec64, hessian};
