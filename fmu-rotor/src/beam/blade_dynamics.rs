@@ -337,7 +337,7 @@ impl BladeDynamics {
     }
 
     /// The elastic plus structural damping loads on every node (frame axes): for plain numbers
-    /// with damping from one closed-form Hessian per element
+    /// with damping from one closed-form gradient and its rate per element
     /// ([`BladeDynamics::damped_loads_closed_form`]); otherwise the internal loads plus, with
     /// damping, [`BladeDynamics::add_damping_loads`].
     fn elastic_loads<S: BeamScalar>(&self, state: &[S], forces: &mut [Vec3<S>], moments: &mut [Vec3<S>]) {
@@ -352,14 +352,14 @@ impl BladeDynamics {
     }
 
     /// The internal loads plus the structural damping loads for a scalar without derivative
-    /// parts (`f64`), from each element's closed-form gradient `g` and Hessian `H` with respect
-    /// to spatial increments
-    /// ([`Element::strain_energy_derivatives`](super::element::Element::strain_energy_derivatives)):
-    /// the internal loads are `-g`. Along the motion the nodes move by the spatial increments
-    /// `z' = (v_1, w_1, v_2, w_2)` (`exp(psi + e T^-1 w) = exp(e w) exp(psi)` to first order); the
-    /// gradient at the moved configuration, taken with respect to increments about it,
-    /// `exp(d) exp(e w)`, is `(I + e w~ / 2) (g + e H (w, d))` on a node's rotation (BCH), so the
-    /// rate of the gradient is `H z' + (0, w_1 x g_psi1 / 2, 0, w_2 x g_psi2 / 2)`, and the
+    /// parts (`f64`), from each element's closed-form gradient `g` with respect to spatial
+    /// increments and its rate along the motion
+    /// ([`Element::strain_energy_gradient_rate`](super::element::Element::strain_energy_gradient_rate),
+    /// no Hessian formed): the internal loads are `-g`. Along the motion the nodes move by the
+    /// spatial increments `z' = (v_1, w_1, v_2, w_2)` (`exp(psi + e T^-1 w) = exp(e w) exp(psi)`
+    /// to first order); the gradient at the moved configuration, taken with respect to increments
+    /// about it, changes at the rate `K z'` (`K` the unsymmetrised tangent), equal to
+    /// `H z' + (0, w_1 x g_psi1 / 2, 0, w_2 x g_psi2 / 2)` with the Hessian `H` (BCH), and the
     /// damping loads are minus `beta` times it: the same loads as
     /// [`BladeDynamics::add_damping_loads`] (its test oracle) to round-off.
     fn damped_loads_closed_form<S: BeamScalar>(&self, state: &[S], forces: &mut [Vec3<S>], moments: &mut [Vec3<S>]) {
@@ -375,23 +375,21 @@ impl BladeDynamics {
         for (e, element) in self.beam.elements.iter().enumerate() {
             let right = pose(e + 1);
             let nodes = ElementNodes { positions: [left.0, right.0], rotations: [left.1, right.1] };
-            let (_, gradient, hessian) = element.strain_energy_derivatives(&nodes);
             let mut increment_rates = SVector::<f64, 12>::zeros();
             for (a, node) in [e, e + 1].into_iter().enumerate() {
                 let (v, w) = node_rates(node);
                 increment_rates.fixed_rows_mut::<3>(6 * a).copy_from_slice(&v);
                 increment_rates.fixed_rows_mut::<3>(6 * a + 3).copy_from_slice(&w);
             }
-            let gradient_rate = hessian * increment_rates;
+            let (gradient, gradient_rate) = element.strain_energy_gradient_rate(&nodes, &increment_rates);
             for (a, node) in [e, e + 1].into_iter().enumerate() {
-                let w = [increment_rates[6 * a + 3], increment_rates[6 * a + 4], increment_rates[6 * a + 5]];
-                let g_rotation = [gradient[6 * a + 3], gradient[6 * a + 4], gradient[6 * a + 5]];
-                let turning = scale(cross(w, g_rotation), 0.5);
-                for k in 0..3 {
-                    let force = gradient[6 * a + k] + self.damping * gradient_rate[6 * a + k];
-                    let moment = g_rotation[k] + self.damping * (gradient_rate[6 * a + 3 + k] + turning[k]);
-                    forces[node][k] -= S::from(force);
-                    moments[node][k] -= S::from(moment);
+                for k in 0..6 {
+                    let load = S::from(gradient[6 * a + k] + self.damping * gradient_rate[6 * a + k]);
+                    if k < 3 {
+                        forces[node][k] -= load;
+                    } else {
+                        moments[node][k - 3] -= load;
+                    }
                 }
             }
             left = right;

@@ -18,7 +18,9 @@
 //! plus the turning of the mid frame the force is expressed in (`-F_block~ omega`). For an
 //! energy on rotations charted by `exp(dpsi~) R`, the Hessian at zero is the symmetric part of
 //! that tangent (the chart's second-order term `-dpsi~/2` cancels its skew part), so the Hessian
-//! is `sym(K)`, turned back to frame axes block by block.
+//! is `sym(K)`, turned back to frame axes block by block. What the structural damping needs, the
+//! tangent times the increments' rates `K z'`, is the directional derivative of the gradient's
+//! closed form ([`Element::strain_energy_gradient_rate`]), without forming `K`.
 
 use nalgebra::{Matrix3, SMatrix, SVector, Vector3, Vector6};
 use num_dual::{Dual2SVec64, hessian};
@@ -241,6 +243,71 @@ impl Element {
             gradient.fixed_rows_mut::<3>(3 * i).copy_from(&Vector3::from(rotate(mid, (*block).into())));
         }
         (0.5 * length * strain.dot(&stress), gradient)
+    }
+
+    /// The gradient of [`Element::strain_energy_gradient`] (N, N m, frame axes) and its rate
+    /// `K z'` (N/s, N m/s, frame axes) as the nodes move with the increments' rates
+    /// `z' = [v_1, w_1, v_2, w_2]` (m/s, rad/s, frame axes), `K` the unsymmetrised tangent: the
+    /// exact directional derivative of the gradient's closed form, without forming `K`.
+    ///
+    /// In material axes (`mu_i = R_r^T v_i`, `alpha = R_r^T w_1`, `beta = R_r^T w_2`):
+    /// `omega' = (alpha + beta) / 2 + b phi x (alpha - beta)`, `phi' = S (beta - alpha)`,
+    /// `g' = g x omega' + (mu_2 - mu_1) / L`, `[n', m'] = C [g', phi' / L]`, `t' = 2 phi . phi'`;
+    /// each block `f` of the gradient (material axes) has the rate `f'` by the product rule, and
+    /// its frame-axes rate is `R_r (f' + omega' x f)`.
+    pub fn strain_energy_gradient_rate(
+        &self,
+        nodes: &ElementNodes,
+        rates: &SVector<f64, 12>,
+    ) -> (SVector<f64, 12>, SVector<f64, 12>) {
+        let Section { mid, phi, g, stress, .. } = self.section_state(nodes);
+        let length = self.length;
+        let stiffness = SMatrix::<f64, 6, 6>::from_fn(|i, j| self.section.stiffness[i][j]);
+        let (n, m) = (stress.fixed_rows::<3>(0).into_owned(), stress.fixed_rows::<3>(3).into_owned());
+        let t = phi.norm_squared();
+        let ((c, dc), (b, db)) = (coefficient_c(t), coefficient_b(t));
+        let material = |i: usize| Vector3::from(rotate_back(mid, rates.fixed_rows::<3>(3 * i).into_owned().into()));
+        let (mu_1, alpha, mu_2, beta) = (material(0), material(1), material(2), material(3));
+        let omega_rate = (alpha + beta) * 0.5 + phi.cross(&(alpha - beta)) * b;
+        let epsilon = beta - alpha;
+        let phi_rate = epsilon + phi.cross(&phi.cross(&epsilon)) * c;
+        let g_rate = g.cross(&omega_rate) + (mu_2 - mu_1) / length;
+        let phi_rate_per_length = phi_rate / length;
+        let strain_rate = Vector6::new(
+            g_rate.x,
+            g_rate.y,
+            g_rate.z,
+            phi_rate_per_length.x,
+            phi_rate_per_length.y,
+            phi_rate_per_length.z,
+        );
+        let stress_rate = stiffness * strain_rate;
+        let (n_rate, m_rate) =
+            (stress_rate.fixed_rows::<3>(0).into_owned(), stress_rate.fixed_rows::<3>(3).into_owned());
+        let t_rate = 2.0 * phi.dot(&phi_rate);
+        let (c_rate, b_rate) = (dc * t_rate, db * t_rate);
+        let h = n.cross(&g);
+        let h_rate = n_rate.cross(&g) + n.cross(&g_rate);
+        let w_transpose_h = h * 0.5 + phi.cross(&h) * b;
+        let w_transpose_h_rate = h_rate * 0.5 + phi.cross(&h) * b_rate + (phi_rate.cross(&h) + phi.cross(&h_rate)) * b;
+        let pm = phi.cross(&m);
+        let s_m = m + phi.cross(&pm) * c;
+        let pm_rate = phi_rate.cross(&m) + phi.cross(&m_rate);
+        let s_m_rate = m_rate + phi.cross(&pm) * c_rate + (phi_rate.cross(&pm) + phi.cross(&pm_rate)) * c;
+        let blocks = [-n, (h - w_transpose_h) * length - s_m, n, w_transpose_h * length + s_m];
+        let block_rates = [
+            -n_rate,
+            (h_rate - w_transpose_h_rate) * length - s_m_rate,
+            n_rate,
+            w_transpose_h_rate * length + s_m_rate,
+        ];
+        let (mut gradient, mut gradient_rate) = (SVector::<f64, 12>::zeros(), SVector::<f64, 12>::zeros());
+        for (i, (block, rate)) in blocks.iter().zip(&block_rates).enumerate() {
+            let turned_rate = rate + omega_rate.cross(block);
+            gradient.fixed_rows_mut::<3>(3 * i).copy_from(&Vector3::from(rotate(mid, (*block).into())));
+            gradient_rate.fixed_rows_mut::<3>(3 * i).copy_from(&Vector3::from(rotate(mid, turned_rate.into())));
+        }
+        (gradient, gradient_rate)
     }
 
     /// Strain energy (J), its gradient (the internal force, N and N m, frame axes) and Hessian
