@@ -5,7 +5,7 @@ What changes (docs/bo105.md, "The elastic Bo105"):
 - `rotor`: RotorElastic, `n_elements` elements per blade (default 4: see docs/bo105.md on speed), the blade table shipped in
   the FMU's resources (clamp at 0.5 m, 27 kg uniform blade to 4.91 m), Rayleigh structural damping
   `structural_damping` (assumed: no published Bo105 blade damping was found), the same shaft,
-  speed and azimuth as the articulated rotor;
+  speed and azimuth as the articulated rotor, the implicit-midpoint blade integrator (`integrator = 1`);
 - `aero`: `e` is the clamp radius (the elastic rotor's blade loads refer to the clamp); the lifting
   span starts at the articulated example's `r_root` (0.6874 m), so both rotors carry the same
   aerodynamic blade;
@@ -38,6 +38,9 @@ def elastic_system(articulated, elements, damping_s, tolerance):
         "n_elements": elements,
         "structural_damping": damping_s,
         "tolerance": tolerance,
+        # The implicit midpoint (1 ms steps): the explicit default takes about 15 steps per
+        # millisecond for the blades' stiff modes (docs/performance.md, "The elastic Bo105, coupled").
+        "integrator": 1,
     })
     system["fmus"]["rotor"] = {"model": "RotorElastic", "parameters": parameters}
     system["fmus"]["aero"]["parameters"]["e"] = CLAMP_RADIUS_M
@@ -45,9 +48,8 @@ def elastic_system(articulated, elements, damping_s, tolerance):
     # stiff hub moment of the clamped blades oscillate and grow from step to step (1.2 rad/s
     # after 0.08 s); linear extrapolation is stable at the same step.
     system["master"]["extrapolation_order"] = 1
-    # A short plain run (under one revolution, about 4 s CPU): the elastic rotor is 30 to 80
-    # times slower than real time and its blades start unloaded, off the airframe's trim;
-    # `orchestrator run --stop` and fly_doublet.py fly longer.
+    # A short plain run (under one revolution): the blades start unloaded, off the airframe's
+    # trim; `orchestrator run --stop` and fly_doublet.py fly longer.
     system["experiment"]["stop"] = 0.05
     return system
 
