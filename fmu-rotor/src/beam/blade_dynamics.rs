@@ -371,13 +371,13 @@ impl BladeDynamics {
         let zero = [S::from(0.0); 3];
         forces.fill(zero);
         moments.fill(zero);
-        let mut left = pose(0);
+        // Each node's pose and rates once: an element takes its left node's from the one before.
+        let (mut left, mut left_rates) = (pose(0), node_rates(0));
         for (e, element) in self.beam.elements.iter().enumerate() {
-            let right = pose(e + 1);
+            let (right, right_rates) = (pose(e + 1), node_rates(e + 1));
             let nodes = ElementNodes { positions: [left.0, right.0], rotations: [left.1, right.1] };
             let mut increment_rates = SVector::<f64, 12>::zeros();
-            for (a, node) in [e, e + 1].into_iter().enumerate() {
-                let (v, w) = node_rates(node);
+            for (a, (v, w)) in [left_rates, right_rates].into_iter().enumerate() {
                 increment_rates.fixed_rows_mut::<3>(6 * a).copy_from_slice(&v);
                 increment_rates.fixed_rows_mut::<3>(6 * a + 3).copy_from_slice(&w);
             }
@@ -392,7 +392,7 @@ impl BladeDynamics {
                     }
                 }
             }
-            left = right;
+            (left, left_rates) = (right, right_rates);
         }
     }
 
