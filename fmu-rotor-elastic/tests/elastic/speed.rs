@@ -198,6 +198,44 @@ fn the_implicit_midpoint_conserves_energy_to_second_order() {
     assert!(stiff_drift < 2.0 * drifts[0], "stiff blade energy error {stiff_drift}");
 }
 
+/// A master's communication steps of one nominal size differ in their last bits (`t_(k+1) - t_k`
+/// with `t_k = k H`): the implicit steps keep their Newton matrix and extrapolation across them.
+/// 200 such steps of the released blade (midpoint and BDF2, tolerance 1e-6) make at most 3
+/// Jacobians and at most 4 evaluations per step besides them; the end state equals that of
+/// steps of exactly `H` to 100 times the tolerance (they differ only by the Newton error).
+#[test]
+fn steps_differing_by_rounding_keep_the_newton_matrix() {
+    let (blade, frame, _, start) = released_blade(1e3);
+    let none = vec![[0.0; 3]; blade.beam.n_nodes()];
+    let nominal = 0.9825e-3;
+    for method in [Method::Midpoint, Method::Bdf2] {
+        let run = |rounded: bool| {
+            let mut work = Vec::new();
+            let mut stepper = ImplicitStepper::new(method, start.len());
+            let mut x = start.clone();
+            let mut sizes = std::collections::BTreeSet::new();
+            for k in 0..200 {
+                let h = if rounded { (k + 1) as f64 * nominal - k as f64 * nominal } else { nominal };
+                sizes.insert(h.to_bits());
+                let f = |_: f64, x: &[f64], dx: &mut [f64]| {
+                    blade.derivatives(&frame, x, (&none, &none), &mut work, dx);
+                };
+                stepper.step(f, &mut x, h, (1e-6, 1e-6)).unwrap();
+            }
+            (x, sizes.len(), stepper.jacobians, stepper.evaluations)
+        };
+        let (rounded, distinct, jacobians, evaluations) = run(true);
+        let (exact, ..) = run(false);
+        let per_step = (evaluations - 48 * jacobians) as f64 / 200.0; // 48 per Jacobian (6 free nodes)
+        let difference = rounded.iter().zip(&exact).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        println!("{method:?}: {distinct} distinct sizes, {jacobians} Jacobians, {per_step} evaluations per step");
+        assert!(distinct > 1, "the test's sizes do not differ");
+        assert!(jacobians <= 3, "{method:?}: {jacobians} Jacobians");
+        assert!(per_step <= 4.0, "{method:?}: {per_step} evaluations per step");
+        assert!(difference < 1e-4, "{method:?}: end states differ by {difference:e}");
+    }
+}
+
 /// The response of the released blade after [`DURATION`] s (the tip's flap and lag
 /// displacements) against the classical Runge-Kutta at h = 1e-4 s (a separate computation): the
 /// implicit midpoint's error at h = 8, 4, 2 ms falls at least as fast as the second order

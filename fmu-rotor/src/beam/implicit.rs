@@ -21,7 +21,8 @@
 //! rotation vector depends on it only through the angular velocity: `c |w|` relative), the
 //! coordinates' correction is `dq = -R_q + c J_qr dr` and the rates' solves
 //! `(I - c J_rr - c^2 J_rq J_qr) dr = -R_r - c J_rq R_q`: a half-size system. `J` is kept
-//! (factorised) while Newton contracts by at least a factor 0.3 per iteration; the converged
+//! (factorised) while Newton contracts by at least a factor 0.3 per iteration and the step size
+//! stays the same (to the rounding of a master's communication steps); the converged
 //! step does not depend on it beyond the Newton tolerance. Newton starts from the quadratic
 //! extrapolation of the last three states.
 //!
@@ -51,6 +52,11 @@ const MAX_ITERATIONS: usize = 12;
 
 /// Jacobians made in one step before it fails.
 const MAX_REFRESHES: usize = 4;
+
+/// Step coefficients (and step sizes) closer than this relative difference count as equal: a
+/// master's communication steps `t_(k+1) - t_k` of one nominal size differ in their last bits,
+/// and a kept Newton matrix and the previous steps' extrapolation stay valid across them.
+const SAME_SIZE: f64 = 1e-9;
 
 /// Column groups of the finite-difference Jacobian: nodes `j % 3` (all but the tip), the tip.
 const GROUPS: usize = 4;
@@ -276,8 +282,9 @@ impl ImplicitStepper {
         tolerances: (f64, f64),
     ) -> Result<(), ImplicitError> {
         let history = &self.history;
-        // The previous step, when it ends where this one starts with the same size.
-        let continued = history.steps > 0 && history.size == h && history.end.as_slice() == &*x;
+        // The previous step, when it ends where this one starts with the same size (to rounding).
+        let continued =
+            history.steps > 0 && (history.size / h - 1.0).abs() < SAME_SIZE && history.end.as_slice() == &*x;
         let bdf2 = self.method == Method::Bdf2 && continued;
         let coefficient = if bdf2 { 2.0 * h / 3.0 } else { 0.5 * h };
         for (i, &x_i) in x.iter().enumerate() {
@@ -320,7 +327,8 @@ impl ImplicitStepper {
         loop {
             f(&self.y, &mut self.f_y);
             self.evaluations += 1;
-            if self.matrix.coefficient != coefficient {
+            let kept = (self.matrix.coefficient / coefficient - 1.0).abs() < SAME_SIZE; // false for NaN
+            if !kept {
                 self.refresh(&mut f, coefficient)?;
                 (fresh, refreshes) = (true, refreshes + 1);
             }
