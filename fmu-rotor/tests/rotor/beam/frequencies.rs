@@ -1,7 +1,9 @@
 //! Natural frequencies of a uniform cantilever: non-rotating bending against Euler-Bernoulli
 //! (`(beta_n L)^2 sqrt(EI / (m L^4))`, `beta_n L` from `cos x cosh x = -1`) and torsion
 //! (`(2n - 1) pi / 2 sqrt(GJ / (I_p L^2))`); rotating flap and lag against the rotating
-//! Euler-Bernoulli equation solved by shooting (`data/rotating_flap.csv`). All within 0.5 %.
+//! Euler-Bernoulli equation solved by shooting (`data/rotating_flap.csv`) and against published
+//! tables (Hamza Cherif and Houmat 2004; Wright et al. 1982, `data/wright_1982_*.csv`). All within
+//! 0.5 %.
 
 use fmu_rotor::beam::{Beam, BeamState, Mode, ModeKind, NewtonSettings, TipLoad};
 use nalgebra::DMatrix;
@@ -51,9 +53,14 @@ fn bending_and_torsion_frequencies_match_the_closed_forms() {
 
 /// Rotating reference rows: nondimensional speed and flap frequencies 1..3.
 fn rotating_reference() -> Vec<(f64, [f64; 3])> {
-    reference_rows(include_str!("data/rotating_flap.csv"))
+    speed_rows(include_str!("data/rotating_flap.csv"))
+}
+
+/// Rows `(speed, first N frequencies)` (rad/s) of a table in `data/`.
+fn speed_rows<const N: usize>(text: &str) -> Vec<(f64, [f64; N])> {
+    reference_rows(text)
         .iter()
-        .map(|row| (row[0].parse().unwrap(), [1, 2, 3].map(|i| row[i].parse().unwrap())))
+        .map(|row| (row[0].parse().unwrap(), std::array::from_fn(|i| row[i + 1].parse().unwrap())))
         .collect()
 }
 
@@ -127,53 +134,14 @@ fn rotating_first_flap_frequency_matches_the_published_table() {
     }
 }
 
-/// Wright, Smith, Thresher and Wang, "Vibration modes of centrifugally stiffened beams", ASME J.
-/// Appl. Mech. 49 (1982) 197-202, as tabulated in Bir, AIAA 2009-1035 (BModes verification),
-/// Table 3a (analytical column), quoted in SMI-Lab-Inha/pybmodes
-/// `tests/fem/test_rotating_uniform_blade.py` (commit ecf2a5f): the first three flap
-/// frequencies (rad/s) of a uniform cantilever with `sqrt(EI / (m L^4)) = 1 s^-1` (L 31.623 m,
-/// m 100 kg/m, EI 1e8 N m^2) at Omega = 0..12 rad/s, so nondimensional like ours.
-const WRIGHT_1982_FLAP: [(f64, [f64; 3]); 13] = [
-    (0.0, [3.516, 22.035, 61.697]),
-    (1.0, [3.682, 22.181, 61.842]),
-    (2.0, [4.137, 22.615, 62.273]),
-    (3.0, [4.797, 23.320, 62.985]),
-    (4.0, [5.585, 24.273, 63.967]),
-    (5.0, [6.450, 25.446, 65.205]),
-    (6.0, [7.360, 26.809, 66.684]),
-    (7.0, [8.300, 28.334, 68.386]),
-    (8.0, [9.257, 29.995, 70.293]),
-    (9.0, [10.226, 31.771, 72.387]),
-    (10.0, [11.202, 33.640, 74.649]),
-    (11.0, [12.184, 35.589, 77.064]),
-    (12.0, [13.170, 37.603, 79.615]),
-];
-
-/// Wright et al. (1982) with a tip mass equal to the blade's mass (`m_tip / (m L) = 1`), as
-/// tabulated in Bir, NREL/CP-500-47953 (2010), Table 5, quoted in SMI-Lab-Inha/pybmodes
-/// `tests/fem/test_rotating_blade_with_tip_mass.py` (commit ecf2a5f; same blade, m_tip
-/// 3162.3 kg): the first two flap frequencies (rad/s) at Omega = 0..12 rad/s.
-const WRIGHT_1982_FLAP_TIP_MASS: [(f64, [f64; 2]); 13] = [
-    (0.0, [1.557, 16.25]),
-    (1.0, [1.902, 16.76]),
-    (2.0, [2.670, 18.19]),
-    (3.0, [3.582, 20.35]),
-    (4.0, [4.543, 23.03]),
-    (5.0, [5.522, 26.04]),
-    (6.0, [6.509, 29.29]),
-    (7.0, [7.501, 32.70]),
-    (8.0, [8.495, 36.21]),
-    (9.0, [9.490, 39.80]),
-    (10.0, [10.49, 43.45]),
-    (11.0, [11.48, 47.14]),
-    (12.0, [12.48, 50.86]),
-];
-
-/// The first three flap frequencies against Wright et al. (1982) at 13 speeds, within 0.5 %
-/// (the table's three decimals: at most 1.4e-4 relative).
+/// The first three flap frequencies against Wright, Smith, Thresher and Wang, "Vibration modes
+/// of centrifugally stiffened beams", ASME J. Appl. Mech. 49 (1982), as tabulated by Bir (AIAA
+/// 2009-1035, Table 3a) and quoted in SMI-Lab-Inha/pybmodes (`data/wright_1982_flap.csv`, the
+/// source in its header), at Omega = 0..12, within 0.5 % (the table's three decimals: at most
+/// 1.4e-4 relative).
 #[test]
 fn rotating_flap_frequencies_match_wright_et_al_1982() {
-    for (speed, published) in WRIGHT_1982_FLAP {
+    for (speed, published) in speed_rows::<3>(include_str!("data/wright_1982_flap.csv")) {
         let flap = frequencies_of(&rotating_modes(1.0, 3.0, speed), ModeKind::Flap, 3);
         for n in 0..3 {
             assert_within(flap[n], published[n], 5e-3, &format!("flap {} at {speed} (Wright et al. 1982)", n + 1));
@@ -213,10 +181,11 @@ fn flap_frequencies_with_tip_mass(speed: f64, tip_mass: f64, count: usize) -> Ve
 }
 
 /// The first two flap frequencies with a tip mass equal to the blade's against Wright et al.
-/// (1982) at 13 speeds, within 0.5 % (the table's four digits: at most 3.2e-4 relative).
+/// (1982) as tabulated by Bir (NREL/CP-500-47953, Table 5; `data/wright_1982_flap_tip_mass.csv`)
+/// at Omega = 0..12, within 0.5 % (the table's four digits: at most 4.8e-4 relative).
 #[test]
 fn rotating_flap_frequencies_with_a_tip_mass_match_wright_et_al_1982() {
-    for (speed, published) in WRIGHT_1982_FLAP_TIP_MASS {
+    for (speed, published) in speed_rows::<2>(include_str!("data/wright_1982_flap_tip_mass.csv")) {
         let flap = flap_frequencies_with_tip_mass(speed, 1.0, 2);
         for n in 0..2 {
             let what = format!("flap {} at {speed} with tip mass 1 (Wright et al. 1982)", n + 1);
