@@ -1,7 +1,9 @@
 //! The geometrically exact beam (`fmu_rotor::beam`) against independent references: the
 //! elastica closed forms, Euler-Bernoulli and torsion frequencies, a rotating cantilever's
 //! frequencies, objectivity, and the blade-properties table reader. The reference values in
-//! `data/` come from `tests/python/beam_reference.py` (SciPy; the command is in each file).
+//! `data/` come from `tests/python/beam_reference.py` (SciPy; the command is in each file), or
+//! are published numbers (the source in each file's header: `princeton_ansys_beam.csv`,
+//! `wright_1982_*.csv`).
 
 mod centrifugal;
 mod elastica;
