@@ -72,6 +72,29 @@ def blade_element_thrust(lam):
     return sum(quad(lift_along_shaft, R_ROOT, R, args=(t,), epsabs=0.0, epsrel=1e-13)[0] for t in thetas)
 
 
+def last_revolution(tmp_path, name, description):
+    """The output rows from 0.3 s on of `orchestrator run` of `description`."""
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(description))
+    out = tmp_path / f"{name}.csv"
+    run = subprocess.run(
+        [str(ORCHESTRATOR), "run", str(path), "--out", str(out)],
+        capture_output=True, text=True, env={"ROTORCRAFT_FMU_DIR": str(FMU_DIR), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode == 0, run.stderr
+    with open(out) as f:
+        return [row for row in csv.DictReader(f) if float(row["time"]) >= 0.3 - 1e-9]
+
+
+def one_per_rev_fits(rows):
+    """Least-squares `(c0, c1, c2)` of `c0 + c1 cos psi + c2 sin psi` (psi blade 1's azimuth) of
+    hub.M.x, hub.M.y, hub.F.x, hub.F.y over `rows`."""
+    psi = np.array([float(row["rotor.blade[1].azimuth"]) for row in rows])
+    basis = np.column_stack([np.ones_like(psi), np.cos(psi), np.sin(psi)])
+    names = [f"rotor.hub.{q}.{c}" for q in "MF" for c in "xy"]
+    return {n: np.linalg.lstsq(basis, np.array([float(row[n]) for row in rows]), rcond=None)[0] for n in names}
+
+
 def closed_form(inflow_model):
     """(lambda, M_1 in N m, F_1 in N) of the module's closed form."""
     lam = 0.0
@@ -91,19 +114,8 @@ def test_a_track_error_gives_the_closed_form_one_per_rev_hub_loads(tmp_path, inf
     hub.M.y, hub.F.x, hub.F.y must be (0, 0, -M_1), (0, -M_1, 0), (0, 0, -F_1), (0, -F_1, 0) within
     1e-6 of M_1 (F_1) and the Aero's inflow lambda within 1e-9 (the Gauss-Legendre quadrature of
     the smooth integrands is far more accurate than that)."""
-    path = tmp_path / f"track-{inflow_model}.json"
-    path.write_text(json.dumps(track_error_system(inflow_model)))
-    out = tmp_path / f"track-{inflow_model}.csv"
-    run = subprocess.run(
-        [str(ORCHESTRATOR), "run", str(path), "--out", str(out)],
-        capture_output=True, text=True, env={"ROTORCRAFT_FMU_DIR": str(FMU_DIR), "PATH": "/usr/bin:/bin"},
-    )
-    assert run.returncode == 0, run.stderr
-    with open(out) as f:
-        rows = list(csv.DictReader(f))
-    last = [row for row in rows if float(row["time"]) >= 0.3 - 1e-9]
-    psi = np.array([float(row["rotor.blade[1].azimuth"]) for row in last])
-    basis = np.column_stack([np.ones_like(psi), np.cos(psi), np.sin(psi)])
+    last = last_revolution(tmp_path, f"track-{inflow_model}", track_error_system(inflow_model))
+    fits = one_per_rev_fits(last)
     lam, moment, force = closed_form(inflow_model)
     expected = {
         "rotor.hub.M.x": (0.0, 0.0, -moment), "rotor.hub.M.y": (0.0, -moment, 0.0),
@@ -112,8 +124,122 @@ def test_a_track_error_gives_the_closed_form_one_per_rev_hub_loads(tmp_path, inf
     print(f"inflow_model {inflow_model}: lambda closed form {lam:.12f}, Aero {float(last[-1]['aero.inflow']):.12f}")
     assert abs(float(last[-1]["aero.inflow"]) - lam) < 1e-9, (last[-1]["aero.inflow"], lam)
     for name, want in expected.items():
-        values = np.array([float(row[name]) for row in last])
-        fit = np.linalg.lstsq(basis, values, rcond=None)[0]
+        fit = fits[name]
         size = moment if name.startswith("rotor.hub.M") else force
         print(f"  {name}: 1/rev fit {fit[0]:+.6f} {fit[1]:+.6f} cos psi {fit[2]:+.6f} sin psi; closed form {want}")
         assert np.max(np.abs(fit - np.array(want))) <= 1e-6 * max(size, moment * 1e-3), (name, fit, want)
+
+
+# RotorElastic in the rigid limit (`hub_type` 0: each blade a beam clamped behind its pitch bearing at
+# r = E on the pitch axis, out to R): its blade has a mass per length linear in the span with the
+# Rotor case's mass 100 kg and static moment 390 kg m about the clamp (so its second moment is
+# 1944 kg m^2, not 1953: the closed form has no mass in it), section inertias I_FLAP and I_LAG (kg
+# m) and the shipped Bo105-class blade's section stiffness (`bo105_uniform_blade.csv`) times a
+# factor. BDF2 steps; the stiffness-proportional damping (1e-3 s) kills the start transient.
+ELASTIC_ELEMENTS = 8
+I_FLAP, I_LAG = 1e-4, 0.027
+SECTION_STIFFNESS = {"EA [N]": 5e5, "GA_flap [N]": 5e6, "GA_lag [N]": 5e6, "EI_flap [N m^2]": 6.2e3,
+                         "EI_lag [N m^2]": 6.5e4, "GJ [N m^2]": 4.8e3}
+
+
+def elastic_blade_table(stiffness_factor):
+    """The blade table (CSV, units in the headers): two stations, at the clamp and the tip."""
+    length = R - E
+    a, b = np.linalg.solve([[length, length**2 / 2], [length**2 / 2, length**3 / 3]], [100.0, 390.0])
+    header = ["radius [m]", *SECTION_STIFFNESS, "mass [kg/m]", "I_flap [kg m]", "I_lag [kg m]"]
+    rows = [[radius, *(v * stiffness_factor for v in SECTION_STIFFNESS.values()), mass, I_FLAP, I_LAG]
+            for radius, mass in ((E, a), (R, a + b * length))]
+    return "\n".join(", ".join(map(str, row)) for row in [header, *rows]) + "\n"
+
+
+def lumped_node_masses():
+    """Each element's mass (mass per length at its middle times its length) half on each end node."""
+    radii = np.linspace(E, R, ELASTIC_ELEMENTS + 1)
+    length = radii[1] - radii[0]
+    a, b = np.linalg.solve([[R - E, (R - E) ** 2 / 2], [(R - E) ** 2 / 2, (R - E) ** 3 / 3]], [100.0, 390.0])
+    halves = 0.5 * length * (a + b * (radii[:-1] + 0.5 * length - E))
+    return radii, np.append(halves, 0.0) + np.insert(halves, 0, 0.0)
+
+
+def elastic_track_error_system(table, inflow_model, stations):
+    """RotorElastic with the blade `table` and Aero on the rigid-blade interface (`aero_interface`
+    0; Aero's moment reference, its `e`, is the clamp) or AeroStations on the station interface
+    (1), blade 1 pitched D_THETA above the collective THETA; the node positions of blades 1 and 2
+    recorded besides the hub loads."""
+    description = track_error_system(inflow_model)
+    description["fmus"]["rotor"] = {"model": "RotorElastic", "parameters": {
+        "nb": NB, "Omega": OMEGA, "blade_file": str(table), "n_elements": ELASTIC_ELEMENTS, "hub_type": 0,
+        "integrator": 2, "tolerance": 1e-11, "structural_damping": 1e-3, "aero_interface": int(stations),
+        "blade[1].pitch_offset": D_THETA}}
+    if stations:
+        aero = description["fmus"]["aero"]["parameters"]
+        description["fmus"]["aero"] = {"model": "AeroStations", "parameters": {
+            k: aero[k] for k in ("nb", "R", "chord", "twist", "a", "cd0", "cd2", "rho", "inflow_model", "Omega")}}
+        description["connections"] = [
+            f"rotor.blade[*].{q}.{c} -> aero.blade[*].{q}.{c}" for q in ("pos", "velocity", "ey", "ez") for c in "xyz"
+        ] + ["rotor.blade[*].width -> aero.blade[*].width"] + [
+            f"aero.blade[*].{q}.{c} -> rotor.blade[*].{q}.{c}" for q in "fm" for c in "xyz"]
+    description["outputs"] += [f"rotor.blade[{b}].azimuth" for b in (1, 2)] + [
+        f"rotor.blade[{b}].station[{k}].pos.{c}" for b in (1, 2) for k in range(1, ELASTIC_ELEMENTS + 2) for c in "xyz"]
+    return description
+
+
+def propeller_moment(theta):
+    """Magnitude (N m) of the moment a blade pitched `theta` puts on the hub about its span: the
+    gyroscopic `Omega^2 (I_lag - I_flap) sin theta cos theta` of its sections (rigid body spinning
+    about the shaft with its principal axes pitched; the rotary-inertia scaling adds the same to
+    both inertias), towards the blade's root (it turns the blade nose down)."""
+    return OMEGA**2 * (I_LAG - I_FLAP) * (R - E) * np.sin(theta) * np.cos(theta)
+
+
+def elastic_closed_form(inflow_model, stations):
+    """(M_1, F_1, P_1): the closed form's hub moment and in-plane force, and blade 1's excess
+    propeller moment. On the station interface the lift integrals are AeroStations' trapezoidal
+    sums over the beam nodes (equal elements; no inflow only: its inflow is Pitt-Peters, whose
+    cyclic states a 1/rev moment would drive)."""
+    _, moment, force = closed_form(inflow_model)
+    if stations:
+        radii = np.linspace(E, R, ELASTIC_ELEMENTS + 1)
+        widths = np.full_like(radii, radii[1] - radii[0])
+        widths[[0, -1]] *= 0.5
+        moment = 0.5 * RHO * CHORD * A * D_THETA * OMEGA**2 * np.sum(widths * radii**3)
+    return moment, force, propeller_moment(THETA + D_THETA) - propeller_moment(THETA)
+
+
+@pytest.mark.parametrize(("stations", "inflow_model"), [(False, 0), (False, 1), (True, 0)],
+                         ids=["rigid_blade_interface", "rigid_blade_interface_uniform_inflow", "station_interface"])
+def test_the_stiff_elastic_rotor_gives_the_closed_form_in_the_rigid_limit(tmp_path, stations, inflow_model):
+    """RotorElastic with blades 1e5 and 1e7 times stiffer than the Bo105-class one: its 1/rev hub
+    loads depart from the closed form (plus blade 1's excess propeller moment P_1 about its span,
+    `hub.M += P_1 (cos psi, -sin psi, 0)`) by the static deflection's first-order share, which falls
+    as 1/stiffness: the departure of the softer blade is 100 times the stiffer's (within 2 %), and
+    the Richardson extrapolation of the two to infinite stiffness is the closed form within 1e-5 of
+    M_1 (of F_1 for the forces; without inflow, where F_1 = 0, of M_1 / R, the order of blade 1's
+    excess lift): nothing else (moment reference, kinematics, load spreading, azimuth) is left at
+    that level. The stiffer blade alone is within 2e-4 (its chord cones 1e-6 rad more than the
+    others' under the excess lift). EA is scaled with the rest, but from 5e5 N, so that the
+    stiffest blade's tension (about 3.5e5 N) is not lost to the round-off of EA times its strain."""
+    moment, force, propeller = elastic_closed_form(inflow_model, stations)
+    expected = {
+        "rotor.hub.M.x": (0.0, propeller, -moment), "rotor.hub.M.y": (0.0, -moment, -propeller),
+        "rotor.hub.F.x": (0.0, 0.0, -force), "rotor.hub.F.y": (0.0, -force, 0.0),
+    }
+    departures = {}
+    for factor in (1e5, 1e7):
+        table = tmp_path / f"blade-{factor:g}.csv"
+        table.write_text(elastic_blade_table(factor))
+        rows = last_revolution(tmp_path, f"elastic-{factor:g}", elastic_track_error_system(table, inflow_model, stations))
+        fits = one_per_rev_fits(rows)
+        departures[factor] = {n: fits[n] - np.array(want) for n, want in expected.items()}
+    print(f"closed form: M_1 {moment:.6f} N m, F_1 {force:.6f} N, P_1 {propeller:.6f} N m")
+    for name in expected:
+        soft, stiff = departures[1e5][name], departures[1e7][name]
+        limit = (1e7 * stiff - 1e5 * soft) / (1e7 - 1e5)
+        size = moment if name.startswith("rotor.hub.M") else force or moment / R
+        print(f"  {name}: departure (c0, cos, sin) x1e5 {soft}, x1e7 {stiff}, extrapolated {limit}")
+        assert np.max(np.abs(limit)) <= 1e-5 * size, (name, limit)
+        assert np.max(np.abs(stiff)) <= 2e-4 * size, (name, stiff)
+    for name, k in [("rotor.hub.M.x", 2)] + ([("rotor.hub.F.x", 2)] if force else []):
+        ratio = departures[1e5][name][k] / departures[1e7][name][k]
+        print(f"  {name} sin psi: departure ratio x1e5 / x1e7 {ratio:.4f} (1/stiffness: 100)")
+        assert abs(ratio / 100.0 - 1.0) < 0.02, (name, ratio)
