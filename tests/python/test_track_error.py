@@ -19,6 +19,12 @@ hub.F = -F_1 (sin psi, cos psi, 0). Without inflow (`inflow_model` 0) lambda = 0
 M_1 = 1/2 rho c a dtheta Omega^2 (R^4 - r_root^4) / 4, F_1 = 0. With uniform momentum inflow
 (`inflow_model` 1) lambda solves momentum theory T = 2 rho pi R^2 (lambda Omega R)^2 with the blade-element
 thrust T of the four blades, integrated here by scipy's adaptive quadrature.
+
+The same case on RotorElastic (hingeless, elastic blades; docs/validation.md, "Track error on
+RotorElastic in the rigid limit"): its departure from the closed form is the static deflection of
+the blade (the centrifugal loads of its deflected masses), which falls as 1/stiffness; in the
+limit of infinite stiffness it gives the closed form, plus the propeller moment of blade 1's pitched
+sections (which the rigid Rotor case, without pitch inertia, does not have).
 """
 
 import csv
@@ -142,12 +148,14 @@ SECTION_STIFFNESS = {"EA [N]": 5e5, "GA_flap [N]": 5e6, "GA_lag [N]": 5e6, "EI_f
                          "EI_lag [N m^2]": 6.5e4, "GJ [N m^2]": 4.8e3}
 
 
-def elastic_blade_table(stiffness_factor):
-    """The blade table (CSV, units in the headers): two stations, at the clamp and the tip."""
+def elastic_blade_table(stiffness_factor, isotropic=False):
+    """The blade table (CSV, units in the headers): two stations, at the clamp and the tip;
+    `isotropic`: EI_lag = EI_flap."""
     length = R - E
     a, b = np.linalg.solve([[length, length**2 / 2], [length**2 / 2, length**3 / 3]], [100.0, 390.0])
-    header = ["radius [m]", *SECTION_STIFFNESS, "mass [kg/m]", "I_flap [kg m]", "I_lag [kg m]"]
-    rows = [[radius, *(v * stiffness_factor for v in SECTION_STIFFNESS.values()), mass, I_FLAP, I_LAG]
+    stiffness = dict(SECTION_STIFFNESS, **({"EI_lag [N m^2]": SECTION_STIFFNESS["EI_flap [N m^2]"]} if isotropic else {}))
+    header = ["radius [m]", *stiffness, "mass [kg/m]", "I_flap [kg m]", "I_lag [kg m]"]
+    rows = [[radius, *(v * stiffness_factor for v in stiffness.values()), mass, I_FLAP, I_LAG]
             for radius, mass in ((E, a), (R, a + b * length))]
     return "\n".join(", ".join(map(str, row)) for row in [header, *rows]) + "\n"
 
@@ -285,3 +293,22 @@ def test_a_softer_elastic_rotors_departure_is_the_centrifugal_load_of_its_deflec
         print(f"  {name}: departure {measured:+.4f} ({measured / size:+.5f} of the closed form), centrifugal "
               f"load of the deflected blade {predicted:+.4f} ({predicted / size:+.5f})")
         assert abs(measured - predicted) <= 0.01 * abs(measured), (name, measured, predicted)
+
+
+def test_without_drag_only_the_pitched_anisotropic_section_pulls_the_hub_sideways(tmp_path):
+    """Without inflow the section loads have no in-plane component (lift along the shaft, no drag):
+    the in-plane 1/rev force of the softer blade (1e4) then comes from the lift bending the section,
+    pitched 0.12 rad, along its weak (flap) principal axis, which is tilted out of the disk, so that
+    the blade also deflects in the plane. With EI_lag = EI_flap that deflection is along the load
+    and the force must vanish (below 1e-3 N); with the table's EI_lag = 10.5 EI_flap it is tens of
+    newtons."""
+    forces = {}
+    for isotropic in (False, True):
+        table = tmp_path / f"blade-1e4-{isotropic}.csv"
+        table.write_text(elastic_blade_table(1e4, isotropic))
+        description = elastic_track_error_system(table, 0, False)
+        description["fmus"]["rotor"]["parameters"]["structural_damping"] = 1e-2
+        fits = one_per_rev_fits(last_revolution(tmp_path, f"elastic-1e4-{isotropic}", description))
+        forces[isotropic] = fits["rotor.hub.F.x"][2]
+        print(f"  EI_lag = EI_flap {isotropic}: in-plane force against the rotation {-forces[isotropic]:+.6f} N")
+    assert abs(forces[True]) < 1e-3 and -forces[False] > 10.0, forces
