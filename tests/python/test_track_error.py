@@ -148,11 +148,18 @@ SECTION_STIFFNESS = {"EA [N]": 5e5, "GA_flap [N]": 5e6, "GA_lag [N]": 5e6, "EI_f
                          "EI_lag [N m^2]": 6.5e4, "GJ [N m^2]": 4.8e3}
 
 
+def mass_per_length():
+    """`(a, b)` of the mass per length `a + b s` (kg/m, s from the clamp) with mass 100 kg and
+    static moment 390 kg m about the clamp."""
+    length = R - E
+    return np.linalg.solve([[length, length**2 / 2], [length**2 / 2, length**3 / 3]], [100.0, 390.0])
+
+
 def elastic_blade_table(stiffness_factor, isotropic=False):
     """The blade table (CSV, units in the headers): two stations, at the clamp and the tip;
     `isotropic`: EI_lag = EI_flap."""
     length = R - E
-    a, b = np.linalg.solve([[length, length**2 / 2], [length**2 / 2, length**3 / 3]], [100.0, 390.0])
+    a, b = mass_per_length()
     stiffness = dict(SECTION_STIFFNESS, **({"EI_lag [N m^2]": SECTION_STIFFNESS["EI_flap [N m^2]"]} if isotropic else {}))
     header = ["radius [m]", *stiffness, "mass [kg/m]", "I_flap [kg m]", "I_lag [kg m]"]
     rows = [[radius, *(v * stiffness_factor for v in stiffness.values()), mass, I_FLAP, I_LAG]
@@ -164,7 +171,7 @@ def lumped_node_masses():
     """Each element's mass (mass per length at its middle times its length) half on each end node."""
     radii = np.linspace(E, R, ELASTIC_ELEMENTS + 1)
     length = radii[1] - radii[0]
-    a, b = np.linalg.solve([[R - E, (R - E) ** 2 / 2], [(R - E) ** 2 / 2, (R - E) ** 3 / 3]], [100.0, 390.0])
+    a, b = mass_per_length()
     halves = 0.5 * length * (a + b * (radii[:-1] + 0.5 * length - E))
     return radii, np.append(halves, 0.0) + np.insert(halves, 0, 0.0)
 
