@@ -140,12 +140,14 @@ def test_a_track_error_gives_the_closed_form_one_per_rev_hub_loads(tmp_path, inf
 # r = E on the pitch axis, out to R): its blade has a mass per length linear in the span with the
 # Rotor case's mass 100 kg and static moment 390 kg m about the clamp (so its second moment is
 # 1944 kg m^2, not 1953: the closed form has no mass in it), section inertias I_FLAP and I_LAG (kg
-# m) and the shipped Bo105-class blade's section stiffness (`bo105_uniform_blade.csv`) times a
-# factor. BDF2 steps; the stiffness-proportional damping (1e-3 s) kills the start transient.
+# m) and the shipped Bo105-class blade's section stiffness (`bo105_uniform_blade.csv`; EA 5e5 N
+# instead of 5e7, see the rigid-limit test) times a factor. BDF2 steps (L-stable: the midpoint rule
+# keeps the stiff blade's fast components); the stiffness-proportional damping (1e-3 s) kills the
+# start transient.
 ELASTIC_ELEMENTS = 8
 I_FLAP, I_LAG = 1e-4, 0.027
 SECTION_STIFFNESS = {"EA [N]": 5e5, "GA_flap [N]": 5e6, "GA_lag [N]": 5e6, "EI_flap [N m^2]": 6.2e3,
-                         "EI_lag [N m^2]": 6.5e4, "GJ [N m^2]": 4.8e3}
+                     "EI_lag [N m^2]": 6.5e4, "GJ [N m^2]": 4.8e3}
 
 
 def mass_per_length():
