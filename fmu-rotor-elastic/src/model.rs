@@ -47,6 +47,17 @@ enum HubLoad {
     FullPass,
 }
 
+/// Where one blade is evaluated: time `t` (s), blade `b` (0-based), its state `x`, with hinges
+/// its hinge state `hinge` ([`RotorElastic::hinge_state`]), the rotor's inputs `us`.
+#[derive(Clone, Copy)]
+struct BladeAt<'a, D> {
+    t: D,
+    b: usize,
+    x: &'a [D],
+    hinge: Option<[D; 4]>,
+    us: &'a [D],
+}
+
 /// A blade's frame before its evaluation: [`RotorElastic::blade_frame`].
 struct BladeFrame<D> {
     frame: PitchFrame<D>,
@@ -90,15 +101,8 @@ impl RotorElastic {
     /// Blade `b`'s pitch frame, the frame's motion and its chord, with its external nodal loads
     /// into `work.forces` and `work.moments` (pitch-frame axes); with hinges (state `hinge`) the
     /// frame is the hinged one.
-    fn blade_frame<D: Scalar>(
-        &self,
-        work: &mut Work<D>,
-        t: D,
-        b: usize,
-        x: &[D],
-        hinge: Option<[D; 4]>,
-        us: &[D],
-    ) -> BladeFrame<D> {
+    fn blade_frame<D: Scalar>(&self, work: &mut Work<D>, at: BladeAt<D>) -> BladeFrame<D> {
+        let BladeAt { t, b, x, hinge, us } = at;
         let view = u::View(us);
         let base = u::blade(b);
         let pitch = self.pitch_of(us, b);
@@ -150,7 +154,7 @@ impl RotorElastic {
         us: &[D],
         dx: &mut [D],
     ) -> BladePass<D> {
-        let BladeFrame { frame, motion, chord, hinged } = self.blade_frame(work, t, b, x, hinge, us);
+        let BladeFrame { frame, motion, chord, hinged } = self.blade_frame(work, BladeAt { t, b, x, hinge, us });
         let blade = self.blade_of(b);
         let mut clamp = blade.derivatives(&motion, x, (&work.forces, &work.moments), &mut work.nodes, dx);
         let hinged = match (&self.hinges, hinged, hinge) {
@@ -166,9 +170,9 @@ impl RotorElastic {
     /// Blade `b`'s clamp load, pitch frame and chord on the hingeless hub, without its state
     /// derivative: [`BladeDynamics::clamp_load`](fmu_rotor::beam::blade_dynamics::BladeDynamics::clamp_load),
     /// the clamp load [`RotorElastic::blade_pass`] gives, to round-off, at a fraction of its cost.
-    fn clamp_pass<D: Scalar>(&self, work: &mut Work<D>, t: D, b: usize, x: &[D], us: &[D]) -> BladePass<D> {
-        let BladeFrame { frame, motion, chord, .. } = self.blade_frame(work, t, b, x, None, us);
-        let clamp = self.blade_of(b).clamp_load(&motion, x, (work.forces[0], work.moments[0]));
+    fn clamp_pass<D: Scalar>(&self, work: &mut Work<D>, at: BladeAt<D>) -> BladePass<D> {
+        let BladeFrame { frame, motion, chord, .. } = self.blade_frame(work, at);
+        let clamp = self.blade_of(at.b).clamp_load(&motion, at.x, (work.forces[0], work.moments[0]));
         BladePass { clamp, frame, chord, hinged: None }
     }
 
@@ -213,7 +217,7 @@ impl RotorElastic {
         for b in 0..self.nb {
             let xb = &x[b * n..(b + 1) * n];
             let pass = match (&self.hinges, by) {
-                (None, HubLoad::ClampOnly) => self.clamp_pass(work, t, b, xb, us),
+                (None, HubLoad::ClampOnly) => self.clamp_pass(work, BladeAt { t, b, x: xb, hinge: None, us }),
                 _ => self.blade_pass(work, t, b, xb, self.hinge_state(x, b), us, &mut dx),
             };
             let clamp_force = mat_vec(&pass.frame.rotation, pass.clamp.force);
