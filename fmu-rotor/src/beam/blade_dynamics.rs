@@ -459,6 +459,81 @@ impl BladeDynamics {
         }
         energy
     }
+
+    /// The load the blade puts on the frame at the clamp, as [`BladeDynamics::derivatives`]
+    /// returns it (the same operations, so equal to round-off), without a blade pass: element
+    /// 0's internal load (plus its damping load) at the clamped node 0, that node's own inertia
+    /// (it moves with the frame) and its external load `external_root` (force N, moment N m,
+    /// frame axes). For plain numbers by element 0's closed-form gradient (and its rate), for
+    /// dual numbers by AD of its strain energy, as `derivatives` does.
+    pub fn clamp_load<S: BeamScalar>(
+        &self,
+        frame: &FrameMotion<S>,
+        state: &[S],
+        external_root: (Vec3<S>, Vec3<S>),
+    ) -> ClampLoad<S> {
+        let (elastic_force, elastic_moment) = self.root_elastic_load(state);
+        let (r, rotation) = self.node_pose(state, 0);
+        let (v, w) = self.rates(state, 0);
+        let mass = S::from(self.node_mass[0]);
+        let (w_frame, alpha) = (frame.omega, frame.alpha);
+        let transport = add(add(frame.specific_force, cross(alpha, r)), cross(w_frame, cross(w_frame, r)));
+        let acceleration = add(transport, scale(cross(w_frame, v), S::from(2.0)));
+        let force = add(elastic_force, external_root.0);
+        let w_abs = add(w_frame, w);
+        let inertia = |vector: Vec3<S>| self.spatial_inertia(rotation, 0, vector);
+        let moment = sub(add(elastic_moment, external_root.1), cross(w_abs, inertia(w_abs)));
+        let force = sub(force, scale(acceleration, mass));
+        ClampLoad { force, moment: add(cross(r, force), sub(moment, inertia(alpha))) }
+    }
+
+    /// Element 0's internal plus structural damping load on the clamped node 0 (frame axes), as
+    /// [`BladeDynamics::elastic_loads`] gives node 0's.
+    fn root_elastic_load<S: BeamScalar>(&self, state: &[S]) -> (Vec3<S>, Vec3<S>) {
+        let zero = [S::from(0.0); 3];
+        if S::NDERIV == 0 {
+            let nodes = [0, 1].map(|node| self.node_pose_values(state, node));
+            let nodes = ElementNodes { positions: [nodes[0].0, nodes[1].0], rotations: [nodes[0].1, nodes[1].1] };
+            let element = &self.beam.elements[0];
+            let load: [f64; 6] = if self.damping != 0.0 {
+                let mut increment_rates = SVector::<f64, 12>::zeros();
+                for (a, node) in [0, 1].into_iter().enumerate() {
+                    let (v, w) = self.rates(state, node);
+                    increment_rates.fixed_rows_mut::<3>(6 * a).copy_from_slice(&v.map(|c| c.re()));
+                    increment_rates.fixed_rows_mut::<3>(6 * a + 3).copy_from_slice(&w.map(|c| c.re()));
+                }
+                let (gradient, gradient_rate) = element.strain_energy_gradient_rate(&nodes, &increment_rates);
+                std::array::from_fn(|k| gradient[k] + self.damping * gradient_rate[k])
+            } else {
+                let (_, gradient) = element.strain_energy_gradient(&nodes);
+                std::array::from_fn(|k| gradient[k])
+            };
+            let minus = |at: usize| std::array::from_fn(|k| zero[k] - S::from(load[at + k]));
+            return (minus(0), minus(3));
+        }
+        let (_, psi) = self.coordinates(state, 0);
+        let (_, g) = self.element_gradient(state, 0);
+        let mut force = sub(zero, [g[0], g[1], g[2]]);
+        let mut moment = sub(zero, tangent_inverse_transpose(psi, [g[3], g[4], g[5]]));
+        if self.damping != 0.0 {
+            // Node 1's coordinates moving along their rates, as `add_damping_loads` does.
+            let (_, psi_1) = self.coordinates(state, 1);
+            let (v, w) = self.rates(state, 1);
+            let psi_rate = tangent_inverse(psi_1, w);
+            let moving: Vec<Dual<S>> =
+                (0..PER_NODE).map(|k| Dual::new(state[k], if k < 3 { v[k] } else { psi_rate[k - 3] })).collect();
+            let (_, g) = self.element_gradient(&moving, 0);
+            let zero = [Dual::from_re(S::from(0.0)); 3];
+            let rate_force = sub(zero, [g[0], g[1], g[2]]);
+            let (_, psi_moving) = self.coordinates(&moving, 0);
+            let rate_moment = sub(zero, tangent_inverse_transpose(psi_moving, [g[3], g[4], g[5]]));
+            for k in 0..3 {
+                force[k] += rate_force[k].eps * self.damping;
+                moment[k] += rate_moment[k].eps * self.damping;
+            }
+        }
+        (force, moment)
+    }
 }
 
 /// `c(a) = (1 - (a / 2) cot(a / 2)) / a^2` for `a^2 = angle_sq` (series below
