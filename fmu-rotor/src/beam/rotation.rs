@@ -81,6 +81,18 @@ pub fn rotate_back<S: BeamScalar>(q: Quat<S>, v: Vec3<S>) -> Vec3<S> {
     rotate(quat_conj(q), v)
 }
 
+/// The columns of the rotation matrix `R(q)` of a unit quaternion (the material axes in frame
+/// axes): `R v = sum_k v_k columns[k]`, `(R^T v)_k = columns[k] . v`.
+pub fn rotation_columns<S: BeamScalar>(q: Quat<S>) -> [Vec3<S>; 3] {
+    let [w, x, y, z] = q;
+    let two = S::from(2.0);
+    let (xx, yy, zz) = (x * x * two, y * y * two, z * z * two);
+    let (xy, xz, yz) = (x * y * two, x * z * two, y * z * two);
+    let (wx, wy, wz) = (w * x * two, w * y * two, w * z * two);
+    let one = S::from(1.0);
+    [[one - yy - zz, xy + wz, xz - wy], [xy - wz, one - xx - zz, yz + wx], [xz + wy, yz - wx, one - xx - yy]]
+}
+
 /// The unit quaternion of the rotation vector `psi` (rad).
 pub fn quat_exp<S: BeamScalar>(psi: Vec3<S>) -> Quat<S> {
     let angle_sq = dot(psi, psi);
