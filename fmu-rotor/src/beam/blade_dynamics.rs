@@ -170,8 +170,8 @@ impl BladeDynamics {
         if node == 0 {
             return ([S::from(0.0); 3], [S::from(0.0); 3]);
         }
-        let at = PER_NODE * (node - 1);
-        ([state[at], state[at + 1], state[at + 2]], [state[at + 3], state[at + 4], state[at + 5]])
+        let c = &state[PER_NODE * (node - 1)..PER_NODE * node];
+        ([c[0], c[1], c[2]], [c[3], c[4], c[5]])
     }
 
     /// Node `i`'s rates `(v, w)` in `state` (zero for the clamped root).
@@ -180,7 +180,8 @@ impl BladeDynamics {
             return ([S::from(0.0); 3], [S::from(0.0); 3]);
         }
         let at = PER_NODE * (self.n_free() + node - 1);
-        ([state[at], state[at + 1], state[at + 2]], [state[at + 3], state[at + 4], state[at + 5]])
+        let r = &state[at..at + PER_NODE];
+        ([r[0], r[1], r[2]], [r[3], r[4], r[5]])
     }
 
     /// Position (m, from the frame's origin) and rotation of node `i` in `state`.
@@ -193,8 +194,8 @@ impl BladeDynamics {
 
     /// [`BladeDynamics::node_pose`] as plain numbers (the closed forms' input).
     fn node_pose_values<S: BeamScalar>(&self, state: &[S], node: usize) -> (Vec3<f64>, Quat<f64>) {
-        let (position, rotation) = self.node_pose(state, node);
-        (position.map(|v| v.re()), rotation.map(|v| v.re()))
+        let (p, q) = self.node_pose(state, node);
+        ([p[0].re(), p[1].re(), p[2].re()], [q[0].re(), q[1].re(), q[2].re(), q[3].re()])
     }
 
     /// Node `i`'s velocity (m/s) and angular velocity (rad/s) relative to the frame.
@@ -400,7 +401,7 @@ impl BladeDynamics {
         };
         let node_rates = |node: usize| {
             let (v, w) = self.rates(state, node);
-            (v.map(|c| c.re()), w.map(|c| c.re()))
+            ([v[0].re(), v[1].re(), v[2].re()], [w[0].re(), w[1].re(), w[2].re()])
         };
         let zero = [S::from(0.0); 3];
         forces.fill(zero);
@@ -462,14 +463,14 @@ impl BladeDynamics {
     /// `J v` with the node's spatial inertia `J = R diag(J_mat) R^T`, `axes` the columns of `R`.
     fn spatial_inertia<S: BeamScalar>(&self, axes: &[Vec3<S>; 3], node: usize, vector: Vec3<S>) -> Vec3<S> {
         let j = self.node_inertia[node];
-        let material = [0, 1, 2].map(|k| dot(axes[k], vector) * j[k]);
+        let material = [dot(axes[0], vector) * j[0], dot(axes[1], vector) * j[1], dot(axes[2], vector) * j[2]];
         rotate_columns(axes, material)
     }
 
     /// `J^-1 v`.
     fn spatial_inertia_solve<S: BeamScalar>(&self, axes: &[Vec3<S>; 3], node: usize, vector: Vec3<S>) -> Vec3<S> {
         let j = self.node_inertia[node];
-        let material = [0, 1, 2].map(|k| dot(axes[k], vector) / j[k]);
+        let material = [dot(axes[0], vector) / j[0], dot(axes[1], vector) / j[1], dot(axes[2], vector) / j[2]];
         rotate_columns(axes, material)
     }
 
@@ -535,7 +536,8 @@ fn store_pose<S: BeamScalar>(poses: &mut [Vec3<S>], node: usize, position: Vec3<
 
 /// `R v` for the columns `axes` of `R`.
 fn rotate_columns<S: BeamScalar>(axes: &[Vec3<S>; 3], v: Vec3<S>) -> Vec3<S> {
-    [0, 1, 2].map(|i| axes[0][i] * v[0] + axes[1][i] * v[1] + axes[2][i] * v[2])
+    let component = |i: usize| axes[0][i] * v[0] + axes[1][i] * v[1] + axes[2][i] * v[2];
+    [component(0), component(1), component(2)]
 }
 
 /// Why [`BladeDynamics::equilibrium`] failed.

@@ -46,12 +46,12 @@ pub fn cross<S: BeamScalar>(a: Vec3<S>, b: Vec3<S>) -> Vec3<S> {
 
 /// A constant vector in the scalar type `S`.
 pub fn lift<S: BeamScalar>(v: Vec3<f64>) -> Vec3<S> {
-    v.map(S::from)
+    [S::from(v[0]), S::from(v[1]), S::from(v[2])]
 }
 
 /// A constant quaternion in the scalar type `S`.
 pub fn lift_quat<S: BeamScalar>(q: Quat<f64>) -> Quat<S> {
-    q.map(S::from)
+    [S::from(q[0]), S::from(q[1]), S::from(q[2]), S::from(q[3])]
 }
 
 /// The Hamilton product `a b` (apply `b`, then `a`).
