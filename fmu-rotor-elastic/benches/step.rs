@@ -48,18 +48,30 @@ fn initialise_with(inst: &mut Instance<RotorElastic>, integers: &[(&str, i32)], 
     inst.exit_initialization_mode().unwrap();
 }
 
-fn bench(c: &mut Criterion) {
+/// Benches one state derivative (Model Exchange) as `name` with the parameters of
+/// [`initialise_with`]; returns the instance, in continuous-time mode.
+fn bench_derivatives(
+    c: &mut Criterion,
+    name: &str,
+    integers: &[(&str, i32)],
+    reals: &[(&str, f64)],
+) -> Instance<RotorElastic> {
     let logger = Box::new(|_, _: &str, _: &str| {});
     let mut me = Instance::<RotorElastic>::model_exchange("bench-me", logger).unwrap();
-    initialise(&mut me);
+    initialise_with(&mut me, integers, reals);
     me.enter_continuous_time_mode().unwrap();
     let mut dx = vec![0.0; <RotorElastic as fmu_core::Model>::state_variables().len()];
-    c.bench_function("rotor_elastic_derivatives", |b| {
+    c.bench_function(name, |b| {
         b.iter(|| {
             me.set_time(black_box(0.01)).unwrap();
             me.get_derivatives(&mut dx).unwrap();
         })
     });
+    me
+}
+
+fn bench(c: &mut Criterion) {
+    let mut me = bench_derivatives(c, "rotor_elastic_derivatives", &[], &[]);
     let hub_force = me.vr("hub.F.z").unwrap();
     let mut y = [0.0];
     c.bench_function("rotor_elastic_outputs", |b| {
@@ -103,17 +115,8 @@ fn bench(c: &mut Criterion) {
 /// communication step.
 fn bench_bo105_like(c: &mut Criterion) {
     const STEP: f64 = 0.0019654609;
-    let logger = Box::new(|_, _: &str, _: &str| {});
-    let mut me = Instance::<RotorElastic>::model_exchange("bench-me", logger).unwrap();
-    initialise_with(&mut me, &[("n_elements", 10)], &[("structural_damping", 5e-3)]);
-    me.enter_continuous_time_mode().unwrap();
-    let mut dx = vec![0.0; <RotorElastic as fmu_core::Model>::state_variables().len()];
-    c.bench_function("rotor_elastic_bo105_like_derivatives_10_elements", |b| {
-        b.iter(|| {
-            me.set_time(black_box(0.01)).unwrap();
-            me.get_derivatives(&mut dx).unwrap();
-        })
-    });
+    let name = "rotor_elastic_bo105_like_derivatives_10_elements";
+    bench_derivatives(c, name, &[("n_elements", 10)], &[("structural_damping", 5e-3)]);
     for (name, implicit_step) in [
         ("rotor_elastic_implicit_bo105_like_do_step_10_elements", 1e-3),
         ("rotor_elastic_implicit_bo105_like_one_step_10_elements", STEP),

@@ -192,10 +192,18 @@ impl BladeDynamics {
         (position, rotation)
     }
 
-    /// [`BladeDynamics::node_pose`] as plain numbers (the closed forms' input).
-    fn node_pose_values<S: BeamScalar>(&self, state: &[S], node: usize) -> (Vec3<f64>, Quat<f64>) {
+    /// [`BladeDynamics::node_pose`] as plain numbers (the closed forms' input), also handed to
+    /// `keep` (with the node's index).
+    fn node_pose_values<S: BeamScalar>(
+        &self,
+        state: &[S],
+        node: usize,
+        keep: &mut impl FnMut(usize, Vec3<f64>, Quat<f64>),
+    ) -> (Vec3<f64>, Quat<f64>) {
         let (p, q) = self.node_pose(state, node);
-        ([p[0].re(), p[1].re(), p[2].re()], [q[0].re(), q[1].re(), q[2].re(), q[3].re()])
+        let (position, rotation) = ([p[0].re(), p[1].re(), p[2].re()], [q[0].re(), q[1].re(), q[2].re(), q[3].re()]);
+        keep(node, position, rotation);
+        (position, rotation)
     }
 
     /// Node `i`'s velocity (m/s) and angular velocity (rad/s) relative to the frame.
@@ -246,11 +254,7 @@ impl BladeDynamics {
         moments: &mut [Vec3<S>],
         keep_pose: &mut impl FnMut(usize, Vec3<f64>, Quat<f64>),
     ) -> f64 {
-        let mut pose = |node: usize| {
-            let (position, rotation) = self.node_pose_values(state, node);
-            keep_pose(node, position, rotation);
-            (position, rotation)
-        };
+        let mut pose = |node: usize| self.node_pose_values(state, node, keep_pose);
         let zero = [S::from(0.0); 3];
         forces.fill(zero);
         moments.fill(zero);
@@ -394,11 +398,7 @@ impl BladeDynamics {
         moments: &mut [Vec3<S>],
         keep_pose: &mut impl FnMut(usize, Vec3<f64>, Quat<f64>),
     ) {
-        let mut pose = |node: usize| {
-            let (position, rotation) = self.node_pose_values(state, node);
-            keep_pose(node, position, rotation);
-            (position, rotation)
-        };
+        let mut pose = |node: usize| self.node_pose_values(state, node, keep_pose);
         let node_rates = |node: usize| {
             let (v, w) = self.rates(state, node);
             ([v[0].re(), v[1].re(), v[2].re()], [w[0].re(), w[1].re(), w[2].re()])
