@@ -3,8 +3,9 @@
 //! `fmu_core::Instance<RotorElastic>`: one state derivative (Model Exchange), one output
 //! evaluation, and one `fmi2DoStep` of 1 ms (Co-Simulation, the internal Dormand-Prince); then
 //! with 10 elements per blade one `fmi2DoStep` of 1 ms by the Dormand-Prince and by the implicit
-//! midpoint (`integrator = 1`) and by BDF2 (`integrator = 2`), steps of 1 ms; and the elastic
-//! Bo105 example's rotor settings and communication step with the implicit midpoint.
+//! midpoint (`integrator = 1`) and by BDF2 (`integrator = 2`), steps of 1 ms; and with the elastic
+//! Bo105 example's rotor settings one state derivative, and its communication step with the
+//! implicit midpoint.
 //!
 //! Run with `cargo bench -p fmu-rotor-elastic --bench step`.
 
@@ -47,18 +48,30 @@ fn initialise_with(inst: &mut Instance<RotorElastic>, integers: &[(&str, i32)], 
     inst.exit_initialization_mode().unwrap();
 }
 
-fn bench(c: &mut Criterion) {
+/// Benches one state derivative (Model Exchange) as `name` with the parameters of
+/// [`initialise_with`]; returns the instance, in continuous-time mode.
+fn bench_derivatives(
+    c: &mut Criterion,
+    name: &str,
+    integers: &[(&str, i32)],
+    reals: &[(&str, f64)],
+) -> Instance<RotorElastic> {
     let logger = Box::new(|_, _: &str, _: &str| {});
     let mut me = Instance::<RotorElastic>::model_exchange("bench-me", logger).unwrap();
-    initialise(&mut me);
+    initialise_with(&mut me, integers, reals);
     me.enter_continuous_time_mode().unwrap();
     let mut dx = vec![0.0; <RotorElastic as fmu_core::Model>::state_variables().len()];
-    c.bench_function("rotor_elastic_derivatives", |b| {
+    c.bench_function(name, |b| {
         b.iter(|| {
             me.set_time(black_box(0.01)).unwrap();
             me.get_derivatives(&mut dx).unwrap();
         })
     });
+    me
+}
+
+fn bench(c: &mut Criterion) {
+    let mut me = bench_derivatives(c, "rotor_elastic_derivatives", &[], &[]);
     let hub_force = me.vr("hub.F.z").unwrap();
     let mut y = [0.0];
     c.bench_function("rotor_elastic_outputs", |b| {
@@ -95,11 +108,15 @@ fn bench(c: &mut Criterion) {
 }
 
 /// The elastic Bo105 example's rotor settings (`examples/bo105-elastic.json` with
-/// `n_elements = 10`, `integrator = 1`: tolerance 1e-4, structural damping 5e-3 s) and its
-/// communication step, 1.9654609 ms, with the implicit midpoint at the default `implicit_step`
-/// (two steps per communication step) and at `implicit_step` = the communication step.
+/// `n_elements = 10`, `integrator = 1`: tolerance 1e-4, structural damping 5e-3 s): one state
+/// derivative (Model Exchange: the four blades' `BladeDynamics::derivatives` with the damping's
+/// closed form), and its communication step, 1.9654609 ms, with the implicit midpoint at the
+/// default `implicit_step` (two steps per communication step) and at `implicit_step` = the
+/// communication step.
 fn bench_bo105_like(c: &mut Criterion) {
     const STEP: f64 = 0.0019654609;
+    let name = "rotor_elastic_bo105_like_derivatives_10_elements";
+    bench_derivatives(c, name, &[("n_elements", 10)], &[("structural_damping", 5e-3)]);
     for (name, implicit_step) in [
         ("rotor_elastic_implicit_bo105_like_do_step_10_elements", 1e-3),
         ("rotor_elastic_implicit_bo105_like_one_step_10_elements", STEP),

@@ -41,7 +41,7 @@ use num_dual::{Dual, DualVec, gradient};
 use super::element::ElementNodes;
 use super::model::Beam;
 use super::rotation::{
-    BeamScalar, Quat, Vec3, add, cross, dot, lift, lift_quat, quat_exp, quat_mul, rotate, rotate_back, scale, sub,
+    BeamScalar, Quat, Vec3, add, cross, dot, lift, lift_quat, quat_exp, quat_mul, rotation_columns, scale, sub,
 };
 
 /// Values per free node in each half of the state (`u`, `psi` or `v`, `w`).
@@ -170,8 +170,8 @@ impl BladeDynamics {
         if node == 0 {
             return ([S::from(0.0); 3], [S::from(0.0); 3]);
         }
-        let at = PER_NODE * (node - 1);
-        ([state[at], state[at + 1], state[at + 2]], [state[at + 3], state[at + 4], state[at + 5]])
+        let c = &state[PER_NODE * (node - 1)..PER_NODE * node];
+        ([c[0], c[1], c[2]], [c[3], c[4], c[5]])
     }
 
     /// Node `i`'s rates `(v, w)` in `state` (zero for the clamped root).
@@ -180,7 +180,8 @@ impl BladeDynamics {
             return ([S::from(0.0); 3], [S::from(0.0); 3]);
         }
         let at = PER_NODE * (self.n_free() + node - 1);
-        ([state[at], state[at + 1], state[at + 2]], [state[at + 3], state[at + 4], state[at + 5]])
+        let r = &state[at..at + PER_NODE];
+        ([r[0], r[1], r[2]], [r[3], r[4], r[5]])
     }
 
     /// Position (m, from the frame's origin) and rotation of node `i` in `state`.
@@ -191,10 +192,18 @@ impl BladeDynamics {
         (position, rotation)
     }
 
-    /// [`BladeDynamics::node_pose`] as plain numbers (the closed forms' input).
-    fn node_pose_values<S: BeamScalar>(&self, state: &[S], node: usize) -> (Vec3<f64>, Quat<f64>) {
-        let (position, rotation) = self.node_pose(state, node);
-        (position.map(|v| v.re()), rotation.map(|v| v.re()))
+    /// [`BladeDynamics::node_pose`] as plain numbers (the closed forms' input), also handed to
+    /// `keep` (with the node's index).
+    fn node_pose_values<S: BeamScalar>(
+        &self,
+        state: &[S],
+        node: usize,
+        keep: &mut impl FnMut(usize, Vec3<f64>, Quat<f64>),
+    ) -> (Vec3<f64>, Quat<f64>) {
+        let (p, q) = self.node_pose(state, node);
+        let (position, rotation) = ([p[0].re(), p[1].re(), p[2].re()], [q[0].re(), q[1].re(), q[2].re(), q[3].re()]);
+        keep(node, position, rotation);
+        (position, rotation)
     }
 
     /// Node `i`'s velocity (m/s) and angular velocity (rad/s) relative to the frame.
@@ -229,7 +238,7 @@ impl BladeDynamics {
     /// (so derivatives through the state stay exact).
     fn internal_loads<S: BeamScalar>(&self, state: &[S], forces: &mut [Vec3<S>], moments: &mut [Vec3<S>]) -> S {
         if S::NDERIV == 0 {
-            S::from(self.internal_loads_closed_form(state, forces, moments))
+            S::from(self.internal_loads_closed_form(state, forces, moments, &mut |_, _, _| {}))
         } else {
             self.internal_loads_ad(state, forces, moments)
         }
@@ -243,8 +252,9 @@ impl BladeDynamics {
         state: &[S],
         forces: &mut [Vec3<S>],
         moments: &mut [Vec3<S>],
+        keep_pose: &mut impl FnMut(usize, Vec3<f64>, Quat<f64>),
     ) -> f64 {
-        let pose = |node: usize| self.node_pose_values(state, node);
+        let mut pose = |node: usize| self.node_pose_values(state, node, keep_pose);
         let zero = [S::from(0.0); 3];
         forces.fill(zero);
         moments.fill(zero);
@@ -288,7 +298,8 @@ impl BladeDynamics {
 
     /// The state derivative `dx` for `state` in the frame moving with `frame`, under the
     /// external loads per node (frame axes: `forces` N, `moments` N m, index 0 the root), and
-    /// the load the blade puts on the frame at the clamp. `work` holds `2 (N + 1)` vectors.
+    /// the load the blade puts on the frame at the clamp. `work` holds `2 (N + 1)` load vectors
+    /// and each node's pose ([`POSE_VECTORS`] vectors per node), kept between calls.
     pub fn derivatives<S: BeamScalar>(
         &self,
         frame: &FrameMotion<S>,
@@ -298,21 +309,22 @@ impl BladeDynamics {
         dx: &mut [S],
     ) -> ClampLoad<S> {
         let nodes = self.beam.n_nodes();
-        work.resize(2 * nodes, [S::from(0.0); 3]);
-        let (forces, moments) = work.split_at_mut(nodes);
-        self.elastic_loads(state, forces, moments);
+        work.resize((2 + POSE_VECTORS) * nodes, [S::from(0.0); 3]);
+        let (loads, poses) = work.split_at_mut(2 * nodes);
+        let (forces, moments) = loads.split_at_mut(nodes);
+        self.elastic_loads(state, forces, moments, poses);
         let half = PER_NODE * self.n_free();
         let (w_frame, alpha) = (frame.omega, frame.alpha);
         let mut clamp = ClampLoad { force: [S::from(0.0); 3], moment: [S::from(0.0); 3] };
-        for node in 0..nodes {
-            let (r, rotation) = self.node_pose(state, node);
+        for (node, pose) in poses.chunks_exact(POSE_VECTORS).enumerate() {
+            let (r, axes) = (pose[0], [pose[1], pose[2], pose[3]]);
             let (v, w) = self.rates(state, node);
             let mass = S::from(self.node_mass[node]);
             let transport = add(add(frame.specific_force, cross(alpha, r)), cross(w_frame, cross(w_frame, r)));
             let acceleration = add(transport, scale(cross(w_frame, v), S::from(2.0)));
             let force = add(forces[node], external.0[node]);
             let w_abs = add(w_frame, w);
-            let inertia = |vector: Vec3<S>| self.spatial_inertia(rotation, node, vector);
+            let inertia = |vector: Vec3<S>| self.spatial_inertia(&axes, node, vector);
             let gyroscopic = cross(w_abs, inertia(w_abs));
             let moment = sub(add(moments[node], external.1[node]), gyroscopic);
             if node == 0 {
@@ -325,7 +337,7 @@ impl BladeDynamics {
             let at = PER_NODE * (node - 1);
             let psi_rate = tangent_inverse(psi, w);
             let v_rate = sub(scale(force, mass.recip()), acceleration);
-            let omega_rate = sub(self.spatial_inertia_solve(rotation, node, moment), add(alpha, cross(w_frame, w)));
+            let omega_rate = sub(self.spatial_inertia_solve(&axes, node, moment), add(alpha, cross(w_frame, w)));
             for k in 0..3 {
                 dx[at + k] = v[k];
                 dx[at + 3 + k] = psi_rate[k];
@@ -336,15 +348,32 @@ impl BladeDynamics {
         clamp
     }
 
-    /// The elastic plus structural damping loads on every node (frame axes): for plain numbers
-    /// with damping from one closed-form gradient and its rate per element
-    /// ([`BladeDynamics::damped_loads_closed_form`]); otherwise the internal loads plus, with
-    /// damping, [`BladeDynamics::add_damping_loads`].
-    fn elastic_loads<S: BeamScalar>(&self, state: &[S], forces: &mut [Vec3<S>], moments: &mut [Vec3<S>]) {
+    /// The elastic plus structural damping loads on every node (frame axes), and each node's
+    /// pose into `poses` ([`store_pose`]): for plain numbers in closed form, with damping from
+    /// one closed-form gradient and its rate per element
+    /// ([`BladeDynamics::damped_loads_closed_form`]), the poses those computed; otherwise the
+    /// internal loads by AD plus, with damping, [`BladeDynamics::add_damping_loads`], and the
+    /// poses from [`BladeDynamics::node_pose`].
+    fn elastic_loads<S: BeamScalar>(
+        &self,
+        state: &[S],
+        forces: &mut [Vec3<S>],
+        moments: &mut [Vec3<S>],
+        poses: &mut [Vec3<S>],
+    ) {
+        let mut keep = |node: usize, position: Vec3<f64>, rotation: Quat<f64>| {
+            store_pose(poses, node, lift(position), lift_quat(rotation));
+        };
         if S::NDERIV == 0 && self.damping != 0.0 {
-            self.damped_loads_closed_form(state, forces, moments);
+            self.damped_loads_closed_form(state, forces, moments, &mut keep);
+        } else if S::NDERIV == 0 {
+            self.internal_loads_closed_form(state, forces, moments, &mut keep);
         } else {
-            self.internal_loads(state, forces, moments);
+            self.internal_loads_ad(state, forces, moments);
+            for node in 0..self.beam.n_nodes() {
+                let (position, rotation) = self.node_pose(state, node);
+                store_pose(poses, node, position, rotation);
+            }
             if self.damping != 0.0 {
                 self.add_damping_loads(state, forces, moments);
             }
@@ -362,11 +391,17 @@ impl BladeDynamics {
     /// `H z' + (0, w_1 x g_psi1 / 2, 0, w_2 x g_psi2 / 2)` with the Hessian `H` (BCH), and the
     /// damping loads are minus `beta` times it: the same loads as
     /// [`BladeDynamics::add_damping_loads`] (its test oracle) to round-off.
-    fn damped_loads_closed_form<S: BeamScalar>(&self, state: &[S], forces: &mut [Vec3<S>], moments: &mut [Vec3<S>]) {
-        let pose = |node: usize| self.node_pose_values(state, node);
+    fn damped_loads_closed_form<S: BeamScalar>(
+        &self,
+        state: &[S],
+        forces: &mut [Vec3<S>],
+        moments: &mut [Vec3<S>],
+        keep_pose: &mut impl FnMut(usize, Vec3<f64>, Quat<f64>),
+    ) {
+        let mut pose = |node: usize| self.node_pose_values(state, node, keep_pose);
         let node_rates = |node: usize| {
             let (v, w) = self.rates(state, node);
-            (v.map(|c| c.re()), w.map(|c| c.re()))
+            ([v[0].re(), v[1].re(), v[2].re()], [w[0].re(), w[1].re(), w[2].re()])
         };
         let zero = [S::from(0.0); 3];
         forces.fill(zero);
@@ -425,18 +460,18 @@ impl BladeDynamics {
         }
     }
 
-    /// `J v` with the node's spatial inertia `J = R diag(J_mat) R^T`.
-    fn spatial_inertia<S: BeamScalar>(&self, rotation: Quat<S>, node: usize, vector: Vec3<S>) -> Vec3<S> {
-        let material = rotate_back(rotation, vector);
+    /// `J v` with the node's spatial inertia `J = R diag(J_mat) R^T`, `axes` the columns of `R`.
+    fn spatial_inertia<S: BeamScalar>(&self, axes: &[Vec3<S>; 3], node: usize, vector: Vec3<S>) -> Vec3<S> {
         let j = self.node_inertia[node];
-        rotate(rotation, [material[0] * j[0], material[1] * j[1], material[2] * j[2]])
+        let material = [dot(axes[0], vector) * j[0], dot(axes[1], vector) * j[1], dot(axes[2], vector) * j[2]];
+        rotate_columns(axes, material)
     }
 
     /// `J^-1 v`.
-    fn spatial_inertia_solve<S: BeamScalar>(&self, rotation: Quat<S>, node: usize, vector: Vec3<S>) -> Vec3<S> {
-        let material = rotate_back(rotation, vector);
+    fn spatial_inertia_solve<S: BeamScalar>(&self, axes: &[Vec3<S>; 3], node: usize, vector: Vec3<S>) -> Vec3<S> {
         let j = self.node_inertia[node];
-        rotate(rotation, [material[0] / j[0], material[1] / j[1], material[2] / j[2]])
+        let material = [dot(axes[0], vector) / j[0], dot(axes[1], vector) / j[1], dot(axes[2], vector) / j[2]];
+        rotate_columns(axes, material)
     }
 
     /// Mechanical energy in a frame turning at the constant rate `omega` about its fixed origin
@@ -450,12 +485,13 @@ impl BladeDynamics {
         let mut energy = self.internal_loads(state, &mut forces, &mut moments);
         for node in 0..nodes {
             let (r, rotation) = self.node_pose(state, node);
+            let axes = rotation_columns(rotation);
             let (v, w) = self.rates(state, node);
             let m = self.node_mass[node];
             let carried = cross(omega, r);
             energy += 0.5 * m * (dot(v, v) - dot(carried, carried));
-            energy += 0.5 * dot(w, self.spatial_inertia(rotation, node, w));
-            energy -= 0.5 * dot(omega, self.spatial_inertia(rotation, node, omega));
+            energy += 0.5 * dot(w, self.spatial_inertia(&axes, node, w));
+            energy -= 0.5 * dot(omega, self.spatial_inertia(&axes, node, omega));
         }
         energy
     }
@@ -561,6 +597,22 @@ pub fn tangent_inverse_transpose<S: BeamScalar>(psi: Vec3<S>, g: Vec3<S>) -> Vec
     let c = tangent_coefficient(dot(psi, psi));
     let first = cross(psi, g);
     add(add(g, scale(first, S::from(0.5))), scale(cross(psi, first), c))
+}
+
+/// Vectors per node of a pose in [`BladeDynamics::derivatives`]' work memory: the position (m,
+/// frame axes), then the columns of the rotation matrix (material to frame).
+pub const POSE_VECTORS: usize = 4;
+
+/// Writes node `node`'s pose into `poses` ([`POSE_VECTORS`] vectors per node).
+fn store_pose<S: BeamScalar>(poses: &mut [Vec3<S>], node: usize, position: Vec3<S>, rotation: Quat<S>) {
+    let [x, y, z] = rotation_columns(rotation);
+    poses[POSE_VECTORS * node..POSE_VECTORS * (node + 1)].copy_from_slice(&[position, x, y, z]);
+}
+
+/// `R v` for the columns `axes` of `R`.
+fn rotate_columns<S: BeamScalar>(axes: &[Vec3<S>; 3], v: Vec3<S>) -> Vec3<S> {
+    let component = |i: usize| axes[0][i] * v[0] + axes[1][i] * v[1] + axes[2][i] * v[2];
+    [component(0), component(1), component(2)]
 }
 
 /// Why [`BladeDynamics::equilibrium`] failed.
@@ -746,7 +798,7 @@ mod tests {
             let nodes = blade.beam.n_nodes();
             let loads = |blade: &BladeDynamics| {
                 let (mut forces, mut moments) = (vec![[0.0; 3]; nodes], vec![[0.0; 3]; nodes]);
-                blade.damped_loads_closed_form(&state, &mut forces, &mut moments);
+                blade.damped_loads_closed_form(&state, &mut forces, &mut moments, &mut |_, _, _| {});
                 [forces, moments].concat()
             };
             let total = loads(&blade);

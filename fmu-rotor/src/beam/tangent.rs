@@ -26,13 +26,25 @@ use nalgebra::{Matrix3, SMatrix, SVector, Vector3, Vector6};
 use num_dual::{Dual2SVec64, hessian};
 
 use super::element::{Element, ElementNodes};
-use super::rotation::{Quat, quat_conj, quat_log, quat_mul, quat_sqrt, rotate, rotate_back};
+use super::rotation::{Quat, hemisphere, power_series, quat_conj, quat_log, quat_mul, quat_sqrt, rotation_columns};
 
 /// Energy (J), gradient (12) and Hessian (12 x 12) of one element.
 pub type EnergyDerivatives = (f64, SVector<f64, 12>, SMatrix<f64, 12, 12>);
 
 /// Below this `t = |phi|^2` (rad^2) the coefficient functions use their Taylor series.
 const SERIES_BELOW: f64 = 1e-3;
+
+/// Below this `tan^2(theta/2)` the half angle comes from the series of `atan` (to the 17th power:
+/// truncated below 1e-19 relative) instead of `atan2`.
+const ATAN_SERIES_BELOW: f64 = 1e-2;
+
+/// `atan(x) / x = sum (-1)^n y^n / (2n + 1)` with `y = x^2`: the coefficients.
+const ATAN_SERIES: [f64; 9] =
+    [1.0, -1.0 / 3.0, 1.0 / 5.0, -1.0 / 7.0, 1.0 / 9.0, -1.0 / 11.0, 1.0 / 13.0, -1.0 / 15.0, 1.0 / 17.0];
+
+/// Below this squared sine of the relative rotation's half angle the rotation vector comes from
+/// [`quat_log`]'s series (its threshold).
+const LOG_SERIES_BELOW: f64 = 1e-10;
 
 /// `v~` (the cross-product matrix, `v~ a = v x a`).
 fn skew(v: &Vector3<f64>) -> Matrix3<f64> {
@@ -41,42 +53,57 @@ fn skew(v: &Vector3<f64>) -> Matrix3<f64> {
 
 /// The rotation matrix of a unit quaternion (material to frame).
 fn rotation_matrix(q: Quat<f64>) -> Matrix3<f64> {
-    let column = |k: usize| {
-        let mut e = [0.0; 3];
-        e[k] = 1.0;
-        Vector3::from(rotate(q, e))
-    };
-    Matrix3::from_columns(&[column(0), column(1), column(2)])
+    let [x, y, z] = rotation_columns(q).map(Vector3::from);
+    Matrix3::from_columns(&[x, y, z])
 }
 
-/// `c(t) = (1 - kappa) / t` and `dc/dt`, `kappa = y / sin y`, `y = sqrt(t) / 2`.
-fn coefficient_c(t: f64) -> (f64, f64) {
-    if t < SERIES_BELOW {
+/// The coefficient functions of the relative rotation `phi`, with `t = |phi|^2` (rad^2).
+#[derive(Clone, Copy, Debug)]
+struct Coefficients {
+    /// `c(t) = (1 - kappa) / t`, `kappa = y / sin y`, `y = sqrt(t) / 2`.
+    c: f64,
+    /// `dc/dt`.
+    dc: f64,
+    /// `b(t) = tan(theta/4) / (2 theta)`, `theta = sqrt(t)`.
+    b: f64,
+    /// `db/dt`.
+    db: f64,
+}
+
+impl Coefficients {
+    /// Their Taylor series (for `t` below [`SERIES_BELOW`]).
+    fn series(t: f64) -> Self {
         // y / sin y = 1 + y^2/6 + 7 y^4/360 + 31 y^6/15120 + 127 y^8/604800 with y^2 = t/4.
         let c = -1.0 / 24.0 - 7.0 * t / 5760.0 - 31.0 * t * t / 967_680.0 - 127.0 * t * t * t / 154_828_800.0;
         let dc = -7.0 / 5760.0 - 62.0 * t / 967_680.0 - 381.0 * t * t / 154_828_800.0;
-        return (c, dc);
-    }
-    let y = 0.5 * t.sqrt();
-    let kappa = y / y.sin();
-    // dkappa/dt = (dkappa/dy) / (dt/dy), dt/dy = 8 y.
-    let dkappa = (y.sin() - y * y.cos()) / (y.sin() * y.sin()) / (8.0 * y);
-    ((1.0 - kappa) / t, (-dkappa * t - (1.0 - kappa)) / (t * t))
-}
-
-/// `b(t) = tan(theta/4) / (2 theta)` and `db/dt`, `theta = sqrt(t)`.
-fn coefficient_b(t: f64) -> (f64, f64) {
-    if t < SERIES_BELOW {
         // tan z / (8 z) = 1/8 + z^2/24 + z^4/60 + 17 z^6/2520 with z^2 = t/16.
         let b = 0.125 + t / 384.0 + t * t / 15_360.0 + 17.0 * t * t * t / 10_321_920.0;
         let db = 1.0 / 384.0 + t / 7680.0 + 51.0 * t * t / 10_321_920.0;
-        return (b, db);
+        Self { c, dc, b, db }
     }
-    let theta = t.sqrt();
-    let quarter = 0.25 * theta;
-    let b = quarter.tan() / (2.0 * theta);
-    let db_dtheta = (0.25 * theta / (quarter.cos() * quarter.cos()) - quarter.tan()) / (2.0 * theta * theta);
-    (b, db_dtheta / (2.0 * theta))
+
+    /// At the angle `theta` (rad, in `[0, pi]`) whose half has the sine `sin_half` and the cosine
+    /// `cos_half` (the relative rotation's quaternion: no trigonometric function evaluated):
+    /// `kappa = y / sin y`, `dkappa/dt = (sin y - y cos y) / (8 y sin^2 y)` (`dt/dy = 8 y`), and
+    /// `tan(theta/4) = sin y / (1 + cos y)`, `db/dtheta = (theta/4 (1 + tan^2(theta/4)) -
+    /// tan(theta/4)) / (2 theta^2)`.
+    fn from_half_angle(theta: f64, sin_half: f64, cos_half: f64) -> Self {
+        let t = theta * theta;
+        if t < SERIES_BELOW {
+            return Self::series(t);
+        }
+        let y = 0.5 * theta;
+        let kappa = y / sin_half;
+        let dkappa = (sin_half - y * cos_half) / (sin_half * sin_half) / (8.0 * y);
+        let tan_quarter = sin_half / (1.0 + cos_half);
+        let db_dtheta = (0.25 * theta * (1.0 + tan_quarter * tan_quarter) - tan_quarter) / (2.0 * t);
+        Self {
+            c: (1.0 - kappa) / t,
+            dc: (-dkappa * t - (1.0 - kappa)) / (t * t),
+            b: tan_quarter / (2.0 * theta),
+            db: db_dtheta / (2.0 * theta),
+        }
+    }
 }
 
 /// What the geometric tangent needs of one element's configuration (material axes of the mid
@@ -156,8 +183,8 @@ struct Kinematics {
 
 /// The element's mid section on its nodes: what both the gradient and the tangent start from.
 struct Section {
-    /// The mid section's rotation `R_r` (material to frame).
-    mid: Quat<f64>,
+    /// The mid section's rotation matrix `R_r` (material to frame).
+    mid: Matrix3<f64>,
     /// Relative rotation vector `phi` (rad).
     phi: Vector3<f64>,
     /// Stretch vector `g = R_r^T (x_2 - x_1) / L`.
@@ -166,17 +193,36 @@ struct Section {
     strain: Vector6<f64>,
     /// Stress resultants `C [Gamma, K]` (N, N m).
     stress: Vector6<f64>,
+    /// The coefficient functions at `t = |phi|^2`.
+    coefficients: Coefficients,
 }
 
 impl Element {
-    /// The mid section's rotation, strains and stress resultants on `nodes`.
+    /// The mid section's rotation, strains and stress resultants on `nodes`, and the coefficient
+    /// functions: the relative rotation's angle by one `atan2` of its quaternion (its series
+    /// below 0.2 rad), whose
+    /// components also give the half angle's sine and cosine the coefficients need.
     fn section_state(&self, nodes: &ElementNodes) -> Section {
-        let relative = quat_mul(quat_conj(nodes.rotations[0]), nodes.rotations[1]);
-        let phi = Vector3::from(quat_log(relative));
-        let mid = quat_mul(nodes.rotations[0], quat_sqrt(relative));
+        let relative = hemisphere(quat_mul(quat_conj(nodes.rotations[0]), nodes.rotations[1]));
+        let axis_sine = Vector3::new(relative[1], relative[2], relative[3]);
+        let sin_half_sq = axis_sine.norm_squared();
+        let (phi, coefficients) = if sin_half_sq < LOG_SERIES_BELOW {
+            let phi = Vector3::from(quat_log(relative));
+            (phi, Coefficients::series(phi.norm_squared()))
+        } else {
+            let sin_half = sin_half_sq.sqrt();
+            let tan_half_sq = sin_half_sq / (relative[0] * relative[0]);
+            let theta = if tan_half_sq < ATAN_SERIES_BELOW {
+                2.0 * (sin_half / relative[0]) * power_series(tan_half_sq, &ATAN_SERIES)
+            } else {
+                2.0 * sin_half.atan2(relative[0])
+            };
+            (axis_sine * (theta / sin_half), Coefficients::from_half_angle(theta, sin_half, relative[0]))
+        };
+        let mid = rotation_matrix(quat_mul(nodes.rotations[0], quat_sqrt(relative)));
         let length = self.length;
-        let chord = [0, 1, 2].map(|k| nodes.positions[1][k] - nodes.positions[0][k]);
-        let g = Vector3::from(rotate_back(mid, chord)) / length;
+        let chord = Vector3::from(nodes.positions[1]) - Vector3::from(nodes.positions[0]);
+        let g = mid.tr_mul(&chord) / length;
         let strain = Vector6::new(
             g.x - self.initial_stretch[0],
             g.y - self.initial_stretch[1],
@@ -185,20 +231,23 @@ impl Element {
             phi.y / length - self.initial_curvature[1],
             phi.z / length - self.initial_curvature[2],
         );
-        let stiffness = SMatrix::<f64, 6, 6>::from_fn(|i, j| self.section.stiffness[i][j]);
-        Section { mid, phi, g, strain, stress: stiffness * strain }
+        Section { mid, phi, g, strain, stress: self.stiffness_times(&strain), coefficients }
+    }
+
+    /// `C e` with the section stiffness `C`.
+    fn stiffness_times(&self, e: &Vector6<f64>) -> Vector6<f64> {
+        let c = &self.section.stiffness;
+        Vector6::from_fn(|i, _| {
+            c[i][0] * e[0] + c[i][1] * e[1] + c[i][2] * e[2] + c[i][3] * e[3] + c[i][4] * e[4] + c[i][5] * e[5]
+        })
     }
 
     /// The strains, stresses and strain matrix of the element on `nodes`.
     fn kinematics(&self, nodes: &ElementNodes) -> Kinematics {
-        let Section { mid, phi, g, strain, stress } = self.section_state(nodes);
-        let mid = rotation_matrix(mid);
+        let Section { mid, phi, g, strain, stress, coefficients } = self.section_state(nodes);
         let length = self.length;
         let (n, m) = (stress.fixed_rows::<3>(0).into_owned(), stress.fixed_rows::<3>(3).into_owned());
-
-        let t = phi.norm_squared();
-        let (c, dc) = coefficient_c(t);
-        let (b, db) = coefficient_b(t);
+        let Coefficients { c, dc, b, db } = coefficients;
         let phi_skew = skew(&phi);
         let identity = Matrix3::identity();
         let s = identity + phi_skew * phi_skew * c;
@@ -229,18 +278,17 @@ impl Element {
     /// `S m = m + c phi x (phi x m)`, the blocks are `[-n, L (h - W^T h) - S m, n, L W^T h + S m]`
     /// (material axes), each turned to frame axes by `R_r`.
     pub fn strain_energy_gradient(&self, nodes: &ElementNodes) -> (f64, SVector<f64, 12>) {
-        let Section { mid, phi, g, strain, stress } = self.section_state(nodes);
+        let Section { mid, phi, g, strain, stress, coefficients } = self.section_state(nodes);
         let length = self.length;
         let (n, m) = (stress.fixed_rows::<3>(0).into_owned(), stress.fixed_rows::<3>(3).into_owned());
-        let t = phi.norm_squared();
-        let (c, b) = (coefficient_c(t).0, coefficient_b(t).0);
+        let Coefficients { c, b, .. } = coefficients;
         let h = n.cross(&g);
         let w_transpose_h = h * 0.5 + phi.cross(&h) * b;
         let s_m = m + phi.cross(&phi.cross(&m)) * c;
         let blocks = [-n, (h - w_transpose_h) * length - s_m, n, w_transpose_h * length + s_m];
         let mut gradient = SVector::<f64, 12>::zeros();
         for (i, block) in blocks.iter().enumerate() {
-            gradient.fixed_rows_mut::<3>(3 * i).copy_from(&Vector3::from(rotate(mid, (*block).into())));
+            gradient.fixed_rows_mut::<3>(3 * i).copy_from(&(mid * block));
         }
         (0.5 * length * strain.dot(&stress), gradient)
     }
@@ -260,13 +308,11 @@ impl Element {
         nodes: &ElementNodes,
         rates: &SVector<f64, 12>,
     ) -> (SVector<f64, 12>, SVector<f64, 12>) {
-        let Section { mid, phi, g, stress, .. } = self.section_state(nodes);
+        let Section { mid, phi, g, stress, coefficients, .. } = self.section_state(nodes);
         let length = self.length;
-        let stiffness = SMatrix::<f64, 6, 6>::from_fn(|i, j| self.section.stiffness[i][j]);
         let (n, m) = (stress.fixed_rows::<3>(0).into_owned(), stress.fixed_rows::<3>(3).into_owned());
-        let t = phi.norm_squared();
-        let ((c, dc), (b, db)) = (coefficient_c(t), coefficient_b(t));
-        let material = |i: usize| Vector3::from(rotate_back(mid, rates.fixed_rows::<3>(3 * i).into_owned().into()));
+        let Coefficients { c, dc, b, db } = coefficients;
+        let material = |i: usize| mid.tr_mul(&rates.fixed_rows::<3>(3 * i));
         let (mu_1, alpha, mu_2, beta) = (material(0), material(1), material(2), material(3));
         let omega_rate = (alpha + beta) * 0.5 + phi.cross(&(alpha - beta)) * b;
         let epsilon = beta - alpha;
@@ -281,7 +327,7 @@ impl Element {
             phi_rate_per_length.y,
             phi_rate_per_length.z,
         );
-        let stress_rate = stiffness * strain_rate;
+        let stress_rate = self.stiffness_times(&strain_rate);
         let (n_rate, m_rate) =
             (stress_rate.fixed_rows::<3>(0).into_owned(), stress_rate.fixed_rows::<3>(3).into_owned());
         let t_rate = 2.0 * phi.dot(&phi_rate);
@@ -304,8 +350,8 @@ impl Element {
         let (mut gradient, mut gradient_rate) = (SVector::<f64, 12>::zeros(), SVector::<f64, 12>::zeros());
         for (i, (block, rate)) in blocks.iter().zip(&block_rates).enumerate() {
             let turned_rate = rate + omega_rate.cross(block);
-            gradient.fixed_rows_mut::<3>(3 * i).copy_from(&Vector3::from(rotate(mid, (*block).into())));
-            gradient_rate.fixed_rows_mut::<3>(3 * i).copy_from(&Vector3::from(rotate(mid, turned_rate.into())));
+            gradient.fixed_rows_mut::<3>(3 * i).copy_from(&(mid * block));
+            gradient_rate.fixed_rows_mut::<3>(3 * i).copy_from(&(mid * turned_rate));
         }
         (gradient, gradient_rate)
     }
@@ -348,5 +394,23 @@ impl Element {
             },
             &SVector::zeros(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ATAN_SERIES, ATAN_SERIES_BELOW};
+    use crate::beam::rotation::power_series;
+
+    /// The `atan` series the relative rotation's angle uses below [`ATAN_SERIES_BELOW`] against
+    /// the standard library's `atan`: within 4e-16 relative (two units in the last place) over 1000 ratios up to the threshold.
+    #[test]
+    fn atan_series_matches_the_standard_library() {
+        let limit = ATAN_SERIES_BELOW.sqrt();
+        let worst = (1..=1000)
+            .map(|k| limit * f64::from(k) / 1000.0 * (1.0 - 1e-12))
+            .map(|x| ((x * power_series(x * x, &ATAN_SERIES) - x.atan()) / x.atan()).abs())
+            .fold(0.0, f64::max);
+        assert!(worst < 4e-16, "worst relative difference {worst:e}");
     }
 }
