@@ -517,7 +517,8 @@ impl BladeDynamics {
         let acceleration = add(transport, scale(cross(w_frame, v), S::from(2.0)));
         let force = add(elastic_force, external_root.0);
         let w_abs = add(w_frame, w);
-        let inertia = |vector: Vec3<S>| self.spatial_inertia(rotation, 0, vector);
+        let axes = rotation_columns(rotation);
+        let inertia = |vector: Vec3<S>| self.spatial_inertia(&axes, 0, vector);
         let moment = sub(add(elastic_moment, external_root.1), cross(w_abs, inertia(w_abs)));
         let force = sub(force, scale(acceleration, mass));
         ClampLoad { force, moment: add(cross(r, force), sub(moment, inertia(alpha))) }
@@ -528,7 +529,7 @@ impl BladeDynamics {
     fn root_elastic_load<S: BeamScalar>(&self, state: &[S]) -> (Vec3<S>, Vec3<S>) {
         let zero = [S::from(0.0); 3];
         if S::NDERIV == 0 {
-            let nodes = [0, 1].map(|node| self.node_pose_values(state, node));
+            let nodes = [0, 1].map(|node| self.node_pose_values(state, node, &mut |_, _, _| {}));
             let nodes = ElementNodes { positions: [nodes[0].0, nodes[1].0], rotations: [nodes[0].1, nodes[1].1] };
             let element = &self.beam.elements[0];
             let load: [f64; 6] = if self.damping != 0.0 {
