@@ -48,6 +48,11 @@ use super::blade_dynamics::PER_NODE;
 /// by 3e-3 of its largest value from the converged solution in 4 s.
 const CONVERGED: f64 = 0.03;
 
+/// Newton also stops when its corrections stop decreasing while below this weighted norm (the
+/// full tolerance): with a tight tolerance on a stiff blade round-off in the derivative can lie
+/// above [`CONVERGED`].
+const ROUND_OFF_FLOOR: f64 = 1.0;
+
 /// A contraction per iteration slower than this with a kept Jacobian makes it be recomputed
 /// (with a fresh one Newton goes on while the correction decreases).
 const REFRESH_RATE: f64 = 0.3;
@@ -354,6 +359,11 @@ impl ImplicitStepper {
             // Wanner's stopping rule): `size rate / (1 - rate)`.
             let rate = size / previous;
             if size <= CONVERGED || (iterations > 1 && rate < 1.0 && size * rate / (1.0 - rate) <= CONVERGED) {
+                return Ok(());
+            }
+            if rate >= 1.0 && size <= ROUND_OFF_FLOOR {
+                // Corrections within the tolerance that no longer decrease: round-off in `f` (a
+                // stiff blade's large internal forces) bounds what Newton can reach.
                 return Ok(());
             }
             let failed = iterations >= MAX_ITERATIONS || size > previous;
