@@ -18,9 +18,9 @@
 //! straight into the hub.
 
 use fmu_core::Scalar;
-use fmu_core::vec3::{V3, add, cross, mat_t_vec, mat_vec, scale_f, zero3};
+use fmu_core::vec3::{V3, add, cross, mat_t_vec, mat_vec, scale_f};
 use fmu_rotor::beam::blade_dynamics::BladeDynamics;
-use fmu_rotor::beam::rotation::rotate;
+use fmu_rotor::beam::rotation::rotation_columns;
 
 use crate::kinematics::PitchFrame;
 use crate::layout::{MAX_BLADES, MAX_ELEMENTS, u, y};
@@ -118,11 +118,9 @@ impl Stations {
             let arm = mat_vec(&frame.rotation, position);
             let pos = add(origin.0, arm);
             let vel = add(add(origin.1, cross(frame.omega, arm)), mat_vec(&frame.rotation, velocity));
-            let axis = |e: usize| {
-                let mut unit = zero3::<D>();
-                unit[e] = D::from(1.0);
-                mat_vec(&frame.rotation, rotate(rotation, unit))
-            };
+            // The section's axes: the columns of its rotation matrix, turned to body axes.
+            let columns = rotation_columns(rotation);
+            let axis = |e: usize| mat_vec(&frame.rotation, columns[e]);
             let mut station = out.station(b * MAX_STATIONS + k);
             *station.pos() = pos;
             *station.vel() = vel;
