@@ -206,6 +206,12 @@ impl BladeDynamics {
         (position, rotation)
     }
 
+    /// Node `i`'s rates `(v, w)` as plain numbers (the closed forms' input).
+    fn node_rate_values<S: BeamScalar>(&self, state: &[S], node: usize) -> (Vec3<f64>, Vec3<f64>) {
+        let (v, w) = self.rates(state, node);
+        ([v[0].re(), v[1].re(), v[2].re()], [w[0].re(), w[1].re(), w[2].re()])
+    }
+
     /// Node `i`'s velocity (m/s) and angular velocity (rad/s) relative to the frame.
     pub fn node_rates<S: BeamScalar>(&self, state: &[S], node: usize) -> (Vec3<S>, Vec3<S>) {
         self.rates(state, node)
@@ -399,27 +405,19 @@ impl BladeDynamics {
         keep_pose: &mut impl FnMut(usize, Vec3<f64>, Quat<f64>),
     ) {
         let mut pose = |node: usize| self.node_pose_values(state, node, keep_pose);
-        let node_rates = |node: usize| {
-            let (v, w) = self.rates(state, node);
-            ([v[0].re(), v[1].re(), v[2].re()], [w[0].re(), w[1].re(), w[2].re()])
-        };
+        let node_rates = |node: usize| self.node_rate_values(state, node);
         let zero = [S::from(0.0); 3];
         forces.fill(zero);
         moments.fill(zero);
         // Each node's pose and rates once: an element takes its left node's from the one before.
         let (mut left, mut left_rates) = (pose(0), node_rates(0));
-        for (e, element) in self.beam.elements.iter().enumerate() {
+        for e in 0..self.beam.elements.len() {
             let (right, right_rates) = (pose(e + 1), node_rates(e + 1));
             let nodes = ElementNodes { positions: [left.0, right.0], rotations: [left.1, right.1] };
-            let mut increment_rates = SVector::<f64, 12>::zeros();
-            for (a, (v, w)) in [left_rates, right_rates].into_iter().enumerate() {
-                increment_rates.fixed_rows_mut::<3>(6 * a).copy_from_slice(&v);
-                increment_rates.fixed_rows_mut::<3>(6 * a + 3).copy_from_slice(&w);
-            }
-            let (gradient, gradient_rate) = element.strain_energy_gradient_rate(&nodes, &increment_rates);
+            let damped = self.damped_element_gradient(e, &nodes, [left_rates, right_rates]);
             for (a, node) in [e, e + 1].into_iter().enumerate() {
                 for k in 0..6 {
-                    let load = S::from(gradient[6 * a + k] + self.damping * gradient_rate[6 * a + k]);
+                    let load = S::from(damped[6 * a + k]);
                     if k < 3 {
                         forces[node][k] -= load;
                     } else {
@@ -429,6 +427,23 @@ impl BladeDynamics {
             }
             (left, left_rates) = (right, right_rates);
         }
+    }
+
+    /// Element `e`'s closed-form gradient (frame axes, on `nodes`) plus `beta` times its rate
+    /// along its two nodes' rates `(v, w)` (m/s, rad/s, frame axes): minus its damped loads.
+    fn damped_element_gradient(
+        &self,
+        e: usize,
+        nodes: &ElementNodes,
+        rates: [(Vec3<f64>, Vec3<f64>); 2],
+    ) -> SVector<f64, 12> {
+        let mut increment_rates = SVector::<f64, 12>::zeros();
+        for (a, (v, w)) in rates.into_iter().enumerate() {
+            increment_rates.fixed_rows_mut::<3>(6 * a).copy_from_slice(&v);
+            increment_rates.fixed_rows_mut::<3>(6 * a + 3).copy_from_slice(&w);
+        }
+        let (gradient, gradient_rate) = self.beam.elements[e].strain_energy_gradient_rate(nodes, &increment_rates);
+        gradient + gradient_rate * self.damping
     }
 
     /// Adds the structural damping loads `beta d/de [f_int, m_int](q + e q')` (the coordinates'
@@ -531,19 +546,10 @@ impl BladeDynamics {
         if S::NDERIV == 0 {
             let nodes = [0, 1].map(|node| self.node_pose_values(state, node, &mut |_, _, _| {}));
             let nodes = ElementNodes { positions: [nodes[0].0, nodes[1].0], rotations: [nodes[0].1, nodes[1].1] };
-            let element = &self.beam.elements[0];
-            let load: [f64; 6] = if self.damping != 0.0 {
-                let mut increment_rates = SVector::<f64, 12>::zeros();
-                for (a, node) in [0, 1].into_iter().enumerate() {
-                    let (v, w) = self.rates(state, node);
-                    increment_rates.fixed_rows_mut::<3>(6 * a).copy_from_slice(&v.map(|c| c.re()));
-                    increment_rates.fixed_rows_mut::<3>(6 * a + 3).copy_from_slice(&w.map(|c| c.re()));
-                }
-                let (gradient, gradient_rate) = element.strain_energy_gradient_rate(&nodes, &increment_rates);
-                std::array::from_fn(|k| gradient[k] + self.damping * gradient_rate[k])
+            let load = if self.damping != 0.0 {
+                self.damped_element_gradient(0, &nodes, [0, 1].map(|node| self.node_rate_values(state, node)))
             } else {
-                let (_, gradient) = element.strain_energy_gradient(&nodes);
-                std::array::from_fn(|k| gradient[k])
+                self.beam.elements[0].strain_energy_gradient(&nodes).1
             };
             let minus = |at: usize| std::array::from_fn(|k| zero[k] - S::from(load[at + k]));
             return (minus(0), minus(3));
