@@ -239,7 +239,8 @@ fn steps_differing_by_rounding_keep_the_newton_matrix() {
 /// With a tolerance near round-off on a stiff blade (EA 1e9 N, tolerance 1e-12) Newton's
 /// corrections stop decreasing above 0.03 of the tolerance; the steps still succeed (they stop
 /// at the round-off floor, below the full tolerance) and follow the blade as the tolerance 1e-9
-/// run does (to 1e-6 of the largest coordinate; measured 7.4e-10). Without the floor: Newton fails (0.19 of the tolerance left).
+/// run does (to 1e-6 of the largest coordinate; measured 7.4e-10). Without the floor Newton
+/// fails (0.19 of the tolerance left).
 #[test]
 fn steps_with_a_tolerance_at_round_off_succeed() {
     let (blade, frame, _, start) = released_blade(1e9);
